@@ -1,0 +1,6 @@
+package dev.parley.model;
+
+public enum ConversationKind implements WireEnum {
+    DIRECT,
+    GROUP
+}

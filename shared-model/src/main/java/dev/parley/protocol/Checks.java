@@ -1,0 +1,57 @@
+package dev.parley.protocol;
+
+import dev.parley.model.InvalidFieldException;
+import java.util.Collection;
+import java.util.HashSet;
+
+/** The range and presence rules frame records share; each throws naming the wire field. */
+final class Checks {
+    private Checks() {
+    }
+
+    static <T> T present(T value, String field) {
+        if (value == null) {
+            throw new InvalidFieldException(field, "is required");
+        }
+        return value;
+    }
+
+    static long atLeast(long value, long min, String field) {
+        if (value < min) {
+            throw new InvalidFieldException(field, "must be at least " + min + ", was " + value);
+        }
+        return value;
+    }
+
+    static int between(int value, int min, int max, String field) {
+        if (value < min || value > max) {
+            throw new InvalidFieldException(field, "must be between " + min + " and " + max + ", was " + value);
+        }
+        return value;
+    }
+
+    static String length(String value, int min, int max, String field) {
+        present(value, field);
+        if (value.length() < min || value.length() > max) {
+            throw new InvalidFieldException(field, "must be " + min + " to " + max + " characters long, was " + value.length());
+        }
+        return value;
+    }
+
+    /** A list of 1 to {@code max} distinct entries. */
+    static <T> void distinctEntries(Collection<T> values, int max, String field) {
+        present(values, field);
+        if (values.isEmpty()) {
+            throw new InvalidFieldException(field, "must not be empty");
+        }
+        if (values.size() > max) {
+            throw new InvalidFieldException(field, "must have at most " + max + " entries, had " + values.size());
+        }
+        HashSet<T> seen = new HashSet<>();
+        for (T value : values) {
+            if (!seen.add(present(value, field))) {
+                throw new InvalidFieldException(field, "names " + value + " more than once");
+            }
+        }
+    }
+}

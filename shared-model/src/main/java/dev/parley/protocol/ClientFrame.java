@@ -1,0 +1,245 @@
+package dev.parley.protocol;
+
+import static dev.parley.protocol.Checks.atLeast;
+import static dev.parley.protocol.Checks.between;
+import static dev.parley.protocol.Checks.distinctEntries;
+import static dev.parley.protocol.Checks.length;
+import static dev.parley.protocol.Checks.present;
+
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Content;
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.ConversationKind;
+import dev.parley.model.InvalidFieldException;
+import dev.parley.model.RequestId;
+import dev.parley.model.UserId;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/** Frames a client sends. Each record checks its own fields and names the wire field at fault. */
+public sealed interface ClientFrame extends Frame {
+
+    /** Largest page a client may ask for in {@code sync.request} and {@code history.request}. */
+    int MAX_PAGE = 100;
+    int DEFAULT_HISTORY_PAGE = 50;
+    int MAX_PRESENCE_USERS = 100;
+    int MAX_CURSOR_LENGTH = 1024;
+    int MAX_PUSH_TOKEN_LENGTH = 4096;
+
+    record MessageSend(ClientMessageId id, ConversationId conversationId, Content content, OptionalLong timestamp)
+            implements ClientFrame {
+        public static final String TYPE = "message.send";
+
+        public MessageSend {
+            present(id, "id");
+            present(conversationId, "conversation_id");
+            present(content, "content");
+            present(timestamp, "timestamp");
+            timestamp.ifPresent(t -> atLeast(t, 0, "timestamp"));
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** Every message up to {@code seq} reached this device. */
+    record MessageDelivered(ConversationId conversationId, long seq) implements ClientFrame {
+        public static final String TYPE = "message.delivered";
+
+        public MessageDelivered {
+            present(conversationId, "conversation_id");
+            atLeast(seq, 1, "seq");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** Every message up to {@code seq} was shown to the user. */
+    record MessageRead(ConversationId conversationId, long seq) implements ClientFrame {
+        public static final String TYPE = "message.read";
+
+        public MessageRead {
+            present(conversationId, "conversation_id");
+            atLeast(seq, 1, "seq");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** {@code state}: per conversation, the last seq this device holds (0 for none). */
+    record SyncRequest(Map<ConversationId, Long> state, int limit) implements ClientFrame {
+        public static final String TYPE = "sync.request";
+
+        public SyncRequest {
+            present(state, "state");
+            for (Map.Entry<ConversationId, Long> entry : state.entrySet()) {
+                present(entry.getKey(), "state");
+                atLeast(present(entry.getValue(), "state." + entry.getKey()), 0, "state." + entry.getKey());
+            }
+            state = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(state));
+            between(limit, 1, MAX_PAGE, "limit");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** Messages before {@code before_seq} (the newest when absent), newest first. */
+    record HistoryRequest(ConversationId conversationId, OptionalLong beforeSeq, int limit) implements ClientFrame {
+        public static final String TYPE = "history.request";
+
+        public HistoryRequest {
+            present(conversationId, "conversation_id");
+            present(beforeSeq, "before_seq");
+            beforeSeq.ifPresent(s -> atLeast(s, 1, "before_seq"));
+            between(limit, 1, MAX_PAGE, "limit");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /**
+     * {@code members} may include or omit the creator. A direct conversation names exactly one other
+     * user (or the creator and one other) and has no name.
+     */
+    record ConversationCreate(RequestId id, ConversationKind kind, List<UserId> members, Optional<String> name)
+            implements ClientFrame {
+        public static final String TYPE = "conversation.create";
+
+        public ConversationCreate {
+            present(id, "id");
+            present(kind, "kind");
+            distinctEntries(members, Conversation.MAX_GROUP_MEMBERS, "members");
+            members = List.copyOf(members);
+            present(name, "name");
+            name.ifPresent(Conversation::requireValidName);
+            if (kind == ConversationKind.DIRECT) {
+                if (members.size() > 2) {
+                    throw new InvalidFieldException("members", "a direct conversation has exactly 2 members");
+                }
+                if (name.isPresent()) {
+                    throw new InvalidFieldException("name", "a direct conversation has no name");
+                }
+            }
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    record ConversationMembersAdd(ConversationId conversationId, List<UserId> members) implements ClientFrame {
+        public static final String TYPE = "conversation.members.add";
+
+        public ConversationMembersAdd {
+            present(conversationId, "conversation_id");
+            distinctEntries(members, Conversation.MAX_GROUP_MEMBERS, "members");
+            members = List.copyOf(members);
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    record ConversationMembersRemove(ConversationId conversationId, List<UserId> members) implements ClientFrame {
+        public static final String TYPE = "conversation.members.remove";
+
+        public ConversationMembersRemove {
+            present(conversationId, "conversation_id");
+            distinctEntries(members, Conversation.MAX_GROUP_MEMBERS, "members");
+            members = List.copyOf(members);
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** {@code cursor}: the opaque {@code next_cursor} of the previous page; absent for the first. */
+    record ConversationList(Optional<String> cursor) implements ClientFrame {
+        public static final String TYPE = "conversation.list";
+
+        public ConversationList {
+            present(cursor, "cursor");
+            cursor.ifPresent(c -> length(c, 1, MAX_CURSOR_LENGTH, "cursor"));
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    record Typing(ConversationId conversationId, TypingState state) implements ClientFrame {
+        public static final String TYPE = "typing";
+
+        public Typing {
+            present(conversationId, "conversation_id");
+            present(state, "state");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    record PresenceQuery(List<UserId> userIds) implements ClientFrame {
+        public static final String TYPE = "presence.query";
+
+        public PresenceQuery {
+            distinctEntries(userIds, MAX_PRESENCE_USERS, "user_ids");
+            userIds = List.copyOf(userIds);
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    record DeviceRegister(PushPlatform platform, String token) implements ClientFrame {
+        public static final String TYPE = "device.register";
+
+        public DeviceRegister {
+            present(platform, "platform");
+            length(token, 1, MAX_PUSH_TOKEN_LENGTH, "token");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** Keeps the connection's lease alive; answered with {@code pong}. */
+    record Ping() implements ClientFrame {
+        public static final String TYPE = "ping";
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+}

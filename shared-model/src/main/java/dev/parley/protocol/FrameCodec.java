@@ -1,0 +1,447 @@
+package dev.parley.protocol;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Content;
+import dev.parley.model.ContentType;
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.ConversationKind;
+import dev.parley.model.DeviceId;
+import dev.parley.model.DomainException;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.InvalidFieldException;
+import dev.parley.model.Message;
+import dev.parley.model.ReceiptWatermarks;
+import dev.parley.model.RequestId;
+import dev.parley.model.UserId;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.Function;
+
+/**
+ * The JSON codec of protocol v1. Decoding never throws: a frame that is too large, not JSON, not an
+ * object, of an unknown type, or with a missing, mistyped or invalid field becomes a
+ * {@link DecodeResult.Rejected} carrying the {@code error} frame to answer with. Unknown extra fields
+ * are ignored, so clients may be newer than the server. Thread-safe; make one and share it.
+ */
+public final class FrameCodec {
+    /** API Gateway's WebSocket message limit, in UTF-8 bytes. */
+    public static final int MAX_FRAME_BYTES = 128 * 1024;
+    private static final int MAX_ECHO_LENGTH = 128;
+
+    private static final Map<String, Function<JsonObjectReader, ClientFrame>> CLIENT_DECODERS = Map.ofEntries(
+            Map.entry(ClientFrame.MessageSend.TYPE, FrameCodec::messageSend),
+            Map.entry(ClientFrame.MessageDelivered.TYPE, r -> new ClientFrame.MessageDelivered(conversationId(r), r.integer("seq"))),
+            Map.entry(ClientFrame.MessageRead.TYPE, r -> new ClientFrame.MessageRead(conversationId(r), r.integer("seq"))),
+            Map.entry(ClientFrame.SyncRequest.TYPE, r -> new ClientFrame.SyncRequest(
+                    r.integerMap("state", ConversationId::of), r.optionalInt("limit", ClientFrame.MAX_PAGE))),
+            Map.entry(ClientFrame.HistoryRequest.TYPE, r -> new ClientFrame.HistoryRequest(
+                    conversationId(r), r.optionalInteger("before_seq"), r.optionalInt("limit", ClientFrame.DEFAULT_HISTORY_PAGE))),
+            Map.entry(ClientFrame.ConversationCreate.TYPE, r -> new ClientFrame.ConversationCreate(
+                    r.parsed("id", RequestId::parse), r.enumValue("kind", ConversationKind.class),
+                    r.parsedList("members", UserId::of), r.optionalString("name"))),
+            Map.entry(ClientFrame.ConversationMembersAdd.TYPE, r -> new ClientFrame.ConversationMembersAdd(
+                    conversationId(r), r.parsedList("members", UserId::of))),
+            Map.entry(ClientFrame.ConversationMembersRemove.TYPE, r -> new ClientFrame.ConversationMembersRemove(
+                    conversationId(r), r.parsedList("members", UserId::of))),
+            Map.entry(ClientFrame.ConversationList.TYPE, r -> new ClientFrame.ConversationList(r.optionalString("cursor"))),
+            Map.entry(ClientFrame.Typing.TYPE, r -> new ClientFrame.Typing(conversationId(r), r.enumValue("state", TypingState.class))),
+            Map.entry(ClientFrame.PresenceQuery.TYPE, r -> new ClientFrame.PresenceQuery(r.parsedList("user_ids", UserId::of))),
+            Map.entry(ClientFrame.DeviceRegister.TYPE, r -> new ClientFrame.DeviceRegister(
+                    r.enumValue("platform", PushPlatform.class), r.string("token"))),
+            Map.entry(ClientFrame.Ping.TYPE, r -> new ClientFrame.Ping()));
+
+    private static final Map<String, Function<JsonObjectReader, ServerFrame>> SERVER_DECODERS = Map.ofEntries(
+            Map.entry(ServerFrame.MessageAck.TYPE, r -> new ServerFrame.MessageAck(
+                    r.parsed("id", ClientMessageId::parse), conversationId(r), r.integer("seq"),
+                    r.integer("server_timestamp"), r.enumValue("status", AckStatus.class))),
+            Map.entry(ServerFrame.MessageReceive.TYPE, r -> new ServerFrame.MessageReceive(message(r))),
+            Map.entry(ServerFrame.ReceiptUpdate.TYPE, FrameCodec::receiptUpdate),
+            Map.entry(ServerFrame.SyncBatch.TYPE, r -> new ServerFrame.SyncBatch(
+                    conversationId(r), r.objects("messages", FrameCodec::message), r.bool("has_more"),
+                    watermarks(r, "delivered_seq", "read_seq"), r.integer("last_seq"))),
+            Map.entry(ServerFrame.SyncDone.TYPE, r -> new ServerFrame.SyncDone()),
+            Map.entry(ServerFrame.HistoryBatch.TYPE, r -> new ServerFrame.HistoryBatch(
+                    conversationId(r), r.objects("messages", FrameCodec::message), r.optionalInteger("next_before_seq"))),
+            Map.entry(ServerFrame.ConversationCreated.TYPE, r -> new ServerFrame.ConversationCreated(
+                    r.parsed("id", RequestId::parse), r.object("conversation", FrameCodec::conversation))),
+            Map.entry(ServerFrame.ConversationUpdated.TYPE, r -> new ServerFrame.ConversationUpdated(
+                    r.object("conversation", FrameCodec::conversation))),
+            Map.entry(ServerFrame.ConversationPage.TYPE, r -> new ServerFrame.ConversationPage(
+                    r.objects("conversations", FrameCodec::conversationSummary), r.optionalString("next_cursor"))),
+            Map.entry(ServerFrame.TypingUpdate.TYPE, r -> new ServerFrame.TypingUpdate(
+                    conversationId(r), r.parsed("user_id", UserId::of), r.enumValue("state", TypingState.class))),
+            Map.entry(ServerFrame.PresenceUpdate.TYPE, r -> new ServerFrame.PresenceUpdate(
+                    r.parsed("user_id", UserId::of), r.bool("online"), r.optionalInteger("last_seen"))),
+            Map.entry(ServerFrame.DeviceRegistered.TYPE, r -> new ServerFrame.DeviceRegistered(r.enumValue("platform", PushPlatform.class))),
+            Map.entry(ServerFrame.Pong.TYPE, r -> new ServerFrame.Pong()),
+            Map.entry(ServerFrame.Error.TYPE, r -> new ServerFrame.Error(
+                    r.enumValue("code", ErrorCode.class), r.string("message"), r.optionalString("ref"))));
+
+    private final ObjectMapper mapper;
+    private final JsonNodeFactory nodes = JsonNodeFactory.instance;
+
+    public FrameCodec() {
+        JsonFactory factory = JsonFactory.builder()
+                // Two values for one key would let a frame say two things; reject it as malformed.
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).maxNumberLength(100).build())
+                .build();
+        this.mapper = new ObjectMapper(factory).enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    }
+
+    /** The frame types a client may send, by their {@code type} value. */
+    public static java.util.Set<String> clientFrameTypes() {
+        return CLIENT_DECODERS.keySet();
+    }
+
+    /** The frame types the server sends, by their {@code type} value. */
+    public static java.util.Set<String> serverFrameTypes() {
+        return SERVER_DECODERS.keySet();
+    }
+
+    public DecodeResult<ClientFrame> decodeClient(String text) {
+        return decode(text, CLIENT_DECODERS);
+    }
+
+    public DecodeResult<ServerFrame> decodeServer(String text) {
+        return decode(text, SERVER_DECODERS);
+    }
+
+    /** The frame as compact JSON; fields named in snake_case, absent optionals left out (or null where noted). */
+    public String encode(Frame frame) {
+        ObjectNode json = nodes.objectNode();
+        json.put("type", frame.type());
+        switch (frame) {
+            case ClientFrame client -> writeClient(client, json);
+            case ServerFrame server -> writeServer(server, json);
+        }
+        try {
+            return mapper.writeValueAsString(json);
+        } catch (JacksonException e) {
+            throw new IllegalStateException("a JSON tree failed to serialize", e);
+        }
+    }
+
+    /** The size of {@code text} in UTF-8, without encoding it. */
+    public static int utf8Length(CharSequence text) {
+        int bytes = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                bytes += 1;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
+    }
+
+    /** Shortens client text that goes into an error message, so an error never echoes a whole frame. */
+    static String clip(String text) {
+        return text.length() <= MAX_ECHO_LENGTH ? text : text.substring(0, MAX_ECHO_LENGTH) + "...";
+    }
+
+    private <F extends Frame> DecodeResult<F> decode(String text, Map<String, Function<JsonObjectReader, F>> decoders) {
+        if (text == null || text.isEmpty()) {
+            return rejected(ErrorCode.BAD_REQUEST, "the frame is empty", Optional.empty());
+        }
+        int size = utf8Length(text);
+        if (size > MAX_FRAME_BYTES) {
+            return rejected(ErrorCode.TOO_LARGE,
+                    "the frame is " + size + " bytes; the limit is " + MAX_FRAME_BYTES + " bytes (128 KB)", Optional.empty());
+        }
+        JsonNode root;
+        try {
+            root = mapper.readTree(text);
+        } catch (JacksonException e) {
+            return rejected(ErrorCode.BAD_REQUEST, "malformed JSON: " + clip(String.valueOf(e.getOriginalMessage())), Optional.empty());
+        }
+        if (root == null || !root.isObject()) {
+            return rejected(ErrorCode.BAD_REQUEST, "a frame must be a JSON object", Optional.empty());
+        }
+        Optional<String> ref = reference(root);
+        JsonNode type = root.get("type");
+        if (type == null || type.isNull()) {
+            return rejected(ErrorCode.BAD_REQUEST, "field 'type' is required", ref);
+        }
+        if (!type.isTextual()) {
+            return rejected(ErrorCode.BAD_REQUEST, "field 'type' must be a string", ref);
+        }
+        Function<JsonObjectReader, F> decoder = decoders.get(type.textValue());
+        if (decoder == null) {
+            return rejected(ErrorCode.BAD_REQUEST, "unknown frame type '" + clip(type.textValue()) + "'", ref);
+        }
+        try {
+            return new DecodeResult.Decoded<>(decoder.apply(JsonObjectReader.of(root, "frame")));
+        } catch (DomainException e) {
+            return rejected(e.code(), e.getMessage(), ref);
+        } catch (RuntimeException e) {
+            // A bug, not a bad frame; the property tests hunt for these.
+            return rejected(ErrorCode.INTERNAL, "the frame could not be decoded: " + e.getClass().getSimpleName(), ref);
+        }
+    }
+
+    /** The {@code ref} an error names: the frame's {@code id} if it has a string one, else its {@code type}. */
+    private static Optional<String> reference(JsonNode root) {
+        for (String field : new String[] {"id", "type"}) {
+            JsonNode value = root.get(field);
+            if (value != null && value.isTextual()) {
+                return Optional.of(clip(value.textValue()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static <F extends Frame> DecodeResult<F> rejected(ErrorCode code, String message, Optional<String> ref) {
+        return new DecodeResult.Rejected<>(new ServerFrame.Error(code, message, ref));
+    }
+
+    // ---- decoding the shared shapes -------------------------------------------------------------
+
+    private static ConversationId conversationId(JsonObjectReader r) {
+        return r.parsed("conversation_id", ConversationId::of);
+    }
+
+    private static ClientFrame messageSend(JsonObjectReader r) {
+        return new ClientFrame.MessageSend(
+                r.parsed("id", ClientMessageId::parse), conversationId(r),
+                r.object("content", FrameCodec::content), r.optionalInteger("timestamp"));
+    }
+
+    private static Content content(JsonObjectReader r) {
+        return new Content(r.enumValue("type", ContentType.class), r.optionalString("body"), r.optionalString("media_url"));
+    }
+
+    private static Message message(JsonObjectReader r) {
+        return new Message(
+                r.parsed("id", ClientMessageId::parse), conversationId(r), r.integer("seq"),
+                r.parsed("sender_id", UserId::of), r.parsed("sender_device", DeviceId::of),
+                r.object("content", FrameCodec::content), r.integer("server_timestamp"));
+    }
+
+    private static ReceiptWatermarks watermarks(JsonObjectReader r, String deliveredField, String readField) {
+        return new ReceiptWatermarks(r.integer(deliveredField), r.integer(readField));
+    }
+
+    private static ServerFrame receiptUpdate(JsonObjectReader r) {
+        Optional<ReceiptWatermarks> all = Optional.empty();
+        if (r.has("all_delivered_seq") || r.has("all_read_seq")) {
+            all = Optional.of(watermarks(r, "all_delivered_seq", "all_read_seq"));
+        }
+        return new ServerFrame.ReceiptUpdate(conversationId(r), r.parsed("user_id", UserId::of),
+                watermarks(r, "delivered_seq", "read_seq"), all);
+    }
+
+    private static Conversation conversation(JsonObjectReader r) {
+        return new Conversation(conversationId(r), r.enumValue("kind", ConversationKind.class), r.optionalString("name"),
+                r.parsedList("members", UserId::of), r.parsedList("admins", UserId::of));
+    }
+
+    private static ConversationSummary conversationSummary(JsonObjectReader r) {
+        long memberCount = r.integer("member_count");
+        if (memberCount > Integer.MAX_VALUE) {
+            throw new InvalidFieldException("member_count", "is out of range, was " + memberCount);
+        }
+        return new ConversationSummary(conversationId(r), r.enumValue("kind", ConversationKind.class), r.optionalString("name"),
+                (int) memberCount, r.integer("last_seq"), r.integer("unread_count"));
+    }
+
+    // ---- encoding --------------------------------------------------------------------------------
+
+    private void writeClient(ClientFrame frame, ObjectNode json) {
+        switch (frame) {
+            case ClientFrame.MessageSend f -> {
+                json.put("id", f.id().toString());
+                json.put("conversation_id", f.conversationId().value());
+                json.set("content", content(f.content()));
+                f.timestamp().ifPresent(t -> json.put("timestamp", t));
+            }
+            case ClientFrame.MessageDelivered f -> {
+                json.put("conversation_id", f.conversationId().value());
+                json.put("seq", f.seq());
+            }
+            case ClientFrame.MessageRead f -> {
+                json.put("conversation_id", f.conversationId().value());
+                json.put("seq", f.seq());
+            }
+            case ClientFrame.SyncRequest f -> {
+                ObjectNode state = json.putObject("state");
+                f.state().forEach((conversation, seq) -> state.put(conversation.value(), seq));
+                json.put("limit", f.limit());
+            }
+            case ClientFrame.HistoryRequest f -> {
+                json.put("conversation_id", f.conversationId().value());
+                f.beforeSeq().ifPresent(s -> json.put("before_seq", s));
+                json.put("limit", f.limit());
+            }
+            case ClientFrame.ConversationCreate f -> {
+                json.put("id", f.id().toString());
+                json.put("kind", f.kind().wireName());
+                json.set("members", users(f.members()));
+                f.name().ifPresent(n -> json.put("name", n));
+            }
+            case ClientFrame.ConversationMembersAdd f -> {
+                json.put("conversation_id", f.conversationId().value());
+                json.set("members", users(f.members()));
+            }
+            case ClientFrame.ConversationMembersRemove f -> {
+                json.put("conversation_id", f.conversationId().value());
+                json.set("members", users(f.members()));
+            }
+            case ClientFrame.ConversationList f -> f.cursor().ifPresent(c -> json.put("cursor", c));
+            case ClientFrame.Typing f -> {
+                json.put("conversation_id", f.conversationId().value());
+                json.put("state", f.state().wireName());
+            }
+            case ClientFrame.PresenceQuery f -> json.set("user_ids", users(f.userIds()));
+            case ClientFrame.DeviceRegister f -> {
+                json.put("platform", f.platform().wireName());
+                json.put("token", f.token());
+            }
+            case ClientFrame.Ping f -> {
+            }
+        }
+    }
+
+    private void writeServer(ServerFrame frame, ObjectNode json) {
+        switch (frame) {
+            case ServerFrame.MessageAck f -> {
+                json.put("id", f.id().toString());
+                json.put("conversation_id", f.conversationId().value());
+                json.put("seq", f.seq());
+                json.put("server_timestamp", f.serverTimestamp());
+                json.put("status", f.status().wireName());
+            }
+            case ServerFrame.MessageReceive f -> writeMessage(f.message(), json);
+            case ServerFrame.ReceiptUpdate f -> {
+                json.put("conversation_id", f.conversationId().value());
+                json.put("user_id", f.userId().value());
+                json.put("delivered_seq", f.member().deliveredSeq());
+                json.put("read_seq", f.member().readSeq());
+                f.allMembers().ifPresent(all -> {
+                    json.put("all_delivered_seq", all.deliveredSeq());
+                    json.put("all_read_seq", all.readSeq());
+                });
+            }
+            case ServerFrame.SyncBatch f -> {
+                json.put("conversation_id", f.conversationId().value());
+                json.set("messages", messages(f.messages()));
+                json.put("has_more", f.hasMore());
+                json.put("delivered_seq", f.watermarks().deliveredSeq());
+                json.put("read_seq", f.watermarks().readSeq());
+                json.put("last_seq", f.lastSeq());
+            }
+            case ServerFrame.SyncDone f -> {
+            }
+            case ServerFrame.HistoryBatch f -> {
+                json.put("conversation_id", f.conversationId().value());
+                json.set("messages", messages(f.messages()));
+                putOrNull(json, "next_before_seq", f.nextBeforeSeq());
+            }
+            case ServerFrame.ConversationCreated f -> {
+                json.put("id", f.id().toString());
+                json.set("conversation", conversation(f.conversation()));
+            }
+            case ServerFrame.ConversationUpdated f -> json.set("conversation", conversation(f.conversation()));
+            case ServerFrame.ConversationPage f -> {
+                ArrayNode conversations = json.putArray("conversations");
+                for (ConversationSummary summary : f.conversations()) {
+                    ObjectNode line = conversations.addObject();
+                    line.put("conversation_id", summary.conversationId().value());
+                    line.put("kind", summary.kind().wireName());
+                    summary.name().ifPresent(n -> line.put("name", n));
+                    line.put("member_count", summary.memberCount());
+                    line.put("last_seq", summary.lastSeq());
+                    line.put("unread_count", summary.unreadCount());
+                }
+                json.put("next_cursor", f.nextCursor().orElse(null));
+            }
+            case ServerFrame.TypingUpdate f -> {
+                json.put("conversation_id", f.conversationId().value());
+                json.put("user_id", f.userId().value());
+                json.put("state", f.state().wireName());
+            }
+            case ServerFrame.PresenceUpdate f -> {
+                json.put("user_id", f.userId().value());
+                json.put("online", f.online());
+                putOrNull(json, "last_seen", f.lastSeen());
+            }
+            case ServerFrame.DeviceRegistered f -> json.put("platform", f.platform().wireName());
+            case ServerFrame.Pong f -> {
+            }
+            case ServerFrame.Error f -> {
+                json.put("code", f.code().wireName());
+                json.put("message", f.message());
+                json.put("ref", f.ref().orElse(null));
+            }
+        }
+    }
+
+    private static void putOrNull(ObjectNode json, String field, OptionalLong value) {
+        if (value.isPresent()) {
+            json.put(field, value.getAsLong());
+        } else {
+            json.putNull(field);
+        }
+    }
+
+    private ObjectNode content(Content content) {
+        ObjectNode json = nodes.objectNode();
+        json.put("type", content.type().wireName());
+        content.body().ifPresent(b -> json.put("body", b));
+        content.mediaUrl().ifPresent(u -> json.put("media_url", u));
+        return json;
+    }
+
+    private void writeMessage(Message message, ObjectNode json) {
+        json.put("id", message.id().toString());
+        json.put("conversation_id", message.conversationId().value());
+        json.put("seq", message.seq());
+        json.put("sender_id", message.senderId().value());
+        json.put("sender_device", message.senderDevice().value());
+        json.set("content", content(message.content()));
+        json.put("server_timestamp", message.serverTimestamp());
+    }
+
+    private ArrayNode messages(Collection<Message> messages) {
+        ArrayNode array = nodes.arrayNode(messages.size());
+        for (Message message : messages) {
+            writeMessage(message, array.addObject());
+        }
+        return array;
+    }
+
+    private ObjectNode conversation(Conversation conversation) {
+        ObjectNode json = nodes.objectNode();
+        json.put("conversation_id", conversation.id().value());
+        json.put("kind", conversation.kind().wireName());
+        conversation.name().ifPresent(n -> json.put("name", n));
+        json.set("members", users(conversation.members()));
+        json.set("admins", users(conversation.admins()));
+        return json;
+    }
+
+    private ArrayNode users(Collection<UserId> users) {
+        ArrayNode array = nodes.arrayNode(users.size());
+        users.forEach(user -> array.add(user.value()));
+        return array;
+    }
+}

@@ -1,0 +1,258 @@
+package dev.parley.protocol;
+
+import static dev.parley.protocol.Checks.atLeast;
+import static dev.parley.protocol.Checks.present;
+
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.InvalidFieldException;
+import dev.parley.model.Message;
+import dev.parley.model.ReceiptWatermarks;
+import dev.parley.model.RequestId;
+import dev.parley.model.UserId;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/** Frames the server sends. */
+public sealed interface ServerFrame extends Frame {
+
+    /** The message is durably stored as {@code seq} of its conversation. */
+    record MessageAck(ClientMessageId id, ConversationId conversationId, long seq, long serverTimestamp, AckStatus status)
+            implements ServerFrame {
+        public static final String TYPE = "message.ack";
+
+        public MessageAck {
+            present(id, "id");
+            present(conversationId, "conversation_id");
+            atLeast(seq, 1, "seq");
+            atLeast(serverTimestamp, 0, "server_timestamp");
+            present(status, "status");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** A message for this device, live. On the wire its fields sit at the top level of the frame. */
+    record MessageReceive(Message message) implements ServerFrame {
+        public static final String TYPE = "message.receive";
+
+        public MessageReceive {
+            present(message, "message");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /**
+     * A member's watermarks moved; {@code allMembers} (how far every member has got) is present
+     * for groups only.
+     */
+    record ReceiptUpdate(ConversationId conversationId, UserId userId, ReceiptWatermarks member,
+                         Optional<ReceiptWatermarks> allMembers) implements ServerFrame {
+        public static final String TYPE = "receipt.update";
+
+        public ReceiptUpdate {
+            present(conversationId, "conversation_id");
+            present(userId, "user_id");
+            present(member, "delivered_seq");
+            present(allMembers, "all_delivered_seq");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** One page of a conversation's messages after the seq the device named, in ascending seq. */
+    record SyncBatch(ConversationId conversationId, List<Message> messages, boolean hasMore,
+                     ReceiptWatermarks watermarks, long lastSeq) implements ServerFrame {
+        public static final String TYPE = "sync.batch";
+
+        public SyncBatch {
+            present(conversationId, "conversation_id");
+            messages = List.copyOf(present(messages, "messages"));
+            present(watermarks, "delivered_seq");
+            atLeast(lastSeq, 0, "last_seq");
+            requireOrderedPage(conversationId, messages, true, lastSeq);
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** Every {@code sync.batch} of this {@code sync.request} has been sent. */
+    record SyncDone() implements ServerFrame {
+        public static final String TYPE = "sync.done";
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** Older messages, newest first; {@code next_before_seq} asks for the page before, or is null at the start. */
+    record HistoryBatch(ConversationId conversationId, List<Message> messages, OptionalLong nextBeforeSeq)
+            implements ServerFrame {
+        public static final String TYPE = "history.batch";
+
+        public HistoryBatch {
+            present(conversationId, "conversation_id");
+            messages = List.copyOf(present(messages, "messages"));
+            present(nextBeforeSeq, "next_before_seq");
+            nextBeforeSeq.ifPresent(s -> atLeast(s, 1, "next_before_seq"));
+            requireOrderedPage(conversationId, messages, false, Long.MAX_VALUE);
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** The answer to {@code conversation.create}: {@code id} is the client's request id. */
+    record ConversationCreated(RequestId id, Conversation conversation) implements ServerFrame {
+        public static final String TYPE = "conversation.created";
+
+        public ConversationCreated {
+            present(id, "id");
+            present(conversation, "conversation");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** The conversation's membership changed; sent to every member, old and new. */
+    record ConversationUpdated(Conversation conversation) implements ServerFrame {
+        public static final String TYPE = "conversation.updated";
+
+        public ConversationUpdated {
+            present(conversation, "conversation");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    record ConversationPage(List<ConversationSummary> conversations, Optional<String> nextCursor) implements ServerFrame {
+        public static final String TYPE = "conversation.page";
+
+        public ConversationPage {
+            conversations = List.copyOf(present(conversations, "conversations"));
+            present(nextCursor, "next_cursor");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    record TypingUpdate(ConversationId conversationId, UserId userId, TypingState state) implements ServerFrame {
+        public static final String TYPE = "typing.update";
+
+        public TypingUpdate {
+            present(conversationId, "conversation_id");
+            present(userId, "user_id");
+            present(state, "state");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** {@code last_seen} (epoch ms) is known only for users who are offline and were seen before. */
+    record PresenceUpdate(UserId userId, boolean online, OptionalLong lastSeen) implements ServerFrame {
+        public static final String TYPE = "presence.update";
+
+        public PresenceUpdate {
+            present(userId, "user_id");
+            present(lastSeen, "last_seen");
+            lastSeen.ifPresent(t -> atLeast(t, 0, "last_seen"));
+            if (online && lastSeen.isPresent()) {
+                throw new InvalidFieldException("last_seen", "is only given for users who are offline");
+            }
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    record DeviceRegistered(PushPlatform platform) implements ServerFrame {
+        public static final String TYPE = "device.registered";
+
+        public DeviceRegistered {
+            present(platform, "platform");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    record Pong() implements ServerFrame {
+        public static final String TYPE = "pong";
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** {@code ref} is the faulty frame's {@code id}, else its {@code type}, when the frame got that far. */
+    record Error(ErrorCode code, String message, Optional<String> ref) implements ServerFrame {
+        public static final String TYPE = "error";
+
+        public Error {
+            present(code, "code");
+            present(message, "message");
+            present(ref, "ref");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    private static void requireOrderedPage(ConversationId conversationId, List<Message> messages, boolean ascending, long lastSeq) {
+        for (int i = 0; i < messages.size(); i++) {
+            Message message = present(messages.get(i), "messages[" + i + "]");
+            if (!message.conversationId().equals(conversationId)) {
+                throw new InvalidFieldException("messages[" + i + "].conversation_id", "must be " + conversationId);
+            }
+            if (message.seq() > lastSeq) {
+                throw new InvalidFieldException("messages[" + i + "].seq", "must not pass last_seq " + lastSeq);
+            }
+            if (i > 0) {
+                long previous = messages.get(i - 1).seq();
+                boolean inOrder = ascending ? message.seq() > previous : message.seq() < previous;
+                if (!inOrder) {
+                    throw new InvalidFieldException("messages[" + i + "].seq",
+                            "must be " + (ascending ? "above " : "below ") + previous + " (" + (ascending ? "ascending" : "descending") + " order)");
+                }
+            }
+        }
+    }
+}

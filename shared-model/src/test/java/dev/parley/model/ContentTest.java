@@ -1,0 +1,41 @@
+package dev.parley.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ContentTest {
+
+    @Test
+    void textAndCiphertextNeedABodyAndNoUrl() {
+        assertThat(Content.text("hi").body()).contains("hi");
+        assertThatThrownBy(() -> new Content(ContentType.CIPHERTEXT, Optional.empty(), Optional.empty()))
+                .isInstanceOf(InvalidFieldException.class).hasMessage("field 'body' is required for ciphertext content");
+        assertThatThrownBy(() -> new Content(ContentType.TEXT, Optional.of("x"), Optional.of("https://h/x")))
+                .hasMessage("field 'media_url' is not allowed for text content");
+        assertThatThrownBy(() -> Content.text("")).hasMessage("field 'body' must not be empty");
+    }
+
+    @Test
+    void mediaNeedsAnHttpUrlAndMayHaveACaption() {
+        Content photo = Content.media(ContentType.IMAGE, "https://cdn.example.com/p/1.jpg", Optional.of("sunset"));
+        assertThat(photo.body()).contains("sunset");
+        assertThat(Content.media(ContentType.FILE, "http://files.example.com/a.pdf", Optional.empty()).body()).isEmpty();
+        assertThatThrownBy(() -> new Content(ContentType.VIDEO, Optional.of("x"), Optional.empty()))
+                .hasMessage("field 'media_url' is required for video content");
+        assertThatThrownBy(() -> Content.media(ContentType.AUDIO, "/relative/a.ogg", Optional.empty()))
+                .hasMessage("field 'media_url' must be an absolute http or https URL");
+        assertThatThrownBy(() -> Content.media(ContentType.AUDIO, "https://h/a b", Optional.empty()))
+                .hasMessageStartingWith("field 'media_url' is not a valid URL");
+        assertThatThrownBy(() -> Content.media(ContentType.IMAGE, "https://h/" + "x".repeat(2048), Optional.empty()))
+                .hasMessage("field 'media_url' must be at most 2048 characters");
+    }
+
+    @Test
+    void aMessageNeedsAPositiveSeq() {
+        assertThatThrownBy(() -> new Message(ClientMessageId.random(), ConversationId.of("c"), 0, UserId.of("a"),
+                DeviceId.DEFAULT, Content.text("x"), 1)).hasMessage("field 'seq' must be at least 1, was 0");
+    }
+}

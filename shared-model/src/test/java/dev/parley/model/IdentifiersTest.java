@@ -1,0 +1,64 @@
+package dev.parley.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class IdentifiersTest {
+
+    @Test
+    void userIdsAcceptCognitoSubsAndEmails() {
+        assertThat(UserId.of("0b6e2c4e-1d1f-4f7a-9a47-64d3b2b7c8e1").value()).hasSize(36);
+        assertThat(UserId.of("alice@example.com").value()).isEqualTo("alice@example.com");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "a b", "a:b", "a#b", "é", "a/b"})
+    void userIdsRefuseEmptyAndSeparatorCharacters(String value) {
+        assertThatThrownBy(() -> UserId.of(value)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void userIdsAreAtMost64Characters() {
+        assertThat(UserId.of("u".repeat(64)).value()).hasSize(64);
+        assertThatThrownBy(() -> UserId.of("u".repeat(65))).hasMessage("must be at most 64 characters (user id)");
+        assertThatThrownBy(() -> UserId.of(null)).hasMessage("is required");
+    }
+
+    @Test
+    void deviceIdsDefaultToDefault() {
+        assertThat(DeviceId.DEFAULT.value()).isEqualTo("default");
+        assertThatThrownBy(() -> DeviceId.of("phone@home")).hasMessageContaining("device id");
+    }
+
+    @Test
+    void theDirectIdIsTheSameWhicheverMemberAsks() {
+        UserId alice = UserId.of("alice");
+        UserId bob = UserId.of("bob");
+        assertThat(ConversationId.direct(alice, bob)).isEqualTo(ConversationId.direct(bob, alice));
+        assertThat(ConversationId.direct(alice, bob).value()).isEqualTo("d:alice:bob");
+        assertThat(ConversationId.direct(alice, bob).isDirect()).isTrue();
+        assertThatThrownBy(() -> ConversationId.direct(alice, alice)).isInstanceOf(DomainException.class)
+                .hasMessage("a direct conversation needs two distinct users");
+    }
+
+    @Test
+    void theLongestDirectIdFits() {
+        UserId a = UserId.of("a".repeat(64));
+        UserId b = UserId.of("b".repeat(64));
+        assertThat(ConversationId.direct(a, b).value().length()).isLessThanOrEqualTo(ConversationId.MAX_LENGTH);
+    }
+
+    @Test
+    void clientIdsAreCanonicalUuids() {
+        String canonical = "5f0c8a2e-8a6b-4a53-9a55-0f5b8c3f6d21";
+        assertThat(ClientMessageId.parse(canonical).toString()).isEqualTo(canonical);
+        assertThat(ClientMessageId.parse(canonical.toUpperCase())).isEqualTo(ClientMessageId.parse(canonical));
+        assertThatThrownBy(() -> ClientMessageId.parse("1-1-1-1-1")).hasMessageContaining("canonical form");
+        assertThatThrownBy(() -> RequestId.parse(canonical + "0")).hasMessageContaining("canonical form");
+        assertThatThrownBy(() -> RequestId.parse("{" + canonical + "}")).hasMessageContaining("canonical form");
+    }
+}

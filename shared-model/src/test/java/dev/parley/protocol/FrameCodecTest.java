@@ -1,0 +1,251 @@
+package dev.parley.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Content;
+import dev.parley.model.ConversationId;
+import dev.parley.model.ErrorCode;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class FrameCodecTest {
+    private static final String ID = "5f0c8a2e-8a6b-4a53-9a55-0f5b8c3f6d21";
+    private final FrameCodec codec = new FrameCodec();
+
+    private ServerFrame.Error rejection(String json) {
+        DecodeResult<ClientFrame> result = codec.decodeClient(json);
+        assertThat(result).isInstanceOf(DecodeResult.Rejected.class);
+        return ((DecodeResult.Rejected<ClientFrame>) result).error();
+    }
+
+    private ClientFrame decoded(String json) {
+        DecodeResult<ClientFrame> result = codec.decodeClient(json);
+        assertThat(result).isInstanceOf(DecodeResult.Decoded.class);
+        return ((DecodeResult.Decoded<ClientFrame>) result).frame();
+    }
+
+    private static String send(String conversation, String content) {
+        return "{\"type\":\"message.send\",\"id\":\"" + ID + "\",\"conversation_id\":" + conversation + ",\"content\":" + content + "}";
+    }
+
+    @Test
+    void decodesAMessageSendAsThePublishedExampleWritesIt() {
+        ClientFrame frame = decoded(send("\"c-1\"", "{\"type\":\"text\",\"body\":\"hi\"}").replace("}}", "},\"timestamp\":1700000000000}"));
+        assertThat(frame).isEqualTo(new ClientFrame.MessageSend(ClientMessageId.parse(ID), ConversationId.of("c-1"),
+                Content.text("hi"), OptionalLong.of(1_700_000_000_000L)));
+    }
+
+    @Test
+    void encodesTheWireFormatExactly() {
+        ServerFrame ack = new ServerFrame.MessageAck(ClientMessageId.parse(ID), ConversationId.of("c-1"), 7, 1_700_000_000_123L, AckStatus.DUPLICATE);
+        assertThat(codec.encode(ack)).isEqualTo("{\"type\":\"message.ack\",\"id\":\"" + ID
+                + "\",\"conversation_id\":\"c-1\",\"seq\":7,\"server_timestamp\":1700000000123,\"status\":\"duplicate\"}");
+        assertThat(codec.encode(new ServerFrame.Error(ErrorCode.NOT_FOUND, "no such conversation", Optional.empty())))
+                .isEqualTo("{\"type\":\"error\",\"code\":\"not_found\",\"message\":\"no such conversation\",\"ref\":null}");
+        assertThat(codec.encode(new ServerFrame.HistoryBatch(ConversationId.of("c-1"), java.util.List.of(), OptionalLong.empty())))
+                .isEqualTo("{\"type\":\"history.batch\",\"conversation_id\":\"c-1\",\"messages\":[],\"next_before_seq\":null}");
+    }
+
+    @Test
+    void malformedJsonIsABadRequestWithNoRef() {
+        ServerFrame.Error error = rejection("{\"type\":\"ping\"");
+        assertThat(error.code()).isEqualTo(ErrorCode.BAD_REQUEST);
+        assertThat(error.message()).startsWith("malformed JSON");
+        assertThat(error.ref()).isEmpty();
+    }
+
+    @Test
+    void trailingContentAndDuplicateKeysAreMalformed() {
+        assertThat(rejection("{\"type\":\"ping\"} {}").message()).startsWith("malformed JSON");
+        assertThat(rejection("{\"type\":\"ping\",\"type\":\"message.send\"}").message()).startsWith("malformed JSON").contains("type");
+    }
+
+    @Test
+    void aFrameMustBeAnObjectWithAStringType() {
+        assertThat(rejection("[1,2]").message()).isEqualTo("a frame must be a JSON object");
+        assertThat(rejection("\"ping\"").message()).isEqualTo("a frame must be a JSON object");
+        assertThat(rejection("").message()).isEqualTo("the frame is empty");
+        assertThat(rejection("{}").message()).isEqualTo("field 'type' is required");
+        assertThat(rejection("{\"type\":7}").message()).isEqualTo("field 'type' must be a string");
+    }
+
+    @Test
+    void anUnknownTypeIsNamedAndReferenced() {
+        ServerFrame.Error error = rejection("{\"type\":\"message.unsend\"}");
+        assertThat(error.code()).isEqualTo(ErrorCode.BAD_REQUEST);
+        assertThat(error.message()).isEqualTo("unknown frame type 'message.unsend'");
+        assertThat(error.ref()).contains("message.unsend");
+    }
+
+    @Test
+    void aServerFrameTypeIsUnknownFromAClient() {
+        assertThat(rejection("{\"type\":\"pong\"}").message()).isEqualTo("unknown frame type 'pong'");
+    }
+
+    @Test
+    void aMissingFieldIsNamedAndTheFrameIdIsTheRef() {
+        ServerFrame.Error error = rejection("{\"type\":\"message.send\",\"id\":\"" + ID + "\",\"content\":{\"type\":\"text\",\"body\":\"x\"}}");
+        assertThat(error.code()).isEqualTo(ErrorCode.BAD_REQUEST);
+        assertThat(error.message()).isEqualTo("field 'conversation_id' is required");
+        assertThat(error.ref()).contains(ID);
+    }
+
+    @Test
+    void aFrameWithoutIdIsReferencedByType() {
+        ServerFrame.Error error = rejection("{\"type\":\"message.read\",\"conversation_id\":\"c-1\"}");
+        assertThat(error.message()).isEqualTo("field 'seq' is required");
+        assertThat(error.ref()).contains("message.read");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "\"5\"     | field 'seq' must be an integer, was a string",
+            "1.5       | field 'seq' must be an integer, was 1.5",
+            "0         | field 'seq' must be at least 1, was 0",
+            "-3        | field 'seq' must be at least 1, was -3",
+            "true      | field 'seq' must be an integer, was a boolean",
+            "[]        | field 'seq' must be an integer, was an array",
+            "1000000000000000000000000 | field 'seq' is out of range, was 1000000000000000000000000",
+    })
+    void aWronglyTypedOrOutOfRangeSeqIsNamed(String seq, String message) {
+        ServerFrame.Error error = rejection("{\"type\":\"message.delivered\",\"conversation_id\":\"c-1\",\"seq\":" + seq + "}");
+        assertThat(error.code()).isEqualTo(ErrorCode.BAD_REQUEST);
+        assertThat(error.message()).isEqualTo(message);
+    }
+
+    @Test
+    void aBadUuidIsNamedAndEchoedAsRef() {
+        ServerFrame.Error error = rejection(send("\"c-1\"", "{\"type\":\"text\",\"body\":\"x\"}").replace(ID, "1-1-1-1-1"));
+        assertThat(error.message()).isEqualTo("field 'id' must be a UUID in canonical form (8-4-4-4-12 hex digits)");
+        assertThat(error.ref()).contains("1-1-1-1-1");
+    }
+
+    @Test
+    void nestedFieldsAreNamedWithTheirPath() {
+        assertThat(rejection(send("\"c-1\"", "{\"type\":\"text\"}")).message())
+                .isEqualTo("field 'content.body' is required for text content");
+        assertThat(rejection(send("\"c-1\"", "{\"type\":\"image\",\"body\":\"x\"}")).message())
+                .isEqualTo("field 'content.media_url' is required for image content");
+        assertThat(rejection(send("\"c-1\"", "{\"type\":\"image\",\"media_url\":\"ftp://x/y\"}")).message())
+                .isEqualTo("field 'content.media_url' must be an absolute http or https URL");
+        assertThat(rejection(send("\"c-1\"", "{\"type\":\"gif\",\"body\":\"x\"}")).message())
+                .isEqualTo("field 'content.type' must be one of text, image, video, audio, file, ciphertext, was 'gif'");
+        assertThat(rejection(send("\"c-1\"", "\"hello\"")).message()).isEqualTo("field 'content' must be a JSON object, was a string");
+        assertThat(rejection(send("\"bad id!\"", "{\"type\":\"text\",\"body\":\"x\"}")).message())
+                .startsWith("field 'conversation_id' must use only letters, digits");
+    }
+
+    @Test
+    void listEntriesAreNamedByIndex() {
+        String create = "{\"type\":\"conversation.create\",\"id\":\"" + ID + "\",\"kind\":\"group\",\"members\":%s}";
+        assertThat(rejection(create.formatted("[\"alice\",\"b o b\"]")).message()).startsWith("field 'members[1]' must use only");
+        assertThat(rejection(create.formatted("[\"alice\",7]")).message()).isEqualTo("field 'members[1]' must be a string, was a number");
+        assertThat(rejection(create.formatted("[\"alice\",\"alice\"]")).message()).isEqualTo("field 'members' names alice more than once");
+        assertThat(rejection(create.formatted("[]")).message()).isEqualTo("field 'members' must not be empty");
+        assertThat(rejection(create.formatted("\"alice\"")).message()).isEqualTo("field 'members' must be an array, was a string");
+    }
+
+    @Test
+    void aGroupOfMoreThan1024MembersIsRefused() {
+        StringBuilder members = new StringBuilder("[");
+        for (int i = 0; i < 1025; i++) {
+            members.append(i == 0 ? "" : ",").append("\"u").append(i).append('"');
+        }
+        String frame = "{\"type\":\"conversation.create\",\"id\":\"" + ID + "\",\"kind\":\"group\",\"members\":" + members + "]}";
+        assertThat(rejection(frame).message()).isEqualTo("field 'members' must have at most 1024 entries, had 1025");
+        assertThat(decoded(frame.replace(",\"u1024\"", ""))).isInstanceOf(ClientFrame.ConversationCreate.class);
+    }
+
+    @Test
+    void aDirectConversationNamesAtMostTwoMembersAndNoName() {
+        String create = "{\"type\":\"conversation.create\",\"id\":\"" + ID + "\",\"kind\":\"direct\",\"members\":%s%s}";
+        assertThat(rejection(create.formatted("[\"a\",\"b\",\"c\"]", "")).message())
+                .isEqualTo("field 'members' a direct conversation has exactly 2 members");
+        assertThat(rejection(create.formatted("[\"b\"]", ",\"name\":\"x\"")).message())
+                .isEqualTo("field 'name' a direct conversation has no name");
+    }
+
+    @Test
+    void pageLimitsAreBounded() {
+        assertThat(rejection("{\"type\":\"sync.request\",\"state\":{},\"limit\":101}").message())
+                .isEqualTo("field 'limit' must be between 1 and 100, was 101");
+        assertThat(rejection("{\"type\":\"history.request\",\"conversation_id\":\"c\",\"limit\":0}").message())
+                .isEqualTo("field 'limit' must be between 1 and 100, was 0");
+        assertThat(rejection("{\"type\":\"history.request\",\"conversation_id\":\"c\",\"limit\":99999999999}").message())
+                .isEqualTo("field 'limit' is out of range, was 99999999999");
+        assertThat(decoded("{\"type\":\"sync.request\",\"state\":{}}")).isEqualTo(new ClientFrame.SyncRequest(java.util.Map.of(), 100));
+        assertThat(decoded("{\"type\":\"history.request\",\"conversation_id\":\"c\"}"))
+                .isEqualTo(new ClientFrame.HistoryRequest(ConversationId.of("c"), OptionalLong.empty(), 50));
+    }
+
+    @Test
+    void syncStateEntriesAreChecked() {
+        assertThat(rejection("{\"type\":\"sync.request\",\"state\":{\"c-1\":-1}}").message())
+                .isEqualTo("field 'state.c-1' must be at least 0, was -1");
+        assertThat(rejection("{\"type\":\"sync.request\",\"state\":{\"c-1\":\"4\"}}").message())
+                .isEqualTo("field 'state.c-1' must be an integer, was a string");
+        assertThat(rejection("{\"type\":\"sync.request\",\"state\":{\"no spaces\":4}}").message())
+                .startsWith("field 'state.no spaces' must use only");
+        assertThat(rejection("{\"type\":\"sync.request\",\"state\":[]}").message())
+                .isEqualTo("field 'state' must be a JSON object, was an array");
+    }
+
+    @Test
+    void aFrameOver128KbIsTooLargeCountedInUtf8Bytes() {
+        String prefix = send("\"c-1\"", "{\"type\":\"text\",\"body\":\"");
+        String suffix = "\"}}";
+        int room = FrameCodec.MAX_FRAME_BYTES - prefix.length() - suffix.length();
+        String atLimit = prefix + "a".repeat(room) + suffix;
+        assertThat(FrameCodec.utf8Length(atLimit)).isEqualTo(FrameCodec.MAX_FRAME_BYTES);
+        assertThat(decoded(atLimit)).isInstanceOf(ClientFrame.MessageSend.class);
+
+        ServerFrame.Error error = rejection(prefix + "a".repeat(room + 1) + suffix);
+        assertThat(error.code()).isEqualTo(ErrorCode.TOO_LARGE);
+        assertThat(error.message()).isEqualTo("the frame is 131073 bytes; the limit is 131072 bytes (128 KB)");
+
+        // 50,000 euro signs are 50,000 chars but 150,000 bytes.
+        assertThat(rejection(prefix + "\u20ac".repeat(50_000) + suffix).code()).isEqualTo(ErrorCode.TOO_LARGE);
+    }
+
+    @Test
+    void aLoneSurrogateIsNotText() {
+        assertThat(rejection(send("\"c-1\"", "{\"type\":\"text\",\"body\":\"ab\\ud800\"}")).message())
+                .isEqualTo("field 'content.body' contains an unpaired UTF-16 surrogate at index 2");
+        assertThat(decoded(send("\"c-1\"", "{\"type\":\"text\",\"body\":\"\\ud83d\\ude00\"}")))
+                .isEqualTo(new ClientFrame.MessageSend(ClientMessageId.parse(ID), ConversationId.of("c-1"), Content.text("\uD83D\uDE00"), OptionalLong.empty()));
+    }
+
+    @Test
+    void unknownFieldsAreIgnoredAndNullMeansAbsent() {
+        assertThat(decoded("{\"type\":\"ping\",\"client_version\":\"9.9\",\"extra\":{\"deep\":[1,2]}}")).isEqualTo(new ClientFrame.Ping());
+        assertThat(decoded("{\"type\":\"conversation.list\",\"cursor\":null}")).isEqualTo(new ClientFrame.ConversationList(Optional.empty()));
+        assertThat(rejection("{\"type\":\"message.read\",\"conversation_id\":null,\"seq\":1}").message())
+                .isEqualTo("field 'conversation_id' is required");
+    }
+
+    @Test
+    void enumsAcceptOnlyTheirWireNames() {
+        assertThat(rejection("{\"type\":\"typing\",\"conversation_id\":\"c\",\"state\":\"START\"}").message())
+                .isEqualTo("field 'state' must be one of start, stop, was 'START'");
+        assertThat(rejection("{\"type\":\"device.register\",\"platform\":\"sms\",\"token\":\"t\"}").message())
+                .isEqualTo("field 'platform' must be one of fcm, apns, was 'sms'");
+    }
+
+    @Test
+    void deeplyNestedJsonIsRefusedNotOverflowed() {
+        String deep = "{\"type\":\"ping\",\"x\":" + "[".repeat(10_000) + "]".repeat(10_000) + "}";
+        assertThat(rejection(deep).message()).startsWith("malformed JSON");
+    }
+
+    @Test
+    void errorMessagesNeverEchoAWholeFrame() {
+        String longType = "t".repeat(5000);
+        ServerFrame.Error error = rejection("{\"type\":\"" + longType + "\"}");
+        assertThat(error.message().length()).isLessThan(200);
+        assertThat(error.ref().orElseThrow().length()).isLessThan(200);
+    }
+}

@@ -1,0 +1,116 @@
+package dev.parley.testing;
+
+import static dev.parley.testing.ModelArbitraries.clientMessageIds;
+import static dev.parley.testing.ModelArbitraries.contents;
+import static dev.parley.testing.ModelArbitraries.conversationIds;
+import static dev.parley.testing.ModelArbitraries.conversations;
+import static dev.parley.testing.ModelArbitraries.messages;
+import static dev.parley.testing.ModelArbitraries.pages;
+import static dev.parley.testing.ModelArbitraries.requestIds;
+import static dev.parley.testing.ModelArbitraries.seqs;
+import static dev.parley.testing.ModelArbitraries.text;
+import static dev.parley.testing.ModelArbitraries.timestamps;
+import static dev.parley.testing.ModelArbitraries.userIds;
+import static dev.parley.testing.ModelArbitraries.watermarks;
+
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationKind;
+import dev.parley.model.ErrorCode;
+import dev.parley.protocol.AckStatus;
+import dev.parley.protocol.ClientFrame;
+import dev.parley.protocol.ConversationSummary;
+import dev.parley.protocol.PushPlatform;
+import dev.parley.protocol.ServerFrame;
+import dev.parley.protocol.TypingState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+
+/** One generator per frame type; {@link #clientFrames()} and {@link #serverFrames()} draw from all of them. */
+public final class FrameArbitraries {
+    private FrameArbitraries() {
+    }
+
+    public static Arbitrary<ClientFrame> clientFrames() {
+        return Arbitraries.oneOf(eachClientFrameType());
+    }
+
+    public static Arbitrary<ServerFrame> serverFrames() {
+        return Arbitraries.oneOf(eachServerFrameType());
+    }
+
+    private static Arbitrary<OptionalLong> optionalLong(Arbitrary<Long> values) {
+        return values.optional().map(o -> o.map(OptionalLong::of).orElse(OptionalLong.empty()));
+    }
+
+    private static Arbitrary<Integer> pageLimits() {
+        return Arbitraries.integers().between(1, ClientFrame.MAX_PAGE);
+    }
+
+    public static List<Arbitrary<? extends ClientFrame>> eachClientFrameType() {
+        List<Arbitrary<? extends ClientFrame>> all = new ArrayList<>();
+        all.add(Combinators.combine(clientMessageIds(), conversationIds(), contents(), optionalLong(timestamps()))
+                .as(ClientFrame.MessageSend::new));
+        all.add(Combinators.combine(conversationIds(), seqs()).as(ClientFrame.MessageDelivered::new));
+        all.add(Combinators.combine(conversationIds(), seqs()).as(ClientFrame.MessageRead::new));
+        all.add(Combinators.combine(
+                        Arbitraries.maps(conversationIds(), Arbitraries.longs().between(0, Long.MAX_VALUE)).ofMaxSize(10),
+                        pageLimits())
+                .as(ClientFrame.SyncRequest::new));
+        all.add(Combinators.combine(conversationIds(), optionalLong(seqs()), pageLimits()).as(ClientFrame.HistoryRequest::new));
+        all.add(Combinators.combine(requestIds(), userIds().list().uniqueElements().ofMinSize(1).ofMaxSize(2))
+                .as((id, members) -> new ClientFrame.ConversationCreate(id, ConversationKind.DIRECT, members, java.util.Optional.empty())));
+        all.add(Combinators.combine(requestIds(), userIds().list().uniqueElements().ofMinSize(1).ofMaxSize(30),
+                        text(Conversation.MAX_NAME_LENGTH / 2).filter(n -> !n.isBlank()).optional())
+                .as((id, members, name) -> new ClientFrame.ConversationCreate(id, ConversationKind.GROUP, members, name)));
+        all.add(Combinators.combine(conversationIds(), userIds().list().uniqueElements().ofMinSize(1).ofMaxSize(30))
+                .as(ClientFrame.ConversationMembersAdd::new));
+        all.add(Combinators.combine(conversationIds(), userIds().list().uniqueElements().ofMinSize(1).ofMaxSize(30))
+                .as(ClientFrame.ConversationMembersRemove::new));
+        all.add(text(200).optional().map(ClientFrame.ConversationList::new));
+        all.add(Combinators.combine(conversationIds(), Arbitraries.of(TypingState.class)).as(ClientFrame.Typing::new));
+        all.add(userIds().list().uniqueElements().ofMinSize(1).ofMaxSize(ClientFrame.MAX_PRESENCE_USERS)
+                .map(ClientFrame.PresenceQuery::new));
+        all.add(Combinators.combine(Arbitraries.of(PushPlatform.class), text(300)).as(ClientFrame.DeviceRegister::new));
+        all.add(Arbitraries.just(new ClientFrame.Ping()));
+        return all;
+    }
+
+    public static List<Arbitrary<? extends ServerFrame>> eachServerFrameType() {
+        List<Arbitrary<? extends ServerFrame>> all = new ArrayList<>();
+        all.add(Combinators.combine(clientMessageIds(), conversationIds(), seqs(), timestamps(), Arbitraries.of(AckStatus.class))
+                .as(ServerFrame.MessageAck::new));
+        all.add(messages().map(ServerFrame.MessageReceive::new));
+        all.add(Combinators.combine(conversationIds(), userIds(), watermarks(), watermarks().optional())
+                .as(ServerFrame.ReceiptUpdate::new));
+        all.add(conversationIds().flatMap(conversation -> Combinators.combine(
+                        pages(conversation), Arbitraries.of(true, false), watermarks(), Arbitraries.longs().between(0, 1000))
+                .as((page, hasMore, marks, extra) -> new ServerFrame.SyncBatch(conversation, page, hasMore, marks,
+                        (page.isEmpty() ? 0 : page.get(page.size() - 1).seq()) + extra))));
+        all.add(Arbitraries.just(new ServerFrame.SyncDone()));
+        all.add(conversationIds().flatMap(conversation -> Combinators.combine(pages(conversation), optionalLong(seqs()))
+                .as((page, before) -> new ServerFrame.HistoryBatch(conversation, page.reversed(), before))));
+        all.add(Combinators.combine(requestIds(), conversations()).as(ServerFrame.ConversationCreated::new));
+        all.add(conversations().map(ServerFrame.ConversationUpdated::new));
+        all.add(Combinators.combine(summaries().list().ofMaxSize(20), text(100).optional()).as(ServerFrame.ConversationPage::new));
+        all.add(Combinators.combine(conversationIds(), userIds(), Arbitraries.of(TypingState.class)).as(ServerFrame.TypingUpdate::new));
+        all.add(Combinators.combine(userIds(), Arbitraries.of(true, false), optionalLong(timestamps()))
+                .as((user, online, seen) -> new ServerFrame.PresenceUpdate(user, online, online ? OptionalLong.empty() : seen)));
+        all.add(Arbitraries.of(PushPlatform.class).map(ServerFrame.DeviceRegistered::new));
+        all.add(Arbitraries.just(new ServerFrame.Pong()));
+        all.add(Combinators.combine(Arbitraries.of(ErrorCode.class), text(200), text(100).optional()).as(ServerFrame.Error::new));
+        return all;
+    }
+
+    private static Arbitrary<ConversationSummary> summaries() {
+        return Combinators.combine(conversationIds(), Arbitraries.of(ConversationKind.class), text(40).optional(),
+                        Arbitraries.integers().between(1, Conversation.MAX_GROUP_MEMBERS), Arbitraries.longs().between(0, 1_000_000),
+                        Arbitraries.doubles().between(0, 1))
+                .as((id, kind, name, members, lastSeq, unreadShare) ->
+                        new ConversationSummary(id, kind, name, members, lastSeq, (long) (lastSeq * unreadShare)));
+    }
+
+}

@@ -1,0 +1,126 @@
+package dev.parley.testing;
+
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Content;
+import dev.parley.model.ContentType;
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.Message;
+import dev.parley.model.ReceiptWatermarks;
+import dev.parley.model.RequestId;
+import dev.parley.model.UserId;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+
+/** Generators of valid domain values, for the property tests. */
+public final class ModelArbitraries {
+    private static final String ID_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
+
+    private ModelArbitraries() {
+    }
+
+    public static Arbitrary<UserId> userIds() {
+        return Arbitraries.strings().withChars(ID_CHARS + "@+").ofMinLength(1).ofMaxLength(UserId.MAX_LENGTH).map(UserId::of);
+    }
+
+    public static Arbitrary<DeviceId> deviceIds() {
+        return Arbitraries.strings().withChars(ID_CHARS).ofMinLength(1).ofMaxLength(DeviceId.MAX_LENGTH).map(DeviceId::of);
+    }
+
+    public static Arbitrary<ConversationId> conversationIds() {
+        return Arbitraries.strings().withChars(ID_CHARS + "@+:").ofMinLength(1).ofMaxLength(ConversationId.MAX_LENGTH)
+                .filter(s -> !s.startsWith("d:")).map(ConversationId::of);
+    }
+
+    public static Arbitrary<UUID> uuids() {
+        return Arbitraries.longs().tuple2().map(t -> new UUID(t.get1(), t.get2()));
+    }
+
+    public static Arbitrary<ClientMessageId> clientMessageIds() {
+        return uuids().map(ClientMessageId::new);
+    }
+
+    public static Arbitrary<RequestId> requestIds() {
+        return uuids().map(RequestId::new);
+    }
+
+    /**
+     * Well-formed Unicode text of any kind: controls, quotes, backslashes, non-BMP characters.
+     * Lone surrogates are excluded, since they are not text (the codec refuses them).
+     */
+    public static Arbitrary<String> text(int maxCodePoints) {
+        Arbitrary<Integer> codePoint = Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(6, Arbitraries.integers().between(0x20, 0x7E)),
+                net.jqwik.api.Tuple.of(1, Arbitraries.integers().between(0, 0x1F)),
+                net.jqwik.api.Tuple.of(2, Arbitraries.integers().between(0x80, 0xD7FF)),
+                net.jqwik.api.Tuple.of(1, Arbitraries.integers().between(0xE000, 0xFFFF)),
+                net.jqwik.api.Tuple.of(1, Arbitraries.integers().between(0x10000, 0x10FFFF)));
+        return codePoint.list().ofMinSize(1).ofMaxSize(maxCodePoints).map(points -> {
+            StringBuilder text = new StringBuilder();
+            points.forEach(text::appendCodePoint);
+            return text.toString();
+        });
+    }
+
+    public static Arbitrary<String> mediaUrls() {
+        return Arbitraries.strings().withChars("abcdefghijklmnopqrstuvwxyz0123456789-_./").ofMaxLength(60)
+                .map(path -> "https://media.example.com/" + path);
+    }
+
+    public static Arbitrary<Content> contents() {
+        Arbitrary<Content> textual = Combinators.combine(
+                        Arbitraries.of(ContentType.TEXT, ContentType.CIPHERTEXT), text(200))
+                .as((type, body) -> new Content(type, Optional.of(body), Optional.empty()));
+        Arbitrary<Content> media = Combinators.combine(
+                        Arbitraries.of(ContentType.IMAGE, ContentType.VIDEO, ContentType.AUDIO, ContentType.FILE),
+                        mediaUrls(), text(50).optional())
+                .as((type, url, caption) -> Content.media(type, url, caption));
+        return Arbitraries.oneOf(textual, media);
+    }
+
+    public static Arbitrary<Long> seqs() {
+        return Arbitraries.oneOf(Arbitraries.longs().between(1, 1000), Arbitraries.longs().between(1, Long.MAX_VALUE));
+    }
+
+    public static Arbitrary<Long> timestamps() {
+        return Arbitraries.longs().between(0, 4_102_444_800_000L);
+    }
+
+    public static Arbitrary<Message> messagesIn(ConversationId conversationId, long seq) {
+        return Combinators.combine(clientMessageIds(), userIds(), deviceIds(), contents(), timestamps())
+                .as((id, sender, device, content, at) -> new Message(id, conversationId, seq, sender, device, content, at));
+    }
+
+    public static Arbitrary<Message> messages() {
+        return Combinators.combine(conversationIds(), seqs()).as(net.jqwik.api.Tuple::of)
+                .flatMap(t -> messagesIn(t.get1(), t.get2()));
+    }
+
+    /** Ascending (or, reversed, descending) pages of messages of one conversation. */
+    public static Arbitrary<List<Message>> pages(ConversationId conversationId) {
+        return Arbitraries.longs().between(1, 10_000).set().ofMaxSize(8)
+                .flatMap(seqs -> Combinators.combine(seqs.stream().sorted().map(s -> messagesIn(conversationId, s)).toList())
+                        .as(list -> list));
+    }
+
+    public static Arbitrary<ReceiptWatermarks> watermarks() {
+        return Arbitraries.longs().between(0, 1_000_000).tuple2()
+                .map(t -> new ReceiptWatermarks(Math.max(t.get1(), t.get2()), Math.min(t.get1(), t.get2())));
+    }
+
+    public static Arbitrary<Conversation> conversations() {
+        Arbitrary<Conversation> direct = userIds().tuple2().filter(t -> !t.get1().equals(t.get2()))
+                .map(t -> Conversation.direct(t.get1(), t.get2()));
+        Arbitrary<Conversation> group = Combinators.combine(
+                        conversationIds(), userIds(), userIds().set().ofMaxSize(20),
+                        Arbitraries.strings().alpha().numeric().withChars(' ').ofMinLength(1).ofMaxLength(40)
+                                .filter(s -> !s.isBlank()).optional())
+                .as(Conversation::group);
+        return Arbitraries.oneOf(direct, group);
+    }
+}
