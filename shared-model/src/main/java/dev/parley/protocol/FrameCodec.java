@@ -24,6 +24,7 @@ import dev.parley.model.Message;
 import dev.parley.model.ReceiptWatermarks;
 import dev.parley.model.RequestId;
 import dev.parley.model.UserId;
+import dev.parley.model.Utf8;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
@@ -135,25 +136,6 @@ public final class FrameCodec {
         }
     }
 
-    /** The size of {@code text} in UTF-8, without encoding it. */
-    public static int utf8Length(CharSequence text) {
-        int bytes = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c < 0x80) {
-                bytes += 1;
-            } else if (c < 0x800) {
-                bytes += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
-                bytes += 4;
-                i++;
-            } else {
-                bytes += 3;
-            }
-        }
-        return bytes;
-    }
-
     /** Shortens client text that goes into an error message, so an error never echoes a whole frame. */
     static String clip(String text) {
         return text.length() <= MAX_ECHO_LENGTH ? text : text.substring(0, MAX_ECHO_LENGTH) + "...";
@@ -163,7 +145,7 @@ public final class FrameCodec {
         if (text == null || text.isEmpty()) {
             return rejected(ErrorCode.BAD_REQUEST, "the frame is empty", Optional.empty());
         }
-        int size = utf8Length(text);
+        int size = Utf8.length(text);
         if (size > MAX_FRAME_BYTES) {
             return rejected(ErrorCode.TOO_LARGE,
                     "the frame is " + size + " bytes; the limit is " + MAX_FRAME_BYTES + " bytes (128 KB)", Optional.empty());

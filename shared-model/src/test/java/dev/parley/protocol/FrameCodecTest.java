@@ -200,7 +200,7 @@ class FrameCodecTest {
         String suffix = "\"}}";
         int room = FrameCodec.MAX_FRAME_BYTES - prefix.length() - suffix.length();
         String atLimit = prefix + "a".repeat(room) + suffix;
-        assertThat(FrameCodec.utf8Length(atLimit)).isEqualTo(FrameCodec.MAX_FRAME_BYTES);
+        assertThat(dev.parley.model.Utf8.length(atLimit)).isEqualTo(FrameCodec.MAX_FRAME_BYTES);
         assertThat(decoded(atLimit)).isInstanceOf(ClientFrame.MessageSend.class);
 
         ServerFrame.Error error = rejection(prefix + "a".repeat(room + 1) + suffix);

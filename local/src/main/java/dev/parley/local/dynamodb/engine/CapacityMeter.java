@@ -1,0 +1,48 @@
+package dev.parley.local.dynamodb.engine;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.DoubleAdder;
+
+/** Running totals of consumed capacity per table and operation, for tests, benchmarks and the cost model. */
+public final class CapacityMeter {
+    /** Totals for one table and operation. */
+    public record Totals(long requests, double readUnits, double writeUnits) {
+    }
+
+    private record Key(String table, String operation) {
+    }
+
+    private static final class Counters {
+        final java.util.concurrent.atomic.LongAdder requests = new java.util.concurrent.atomic.LongAdder();
+        final DoubleAdder read = new DoubleAdder();
+        final DoubleAdder write = new DoubleAdder();
+    }
+
+    private final Map<Key, Counters> counters = new ConcurrentHashMap<>();
+
+    public void record(String operation, Capacity capacity) {
+        Counters c = counters.computeIfAbsent(new Key(capacity.tableName(), operation), k -> new Counters());
+        c.requests.increment();
+        c.read.add(capacity.readUnits());
+        c.write.add(capacity.writeUnits());
+    }
+
+    /** Table name, then operation name, to totals; sorted for stable output. */
+    public Map<String, Map<String, Totals>> snapshot() {
+        Map<String, Map<String, Totals>> snapshot = new TreeMap<>();
+        counters.forEach((key, c) -> snapshot.computeIfAbsent(key.table(), t -> new TreeMap<>())
+                .put(key.operation(), new Totals(c.requests.sum(), c.read.sum(), c.write.sum())));
+        return snapshot;
+    }
+
+    public Totals total(String table, String operation) {
+        Counters c = counters.get(new Key(table, operation));
+        return c == null ? new Totals(0, 0, 0) : new Totals(c.requests.sum(), c.read.sum(), c.write.sum());
+    }
+
+    public void reset() {
+        counters.clear();
+    }
+}

@@ -1,0 +1,92 @@
+package dev.parley.local.dynamodb.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.local.dynamodb.DynamoDbError;
+import dev.parley.local.dynamodb.expression.Condition;
+import dev.parley.local.dynamodb.expression.Evaluator;
+import dev.parley.local.dynamodb.expression.ExpressionContext;
+import dev.parley.local.dynamodb.expression.ExpressionKind;
+import dev.parley.local.dynamodb.expression.Parser;
+import dev.parley.local.dynamodb.expression.Path;
+import dev.parley.local.dynamodb.model.AttrValue;
+import dev.parley.local.dynamodb.server.Json;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** Request parts that many operations share: expressions, ReturnValues, refused legacy parameters. */
+final class Requests {
+    private static final List<String> LEGACY_PARAMETERS = List.of(
+            "Expected", "AttributeUpdates", "ConditionalOperator", "KeyConditions", "QueryFilter", "ScanFilter", "AttributesToGet");
+
+    private Requests() {
+    }
+
+    static ExpressionContext context(JsonNode request) {
+        return new ExpressionContext(Json.stringMap(request, "ExpressionAttributeNames"), Json.valueMap(request, "ExpressionAttributeValues"));
+    }
+
+    /** The legacy (pre-expression) parameters are not emulated; say so rather than ignore them. */
+    static void refuseLegacyParameters(JsonNode request) {
+        for (String parameter : LEGACY_PARAMETERS) {
+            if (Json.optional(request, parameter).isPresent()) {
+                throw DynamoDbError.validation("Parley's local DynamoDB does not support the legacy parameter " + parameter
+                        + "; use the expression parameters (ConditionExpression, UpdateExpression, KeyConditionExpression, FilterExpression, ProjectionExpression)");
+            }
+        }
+    }
+
+    static Optional<Condition> condition(JsonNode request, String field, ExpressionKind kind, ExpressionContext context) {
+        return Json.optionalString(request, field).map(text -> Parser.condition(text, kind, context));
+    }
+
+    static Optional<List<Path>> projection(JsonNode request, ExpressionContext context) {
+        return Json.optionalString(request, "ProjectionExpression").map(text -> Parser.projection(text, context));
+    }
+
+    static String returnValues(JsonNode request, Set<String> allowed) {
+        String value = Json.optionalString(request, "ReturnValues").orElse("NONE");
+        if (!Set.of("NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW").contains(value)) {
+            throw DynamoDbError.validation("1 validation error detected: Value '" + value
+                    + "' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]");
+        }
+        if (!allowed.contains(value)) {
+            throw DynamoDbError.validation("Return values set to invalid value");
+        }
+        return value;
+    }
+
+    static boolean returnOldOnConditionFailure(JsonNode request) {
+        String value = Json.optionalString(request, "ReturnValuesOnConditionCheckFailure").orElse("NONE");
+        return switch (value) {
+            case "NONE" -> false;
+            case "ALL_OLD" -> true;
+            default -> throw DynamoDbError.validation("1 validation error detected: Value '" + value
+                    + "' at 'returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]");
+        };
+    }
+
+    static String returnConsumedCapacity(JsonNode request) {
+        String value = Json.optionalString(request, "ReturnConsumedCapacity").orElse("NONE");
+        if (!Set.of("NONE", "TOTAL", "INDEXES").contains(value)) {
+            throw DynamoDbError.validation("1 validation error detected: Value '" + value
+                    + "' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]");
+        }
+        return value;
+    }
+
+    static Map<String, AttrValue> key(JsonNode request) {
+        return Json.item(Json.optional(request, "Key").orElseThrow(() -> Json.mustNotBeNull("Key")));
+    }
+
+    /** Whether the item (empty for none) passes the condition; none passes when there is no condition. */
+    static boolean passes(Optional<Condition> condition, Optional<Map<String, AttrValue>> item) {
+        return condition.isEmpty() || Evaluator.test(condition.get(), item.orElse(Map.of()), ExpressionKind.CONDITION);
+    }
+
+    static void addConsumed(ObjectNode response, Capacity capacity, String mode) {
+        capacity.toJson(mode, false).ifPresent(consumed -> response.set("ConsumedCapacity", consumed));
+    }
+}

@@ -1,0 +1,79 @@
+package dev.parley.local.dynamodb.server;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.local.dynamodb.DynamoDbError;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+
+import java.util.UUID;
+import java.util.zip.CRC32;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * DynamoDB's JSON 1.0 protocol over HTTP: {@code POST /} with {@code X-Amz-Target}. Signatures are
+ * not checked (any SigV4 is accepted). Responses carry {@code x-amz-crc32}, which the SDK verifies.
+ */
+public final class DynamoDbHttpHandler extends Handler.Abstract {
+    private static final String CONTENT_TYPE = "application/x-amz-json-1.0";
+
+    private final DynamoDbService service;
+    private final Handler admin;
+
+    public DynamoDbHttpHandler(DynamoDbService service, Handler admin) {
+        this.service = service;
+        this.admin = admin;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        if (!"POST".equals(request.getMethod()) || !"/".equals(Request.getPathInContext(request))) {
+            return admin.handle(request, response, callback);
+        }
+        String target = request.getHeaders().get("X-Amz-Target");
+        int status = 200;
+        JsonNode body;
+        try (InputStream in = Request.asInputStream(request)) {
+            byte[] bytes = in.readAllBytes();
+            try {
+                JsonNode parsed = bytes.length == 0 ? Json.NODES.objectNode() : Json.MAPPER.readTree(bytes);
+                body = service.handle(target, parsed);
+            } catch (JacksonException e) {
+                throw DynamoDbError.serialization("The request body is not valid JSON: " + e.getOriginalMessage());
+            }
+        } catch (DynamoDbError error) {
+            status = error.status();
+            body = errorBody(error);
+        } catch (RuntimeException unexpected) {
+            status = 500;
+            body = errorBody(DynamoDbError.internalServerError("Internal server error: " + unexpected));
+        }
+        write(response, callback, status, body);
+        return true;
+    }
+
+    static ObjectNode errorBody(DynamoDbError error) {
+        ObjectNode body = Json.NODES.objectNode();
+        body.put("__type", error.type());
+        body.put("message", error.getMessage());
+        error.extra().forEach((name, value) -> body.set(name, Json.MAPPER.valueToTree(value)));
+        return body;
+    }
+
+    private static void write(Response response, Callback callback, int status, JsonNode body) throws JacksonException {
+        byte[] bytes = Json.MAPPER.writeValueAsBytes(body);
+        CRC32 crc = new CRC32();
+        crc.update(bytes);
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, CONTENT_TYPE);
+        response.getHeaders().put("x-amzn-RequestId", UUID.randomUUID().toString());
+        response.getHeaders().put("x-amz-crc32", Long.toString(crc.getValue()));
+        response.write(true, ByteBuffer.wrap(bytes), callback);
+    }
+
+}

@@ -1,0 +1,324 @@
+package dev.parley.local.dynamodb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
+
+/**
+ * The behaviour Parley relies on, checked through the real AWS SDK. Subclasses point it at the
+ * local emulator (always) or at LocalStack (when Docker is present), so the emulator is held to
+ * what a real DynamoDB does.
+ */
+abstract class DynamoDbContract {
+
+    protected abstract DynamoDbClient client();
+
+    protected String table;
+
+    protected static AttributeValue s(String value) {
+        return AttributeValue.fromS(value);
+    }
+
+    protected static AttributeValue n(String value) {
+        return AttributeValue.fromN(value);
+    }
+
+    protected static Map<String, AttributeValue> item(Object... pairs) {
+        Map<String, AttributeValue> item = new HashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            item.put((String) pairs[i], (AttributeValue) pairs[i + 1]);
+        }
+        return item;
+    }
+
+    /** A fresh table with a string hash key {@code pk} and a number range key {@code sk}. */
+    protected String createTable(String prefix) {
+        String name = prefix + "-" + UUID.randomUUID();
+        client().createTable(CreateTableRequest.builder()
+                .tableName(name)
+                .attributeDefinitions(
+                        AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build(),
+                        AttributeDefinition.builder().attributeName("sk").attributeType(ScalarAttributeType.N).build())
+                .keySchema(
+                        KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build(),
+                        KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build())
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .build());
+        client().waiter().waitUntilTableExists(b -> b.tableName(name));
+        return name;
+    }
+
+    @BeforeEach
+    void createMainTable() {
+        table = createTable("items");
+    }
+
+    @Test
+    void createDescribeListAndDeleteATable() {
+        var description = client().describeTable(b -> b.tableName(table)).table();
+        assertThat(description.tableStatus()).isEqualTo(TableStatus.ACTIVE);
+        assertThat(description.keySchema()).extracting(KeySchemaElement::attributeName).containsExactly("pk", "sk");
+        assertThat(description.billingModeSummary().billingMode()).isEqualTo(BillingMode.PAY_PER_REQUEST);
+        assertThat(client().listTables().tableNames()).contains(table);
+
+        assertThatThrownBy(() -> createTableNamed(table)).isInstanceOf(ResourceInUseException.class);
+
+        client().deleteTable(b -> b.tableName(table));
+        assertThat(client().listTables().tableNames()).doesNotContain(table);
+        assertThatThrownBy(() -> client().describeTable(b -> b.tableName(table))).isInstanceOf(ResourceNotFoundException.class);
+    }
+
+    private void createTableNamed(String name) {
+        client().createTable(b -> b.tableName(name)
+                .attributeDefinitions(AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build())
+                .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())
+                .billingMode(BillingMode.PAY_PER_REQUEST));
+    }
+
+    @Test
+    void putGetAndDeleteAnItem() {
+        Map<String, AttributeValue> stored = item("pk", s("a"), "sk", n("1"), "text", s("hello"),
+                "tags", AttributeValue.fromSs(List.of("x", "y")), "nested", AttributeValue.fromM(Map.of("n", n("1.50"))));
+        client().putItem(b -> b.tableName(table).item(stored));
+
+        Map<String, AttributeValue> read = client().getItem(b -> b.tableName(table).key(item("pk", s("a"), "sk", n("1")))).item();
+        assertThat(read.get("text").s()).isEqualTo("hello");
+        assertThat(read.get("tags").ss()).containsExactlyInAnyOrder("x", "y");
+        assertThat(read.get("nested").m().get("n").n()).isEqualTo("1.5");
+
+        var deleted = client().deleteItem(b -> b.tableName(table).key(item("pk", s("a"), "sk", n("1"))).returnValues(ReturnValue.ALL_OLD));
+        assertThat(deleted.attributes().get("text").s()).isEqualTo("hello");
+        assertThat(client().getItem(b -> b.tableName(table).key(item("pk", s("a"), "sk", n("1")))).hasItem()).isFalse();
+    }
+
+    @Test
+    void ofConcurrentConditionalPutsExactlyOneWins() throws Exception {
+        int contenders = 16;
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            List<java.util.concurrent.Future<Boolean>> outcomes = new java.util.ArrayList<>();
+            for (int i = 0; i < contenders; i++) {
+                String writer = "w" + i;
+                outcomes.add(pool.submit(() -> {
+                    try {
+                        client().putItem(b -> b.tableName(table).item(item("pk", s("race"), "sk", n("1"), "writer", s(writer)))
+                                .conditionExpression("attribute_not_exists(pk)"));
+                        return true;
+                    } catch (ConditionalCheckFailedException e) {
+                        return false;
+                    }
+                }));
+            }
+            long winners = 0;
+            for (var outcome : outcomes) {
+                winners += outcome.get() ? 1 : 0;
+            }
+            assertThat(winners).isEqualTo(1);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aFailedConditionReturnsTheItemWhenAsked() {
+        client().putItem(b -> b.tableName(table).item(item("pk", s("c"), "sk", n("1"), "v", n("1"))));
+        assertThatThrownBy(() -> client().putItem(b -> b.tableName(table).item(item("pk", s("c"), "sk", n("1"), "v", n("2")))
+                .conditionExpression("v = :expected")
+                .expressionAttributeValues(Map.of(":expected", n("5")))
+                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)))
+                .isInstanceOfSatisfying(ConditionalCheckFailedException.class, e -> {
+                    assertThat(e.awsErrorDetails().errorMessage()).isEqualTo("The conditional request failed");
+                    assertThat(e.item()).containsEntry("v", n("1"));
+                });
+    }
+
+    @Test
+    void updateItemWithSetAddRemoveAndReturnValues() {
+        client().putItem(b -> b.tableName(table).item(item("pk", s("u"), "sk", n("1"), "count", n("1"), "stale", s("x"),
+                "list", AttributeValue.fromL(List.of(s("a"))))));
+        var result = client().updateItem(b -> b.tableName(table).key(item("pk", s("u"), "sk", n("1")))
+                .updateExpression("SET #c = #c + :one, #l = list_append(#l, :more), created = if_not_exists(created, :now) REMOVE stale ADD tags :tags")
+                .expressionAttributeNames(Map.of("#c", "count", "#l", "list"))
+                .expressionAttributeValues(Map.of(":one", n("1"), ":more", AttributeValue.fromL(List.of(s("b"))),
+                        ":now", n("100"), ":tags", AttributeValue.fromSs(List.of("t"))))
+                .returnValues(ReturnValue.ALL_NEW));
+        Map<String, AttributeValue> updated = result.attributes();
+        assertThat(updated.get("count").n()).isEqualTo("2");
+        assertThat(updated.get("list").l()).containsExactly(s("a"), s("b"));
+        assertThat(updated.get("created").n()).isEqualTo("100");
+        assertThat(updated).doesNotContainKey("stale");
+        assertThat(updated.get("tags").ss()).containsExactly("t");
+
+        var updatedOld = client().updateItem(b -> b.tableName(table).key(item("pk", s("u"), "sk", n("1")))
+                .updateExpression("SET #c = :ten").expressionAttributeNames(Map.of("#c", "count"))
+                .expressionAttributeValues(Map.of(":ten", n("10"))).returnValues(ReturnValue.UPDATED_OLD));
+        assertThat(updatedOld.attributes()).containsOnlyKeys("count").containsEntry("count", n("2"));
+    }
+
+    @Test
+    void expressionErrorsAreValidationErrors() {
+        assertThatThrownBy(() -> client().putItem(b -> b.tableName(table).item(item("pk", s("e"), "sk", n("1")))
+                .conditionExpression("status = :s").expressionAttributeValues(Map.of(":s", s("x")))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> {
+                    assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException");
+                    assertThat(e.awsErrorDetails().errorMessage()).isEqualTo("Invalid ConditionExpression: Attribute name is a reserved keyword; reserved keyword: status");
+                });
+        assertThatThrownBy(() -> client().putItem(b -> b.tableName(table).item(item("pk", s("e"), "sk", n("1")))
+                .conditionExpression("attribute_exists(pk)").expressionAttributeValues(Map.of(":unused", s("x")))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .isEqualTo("Value provided in ExpressionAttributeValues unused in expressions: keys: {:unused}"));
+        assertThatThrownBy(() -> client().updateItem(b -> b.tableName(table).key(item("pk", s("e"), "sk", n("1")))
+                .updateExpression("SET a = :v, a.b = :v").expressionAttributeValues(Map.of(":v", s("x")))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .startsWith("Invalid UpdateExpression: Two document paths overlap with each other"));
+        assertThatThrownBy(() -> client().updateItem(b -> b.tableName(table).key(item("pk", s("e"), "sk", n("1")))
+                .updateExpression("SET pk = :v").expressionAttributeValues(Map.of(":v", s("x")))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .isEqualTo("One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key"));
+    }
+
+    @Test
+    void keysAreChecked() {
+        assertThatThrownBy(() -> client().getItem(b -> b.tableName(table).key(item("pk", s("a")))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .isEqualTo("The provided key element does not match the schema"));
+        assertThatThrownBy(() -> client().putItem(b -> b.tableName(table).item(item("pk", s(""), "sk", n("1")))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException"));
+        assertThatThrownBy(() -> client().putItem(b -> b.tableName(table).item(item("pk", n("1"), "sk", n("1")))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException"));
+    }
+
+    @Test
+    void anItemOver400KbIsRefused() {
+        String big = "x".repeat(400 * 1024);
+        assertThatThrownBy(() -> client().putItem(b -> b.tableName(table).item(item("pk", s("big"), "sk", n("1"), "data", s(big)))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .isEqualTo("Item size has exceeded the maximum allowed size"));
+        assertThat(client().getItem(b -> b.tableName(table).key(item("pk", s("big"), "sk", n("1")))).hasItem()).isFalse();
+    }
+
+    private void putMessages(String pk, int count) {
+        for (int i = 1; i <= count; i++) {
+            int seq = i;
+            client().putItem(b -> b.tableName(table).item(item("pk", s(pk), "sk", n(Integer.toString(seq)), "body", s("m" + seq),
+                    "even", AttributeValue.fromBool(seq % 2 == 0))));
+        }
+    }
+
+    private static List<String> sortKeys(List<Map<String, AttributeValue>> items) {
+        return items.stream().map(i -> i.get("sk").n()).toList();
+    }
+
+    @Test
+    void queryRangeConditionsDirectionAndPaging() {
+        putMessages("conv", 12);
+        putMessages("other", 3);
+        var after = client().query(b -> b.tableName(table).keyConditionExpression("pk = :p AND sk > :s")
+                .expressionAttributeValues(Map.of(":p", s("conv"), ":s", n("9"))));
+        assertThat(sortKeys(after.items())).containsExactly("10", "11", "12");
+        assertThat(after.count()).isEqualTo(3);
+
+        var between = client().query(b -> b.tableName(table).keyConditionExpression("pk = :p AND sk BETWEEN :a AND :b")
+                .expressionAttributeValues(Map.of(":p", s("conv"), ":a", n("3"), ":b", n("5"))).scanIndexForward(false));
+        assertThat(sortKeys(between.items())).containsExactly("5", "4", "3");
+
+        var before = client().query(b -> b.tableName(table).keyConditionExpression("pk = :p AND sk < :s")
+                .expressionAttributeValues(Map.of(":p", s("conv"), ":s", n("4"))).scanIndexForward(false).limit(2));
+        assertThat(sortKeys(before.items())).containsExactly("3", "2");
+        assertThat(before.lastEvaluatedKey()).isEqualTo(item("pk", s("conv"), "sk", n("2")));
+        var rest = client().query(b -> b.tableName(table).keyConditionExpression("pk = :p AND sk < :s")
+                .expressionAttributeValues(Map.of(":p", s("conv"), ":s", n("4"))).scanIndexForward(false).limit(2)
+                .exclusiveStartKey(before.lastEvaluatedKey()));
+        assertThat(sortKeys(rest.items())).containsExactly("1");
+        assertThat(rest.hasLastEvaluatedKey()).isFalse();
+    }
+
+    @Test
+    void queryPaginatesWithTheSdkPaginatorAndFilters() {
+        putMessages("conv", 25);
+        var pages = client().queryPaginator(b -> b.tableName(table).keyConditionExpression("pk = :p")
+                .filterExpression("even = :t").expressionAttributeValues(Map.of(":p", s("conv"), ":t", AttributeValue.fromBool(true)))
+                .limit(5));
+        List<String> evens = pages.items().stream().map(i -> i.get("sk").n()).toList();
+        assertThat(evens).containsExactly("2", "4", "6", "8", "10", "12", "14", "16", "18", "20", "22", "24");
+        var first = pages.iterator().next();
+        assertThat(first.scannedCount()).isEqualTo(5);
+        assertThat(first.count()).isEqualTo(2);
+
+        var counted = client().query(b -> b.tableName(table).keyConditionExpression("pk = :p")
+                .expressionAttributeValues(Map.of(":p", s("conv"))).select(software.amazon.awssdk.services.dynamodb.model.Select.COUNT));
+        assertThat(counted.count()).isEqualTo(25);
+        assertThat(counted.items()).isEmpty();
+    }
+
+    @Test
+    void queryProjectsAndBeginsWith() {
+        client().putItem(b -> b.tableName(table).item(item("pk", s("p"), "sk", n("1"), "a", s("x"),
+                "doc", AttributeValue.fromM(Map.of("part", s("i"), "skip", s("s"))))));
+        var projected = client().query(b -> b.tableName(table).keyConditionExpression("pk = :p")
+                .projectionExpression("a, doc.part").expressionAttributeValues(Map.of(":p", s("p"))));
+        assertThat(projected.items().getFirst()).containsOnlyKeys("a", "doc");
+        assertThat(projected.items().getFirst().get("doc").m()).containsOnlyKeys("part");
+    }
+
+    @Test
+    void badKeyConditionsAreRefused() {
+        assertThatThrownBy(() -> client().query(b -> b.tableName(table).keyConditionExpression("sk = :s")
+                .expressionAttributeValues(Map.of(":s", n("1")))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .isEqualTo("Query condition missed key schema element: pk"));
+        assertThatThrownBy(() -> client().query(b -> b.tableName(table).keyConditionExpression("pk = :p OR sk = :s")
+                .expressionAttributeValues(Map.of(":p", s("x"), ":s", n("1")))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException"));
+        assertThatThrownBy(() -> client().query(b -> b.tableName(table).keyConditionExpression("pk = :p").limit(0)
+                .expressionAttributeValues(Map.of(":p", s("x")))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException"));
+    }
+
+    @Test
+    void scanCoversEveryItemOnceAcrossSegmentsAndPages() {
+        for (int p = 0; p < 30; p++) {
+            for (int i = 1; i <= 3; i++) {
+                String pk = "p" + p;
+                String sk = Integer.toString(i);
+                client().putItem(b -> b.tableName(table).item(item("pk", s(pk), "sk", n(sk))));
+            }
+        }
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        int total = 0;
+        for (int segment = 0; segment < 4; segment++) {
+            int wanted = segment;
+            for (var page : client().scanPaginator(b -> b.tableName(table).segment(wanted).totalSegments(4).limit(7))) {
+                for (var found : page.items()) {
+                    seen.add(found.get("pk").s() + "/" + found.get("sk").n());
+                    total++;
+                }
+            }
+        }
+        assertThat(total).isEqualTo(90);
+        assertThat(seen).hasSize(90);
+        assertThatThrownBy(() -> client().scan(b -> b.tableName(table).segment(4).totalSegments(4)))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException"));
+    }
+}
