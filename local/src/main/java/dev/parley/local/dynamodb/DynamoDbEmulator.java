@@ -3,11 +3,14 @@ package dev.parley.local.dynamodb;
 import dev.parley.local.dynamodb.engine.CapacityMeter;
 import dev.parley.local.dynamodb.engine.Database;
 import dev.parley.local.dynamodb.server.DynamoDbHttpHandler;
+import dev.parley.local.dynamodb.server.AdminHandler;
 import dev.parley.local.dynamodb.server.DynamoDbService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
-import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -19,11 +22,14 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  */
 public final class DynamoDbEmulator implements AutoCloseable {
     private final Database database;
+    private final Faults faults;
     private final Server server;
     private final URI endpoint;
+    private final ScheduledExecutorService sweeper;
 
     private DynamoDbEmulator(Builder builder) throws Exception {
         this.database = new Database(builder.clock, builder.streamRetention);
+        this.faults = new Faults(builder.faultSeed);
         DynamoDbService service = new DynamoDbService(database);
         QueuedThreadPool threads = new QueuedThreadPool(64, 4);
         threads.setName("dynamodb-emulator");
@@ -32,16 +38,42 @@ public final class DynamoDbEmulator implements AutoCloseable {
         connector.setHost(builder.host);
         connector.setPort(builder.port);
         server.addConnector(connector);
-        server.setHandler(new DynamoDbHttpHandler(service, new Handler.Abstract() {
-            @Override
-            public boolean handle(org.eclipse.jetty.server.Request request, org.eclipse.jetty.server.Response response,
-                                  org.eclipse.jetty.util.Callback callback) {
-                org.eclipse.jetty.server.Response.writeError(request, response, callback, 404, "not a DynamoDB request");
-                return true;
-            }
-        }));
+        server.setHandler(new DynamoDbHttpHandler(service, faults, new AdminHandler(database, faults)));
         server.start();
         this.endpoint = URI.create("http://" + builder.host + ":" + connector.getLocalPort());
+        if (builder.ttlSweepInterval.isZero()) {
+            this.sweeper = null;
+        } else {
+            this.sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
+                Thread thread = new Thread(runnable, "dynamodb-emulator-ttl");
+                thread.setDaemon(true);
+                return thread;
+            });
+            long period = builder.ttlSweepInterval.toMillis();
+            sweeper.scheduleWithFixedDelay(this::sweepQuietly, period, period, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void sweepQuietly() {
+        try {
+            sweepExpiredItems();
+            database.write(() -> {
+                database.trimStreams();
+                return null;
+            });
+        } catch (RuntimeException e) {
+            System.getLogger(DynamoDbEmulator.class.getName()).log(System.Logger.Level.WARNING, "TTL sweep failed", e);
+        }
+    }
+
+    /** Deletes expired items now (the background sweeper does this on its own too); returns how many. */
+    public int sweepExpiredItems() {
+        return database.write(database::sweepExpiredItems);
+    }
+
+    /** The fault rules this emulator applies to every request. */
+    public Faults faults() {
+        return faults;
     }
 
     /** An in-memory emulator on a free port of 127.0.0.1, with the system clock. */
@@ -69,6 +101,9 @@ public final class DynamoDbEmulator implements AutoCloseable {
 
     @Override
     public void close() {
+        if (sweeper != null) {
+            sweeper.shutdownNow();
+        }
         try {
             server.stop();
         } catch (Exception e) {
@@ -81,6 +116,8 @@ public final class DynamoDbEmulator implements AutoCloseable {
         private int port;
         private Clock clock = Clock.systemUTC();
         private Duration streamRetention = Duration.ofHours(24);
+        private Duration ttlSweepInterval = Duration.ofSeconds(1);
+        private long faultSeed = 42;
 
         public Builder host(String host) {
             this.host = host;
@@ -100,6 +137,18 @@ public final class DynamoDbEmulator implements AutoCloseable {
 
         public Builder streamRetention(Duration retention) {
             this.streamRetention = retention;
+            return this;
+        }
+
+        /** How often the background sweeper deletes expired items; zero turns it off (tests call {@link #sweepExpiredItems}). */
+        public Builder ttlSweepInterval(Duration interval) {
+            this.ttlSweepInterval = interval;
+            return this;
+        }
+
+        /** Seeds the fault injector's random draws, so a test's faults fall the same way every run. */
+        public Builder faultSeed(long seed) {
+            this.faultSeed = seed;
             return this;
         }
 

@@ -321,4 +321,140 @@ abstract class DynamoDbContract {
         assertThatThrownBy(() -> client().scan(b -> b.tableName(table).segment(4).totalSegments(4)))
                 .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException"));
     }
+
+    @Test
+    void batchWriteAndBatchGet() {
+        List<software.amazon.awssdk.services.dynamodb.model.WriteRequest> writes = new java.util.ArrayList<>();
+        for (int i = 1; i <= 25; i++) {
+            writes.add(software.amazon.awssdk.services.dynamodb.model.WriteRequest.builder()
+                    .putRequest(p -> p.item(item("pk", s("b"), "sk", n(Integer.toString(writes.size() + 1)), "v", s("x")))).build());
+        }
+        var written = client().batchWriteItem(b -> b.requestItems(Map.of(table, writes)));
+        assertThat(written.unprocessedItems()).isEmpty();
+
+        List<Map<String, AttributeValue>> keys = new java.util.ArrayList<>();
+        for (int i = 1; i <= 30; i++) {
+            keys.add(item("pk", s("b"), "sk", n(Integer.toString(i))));
+        }
+        var read = client().batchGetItem(b -> b.requestItems(Map.of(table,
+                software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes.builder().keys(keys).build())));
+        assertThat(read.responses().get(table)).hasSize(25);
+        assertThat(read.unprocessedKeys()).isEmpty();
+
+        var deletes = List.of(software.amazon.awssdk.services.dynamodb.model.WriteRequest.builder()
+                .deleteRequest(d -> d.key(item("pk", s("b"), "sk", n("1")))).build());
+        client().batchWriteItem(b -> b.requestItems(Map.of(table, deletes)));
+        assertThat(client().getItem(b -> b.tableName(table).key(item("pk", s("b"), "sk", n("1")))).hasItem()).isFalse();
+    }
+
+    @Test
+    void batchLimitsAndDuplicatesAreRefusedAndWriteNothing() {
+        List<software.amazon.awssdk.services.dynamodb.model.WriteRequest> tooMany = new java.util.ArrayList<>();
+        for (int i = 1; i <= 26; i++) {
+            String sk = Integer.toString(i);
+            tooMany.add(software.amazon.awssdk.services.dynamodb.model.WriteRequest.builder()
+                    .putRequest(p -> p.item(item("pk", s("lim"), "sk", n(sk)))).build());
+        }
+        assertThatThrownBy(() -> client().batchWriteItem(b -> b.requestItems(Map.of(table, tooMany))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException"));
+        var duplicates = List.of(
+                software.amazon.awssdk.services.dynamodb.model.WriteRequest.builder().putRequest(p -> p.item(item("pk", s("dup"), "sk", n("1")))).build(),
+                software.amazon.awssdk.services.dynamodb.model.WriteRequest.builder().putRequest(p -> p.item(item("pk", s("dup"), "sk", n("1"), "v", s("2")))).build());
+        assertThatThrownBy(() -> client().batchWriteItem(b -> b.requestItems(Map.of(table, duplicates))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .isEqualTo("Provided list of item keys contains duplicates"));
+        assertThat(client().scan(b -> b.tableName(table)).count()).isZero();
+
+        List<Map<String, AttributeValue>> keys = new java.util.ArrayList<>();
+        for (int i = 1; i <= 101; i++) {
+            keys.add(item("pk", s("k"), "sk", n(Integer.toString(i))));
+        }
+        assertThatThrownBy(() -> client().batchGetItem(b -> b.requestItems(Map.of(table,
+                software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes.builder().keys(keys).build()))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException"));
+    }
+
+    @Test
+    void aTransactionIsAllOrNothingAndSaysWhyItWasCancelled() {
+        client().putItem(b -> b.tableName(table).item(item("pk", s("t"), "sk", n("1"), "v", n("1"))));
+        var failing = software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest.builder().transactItems(
+                t -> t.put(p -> p.tableName(table).item(item("pk", s("t"), "sk", n("2"), "v", n("2")))),
+                t -> t.conditionCheck(c -> c.tableName(table).key(item("pk", s("t"), "sk", n("1")))
+                        .conditionExpression("v = :two").expressionAttributeValues(Map.of(":two", n("2")))
+                        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD))).build();
+        assertThatThrownBy(() -> client().transactWriteItems(failing))
+                .isInstanceOfSatisfying(software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException.class, e -> {
+                    assertThat(e.cancellationReasons()).extracting(r -> r.code()).containsExactly("None", "ConditionalCheckFailed");
+                    assertThat(e.cancellationReasons().get(1).item()).containsEntry("v", n("1"));
+                    assertThat(e.awsErrorDetails().errorMessage()).contains("[None, ConditionalCheckFailed]");
+                });
+        assertThat(client().getItem(b -> b.tableName(table).key(item("pk", s("t"), "sk", n("2")))).hasItem()).isFalse();
+
+        client().transactWriteItems(b -> b.transactItems(
+                t -> t.put(p -> p.tableName(table).item(item("pk", s("t"), "sk", n("2"), "v", n("2")))),
+                t -> t.update(u -> u.tableName(table).key(item("pk", s("t"), "sk", n("1"))).updateExpression("SET v = v + :one")
+                        .expressionAttributeValues(Map.of(":one", n("1")))),
+                t -> t.delete(d -> d.tableName(table).key(item("pk", s("t"), "sk", n("9"))))));
+        var both = client().transactGetItems(b -> b.transactItems(
+                t -> t.get(g -> g.tableName(table).key(item("pk", s("t"), "sk", n("1")))),
+                t -> t.get(g -> g.tableName(table).key(item("pk", s("t"), "sk", n("2")))),
+                t -> t.get(g -> g.tableName(table).key(item("pk", s("t"), "sk", n("3"))))));
+        assertThat(both.responses().get(0).item()).containsEntry("v", n("2"));
+        assertThat(both.responses().get(1).item()).containsEntry("v", n("2"));
+        assertThat(both.responses().get(2).hasItem()).isFalse();
+    }
+
+    @Test
+    void aTransactionMayTouchAnItemOnlyOnce() {
+        assertThatThrownBy(() -> client().transactWriteItems(b -> b.transactItems(
+                t -> t.put(p -> p.tableName(table).item(item("pk", s("once"), "sk", n("1")))),
+                t -> t.delete(d -> d.tableName(table).key(item("pk", s("once"), "sk", n("1")))))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .isEqualTo("Transaction request cannot include multiple operations on one item"));
+    }
+
+    @Test
+    void aClientRequestTokenMakesATransactionIdempotent() {
+        String token = UUID.randomUUID().toString();
+        var request = software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest.builder().clientRequestToken(token)
+                .transactItems(t -> t.update(u -> u.tableName(table).key(item("pk", s("idem"), "sk", n("1")))
+                        .updateExpression("ADD hits :one").expressionAttributeValues(Map.of(":one", n("1"))))).build();
+        client().transactWriteItems(request);
+        client().transactWriteItems(request);
+        assertThat(client().getItem(b -> b.tableName(table).key(item("pk", s("idem"), "sk", n("1")))).item().get("hits").n()).isEqualTo("1");
+        var different = request.toBuilder().transactItems(t -> t.update(u -> u.tableName(table).key(item("pk", s("idem"), "sk", n("1")))
+                .updateExpression("ADD hits :two").expressionAttributeValues(Map.of(":two", n("2"))))).build();
+        assertThatThrownBy(() -> client().transactWriteItems(different))
+                .isInstanceOf(software.amazon.awssdk.services.dynamodb.model.IdempotentParameterMismatchException.class);
+    }
+
+    @Test
+    void consumedCapacityFollowsDynamoDbsRules() {
+        var put = client().putItem(b -> b.tableName(table).item(item("pk", s("cap"), "sk", n("1"), "data", s("x".repeat(1500))))
+                .returnConsumedCapacity(software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity.TOTAL));
+        assertThat(put.consumedCapacity().capacityUnits()).isEqualTo(2.0);
+        var eventual = client().getItem(b -> b.tableName(table).key(item("pk", s("cap"), "sk", n("1")))
+                .returnConsumedCapacity(software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity.TOTAL));
+        assertThat(eventual.consumedCapacity().capacityUnits()).isEqualTo(0.5);
+        var strong = client().getItem(b -> b.tableName(table).key(item("pk", s("cap"), "sk", n("1"))).consistentRead(true)
+                .returnConsumedCapacity(software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity.TOTAL));
+        assertThat(strong.consumedCapacity().capacityUnits()).isEqualTo(1.0);
+        var missing = client().getItem(b -> b.tableName(table).key(item("pk", s("none"), "sk", n("1")))
+                .returnConsumedCapacity(software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity.TOTAL));
+        assertThat(missing.consumedCapacity().capacityUnits()).isEqualTo(0.5);
+        var shrink = client().putItem(b -> b.tableName(table).item(item("pk", s("cap"), "sk", n("1")))
+                .returnConsumedCapacity(software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity.TOTAL));
+        assertThat(shrink.consumedCapacity().capacityUnits()).as("the larger of old and new counts").isEqualTo(2.0);
+        var transaction = client().transactWriteItems(b -> b.transactItems(
+                        t -> t.put(p -> p.tableName(table).item(item("pk", s("cap2"), "sk", n("1")))))
+                .returnConsumedCapacity(software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity.TOTAL));
+        assertThat(transaction.consumedCapacity().getFirst().capacityUnits()).isEqualTo(2.0);
+        assertThat(transaction.consumedCapacity().getFirst().writeCapacityUnits()).isEqualTo(2.0);
+    }
+
+    @Test
+    void unsupportedOperationsAreRefusedByName() {
+        assertThatThrownBy(() -> client().executeStatement(b -> b.statement("SELECT * FROM \"" + table + "\"")))
+                .isInstanceOf(DynamoDbException.class);
+    }
 }

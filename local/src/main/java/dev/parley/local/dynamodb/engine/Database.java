@@ -152,6 +152,30 @@ public final class Database {
 
     public void setTtl(String tableName, Optional<String> attribute) {
         settings.get(tableName).ttlAttribute = attribute;
+        table(tableName).setTtlAttribute(attribute);
+    }
+
+    /**
+     * Deletes every item whose TTL has passed, as DynamoDB's background process does: each deletion
+     * is a stream REMOVE made by the service, and costs the table nothing. Items expired more than
+     * five years ago are left alone, as on AWS. Returns how many were deleted.
+     */
+    public int sweepExpiredItems() {
+        long nowSeconds = nowMillis() / 1000;
+        long fiveYearsAgo = nowSeconds - Duration.ofDays(5 * 365).toSeconds();
+        int deleted = 0;
+        for (TableData table : tables.values()) {
+            for (PrimaryKey key : table.expiredAt(nowSeconds)) {
+                Optional<Map<String, AttrValue>> item = table.get(key);
+                String attribute = settings.get(table.definition().name()).ttlAttribute.orElseThrow();
+                boolean tooOld = item.map(i -> ((AttrValue.N) i.get(attribute)).value().longValue() < fiveYearsAgo).orElse(true);
+                if (!tooOld) {
+                    change(table, key, Optional.empty(), new Capacity(table.definition().name()), true);
+                    deleted++;
+                }
+            }
+        }
+        return deleted;
     }
 
     private StreamLog openStream(TableDefinition definition, String viewType) {

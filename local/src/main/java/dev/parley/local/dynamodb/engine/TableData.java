@@ -28,6 +28,9 @@ public final class TableData {
     private final Map<String, IndexData> indexes = new LinkedHashMap<>();
     private long itemCount;
     private long sizeBytes;
+    /** With TTL on: item keys by their expiry (epoch seconds), so the sweeper finds expired items without a scan. */
+    private Optional<String> ttlAttribute = Optional.empty();
+    private final NavigableMap<java.math.BigDecimal, java.util.Set<PrimaryKey>> expiries = new TreeMap<>();
 
     TableData(TableDefinition definition) {
         this.definition = definition;
@@ -52,6 +55,34 @@ public final class TableData {
 
     public long itemCount() {
         return itemCount;
+    }
+
+    void setTtlAttribute(Optional<String> attribute) {
+        ttlAttribute = attribute;
+        expiries.clear();
+        attribute.ifPresent(a -> forEachItem(item -> trackExpiry(item, true)));
+    }
+
+    /** The keys of items whose TTL attribute is a number of epoch seconds at or before {@code epochSeconds}. */
+    java.util.List<PrimaryKey> expiredAt(long epochSeconds) {
+        java.util.List<PrimaryKey> expired = new java.util.ArrayList<>();
+        expiries.headMap(java.math.BigDecimal.valueOf(epochSeconds), true).values().forEach(expired::addAll);
+        return expired;
+    }
+
+    private void trackExpiry(Map<String, AttrValue> item, boolean add) {
+        if (ttlAttribute.isEmpty() || !(item.get(ttlAttribute.get()) instanceof AttrValue.N expiry)) {
+            return;
+        }
+        PrimaryKey key = definition.key().extract(item, true).orElseThrow();
+        if (add) {
+            expiries.computeIfAbsent(expiry.value(), e -> new java.util.HashSet<>()).add(key);
+        } else {
+            java.util.Set<PrimaryKey> keys = expiries.get(expiry.value());
+            if (keys != null && keys.remove(key) && keys.isEmpty()) {
+                expiries.remove(expiry.value());
+            }
+        }
     }
 
     public long sizeBytes() {
@@ -108,6 +139,7 @@ public final class TableData {
         }
         sizeBytes += Item.sizeOf(stored);
         indexes.values().forEach(index -> index.add(stored, definition.key()));
+        trackExpiry(stored, true);
         return Optional.ofNullable(old);
     }
 
@@ -131,6 +163,7 @@ public final class TableData {
 
     private void unindex(Map<String, AttrValue> item) {
         indexes.values().forEach(index -> index.remove(item, definition.key()));
+        trackExpiry(item, false);
     }
 
     /** The items of one partition, in sort-key order, as a view. */

@@ -4,6 +4,10 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.local.dynamodb.DynamoDbError;
+import dev.parley.local.dynamodb.Faults;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 
@@ -23,10 +27,12 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
     private static final String CONTENT_TYPE = "application/x-amz-json-1.0";
 
     private final DynamoDbService service;
+    private final Faults faults;
     private final Handler admin;
 
-    public DynamoDbHttpHandler(DynamoDbService service, Handler admin) {
+    public DynamoDbHttpHandler(DynamoDbService service, Faults faults, Handler admin) {
         this.service = service;
+        this.faults = faults;
         this.admin = admin;
     }
 
@@ -42,6 +48,10 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
             byte[] bytes = in.readAllBytes();
             try {
                 JsonNode parsed = bytes.length == 0 ? Json.NODES.objectNode() : Json.MAPPER.readTree(bytes);
+                Optional<DynamoDbError> injected = faults.apply(DynamoDbService.operationName(String.valueOf(target)), tablesOf(parsed));
+                if (injected.isPresent()) {
+                    throw injected.get();
+                }
                 body = service.handle(target, parsed);
             } catch (JacksonException e) {
                 throw DynamoDbError.serialization("The request body is not valid JSON: " + e.getOriginalMessage());
@@ -55,6 +65,39 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
         }
         write(response, callback, status, body);
         return true;
+    }
+
+    /** Every table a request names, for fault rules: TableName, the keys of RequestItems, the tables of TransactItems. */
+    static List<String> tablesOf(JsonNode request) {
+        List<String> tables = new ArrayList<>();
+        if (request == null) {
+            return tables;
+        }
+        JsonNode name = request.get("TableName");
+        if (name != null && name.isTextual()) {
+            tables.add(name.textValue());
+        }
+        JsonNode requestItems = request.get("RequestItems");
+        if (requestItems != null && requestItems.isObject()) {
+            requestItems.fieldNames().forEachRemaining(tables::add);
+        }
+        JsonNode transactItems = request.get("TransactItems");
+        if (transactItems != null && transactItems.isArray()) {
+            for (JsonNode item : transactItems) {
+                item.forEach(action -> {
+                    JsonNode table = action.get("TableName");
+                    if (table != null && table.isTextual()) {
+                        tables.add(table.textValue());
+                    }
+                });
+            }
+        }
+        JsonNode streamArn = request.get("StreamArn");
+        if (streamArn != null && streamArn.isTextual() && streamArn.textValue().contains(":table/")) {
+            String afterTable = streamArn.textValue().substring(streamArn.textValue().indexOf(":table/") + 7);
+            tables.add(afterTable.substring(0, Math.max(0, afterTable.indexOf('/'))));
+        }
+        return tables;
     }
 
     static ObjectNode errorBody(DynamoDbError error) {

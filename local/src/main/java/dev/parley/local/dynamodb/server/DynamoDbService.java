@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.local.dynamodb.DynamoDbError;
 import dev.parley.local.dynamodb.engine.Database;
+import dev.parley.local.dynamodb.engine.BatchOperations;
 import dev.parley.local.dynamodb.engine.ItemOperations;
+import dev.parley.local.dynamodb.engine.TransactionOperations;
+import dev.parley.local.dynamodb.streams.StreamOperations;
 import dev.parley.local.dynamodb.engine.QueryScanOperations;
 import dev.parley.local.dynamodb.engine.TableOperations;
 import java.util.HashMap;
@@ -64,6 +67,8 @@ public final class DynamoDbService {
         TableOperations tables = new TableOperations(database);
         ItemOperations items = new ItemOperations(database);
         QueryScanOperations reads = new QueryScanOperations(database);
+        BatchOperations batches = new BatchOperations(database);
+        TransactionOperations transactions = new TransactionOperations(database);
         dynamodb("CreateTable", tables::createTable);
         dynamodb("DescribeTable", tables::describeTable);
         dynamodb("DeleteTable", tables::deleteTable);
@@ -77,13 +82,22 @@ public final class DynamoDbService {
         dynamodb("DeleteItem", items::deleteItem);
         dynamodb("Query", reads::query);
         dynamodb("Scan", reads::scan);
+        dynamodb("BatchGetItem", batches::batchGetItem);
+        dynamodb("BatchWriteItem", batches::batchWriteItem);
+        dynamodb("TransactWriteItems", transactions::transactWriteItems);
+        dynamodb("TransactGetItems", transactions::transactGetItems);
+        StreamOperations streamOperations = new StreamOperations(database);
+        streams("ListStreams", streamOperations::listStreams);
+        streams("DescribeStream", streamOperations::describeStream);
+        streams("GetShardIterator", streamOperations::getShardIterator);
+        streams("GetRecords", streamOperations::getRecords);
     }
 
     private void dynamodb(String operation, Function<JsonNode, ObjectNode> handler) {
         operations.put(DYNAMODB_PREFIX + operation, handler);
     }
 
-    void streams(String operation, Function<JsonNode, ObjectNode> handler) {
+    private void streams(String operation, Function<JsonNode, ObjectNode> handler) {
         operations.put(STREAMS_PREFIX + operation, handler);
     }
 

@@ -1,0 +1,107 @@
+package dev.parley.local.dynamodb;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Injected failures, for reliability tests: chosen operations on chosen tables fail with
+ * ProvisionedThroughputExceededException, ThrottlingException or InternalServerError at a given
+ * rate, or are slowed down. Rules are checked before the operation runs, so a failed request changes
+ * nothing, as when AWS throttles it.
+ */
+public final class Faults {
+    public enum Kind { PROVISIONED_THROUGHPUT_EXCEEDED, THROTTLING, INTERNAL_SERVER_ERROR, LATENCY }
+
+    /**
+     * One rule. {@code operation} and {@code table} are exact names, or "*" for any; {@code rate} is
+     * the share of matching requests it hits (0 to 1); {@code latencyMillis} is for LATENCY.
+     */
+    public record Rule(String operation, String table, Kind kind, double rate, long latencyMillis) {
+        public Rule {
+            if (operation == null || operation.isEmpty() || table == null || table.isEmpty() || kind == null) {
+                throw new IllegalArgumentException("a fault rule needs an operation, a table (or \"*\") and a kind");
+            }
+            if (!(rate >= 0 && rate <= 1)) {
+                throw new IllegalArgumentException("rate must be between 0 and 1, was " + rate);
+            }
+            if (latencyMillis < 0) {
+                throw new IllegalArgumentException("latencyMillis must not be negative, was " + latencyMillis);
+            }
+        }
+
+        boolean matches(String op, List<String> tables) {
+            return (operation.equals("*") || operation.equals(op)) && (table.equals("*") || tables.contains(table));
+        }
+    }
+
+    private final Map<Long, Rule> rules = new ConcurrentHashMap<>();
+    private final AtomicLong nextId = new AtomicLong(1);
+    private final Random random;
+
+    public Faults(long seed) {
+        this.random = new Random(seed);
+    }
+
+    /** Adds a rule; returns its id, for {@link #remove}. */
+    public long add(Rule rule) {
+        long id = nextId.getAndIncrement();
+        rules.put(id, rule);
+        return id;
+    }
+
+    public void remove(long id) {
+        rules.remove(id);
+    }
+
+    public void clear() {
+        rules.clear();
+    }
+
+    public Map<Long, Rule> rules() {
+        return Map.copyOf(rules);
+    }
+
+    /** Applies the rules to one request: sleeps for latency rules, and returns the error to answer with, if any. */
+    public Optional<DynamoDbError> apply(String operation, List<String> tables) {
+        for (Rule rule : rules.values()) {
+            if (!rule.matches(operation, tables) || !hit(rule.rate())) {
+                continue;
+            }
+            switch (rule.kind()) {
+                case LATENCY -> sleep(rule.latencyMillis());
+                case PROVISIONED_THROUGHPUT_EXCEEDED -> {
+                    return Optional.of(DynamoDbError.provisionedThroughputExceeded(
+                            "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."));
+                }
+                case THROTTLING -> {
+                    return Optional.of(DynamoDbError.throttling("Rate of requests exceeds the allowed throughput."));
+                }
+                case INTERNAL_SERVER_ERROR -> {
+                    return Optional.of(DynamoDbError.internalServerError("Internal server error"));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private boolean hit(double rate) {
+        if (rate >= 1) {
+            return true;
+        }
+        synchronized (random) {
+            return random.nextDouble() < rate;
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
