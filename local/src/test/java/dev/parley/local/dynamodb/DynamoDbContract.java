@@ -457,4 +457,290 @@ abstract class DynamoDbContract {
         assertThatThrownBy(() -> client().executeStatement(b -> b.statement("SELECT * FROM \"" + table + "\"")))
                 .isInstanceOf(DynamoDbException.class);
     }
+
+    /** Streams need a client of their own; subclasses give one for the same endpoint. */
+    protected abstract software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient streams();
+
+    private String createStreamTable(software.amazon.awssdk.services.dynamodb.model.StreamViewType viewType) {
+        String name = "streamed-" + UUID.randomUUID();
+        client().createTable(b -> b.tableName(name)
+                .attributeDefinitions(AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build())
+                .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .streamSpecification(spec -> spec.streamEnabled(true).streamViewType(viewType)));
+        client().waiter().waitUntilTableExists(b -> b.tableName(name));
+        return name;
+    }
+
+    private List<software.amazon.awssdk.services.dynamodb.model.Record> readAll(String streamArn) {
+        var description = streams().describeStream(b -> b.streamArn(streamArn)).streamDescription();
+        List<software.amazon.awssdk.services.dynamodb.model.Record> records = new java.util.ArrayList<>();
+        for (var shard : description.shards()) {
+            String iterator = streams().getShardIterator(b -> b.streamArn(streamArn).shardId(shard.shardId())
+                    .shardIteratorType(software.amazon.awssdk.services.dynamodb.model.ShardIteratorType.TRIM_HORIZON)).shardIterator();
+            for (int polls = 0; polls < 20 && iterator != null; polls++) {
+                String current = iterator;
+                var page = streams().getRecords(b -> b.shardIterator(current).limit(2));
+                records.addAll(page.records());
+                if (page.records().isEmpty()) {
+                    break;
+                }
+                iterator = page.nextShardIterator();
+            }
+        }
+        return records;
+    }
+
+    @Test
+    void aStreamCarriesEveryChangeInOrderWithTheImagesOfItsViewType() {
+        String streamed = createStreamTable(software.amazon.awssdk.services.dynamodb.model.StreamViewType.NEW_AND_OLD_IMAGES);
+        String arn = client().describeTable(b -> b.tableName(streamed)).table().latestStreamArn();
+        assertThat(streams().listStreams(b -> b.tableName(streamed)).streams()).extracting(st -> st.streamArn()).containsExactly(arn);
+
+        client().putItem(b -> b.tableName(streamed).item(item("pk", s("k"), "v", n("1"))));
+        client().putItem(b -> b.tableName(streamed).item(item("pk", s("k"), "v", n("1"))));
+        client().updateItem(b -> b.tableName(streamed).key(item("pk", s("k"))).updateExpression("SET v = :two")
+                .expressionAttributeValues(Map.of(":two", n("2"))));
+        client().deleteItem(b -> b.tableName(streamed).key(item("pk", s("k"))));
+        client().deleteItem(b -> b.tableName(streamed).key(item("pk", s("absent"))));
+
+        var records = readAll(arn);
+        assertThat(records).extracting(r -> r.eventNameAsString()).containsExactly("INSERT", "MODIFY", "REMOVE");
+        assertThat(records.get(0).dynamodb().newImage()).containsEntry("v", n("1"));
+        assertThat(records.get(0).dynamodb().hasOldImage()).isFalse();
+        assertThat(records.get(1).dynamodb().oldImage()).containsEntry("v", n("1"));
+        assertThat(records.get(1).dynamodb().newImage()).containsEntry("v", n("2"));
+        assertThat(records.get(2).dynamodb().keys()).isEqualTo(item("pk", s("k")));
+        assertThat(records.get(2).dynamodb().hasNewImage()).isFalse();
+        List<java.math.BigInteger> sequence = records.stream().map(r -> new java.math.BigInteger(r.dynamodb().sequenceNumber())).toList();
+        assertThat(sequence).isSorted().doesNotHaveDuplicates();
+        assertThat(records.get(0).eventSource()).isEqualTo("aws:dynamodb");
+        assertThat(records.get(0).dynamodb().sizeBytes()).isEqualTo(2 + 1 + (2 + 1 + 1 + 2));
+    }
+
+    @Test
+    void keysOnlyStreamsAndIteratorsBySequenceNumber() {
+        String streamed = createStreamTable(software.amazon.awssdk.services.dynamodb.model.StreamViewType.KEYS_ONLY);
+        String arn = client().describeTable(b -> b.tableName(streamed)).table().latestStreamArn();
+        for (int i = 0; i < 3; i++) {
+            String pk = "k" + i;
+            client().putItem(b -> b.tableName(streamed).item(item("pk", s(pk), "v", n("1"))));
+        }
+        var records = readAll(arn);
+        assertThat(records).hasSize(3).allSatisfy(r -> {
+            assertThat(r.dynamodb().hasNewImage()).isFalse();
+            assertThat(r.dynamodb().keys()).containsOnlyKeys("pk");
+        });
+        var shard = streams().describeStream(b -> b.streamArn(arn)).streamDescription().shards().getFirst();
+        String second = records.get(1).dynamodb().sequenceNumber();
+        String at = streams().getShardIterator(b -> b.streamArn(arn).shardId(shard.shardId())
+                .shardIteratorType(software.amazon.awssdk.services.dynamodb.model.ShardIteratorType.AT_SEQUENCE_NUMBER).sequenceNumber(second)).shardIterator();
+        assertThat(streams().getRecords(b -> b.shardIterator(at)).records()).extracting(r -> r.dynamodb().keys().get("pk").s()).containsExactly("k1", "k2");
+        String after = streams().getShardIterator(b -> b.streamArn(arn).shardId(shard.shardId())
+                .shardIteratorType(software.amazon.awssdk.services.dynamodb.model.ShardIteratorType.AFTER_SEQUENCE_NUMBER).sequenceNumber(second)).shardIterator();
+        assertThat(streams().getRecords(b -> b.shardIterator(after)).records()).extracting(r -> r.dynamodb().keys().get("pk").s()).containsExactly("k2");
+        String latest = streams().getShardIterator(b -> b.streamArn(arn).shardId(shard.shardId())
+                .shardIteratorType(software.amazon.awssdk.services.dynamodb.model.ShardIteratorType.LATEST)).shardIterator();
+        var none = streams().getRecords(b -> b.shardIterator(latest));
+        assertThat(none.records()).isEmpty();
+        assertThat(none.nextShardIterator()).isNotNull();
+        client().putItem(b -> b.tableName(streamed).item(item("pk", s("k9"))));
+        assertThat(streams().getRecords(b -> b.shardIterator(none.nextShardIterator())).records()).hasSize(1);
+
+        assertThatThrownBy(() -> streams().getShardIterator(b -> b.streamArn(arn).shardId(shard.shardId())
+                .shardIteratorType(software.amazon.awssdk.services.dynamodb.model.ShardIteratorType.AT_SEQUENCE_NUMBER)))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException"));
+        assertThatThrownBy(() -> streams().getRecords(b -> b.shardIterator(latest).limit(1001)))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException"));
+    }
+
+    @Test
+    void turningAStreamOffClosesItsShard() {
+        String streamed = createStreamTable(software.amazon.awssdk.services.dynamodb.model.StreamViewType.NEW_IMAGE);
+        String arn = client().describeTable(b -> b.tableName(streamed)).table().latestStreamArn();
+        client().putItem(b -> b.tableName(streamed).item(item("pk", s("a"))));
+        client().updateTable(b -> b.tableName(streamed).streamSpecification(spec -> spec.streamEnabled(false)));
+        var description = streams().describeStream(b -> b.streamArn(arn)).streamDescription();
+        assertThat(description.streamStatusAsString()).isEqualTo("DISABLED");
+        assertThat(description.shards().getFirst().sequenceNumberRange().endingSequenceNumber()).isNotNull();
+        String iterator = streams().getShardIterator(b -> b.streamArn(arn).shardId(description.shards().getFirst().shardId())
+                .shardIteratorType(software.amazon.awssdk.services.dynamodb.model.ShardIteratorType.TRIM_HORIZON)).shardIterator();
+        var last = streams().getRecords(b -> b.shardIterator(iterator));
+        assertThat(last.records()).hasSize(1);
+        assertThat(last.nextShardIterator()).isNull();
+    }
+
+    private Map<String, AttributeValue> putAndGet(Map<String, AttributeValue> stored) {
+        client().putItem(b -> b.tableName(table).item(stored));
+        return client().getItem(b -> b.tableName(table).key(item("pk", stored.get("pk"), "sk", stored.get("sk"))).consistentRead(true)).item();
+    }
+
+    private boolean passes(String condition, Map<String, AttributeValue> values) {
+        try {
+            client().updateItem(b -> {
+                b.tableName(table).key(item("pk", s("expr"), "sk", n("1"))).updateExpression("SET touched = :true")
+                        .conditionExpression(condition);
+                Map<String, AttributeValue> all = new HashMap<>(values);
+                all.put(":true", AttributeValue.fromBool(true));
+                b.expressionAttributeValues(all);
+                Map<String, String> names = new HashMap<>();
+                if (condition.contains("#nm")) {
+                    names.put("#nm", "name");
+                }
+                if (condition.contains("#l")) {
+                    names.put("#l", "list");
+                }
+                if (!names.isEmpty()) {
+                    b.expressionAttributeNames(names);
+                }
+            });
+            return true;
+        } catch (ConditionalCheckFailedException e) {
+            return false;
+        }
+    }
+
+    @Test
+    void conditionExpressionsWhole() {
+        putAndGet(item("pk", s("expr"), "sk", n("1"), "name", s("parley"), "n", n("5"),
+                "tags", AttributeValue.fromSs(List.of("a", "b")), "doc", AttributeValue.fromM(Map.of("list", AttributeValue.fromL(List.of(n("1"), s("two")))))));
+        assertThat(passes("n BETWEEN :a AND :b", Map.of(":a", n("1"), ":b", n("5")))).isTrue();
+        assertThat(passes("n BETWEEN :a AND :b", Map.of(":a", n("6"), ":b", n("9")))).isFalse();
+        assertThat(passes("n IN (:a, :b)", Map.of(":a", n("4"), ":b", n("5")))).isTrue();
+        assertThat(passes("NOT n = :a", Map.of(":a", n("5")))).isFalse();
+        assertThat(passes("(n = :a OR n = :b) AND begins_with(#nm, :p)", Map.of(":a", n("1"), ":b", n("5"), ":p", s("par")))).isTrue();
+        assertThat(passes("n = :a OR n = :b AND begins_with(#nm, :p)", Map.of(":a", n("1"), ":b", n("5"), ":p", s("x")))).as("AND binds tighter than OR").isFalse();
+        assertThat(passes("contains(tags, :t) AND contains(#nm, :sub)", Map.of(":t", s("b"), ":sub", s("rle")))).isTrue();
+        assertThat(passes("size(tags) = :two AND size(#nm) > :five", Map.of(":two", n("2"), ":five", n("5")))).isTrue();
+        assertThat(passes("attribute_type(n, :N) AND attribute_exists(doc.#l[1]) AND attribute_not_exists(doc.#l[2])",
+                Map.of(":N", s("N")))).isTrue();
+        assertThat(passes("doc.#l[1] = :two", Map.of(":two", s("two")))).isTrue();
+        assertThat(passes("n < :s", Map.of(":s", s("9")))).as("different types never compare").isFalse();
+        assertThat(passes("n <> :s", Map.of(":s", s("5")))).isTrue();
+    }
+
+    @Test
+    void numbersAreExactDecimalsOfUpTo38Digits() {
+        var stored = putAndGet(item("pk", s("num"), "sk", n("1"), "a", n("0.1"), "big", n("12345678901234567890123456789012345678")));
+        assertThat(stored.get("big").n()).isEqualTo("12345678901234567890123456789012345678");
+        var sum = client().updateItem(b -> b.tableName(table).key(item("pk", s("num"), "sk", n("1")))
+                .updateExpression("SET a = a + :b").expressionAttributeValues(Map.of(":b", n("0.2"))).returnValues(ReturnValue.UPDATED_NEW));
+        assertThat(sum.attributes().get("a").n()).isEqualTo("0.3");
+        assertThatThrownBy(() -> client().putItem(b -> b.tableName(table).item(item("pk", s("num"), "sk", n("2"),
+                "tooPrecise", n("123456789012345678901234567890123456789")))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException"));
+        assertThatThrownBy(() -> client().putItem(b -> b.tableName(table).item(item("pk", s("num"), "sk", n("2"), "huge", n("1E+126")))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException"));
+        assertThat(putAndGet(item("pk", s("num"), "sk", n("3"), "x", n("-0.000100"))).get("x").n()).isEqualTo("-0.0001");
+    }
+
+    @Test
+    void updateExpressionsOnNestedPathsListsAndSets() {
+        putAndGet(item("pk", s("up"), "sk", n("1"), "doc", AttributeValue.fromM(Map.of("items", AttributeValue.fromL(List.of(s("a"), s("b"), s("c"))))),
+                "nums", AttributeValue.fromNs(List.of("1", "2", "3"))));
+        var updated = client().updateItem(b -> b.tableName(table).key(item("pk", s("up"), "sk", n("1")))
+                .updateExpression("SET doc.#i[1] = :x, doc.added = :y REMOVE doc.#i[0] DELETE nums :gone")
+                .expressionAttributeNames(Map.of("#i", "items"))
+                .expressionAttributeValues(Map.of(":x", s("B"), ":y", n("7"), ":gone", AttributeValue.fromNs(List.of("2"))))
+                .returnValues(ReturnValue.ALL_NEW)).attributes();
+        assertThat(updated.get("doc").m().get("items").l()).containsExactly(s("B"), s("c"));
+        assertThat(updated.get("doc").m().get("added").n()).isEqualTo("7");
+        assertThat(updated.get("nums").ns()).containsExactlyInAnyOrder("1", "3");
+
+        var emptied = client().updateItem(b -> b.tableName(table).key(item("pk", s("up"), "sk", n("1")))
+                .updateExpression("DELETE nums :all").expressionAttributeValues(Map.of(":all", AttributeValue.fromNs(List.of("1", "3"))))
+                .returnValues(ReturnValue.ALL_NEW)).attributes();
+        assertThat(emptied).doesNotContainKey("nums");
+
+        assertThatThrownBy(() -> client().updateItem(b -> b.tableName(table).key(item("pk", s("up"), "sk", n("1")))
+                .updateExpression("SET absent.child = :v").expressionAttributeValues(Map.of(":v", n("1")))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .isEqualTo("The document path provided in the update expression is invalid for update"));
+        assertThatThrownBy(() -> client().updateItem(b -> b.tableName(table).key(item("pk", s("up"), "sk", n("1")))
+                .updateExpression("ADD doc :v").expressionAttributeValues(Map.of(":v", n("1")))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .contains("An operand in the update expression has an incorrect data type"));
+    }
+
+    @Test
+    void concurrentIncrementsAreLinearizable() throws Exception {
+        int writers = 8;
+        int each = 25;
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(writers);
+        try {
+            List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < each; i++) {
+                        client().updateItem(b -> b.tableName(table).key(item("pk", s("counter"), "sk", n("1")))
+                                .updateExpression("ADD hits :one").expressionAttributeValues(Map.of(":one", n("1"))));
+                    }
+                }));
+            }
+            for (var future : done) {
+                future.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(client().getItem(b -> b.tableName(table).key(item("pk", s("counter"), "sk", n("1")))).item().get("hits").n())
+                .isEqualTo(Integer.toString(writers * each));
+    }
+
+    @Test
+    void secondaryIndexesQueryProjectAndStaySparse() {
+        String indexed = "indexed-" + UUID.randomUUID();
+        client().createTable(b -> b.tableName(indexed)
+                .attributeDefinitions(
+                        AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build(),
+                        AttributeDefinition.builder().attributeName("sk").attributeType(ScalarAttributeType.N).build(),
+                        AttributeDefinition.builder().attributeName("owner").attributeType(ScalarAttributeType.S).build(),
+                        AttributeDefinition.builder().attributeName("at").attributeType(ScalarAttributeType.N).build())
+                .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build(),
+                        KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build())
+                .globalSecondaryIndexes(g -> g.indexName("byOwner")
+                        .keySchema(KeySchemaElement.builder().attributeName("owner").keyType(KeyType.HASH).build(),
+                                KeySchemaElement.builder().attributeName("at").keyType(KeyType.RANGE).build())
+                        .projection(pr -> pr.projectionType(software.amazon.awssdk.services.dynamodb.model.ProjectionType.KEYS_ONLY)))
+                .localSecondaryIndexes(l -> l.indexName("byAt")
+                        .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build(),
+                                KeySchemaElement.builder().attributeName("at").keyType(KeyType.RANGE).build())
+                        .projection(pr -> pr.projectionType(software.amazon.awssdk.services.dynamodb.model.ProjectionType.ALL)))
+                .billingMode(BillingMode.PAY_PER_REQUEST));
+        client().putItem(b -> b.tableName(indexed).item(item("pk", s("c1"), "sk", n("1"), "owner", s("ann"), "at", n("30"), "body", s("x"))));
+        client().putItem(b -> b.tableName(indexed).item(item("pk", s("c1"), "sk", n("2"), "owner", s("ann"), "at", n("10"), "body", s("y"))));
+        client().putItem(b -> b.tableName(indexed).item(item("pk", s("c2"), "sk", n("1"), "body", s("no owner, not in the index"))));
+
+        var byOwner = client().query(b -> b.tableName(indexed).indexName("byOwner").keyConditionExpression("#o = :ann")
+                .expressionAttributeNames(Map.of("#o", "owner")).expressionAttributeValues(Map.of(":ann", s("ann")))
+                .returnConsumedCapacity(software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity.INDEXES));
+        assertThat(byOwner.items()).extracting(i -> i.get("at").n()).containsExactly("10", "30");
+        assertThat(byOwner.items().getFirst()).containsOnlyKeys("pk", "sk", "owner", "at");
+        assertThat(byOwner.consumedCapacity().globalSecondaryIndexes()).containsKey("byOwner");
+        assertThat(byOwner.consumedCapacity().table().capacityUnits()).isEqualTo(0.0);
+
+        var byAt = client().query(b -> b.tableName(indexed).indexName("byAt").keyConditionExpression("pk = :c AND #a > :t")
+                .expressionAttributeNames(Map.of("#a", "at")).expressionAttributeValues(Map.of(":c", s("c1"), ":t", n("5"))));
+        assertThat(byAt.items()).extracting(i -> i.get("sk").n()).containsExactly("2", "1");
+        assertThat(byAt.items().getFirst()).containsKey("body");
+
+        var description = client().describeTable(b -> b.tableName(indexed)).table();
+        assertThat(description.globalSecondaryIndexes().getFirst().itemCount()).isEqualTo(2);
+        assertThat(description.itemCount()).isEqualTo(3);
+
+        assertThatThrownBy(() -> client().putItem(b -> b.tableName(indexed).item(item("pk", s("c3"), "sk", n("1"), "owner", n("7")))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException"));
+        assertThatThrownBy(() -> client().query(b -> b.tableName(indexed).indexName("byOwner").consistentRead(true)
+                .keyConditionExpression("#o = :ann").expressionAttributeNames(Map.of("#o", "owner")).expressionAttributeValues(Map.of(":ann", s("ann")))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .isEqualTo("Consistent reads are not supported on global secondary indexes"));
+    }
+
+    @Test
+    void timeToLiveIsDescribedAsSet() {
+        client().updateTimeToLive(b -> b.tableName(table).timeToLiveSpecification(t -> t.attributeName("expires").enabled(true)));
+        var description = client().describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription();
+        assertThat(description.timeToLiveStatusAsString()).isIn("ENABLED", "ENABLING");
+        assertThat(description.attributeName()).isEqualTo("expires");
+    }
 }

@@ -53,7 +53,7 @@ final class Requests {
                     + "' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]");
         }
         if (!allowed.contains(value)) {
-            throw DynamoDbError.validation("Return values set to invalid value");
+            throw DynamoDbError.validation("ReturnValues can only be " + String.join(" or ", allowed.stream().sorted().toList()));
         }
         return value;
     }

@@ -237,7 +237,7 @@ public final class Evaluator {
     private static AttrValue updateValue(Operand operand, Map<String, AttrValue> item) {
         return switch (operand) {
             case Operand.Value value -> value.value();
-            case Operand.PathOperand path -> resolve(item, path.path()).orElseThrow(() -> ExpressionKind.UPDATE.invalid(
+            case Operand.PathOperand path -> resolve(item, path.path()).orElseThrow(() -> DynamoDbError.validation(
                     "The provided expression refers to an attribute that does not exist in the item"));
             case Operand.IfNotExists ifNotExists ->
                     resolve(item, ifNotExists.path()).orElseGet(() -> updateValue(ifNotExists.fallback(), item));
@@ -320,11 +320,12 @@ public final class Evaluator {
     }
 
     private static DynamoDbError incorrectOperandType() {
-        return ExpressionKind.UPDATE.invalid("An operand in the update expression has an incorrect data type");
+        // Found while applying the update to the stored item, so (as on AWS) without the "Invalid UpdateExpression" prefix.
+        return DynamoDbError.validation("An operand in the update expression has an incorrect data type");
     }
 
     private static DynamoDbError invalidPath() {
-        return ExpressionKind.UPDATE.invalid("The document path provided in the update expression is invalid for update");
+        return DynamoDbError.validation("The document path provided in the update expression is invalid for update");
     }
 
     /** Writes {@code value} at {@code path}, copying the containers on the way; a list index past the end appends. */

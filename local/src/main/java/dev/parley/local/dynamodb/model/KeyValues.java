@@ -14,6 +14,8 @@ public final class KeyValues {
             case AttrValue.N n when b instanceof AttrValue.N m -> n.value().compareTo(m.value());
             case AttrValue.S s when b instanceof AttrValue.S t -> compareUtf8(s.value(), t.value());
             case AttrValue.B x when b instanceof AttrValue.B y -> x.value().compareTo(y.value());
+            // The range key of every item of a table without a sort key.
+            case AttrValue.Null ignored when b instanceof AttrValue.Null -> 0;
             default -> throw new IllegalArgumentException("not comparable: " + a.typeName() + " and " + b.typeName());
         };
     }
