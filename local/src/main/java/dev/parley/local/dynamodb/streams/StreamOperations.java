@@ -222,7 +222,7 @@ public final class StreamOperations {
         dynamodb.put("SizeBytes", Item.sizeOf(record.keys()) + newImage.map(Item::sizeOf).orElse(0L) + oldImage.map(Item::sizeOf).orElse(0L));
         dynamodb.put("StreamViewType", viewType);
         if (record.byTtl()) {
-            json.putObject("userIdentity").put("type", "Service").put("principalId", "dynamodb.amazonaws.com");
+            json.putObject("userIdentity").put("PrincipalId", "dynamodb.amazonaws.com").put("Type", "Service");
         }
         return json;
     }
