@@ -30,6 +30,10 @@ public final class LocalCloud implements Callable<Integer> {
             description = "Port of the DynamoDB and DynamoDB Streams endpoint (default: ${DEFAULT-VALUE}; 0 picks a free one).")
     int dynamoDbPort;
 
+    @Option(names = "--data-dir",
+            description = "Keep DynamoDB tables, items and streams in this directory across restarts (default: in memory only).")
+    java.nio.file.Path dataDirectory;
+
     private final PrintStream out;
     private final List<AutoCloseable> running = new ArrayList<>();
 
@@ -44,10 +48,15 @@ public final class LocalCloud implements Callable<Integer> {
     /** Starts each part of the local cloud that exists, in order; the parts not built yet say which work brings them. */
     List<ComponentReport> startComponents() {
         List<ComponentReport> reports = new ArrayList<>();
-        DynamoDbEmulator dynamoDb = DynamoDbEmulator.builder().host(host).port(dynamoDbPort).start();
+        DynamoDbEmulator.Builder builder = DynamoDbEmulator.builder().host(host).port(dynamoDbPort);
+        if (dataDirectory != null) {
+            builder.dataDirectory(dataDirectory);
+        }
+        DynamoDbEmulator dynamoDb = builder.start();
         running.add(dynamoDb);
         reports.add(ComponentReport.running("DynamoDB + Streams emulator", dynamoDb.endpoint()
-                + "  (AWS SDK endpointOverride / aws --endpoint-url; admin: " + dynamoDb.endpoint() + "/_parley/)"));
+                + "  (" + (dataDirectory == null ? "in memory" : "data in " + dataDirectory.toAbsolutePath())
+                + "; admin: " + dynamoDb.endpoint() + "/_parley/)"));
         reports.add(ComponentReport.notAvailable("API Gateway WebSocket + Management API", "not built yet (local cloud, part 2)"));
         reports.add(ComponentReport.notAvailable("Lambda runtime + stream event source mappings", "not built yet (local cloud, part 2)"));
         reports.add(ComponentReport.notAvailable("SNS mobile push emulator", "not built yet (local cloud, part 2)"));

@@ -29,6 +29,7 @@ public final class DynamoDbEmulator implements AutoCloseable {
 
     private DynamoDbEmulator(Builder builder) throws Exception {
         this.database = new Database(builder.clock, builder.streamRetention);
+        builder.dataDirectory.ifPresent(database::attach);
         this.faults = new Faults(builder.faultSeed);
         DynamoDbService service = new DynamoDbService(database);
         QueuedThreadPool threads = new QueuedThreadPool(64, 4);
@@ -108,6 +109,8 @@ public final class DynamoDbEmulator implements AutoCloseable {
             server.stop();
         } catch (Exception e) {
             throw new IllegalStateException("stopping the DynamoDB emulator failed", e);
+        } finally {
+            database.detach();
         }
     }
 
@@ -118,6 +121,7 @@ public final class DynamoDbEmulator implements AutoCloseable {
         private Duration streamRetention = Duration.ofHours(24);
         private Duration ttlSweepInterval = Duration.ofSeconds(1);
         private long faultSeed = 42;
+        private java.util.Optional<java.nio.file.Path> dataDirectory = java.util.Optional.empty();
 
         public Builder host(String host) {
             this.host = host;
@@ -143,6 +147,15 @@ public final class DynamoDbEmulator implements AutoCloseable {
         /** How often the background sweeper deletes expired items; zero turns it off (tests call {@link #sweepExpiredItems}). */
         public Builder ttlSweepInterval(Duration interval) {
             this.ttlSweepInterval = interval;
+            return this;
+        }
+
+        /**
+         * Keeps tables, items and streams in this directory, so they survive a restart; every write is
+         * on disk before it is acknowledged. Without one (the default) everything is in memory.
+         */
+        public Builder dataDirectory(java.nio.file.Path directory) {
+            this.dataDirectory = java.util.Optional.of(directory);
             return this;
         }
 

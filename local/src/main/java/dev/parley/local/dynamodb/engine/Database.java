@@ -16,6 +16,9 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.local.dynamodb.server.Json;
 
 /**
  * Every table, stream and counter of one emulated DynamoDB. One read-write lock makes every
@@ -82,12 +85,23 @@ public final class Database {
         }
     }
 
+    /**
+     * Runs a state-changing action under the write lock. With a data directory, the action's effects
+     * are forced to the journal before the lock is released, so nothing is answered before it is durable.
+     */
     public <T> T write(Supplier<T> action) {
         lock.writeLock().lock();
         try {
             return action.get();
         } finally {
-            lock.writeLock().unlock();
+            try {
+                if (!pendingEffects.isEmpty()) {
+                    journal.ifPresent(j -> j.commit(pendingEffects));
+                }
+            } finally {
+                pendingEffects.clear();
+                lock.writeLock().unlock();
+            }
         }
     }
 
@@ -117,42 +131,50 @@ public final class Database {
         if (tables.containsKey(definition.name())) {
             throw DynamoDbError.resourceInUse("Table already exists: " + definition.name());
         }
-        tables.put(definition.name(), new TableData(definition));
-        TableSettings tableSettings = new TableSettings();
-        settings.put(definition.name(), tableSettings);
-        definition.streamViewType().ifPresent(viewType -> tableSettings.stream = Optional.of(openStream(definition, viewType)));
+        applyTable(definition);
+        effect("table").put("name", definition.name()).put("createdAt", definition.createdAtEpochSeconds())
+                .set("definition", definition.toCreateRequest());
+        definition.streamViewType().ifPresent(viewType -> openStream(definition, viewType));
+    }
+
+    /** Changes a table's definition (indexes, billing); its items stay. */
+    public void redefine(TableData table, TableDefinition definition) {
+        applyTable(definition);
+        effect("table").put("name", definition.name()).put("createdAt", definition.createdAtEpochSeconds())
+                .set("definition", definition.toCreateRequest());
     }
 
     public TableData deleteTable(String name) {
         TableData table = table(name);
-        tables.remove(name);
-        TableSettings removed = settings.remove(name);
-        removed.stream.ifPresent(stream -> stream.disable(currentSequenceNumber()));
+        settings.get(name).stream.ifPresent(this::closeStream);
+        applyDropTable(name);
+        effect("dropTable").put("name", name);
         return table;
     }
 
     /** Turns the table's stream on (a new stream) or off (the current one closes). */
     public void setStream(TableData table, Optional<String> viewType) {
-        TableSettings tableSettings = settings.get(table.definition().name());
+        String name = table.definition().name();
+        TableSettings tableSettings = settings.get(name);
         if (viewType.isPresent()) {
             if (tableSettings.stream.isPresent()) {
-                throw DynamoDbError.validation("Table already has an enabled stream: " + tableSettings.stream.get().streamArn());
+                throw DynamoDbError.validation("Table already has an enabled stream: TableName: " + name);
             }
-            table.redefine(table.definition().withStream(viewType));
-            tableSettings.stream = Optional.of(openStream(table.definition(), viewType.get()));
+            redefine(table, table.definition().withStream(viewType));
+            openStream(table.definition(), viewType.get());
         } else {
             if (tableSettings.stream.isEmpty()) {
-                throw DynamoDbError.validation("Table already has stream disabled");
+                throw DynamoDbError.validation("Table has no stream to disable: TableName: " + name);
             }
-            tableSettings.stream.get().disable(currentSequenceNumber());
-            tableSettings.stream = Optional.empty();
-            table.redefine(table.definition().withStream(Optional.empty()));
+            closeStream(tableSettings.stream.get());
+            redefine(table, table.definition().withStream(Optional.empty()));
         }
     }
 
     public void setTtl(String tableName, Optional<String> attribute) {
-        settings.get(tableName).ttlAttribute = attribute;
-        table(tableName).setTtlAttribute(attribute);
+        applyTtl(tableName, attribute);
+        ObjectNode effect = effect("ttl").put("name", tableName);
+        attribute.ifPresent(a -> effect.put("attribute", a));
     }
 
     /**
@@ -178,18 +200,22 @@ public final class Database {
         return deleted;
     }
 
-    private StreamLog openStream(TableDefinition definition, String viewType) {
+    private void openStream(TableDefinition definition, String viewType) {
         long now = nowMillis();
         String label = LABEL_FORMAT.format(java.time.Instant.ofEpochMilli(now));
         // Labels must be unique per table, even for streams opened within one millisecond.
         while (streams.containsKey(streamArn(definition.name(), label))) {
             label = label + "0";
         }
-        String arn = streamArn(definition.name(), label);
         String shardId = String.format("shardId-%020d-%08x", now, (int) (sequence & 0xffffffffL));
-        StreamLog stream = new StreamLog(definition.name(), arn, label, viewType, definition.key(), shardId, now, nextSequenceNumberPreview());
-        streams.put(arn, stream);
-        return stream;
+        StreamLog stream = applyStreamOpen(definition.name(), label, viewType, shardId, now, format(sequence + 1), 0);
+        effect("streamOpen").put("table", definition.name()).put("label", label).put("viewType", viewType).put("shardId", shardId)
+                .put("createdAt", now).put("startingSequenceNumber", stream.startingSequenceNumber()).put("trimmed", 0);
+    }
+
+    private void closeStream(StreamLog stream) {
+        applyStreamClose(stream.streamArn(), format(sequence));
+        effect("streamClose").put("arn", stream.streamArn()).put("lastSequence", format(sequence));
     }
 
     private static String streamArn(String table, String label) {
@@ -215,14 +241,6 @@ public final class Database {
         streams.values().removeIf(stream -> stream.isEmptyAndExpired(cutoff));
     }
 
-    private String nextSequenceNumberPreview() {
-        return format(sequence + 1);
-    }
-
-    private String currentSequenceNumber() {
-        return format(sequence);
-    }
-
     private static String format(long value) {
         return String.format("%021d", value);
     }
@@ -245,14 +263,18 @@ public final class Database {
             table.checkIndexKeys(item);
         });
         chargeWrite(table, old, newItem, capacity);
-        if (newItem.isPresent()) {
-            table.put(key, newItem.get());
-        } else {
-            table.delete(key);
+        Optional<StreamRecord> record = Optional.empty();
+        // A write that changes nothing leaves no stream record, as on AWS.
+        if (!old.equals(newItem) && settings.get(table.definition().name()).stream.isPresent()) {
+            sequence++;
+            long now = nowMillis();
+            String eventName = old.isEmpty() ? "INSERT" : newItem.isEmpty() ? "REMOVE" : "MODIFY";
+            Map<String, AttrValue> keys = table.definition().key().keyAttributes(newItem.orElseGet(old::get));
+            record = Optional.of(new StreamRecord(format(sequence), eventId(sequence), eventName, now / 1000, now, keys, newItem, old, byTtl));
         }
-        if (!old.equals(newItem)) {
-            TableSettings tableSettings = settings.get(table.definition().name());
-            tableSettings.stream.ifPresent(stream -> stream.append(record(table, old, newItem, byTtl)));
+        applyItem(table, key, newItem, record);
+        if (journal.isPresent() && (old.isPresent() || newItem.isPresent())) {
+            pendingEffects.add(itemEffect(table.definition().name(), table.definition().key().attributesOf(key), newItem, record));
         }
         return old;
     }
@@ -283,14 +305,174 @@ public final class Database {
         }
     }
 
-    private StreamRecord record(TableData table, Optional<Map<String, AttrValue>> old, Optional<Map<String, AttrValue>> newItem, boolean byTtl) {
-        sequence++;
-        String eventName = old.isEmpty() ? "INSERT" : newItem.isEmpty() ? "REMOVE" : "MODIFY";
-        Map<String, AttrValue> any = newItem.orElseGet(old::get);
-        Map<String, AttrValue> keys = table.definition().key().keyAttributes(any);
-        long now = nowMillis();
-        long size = Item.sizeOf(keys) + newItem.map(Item::sizeOf).orElse(0L) + old.map(Item::sizeOf).orElse(0L);
-        return new StreamRecord(format(sequence), UUID.randomUUID().toString().replace("-", ""), eventName, now / 1000, now, keys,
-                newItem, old, size, byTtl);
+    /** A stream record's id: unique and, so that a replayed journal gives the same records, derived from its sequence number. */
+    private static String eventId(long sequence) {
+        return UUID.nameUUIDFromBytes(Long.toString(sequence).getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString().replace("-", "");
+    }
+
+    // ---- effects: applied live, journaled, and replayed -------------------------------------------
+
+    private final List<ObjectNode> pendingEffects = new ArrayList<>();
+    private Optional<Journal> journal = Optional.empty();
+
+    private ObjectNode effect(String type) {
+        ObjectNode effect = Json.NODES.objectNode().put("t", type);
+        if (journal.isPresent()) {
+            pendingEffects.add(effect);
+        }
+        return effect;
+    }
+
+    private void applyTable(TableDefinition definition) {
+        TableData existing = tables.get(definition.name());
+        if (existing != null) {
+            existing.redefine(definition);
+            return;
+        }
+        tables.put(definition.name(), new TableData(definition));
+        settings.put(definition.name(), new TableSettings());
+    }
+
+    private void applyDropTable(String name) {
+        tables.remove(name);
+        settings.remove(name);
+    }
+
+    private void applyTtl(String tableName, Optional<String> attribute) {
+        settings.get(tableName).ttlAttribute = attribute;
+        table(tableName).setTtlAttribute(attribute);
+    }
+
+    private StreamLog applyStreamOpen(String tableName, String label, String viewType, String shardId, long createdAt,
+                                      String startingSequenceNumber, long trimmed) {
+        String arn = streamArn(tableName, label);
+        StreamLog stream = new StreamLog(tableName, arn, label, viewType, table(tableName).definition().key(), shardId, createdAt,
+                startingSequenceNumber);
+        stream.restoreTrimmed(trimmed);
+        streams.put(arn, stream);
+        settings.get(tableName).stream = Optional.of(stream);
+        return stream;
+    }
+
+    private void applyStreamClose(String arn, String lastSequence) {
+        StreamLog stream = streams.get(arn);
+        stream.disable(lastSequence);
+        TableSettings tableSettings = settings.get(stream.tableName());
+        if (tableSettings != null && tableSettings.stream.map(s -> s == stream).orElse(false)) {
+            tableSettings.stream = Optional.empty();
+        }
+    }
+
+    private void applyItem(TableData table, PrimaryKey key, Optional<Map<String, AttrValue>> newItem, Optional<StreamRecord> record) {
+        if (newItem.isPresent()) {
+            table.put(key, newItem.get());
+        } else {
+            table.delete(key);
+        }
+        record.ifPresent(r -> settings.get(table.definition().name()).stream.orElseThrow().append(r));
+    }
+
+    private static ObjectNode itemEffect(String table, Map<String, AttrValue> keyAttributes,
+                                         Optional<Map<String, AttrValue>> newItem, Optional<StreamRecord> record) {
+        ObjectNode effect = Json.NODES.objectNode().put("t", "item").put("table", table);
+        effect.set("key", Json.writeItem(keyAttributes));
+        newItem.ifPresent(item -> effect.set("item", Json.writeItem(item)));
+        record.ifPresent(r -> effect.set("record", recordJson(r)));
+        return effect;
+    }
+
+    private static ObjectNode recordJson(StreamRecord record) {
+        ObjectNode json = Json.NODES.objectNode().put("sequence", record.sequenceNumber()).put("eventId", record.eventId())
+                .put("eventName", record.eventName()).put("at", record.createdAtMillis()).put("byTtl", record.byTtl());
+        json.set("keys", Json.writeItem(record.keys()));
+        record.newImage().ifPresent(image -> json.set("new", Json.writeItem(image)));
+        record.oldImage().ifPresent(image -> json.set("old", Json.writeItem(image)));
+        return json;
+    }
+
+    private static StreamRecord recordFrom(JsonNode json) {
+        long at = json.get("at").asLong();
+        return new StreamRecord(json.get("sequence").asText(), json.get("eventId").asText(), json.get("eventName").asText(), at / 1000, at,
+                Json.item(json.get("keys")), Optional.ofNullable(json.get("new")).map(Json::item),
+                Optional.ofNullable(json.get("old")).map(Json::item), json.get("byTtl").asBoolean());
+    }
+
+    /**
+     * Opens a data directory: replays its journal into this (empty) database, then rewrites the
+     * journal as one snapshot of the state, so it does not grow across restarts.
+     */
+    public void attach(java.nio.file.Path directory) {
+        write(() -> {
+            for (JsonNode record : Journal.read(directory)) {
+                for (JsonNode effect : record) {
+                    replay(effect);
+                }
+            }
+            journal = Optional.of(Journal.open(directory, snapshot()));
+            return null;
+        });
+    }
+
+    public void detach() {
+        journal.ifPresent(Journal::close);
+        journal = Optional.empty();
+    }
+
+    private void replay(JsonNode effect) {
+        switch (effect.get("t").asText()) {
+            case "table" -> applyTable(TableDefinition.fromCreateRequest(effect.get("definition"), effect.get("createdAt").asDouble()));
+            case "dropTable" -> applyDropTable(effect.get("name").asText());
+            case "ttl" -> applyTtl(effect.get("name").asText(), Optional.ofNullable(effect.get("attribute")).map(JsonNode::asText));
+            case "streamOpen" -> applyStreamOpen(effect.get("table").asText(), effect.get("label").asText(), effect.get("viewType").asText(),
+                    effect.get("shardId").asText(), effect.get("createdAt").asLong(), effect.get("startingSequenceNumber").asText(),
+                    effect.get("trimmed").asLong());
+            case "streamClose" -> {
+                applyStreamClose(effect.get("arn").asText(), effect.get("lastSequence").asText());
+                sequence = Math.max(sequence, Long.parseLong(effect.get("lastSequence").asText()));
+            }
+            case "streamRecord" -> streams.get(effect.get("arn").asText()).restoreRecord(recordFrom(effect.get("record")));
+            case "item" -> {
+                TableData table = table(effect.get("table").asText());
+                PrimaryKey key = table.definition().key().keyOf(Json.item(effect.get("key")));
+                Optional<StreamRecord> record = Optional.ofNullable(effect.get("record")).map(Database::recordFrom);
+                record.ifPresent(r -> sequence = Math.max(sequence, Long.parseLong(r.sequenceNumber())));
+                applyItem(table, key, Optional.ofNullable(effect.get("item")).map(Json::item), record);
+            }
+            case "sequence" -> sequence = Math.max(sequence, effect.get("value").asLong());
+            default -> throw new IllegalStateException("unknown journal effect: " + effect);
+        }
+    }
+
+    /** The whole state as effects: tables, their TTL and streams (with their records), items, the sequence counter. */
+    private List<ObjectNode> snapshot() {
+        List<ObjectNode> effects = new ArrayList<>();
+        effects.add(Json.NODES.objectNode().put("t", "sequence").put("value", sequence));
+        // Streams of tables that no longer exist are not kept across a restart.
+        Map<String, List<StreamLog>> streamsByTable = new LinkedHashMap<>();
+        streams.values().forEach(stream -> streamsByTable.computeIfAbsent(stream.tableName(), t -> new ArrayList<>()).add(stream));
+        for (TableData table : tables.values()) {
+            TableDefinition definition = table.definition();
+            ObjectNode tableEffect = Json.NODES.objectNode().put("t", "table").put("name", definition.name())
+                    .put("createdAt", definition.createdAtEpochSeconds());
+            tableEffect.set("definition", definition.toCreateRequest());
+            effects.add(tableEffect);
+            settings.get(definition.name()).ttlAttribute.ifPresent(attribute ->
+                    effects.add(Json.NODES.objectNode().put("t", "ttl").put("name", definition.name()).put("attribute", attribute)));
+            for (StreamLog stream : streamsByTable.getOrDefault(definition.name(), List.of())) {
+                effects.add(Json.NODES.objectNode().put("t", "streamOpen").put("table", definition.name()).put("label", stream.label())
+                        .put("viewType", stream.viewType()).put("shardId", stream.shardId()).put("createdAt", stream.createdAtMillis())
+                        .put("startingSequenceNumber", stream.startingSequenceNumber()).put("trimmed", stream.trimHorizon()));
+                for (long position = stream.trimHorizon(); position < stream.end(); position++) {
+                    ObjectNode record = Json.NODES.objectNode().put("t", "streamRecord").put("arn", stream.streamArn());
+                    record.set("record", recordJson(stream.at(position)));
+                    effects.add(record);
+                }
+                stream.endingSequenceNumber().ifPresent(ending ->
+                        effects.add(Json.NODES.objectNode().put("t", "streamClose").put("arn", stream.streamArn()).put("lastSequence", ending)));
+            }
+            table.scan(Optional.empty()).forEachRemaining(item ->
+                    effects.add(itemEffect(definition.name(), definition.key().keyAttributes(item), Optional.of(item), Optional.empty())));
+        }
+        return effects;
     }
 }

@@ -64,6 +64,14 @@ public record KeySchema(String hashName, ScalarType hashType, Optional<String> r
         }
     }
 
+    /** A key as attributes again: {@code {hash: ..., range: ...}}. */
+    public Map<String, AttrValue> attributesOf(PrimaryKey key) {
+        Map<String, AttrValue> attributes = new LinkedHashMap<>();
+        attributes.put(hashName, key.hash());
+        rangeName.ifPresent(range -> attributes.put(range, key.range()));
+        return attributes;
+    }
+
     /** The key attributes of an item, as a map ({@code Keys} of a stream record, {@code LastEvaluatedKey}). */
     public Map<String, AttrValue> keyAttributes(Map<String, AttrValue> item) {
         Map<String, AttrValue> key = new LinkedHashMap<>();

@@ -240,6 +240,36 @@ public record TableDefinition(
         }
     }
 
+    /** The CreateTable request that makes this table again ({@link #fromCreateRequest} reads it back). */
+    public ObjectNode toCreateRequest() {
+        ObjectNode request = Json.NODES.objectNode();
+        request.put("TableName", name);
+        ArrayNode attributes = request.putArray("AttributeDefinitions");
+        attributeTypes.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .forEach(e -> attributes.addObject().put("AttributeName", e.getKey()).put("AttributeType", e.getValue().name()));
+        request.set("KeySchema", describeKey(key));
+        ArrayNode locals = Json.NODES.arrayNode();
+        ArrayNode globals = Json.NODES.arrayNode();
+        for (IndexDefinition index : indexes) {
+            ObjectNode node = (index.global() ? globals : locals).addObject();
+            node.put("IndexName", index.name());
+            node.set("KeySchema", describeKey(index.key()));
+            node.set("Projection", describeProjection(index));
+        }
+        if (!locals.isEmpty()) {
+            request.set("LocalSecondaryIndexes", locals);
+        }
+        if (!globals.isEmpty()) {
+            request.set("GlobalSecondaryIndexes", globals);
+        }
+        request.put("BillingMode", billingMode);
+        if (billingMode.equals("PROVISIONED")) {
+            request.putObject("ProvisionedThroughput").put("ReadCapacityUnits", readCapacity).put("WriteCapacityUnits", writeCapacity);
+        }
+        streamViewType.ifPresent(view -> request.putObject("StreamSpecification").put("StreamEnabled", true).put("StreamViewType", view));
+        return request;
+    }
+
     // ---- describing ------------------------------------------------------------------------------
 
     static ArrayNode describeKey(KeySchema key) {

@@ -12,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.HashSet;
+import java.util.Set;
 
 /** CreateTable, DescribeTable, ListTables, DeleteTable, UpdateTable, UpdateTimeToLive, DescribeTimeToLive. */
 public final class TableOperations {
@@ -95,7 +97,7 @@ public final class TableOperations {
                 if (mode.equals("PROVISIONED") && (read < 1 || write < 1)) {
                     throw DynamoDbError.invalidParameter("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
                 }
-                table.redefine(table.definition().withBilling(mode, read, write));
+                database.redefine(table, table.definition().withBilling(mode, read, write));
                 changed = true;
             }
             Optional<JsonNode> indexUpdates = Json.optional(request, "GlobalSecondaryIndexUpdates");
@@ -137,7 +139,10 @@ public final class TableOperations {
                 throw DynamoDbError.validation("A GlobalSecondaryIndexUpdate needs one of Create, Update or Delete");
             }
         }
-        table.redefine(table.definition().withIndexes(indexes, types));
+        Set<String> used = new HashSet<>(table.definition().key().names());
+        indexes.forEach(index -> used.addAll(index.key().names()));
+        types.keySet().retainAll(used);
+        database.redefine(table, table.definition().withIndexes(indexes, types));
     }
 
     public ObjectNode updateTimeToLive(JsonNode request) {

@@ -88,6 +88,19 @@ public final class StreamLog {
         records.add(record);
     }
 
+    /** Restores a stream from a snapshot: its records before this position were trimmed. */
+    public void restoreTrimmed(long trimmed) {
+        this.trimmedCount = trimmed;
+    }
+
+    /** Restores one record from a snapshot, whatever the stream's state. */
+    public void restoreRecord(StreamRecord record) {
+        if (records.isEmpty() && trimmedCount == 0) {
+            firstSequenceNumber = Optional.of(record.sequenceNumber());
+        }
+        records.add(record);
+    }
+
     /** Closes the shard: nothing more is written, readers reach its end. */
     public void disable(String lastIssuedSequenceNumber) {
         enabled = false;

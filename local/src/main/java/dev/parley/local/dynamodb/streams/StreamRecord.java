@@ -17,6 +17,5 @@ public record StreamRecord(
         Map<String, AttrValue> keys,
         Optional<Map<String, AttrValue>> newImage,
         Optional<Map<String, AttrValue>> oldImage,
-        long sizeBytes,
         boolean byTtl) {
 }
