@@ -32,7 +32,7 @@ public final class Database {
     private static final java.time.format.DateTimeFormatter LABEL_FORMAT =
             java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS").withZone(java.time.ZoneOffset.UTC);
 
-    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock(true);
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final Map<String, TableData> tables = new TreeMap<>();
     private final Map<String, TableSettings> settings = new TreeMap<>();
     private final Map<String, StreamLog> streams = new LinkedHashMap<>();

@@ -35,7 +35,7 @@ public final class ItemOperations {
 
     static Write parsePut(JsonNode request) {
         Requests.refuseLegacyParameters(request);
-        ExpressionContext context = Requests.context(request);
+        ExpressionContext context = Requests.context(request, "ConditionExpression");
         Map<String, AttrValue> item = Json.item(Json.optional(request, "Item").orElseThrow(() -> Json.mustNotBeNull("Item")));
         Optional<Condition> condition = Requests.condition(request, "ConditionExpression", ExpressionKind.CONDITION, context);
         context.requireAllUsed();
@@ -45,7 +45,7 @@ public final class ItemOperations {
 
     static Write parseUpdate(JsonNode request) {
         Requests.refuseLegacyParameters(request);
-        ExpressionContext context = Requests.context(request);
+        ExpressionContext context = Requests.context(request, "UpdateExpression", "ConditionExpression");
         Map<String, AttrValue> key = Requests.key(request);
         Optional<UpdateExpression> update = Json.optionalString(request, "UpdateExpression").map(text -> Parser.update(text, context));
         Optional<Condition> condition = Requests.condition(request, "ConditionExpression", ExpressionKind.CONDITION, context);
@@ -57,7 +57,7 @@ public final class ItemOperations {
 
     static Write parseDelete(JsonNode request) {
         Requests.refuseLegacyParameters(request);
-        ExpressionContext context = Requests.context(request);
+        ExpressionContext context = Requests.context(request, "ConditionExpression");
         Map<String, AttrValue> key = Requests.key(request);
         Optional<Condition> condition = Requests.condition(request, "ConditionExpression", ExpressionKind.CONDITION, context);
         context.requireAllUsed();
@@ -66,7 +66,7 @@ public final class ItemOperations {
     }
 
     static Write parseConditionCheck(JsonNode request) {
-        ExpressionContext context = Requests.context(request);
+        ExpressionContext context = Requests.context(request, "ConditionExpression");
         Map<String, AttrValue> key = Requests.key(request);
         Condition condition = Requests.condition(request, "ConditionExpression", ExpressionKind.CONDITION, context)
                 .orElseThrow(() -> Json.mustNotBeNull("ConditionExpression"));

@@ -28,7 +28,8 @@ public record KeySchema(String hashName, ScalarType hashType, Optional<String> r
      * right types, non-empty.
      */
     public PrimaryKey keyOf(Map<String, AttrValue> key) {
-        if (key.size() != names().size() || !key.keySet().containsAll(names())) {
+        if (key.size() != names().size() || !key.keySet().containsAll(names())
+                || !hashType.matches(key.get(hashName)) || rangeType.map(type -> !type.matches(key.get(rangeName.get()))).orElse(false)) {
             throw DynamoDbError.validation("The provided key element does not match the schema");
         }
         return extract(key, true).orElseThrow();
@@ -53,14 +54,26 @@ public record KeySchema(String hashName, ScalarType hashType, Optional<String> r
         return Optional.of(new PrimaryKey(hash, hasRange() ? range : null));
     }
 
-    private static void check(String name, ScalarType type, AttrValue value) {
+    /** DynamoDB's limits on key sizes, in bytes. */
+    static final long MAX_HASH_KEY_BYTES = 2048;
+    static final long MAX_RANGE_KEY_BYTES = 1024;
+
+    private void check(String name, ScalarType type, AttrValue value) {
         if (!type.matches(value)) {
             throw DynamoDbError.invalidParameter("Type mismatch for key " + name + " expected: " + type + " actual: " + value.typeName());
         }
         boolean empty = value instanceof AttrValue.S s ? s.value().isEmpty() : value instanceof AttrValue.B b && b.value().length() == 0;
         if (empty) {
-            throw DynamoDbError.invalidParameter("The AttributeValue for a key attribute cannot contain an empty "
+            throw DynamoDbError.validation("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty "
                     + (value instanceof AttrValue.S ? "string" : "binary") + " value. Key: " + name);
+        }
+        long size = AttrValue.sizeOf(value);
+        if (name.equals(hashName) && size > MAX_HASH_KEY_BYTES) {
+            // The missing space is DynamoDB's own.
+            throw DynamoDbError.invalidParameter("Size of hashkey has exceeded the maximum size limit of2048 bytes");
+        }
+        if (!name.equals(hashName) && size > MAX_RANGE_KEY_BYTES) {
+            throw DynamoDbError.invalidParameter("Aggregated size of all range keys has exceeded the size limit of 1024 bytes");
         }
     }
 

@@ -63,7 +63,7 @@ public final class QueryScanOperations {
 
     public ObjectNode query(JsonNode request) {
         Requests.refuseLegacyParameters(request);
-        ExpressionContext context = Requests.context(request);
+        ExpressionContext context = Requests.context(request, "KeyConditionExpression", "FilterExpression");
         String keyText = Json.optionalString(request, "KeyConditionExpression").orElseThrow(() -> DynamoDbError.validation(
                 "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request."));
         Condition keyCondition = dev.parley.local.dynamodb.expression.Parser.condition(keyText, ExpressionKind.KEY_CONDITION, context);
@@ -84,7 +84,7 @@ public final class QueryScanOperations {
 
     public ObjectNode scan(JsonNode request) {
         Requests.refuseLegacyParameters(request);
-        ExpressionContext context = Requests.context(request);
+        ExpressionContext context = Requests.context(request, "FilterExpression");
         Read read = parseRead(request, context);
         context.requireAllUsed();
         Optional<Integer> segment = Json.optionalInt(request, "Segment");

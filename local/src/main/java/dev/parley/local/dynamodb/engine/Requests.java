@@ -24,7 +24,29 @@ final class Requests {
     private Requests() {
     }
 
-    static ExpressionContext context(JsonNode request) {
+    private static final List<String> EXPRESSIONS = List.of(
+            "KeyConditionExpression", "UpdateExpression", "ConditionExpression", "FilterExpression", "ProjectionExpression");
+
+    /**
+     * The request's ExpressionAttributeNames and Values, checked as DynamoDB checks them: not empty,
+     * and only given alongside an expression that could use them. {@code valueExpressions} are the
+     * operation's expressions that read values, in the order DynamoDB names them in its error.
+     */
+    static ExpressionContext context(JsonNode request, String... valueExpressions) {
+        for (String map : List.of("ExpressionAttributeNames", "ExpressionAttributeValues")) {
+            Json.optional(request, map).filter(node -> node.isObject() && node.isEmpty()).ifPresent(node -> {
+                throw DynamoDbError.validation(map + " must not be empty");
+            });
+        }
+        if (Json.optional(request, "ExpressionAttributeNames").isPresent()
+                && EXPRESSIONS.stream().noneMatch(e -> Json.optional(request, e).isPresent())) {
+            throw DynamoDbError.validation("ExpressionAttributeNames can only be specified when using expressions");
+        }
+        List<String> absent = List.of(valueExpressions).stream().filter(e -> Json.optional(request, e).isEmpty()).toList();
+        if (Json.optional(request, "ExpressionAttributeValues").isPresent() && absent.size() == valueExpressions.length) {
+            throw DynamoDbError.validation("ExpressionAttributeValues can only be specified when using expressions"
+                    + (absent.isEmpty() ? "" : ": " + String.join(" and ", absent) + (absent.size() == 1 ? " is null" : " are null")));
+        }
         return new ExpressionContext(Json.stringMap(request, "ExpressionAttributeNames"), Json.valueMap(request, "ExpressionAttributeValues"));
     }
 

@@ -103,7 +103,9 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
     static ObjectNode errorBody(DynamoDbError error) {
         ObjectNode body = Json.NODES.objectNode();
         body.put("__type", error.type());
-        body.put("message", error.getMessage());
+        // DynamoDB's own inconsistency: these two carry "Message", every other error "message".
+        boolean capital = error.shortType().equals("TransactionCanceledException") || error.shortType().equals("SerializationException");
+        body.put(capital ? "Message" : "message", error.getMessage());
         error.extra().forEach((name, value) -> body.set(name, Json.MAPPER.valueToTree(value)));
         return body;
     }
