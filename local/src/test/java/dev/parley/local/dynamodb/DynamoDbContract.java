@@ -743,4 +743,137 @@ abstract class DynamoDbContract {
         assertThat(description.timeToLiveStatusAsString()).isIn("ENABLED", "ENABLING");
         assertThat(description.attributeName()).isEqualTo("expires");
     }
+
+    private static software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity indexes() {
+        return software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity.INDEXES;
+    }
+
+    @Test
+    void everyReturnValuesModeOfUpdateItem() {
+        client().putItem(b -> b.tableName(table).item(item("pk", s("rv"), "sk", n("1"), "a", n("1"), "b", n("1"))));
+        java.util.function.Function<ReturnValue, Map<String, AttributeValue>> update = mode -> client().updateItem(b -> b.tableName(table)
+                .key(item("pk", s("rv"), "sk", n("1"))).updateExpression("SET a = a + :one")
+                .expressionAttributeValues(Map.of(":one", n("1"))).returnValues(mode)).attributes();
+        assertThat(update.apply(ReturnValue.NONE)).isEmpty();
+        assertThat(update.apply(ReturnValue.ALL_OLD)).containsEntry("a", n("2")).containsKey("b");
+        assertThat(update.apply(ReturnValue.UPDATED_OLD)).containsOnlyKeys("a").containsEntry("a", n("3"));
+        assertThat(update.apply(ReturnValue.ALL_NEW)).containsEntry("a", n("5")).containsKeys("pk", "sk", "b");
+        assertThat(update.apply(ReturnValue.UPDATED_NEW)).containsOnlyKeys("a").containsEntry("a", n("6"));
+        var put = client().putItem(b -> b.tableName(table).item(item("pk", s("rv"), "sk", n("1"))).returnValues(ReturnValue.ALL_OLD));
+        assertThat(put.attributes()).containsEntry("a", n("6"));
+        assertThatThrownBy(() -> client().putItem(b -> b.tableName(table).item(item("pk", s("rv"), "sk", n("1"))).returnValues(ReturnValue.ALL_NEW)))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .isEqualTo("ReturnValues can only be ALL_OLD or NONE"));
+    }
+
+    @Test
+    void anUpdateOfAMissingItemCreatesIt() {
+        var created = client().updateItem(b -> b.tableName(table).key(item("pk", s("new"), "sk", n("1")))
+                .updateExpression("ADD visits :one").expressionAttributeValues(Map.of(":one", n("1"))).returnValues(ReturnValue.ALL_NEW));
+        assertThat(created.attributes()).isEqualTo(item("pk", s("new"), "sk", n("1"), "visits", n("1")));
+        assertThatThrownBy(() -> client().updateItem(b -> b.tableName(table).key(item("pk", s("new2"), "sk", n("1")))
+                .updateExpression("SET a = b").conditionExpression("attribute_not_exists(pk)")))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .isEqualTo("The provided expression refers to an attribute that does not exist in the item"));
+        assertThat(client().getItem(b -> b.tableName(table).key(item("pk", s("new2"), "sk", n("1")))).hasItem()).isFalse();
+    }
+
+    @Test
+    void expressionMistakesAreNamed() {
+        java.util.function.Consumer<java.util.function.Consumer<software.amazon.awssdk.services.dynamodb.model.PutItemRequest.Builder>> put =
+                request -> client().putItem(b -> {
+                    b.tableName(table).item(item("pk", s("m"), "sk", n("1")));
+                    request.accept(b);
+                });
+        assertThatThrownBy(() -> put.accept(b -> b.conditionExpression("a = = :v").expressionAttributeValues(Map.of(":v", n("1")))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .startsWith("Invalid ConditionExpression: Syntax error; token: \"=\""));
+        assertThatThrownBy(() -> put.accept(b -> b.conditionExpression("#a = :v").expressionAttributeValues(Map.of(":v", n("1")))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .isEqualTo("Invalid ConditionExpression: An expression attribute name used in the document path is not defined; attribute name: #a"));
+        assertThatThrownBy(() -> put.accept(b -> b.conditionExpression("a = :missing")))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .isEqualTo("Invalid ConditionExpression: An expression attribute value used in expression is not defined; attribute value: :missing"));
+        assertThatThrownBy(() -> put.accept(b -> b.expressionAttributeValues(Map.of(":v", n("1")))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .isEqualTo("ExpressionAttributeValues can only be specified when using expressions: ConditionExpression is null"));
+        assertThatThrownBy(() -> put.accept(b -> b.conditionExpression("bogus(a)")))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .isEqualTo("Invalid ConditionExpression: Invalid function name; function: bogus"));
+        assertThatThrownBy(() -> put.accept(b -> b.conditionExpression("a BETWEEN :hi AND :lo")
+                .expressionAttributeValues(Map.of(":hi", n("9"), ":lo", n("1")))))
+                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .startsWith("Invalid ConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound"));
+        assertThat(client().scan(b -> b.tableName(table)).count()).isZero();
+    }
+
+    @Test
+    void operationsOnAMissingTableAreResourceNotFound() {
+        assertThatThrownBy(() -> client().putItem(b -> b.tableName("no-such-table").item(item("pk", s("x"), "sk", n("1")))))
+                .isInstanceOf(ResourceNotFoundException.class);
+        assertThatThrownBy(() -> client().query(b -> b.tableName("no-such-table").keyConditionExpression("pk = :p")
+                .expressionAttributeValues(Map.of(":p", s("x"))))).isInstanceOf(ResourceNotFoundException.class);
+        assertThatThrownBy(() -> client().deleteTable(b -> b.tableName("no-such-table"))).isInstanceOf(ResourceNotFoundException.class);
+    }
+
+    @Test
+    void listTablesPages() {
+        String second = createTable("items");
+        var first = client().listTables(b -> b.limit(1));
+        assertThat(first.tableNames()).hasSize(1);
+        assertThat(first.lastEvaluatedTableName()).isEqualTo(first.tableNames().getFirst());
+        List<String> all = client().listTablesPaginator(b -> b.limit(1)).tableNames().stream().toList();
+        assertThat(all).contains(table, second).isSorted();
+    }
+
+    @Test
+    void aGlobalIndexAddedLaterIsFilledFromTheTableAndCanBeRemoved() {
+        client().putItem(b -> b.tableName(table).item(item("pk", s("g"), "sk", n("1"), "email", s("ann@example.com"))));
+        client().updateTable(b -> b.tableName(table)
+                .attributeDefinitions(AttributeDefinition.builder().attributeName("email").attributeType(ScalarAttributeType.S).build())
+                .globalSecondaryIndexUpdates(u -> u.create(c -> c.indexName("byEmail")
+                        .keySchema(KeySchemaElement.builder().attributeName("email").keyType(KeyType.HASH).build())
+                        .projection(p -> p.projectionType(software.amazon.awssdk.services.dynamodb.model.ProjectionType.ALL)))));
+        client().waiter().waitUntilTableExists(b -> b.tableName(table));
+        var found = client().query(b -> b.tableName(table).indexName("byEmail").keyConditionExpression("email = :e")
+                .expressionAttributeValues(Map.of(":e", s("ann@example.com"))));
+        assertThat(found.items()).extracting(i -> i.get("pk").s()).containsExactly("g");
+
+        client().updateTable(b -> b.tableName(table).globalSecondaryIndexUpdates(u -> u.delete(d -> d.indexName("byEmail"))));
+        assertThat(client().describeTable(b -> b.tableName(table)).table().hasGlobalSecondaryIndexes()).isFalse();
+    }
+
+    @Test
+    void indexWritesAreChargedPerIndexByTheProjectedEntry() {
+        String indexed = "charged-" + UUID.randomUUID();
+        client().createTable(b -> b.tableName(indexed)
+                .attributeDefinitions(AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build(),
+                        AttributeDefinition.builder().attributeName("g").attributeType(ScalarAttributeType.S).build())
+                .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())
+                .globalSecondaryIndexes(g -> g.indexName("byG").keySchema(KeySchemaElement.builder().attributeName("g").keyType(KeyType.HASH).build())
+                        .projection(p -> p.projectionType(software.amazon.awssdk.services.dynamodb.model.ProjectionType.KEYS_ONLY)))
+                .billingMode(BillingMode.PAY_PER_REQUEST));
+        var sparse = client().putItem(b -> b.tableName(indexed).item(item("pk", s("a"), "data", s("x".repeat(3000)))).returnConsumedCapacity(indexes()));
+        assertThat(sparse.consumedCapacity().capacityUnits()).isEqualTo(3.0);
+        assertThat(sparse.consumedCapacity().table().capacityUnits()).isEqualTo(3.0);
+        assertThat(sparse.consumedCapacity().hasGlobalSecondaryIndexes()).as("an index that was not touched is not listed").isFalse();
+
+        var indexedPut = client().putItem(b -> b.tableName(indexed).item(item("pk", s("a"), "g", s("one"), "data", s("x".repeat(3000))))
+                .returnConsumedCapacity(indexes()));
+        assertThat(indexedPut.consumedCapacity().globalSecondaryIndexes().get("byG").capacityUnits()).as("a small KEYS_ONLY entry").isEqualTo(1.0);
+        assertThat(indexedPut.consumedCapacity().capacityUnits()).isEqualTo(4.0);
+
+        var moved = client().updateItem(b -> b.tableName(indexed).key(item("pk", s("a"))).updateExpression("SET g = :two")
+                .expressionAttributeValues(Map.of(":two", s("two"))).returnConsumedCapacity(indexes()));
+        assertThat(moved.consumedCapacity().globalSecondaryIndexes().get("byG").capacityUnits()).as("a key change is a delete and a put").isEqualTo(2.0);
+
+        var untouched = client().updateItem(b -> b.tableName(indexed).key(item("pk", s("a"))).updateExpression("SET note = :v")
+                .expressionAttributeValues(Map.of(":v", s("v"))).returnConsumedCapacity(indexes()));
+        assertThat(untouched.consumedCapacity().hasGlobalSecondaryIndexes()).as("a KEYS_ONLY entry does not change").isFalse();
+
+        var query = client().query(b -> b.tableName(indexed).keyConditionExpression("pk = :a").expressionAttributeValues(Map.of(":a", s("a")))
+                .consistentRead(true).returnConsumedCapacity(software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity.TOTAL));
+        assertThat(query.consumedCapacity().capacityUnits()).isEqualTo(1.0);
+        assertThat(query.consumedCapacity().readCapacityUnits()).as("only transactions split the units").isNull();
+    }
 }
