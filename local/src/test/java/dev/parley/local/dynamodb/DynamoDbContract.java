@@ -34,6 +34,27 @@ abstract class DynamoDbContract {
 
     protected abstract DynamoDbClient client();
 
+    /** A DynamoDB client and a Streams client for one endpoint. */
+    protected record Clients(DynamoDbClient dynamoDb, software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient streams)
+            implements AutoCloseable {
+        static Clients connect(java.net.URI endpoint, String region, String accessKey, String secretKey) {
+            var credentials = software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                    software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(accessKey, secretKey));
+            var regionOf = software.amazon.awssdk.regions.Region.of(region);
+            return new Clients(
+                    DynamoDbClient.builder().endpointOverride(endpoint).region(regionOf).credentialsProvider(credentials)
+                            .httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create()).build(),
+                    software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient.builder().endpointOverride(endpoint).region(regionOf)
+                            .credentialsProvider(credentials).httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create()).build());
+        }
+
+        @Override
+        public void close() {
+            dynamoDb.close();
+            streams.close();
+        }
+    }
+
     protected String table;
 
     protected static AttributeValue s(String value) {

@@ -119,67 +119,41 @@ public final class ItemOperations {
     }
 
     public ObjectNode putItem(JsonNode request) {
-        Write write = parsePut(request);
-        String returnValues = Requests.returnValues(request, Set.of("NONE", "ALL_OLD"));
-        String capacityMode = Requests.returnConsumedCapacity(request);
-        return database.write(() -> {
-            TableData table = database.table(write.tableName());
-            PrimaryKey key = keyOf(table, write);
-            Capacity capacity = new Capacity(write.tableName());
-            Optional<Map<String, AttrValue>> old = checkCondition(table, key, write, capacity, "PutItem");
-            database.change(table, key, Optional.of(write.itemOrKey()), capacity, false);
-            database.capacityMeter().record("PutItem", capacity);
-            ObjectNode response = Json.NODES.objectNode();
-            if (returnValues.equals("ALL_OLD")) {
-                old.ifPresent(item -> response.set("Attributes", Json.writeItem(item)));
-            }
-            Requests.addConsumed(response, capacity, capacityMode);
-            return response;
-        });
+        return execute(parsePut(request), "PutItem", Requests.returnValues(request, Set.of("NONE", "ALL_OLD")),
+                Requests.returnConsumedCapacity(request));
     }
 
     public ObjectNode updateItem(JsonNode request) {
-        Write write = parseUpdate(request);
-        String returnValues = Requests.returnValues(request, Set.of("NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"));
-        String capacityMode = Requests.returnConsumedCapacity(request);
-        return database.write(() -> {
-            TableData table = database.table(write.tableName());
-            PrimaryKey key = keyOf(table, write);
-            Capacity capacity = new Capacity(write.tableName());
-            Optional<Map<String, AttrValue>> old = checkCondition(table, key, write, capacity, "UpdateItem");
-            Map<String, AttrValue> updated = result(table, write, old).orElseThrow();
-            database.change(table, key, Optional.of(updated), capacity, false);
-            database.capacityMeter().record("UpdateItem", capacity);
-            ObjectNode response = Json.NODES.objectNode();
-            List<Path> touched = write.update().map(UpdateExpression::targetPaths).orElse(List.of());
-            Optional<Map<String, AttrValue>> attributes = switch (returnValues) {
-                case "ALL_OLD" -> old;
-                case "ALL_NEW" -> Optional.of(updated);
-                case "UPDATED_OLD" -> old.map(item -> Evaluator.project(item, touched));
-                case "UPDATED_NEW" -> Optional.of(Evaluator.project(updated, touched));
-                default -> Optional.empty();
-            };
-            attributes.filter(a -> !a.isEmpty()).ifPresent(a -> response.set("Attributes", Json.writeItem(a)));
-            Requests.addConsumed(response, capacity, capacityMode);
-            return response;
-        });
+        return execute(parseUpdate(request), "UpdateItem",
+                Requests.returnValues(request, Set.of("NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW")),
+                Requests.returnConsumedCapacity(request));
     }
 
     public ObjectNode deleteItem(JsonNode request) {
-        Write write = parseDelete(request);
-        String returnValues = Requests.returnValues(request, Set.of("NONE", "ALL_OLD"));
-        String capacityMode = Requests.returnConsumedCapacity(request);
+        return execute(parseDelete(request), "DeleteItem", Requests.returnValues(request, Set.of("NONE", "ALL_OLD")),
+                Requests.returnConsumedCapacity(request));
+    }
+
+    /** One single-item write: check its condition, make the change, answer with what ReturnValues asks for. */
+    private ObjectNode execute(Write write, String operation, String returnValues, String capacityMode) {
         return database.write(() -> {
             TableData table = database.table(write.tableName());
             PrimaryKey key = keyOf(table, write);
             Capacity capacity = new Capacity(write.tableName());
-            Optional<Map<String, AttrValue>> old = checkCondition(table, key, write, capacity, "DeleteItem");
-            database.change(table, key, Optional.empty(), capacity, false);
-            database.capacityMeter().record("DeleteItem", capacity);
+            Optional<Map<String, AttrValue>> old = checkCondition(table, key, write, capacity, operation);
+            Optional<Map<String, AttrValue>> result = result(table, write, old);
+            database.change(table, key, result, capacity, false);
+            database.capacityMeter().record(operation, capacity);
+            List<Path> touched = write.update().map(UpdateExpression::targetPaths).orElse(List.of());
+            Optional<Map<String, AttrValue>> attributes = switch (returnValues) {
+                case "ALL_OLD" -> old;
+                case "ALL_NEW" -> result;
+                case "UPDATED_OLD" -> old.map(item -> Evaluator.project(item, touched));
+                case "UPDATED_NEW" -> result.map(item -> Evaluator.project(item, touched));
+                default -> Optional.empty();
+            };
             ObjectNode response = Json.NODES.objectNode();
-            if (returnValues.equals("ALL_OLD")) {
-                old.ifPresent(item -> response.set("Attributes", Json.writeItem(item)));
-            }
+            attributes.filter(a -> !a.isEmpty()).ifPresent(a -> response.set("Attributes", Json.writeItem(a)));
             Requests.addConsumed(response, capacity, capacityMode);
             return response;
         });
