@@ -1,0 +1,44 @@
+package dev.parley.functions.manifest;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * One function of Parley: what the local Lambda runtime loads and the CDK stack deploys, from this
+ * one description. {@code tables} lists the tables it touches, each with the actions it needs,
+ * so the stack can grant exactly those.
+ */
+public record FunctionSpec(
+        String name,
+        String handler,
+        int memoryMb,
+        Duration timeout,
+        Map<String, String> environment,
+        Trigger trigger,
+        Map<String, TableAccess> tables,
+        boolean managesConnections) {
+
+    private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_-]{1,64}");
+
+    /** How a function uses a table; the stack turns each into the matching IAM actions. */
+    public enum TableAccess { READ, WRITE, READ_WRITE, STREAM }
+
+    public FunctionSpec {
+        Objects.requireNonNull(name, "name");
+        if (!NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("function name '" + name + "' must be 1 to 64 letters, digits, - or _");
+        }
+        Objects.requireNonNull(handler, "handler");
+        if (memoryMb < 128 || memoryMb > 10_240) {
+            throw new IllegalArgumentException("memoryMb of " + name + " must be 128 to 10240, was " + memoryMb);
+        }
+        if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(Duration.ofMinutes(15)) > 0) {
+            throw new IllegalArgumentException("timeout of " + name + " must be over 0 and at most 15 minutes, was " + timeout);
+        }
+        environment = Map.copyOf(environment);
+        Objects.requireNonNull(trigger, "trigger");
+        tables = Map.copyOf(tables);
+    }
+}

@@ -1,0 +1,72 @@
+package dev.parley.functions.manifest;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Every function and table of a Parley deployment: the one source the local cloud wires from and the
+ * CDK stack builds from. Checked on construction: unique names, one function per route, at most
+ * one authorizer, tables that triggers and functions name exist.
+ */
+public record Manifest(List<FunctionSpec> functions, List<TableSpec> tables) {
+
+    public Manifest {
+        functions = List.copyOf(functions);
+        tables = List.copyOf(tables);
+        Set<String> names = new HashSet<>();
+        Set<String> routes = new HashSet<>();
+        int authorizers = 0;
+        Set<String> tableNames = new HashSet<>();
+        for (TableSpec table : tables) {
+            if (!tableNames.add(table.name())) {
+                throw new IllegalArgumentException("table " + table.name() + " is defined twice");
+            }
+        }
+        for (FunctionSpec function : functions) {
+            if (!names.add(function.name())) {
+                throw new IllegalArgumentException("function " + function.name() + " is defined twice");
+            }
+            switch (function.trigger()) {
+                case Trigger.WebSocketRoute route -> {
+                    if (!routes.add(route.routeKey())) {
+                        throw new IllegalArgumentException("route " + route.routeKey() + " has two functions");
+                    }
+                }
+                case Trigger.WebSocketAuthorizer ignored -> authorizers++;
+                case Trigger.StreamMapping mapping -> {
+                    TableSpec source = tables.stream().filter(t -> t.name().equals(mapping.table())).findFirst()
+                            .orElseThrow(() -> new IllegalArgumentException(function.name() + " maps the stream of unknown table " + mapping.table()));
+                    if (source.streamViewType().isEmpty()) {
+                        throw new IllegalArgumentException(function.name() + " maps the stream of table " + mapping.table() + ", which has none");
+                    }
+                }
+            }
+            for (String table : function.tables().keySet()) {
+                if (!tableNames.contains(table)) {
+                    throw new IllegalArgumentException(function.name() + " uses unknown table " + table);
+                }
+            }
+        }
+        if (authorizers > 1) {
+            throw new IllegalArgumentException("a WebSocket API has at most one $connect authorizer, found " + authorizers);
+        }
+    }
+
+    public Optional<FunctionSpec> function(String name) {
+        return functions.stream().filter(f -> f.name().equals(name)).findFirst();
+    }
+
+    public Optional<FunctionSpec> route(String routeKey) {
+        return functions.stream().filter(f -> f.trigger() instanceof Trigger.WebSocketRoute r && r.routeKey().equals(routeKey)).findFirst();
+    }
+
+    public Optional<FunctionSpec> authorizer() {
+        return functions.stream().filter(f -> f.trigger() instanceof Trigger.WebSocketAuthorizer).findFirst();
+    }
+
+    public List<FunctionSpec> streamConsumers() {
+        return functions.stream().filter(f -> f.trigger() instanceof Trigger.StreamMapping).toList();
+    }
+}

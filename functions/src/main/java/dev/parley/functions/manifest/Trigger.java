@@ -1,0 +1,71 @@
+package dev.parley.functions.manifest;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/** What makes a function run. */
+public sealed interface Trigger {
+
+    /** A WebSocket API route: {@code $connect}, {@code $disconnect}, {@code $default} or a frame type. */
+    record WebSocketRoute(String routeKey) implements Trigger {
+        public WebSocketRoute {
+            Objects.requireNonNull(routeKey, "routeKey");
+            if (routeKey.isBlank()) {
+                throw new IllegalArgumentException("a route key must not be blank");
+            }
+        }
+    }
+
+    /**
+     * The REQUEST authorizer of {@code $connect}. {@code identitySources} name where the token may be,
+     * as API Gateway writes them ({@code route.request.querystring.token},
+     * {@code route.request.header.Authorization}); the local gateway accepts any one that is present.
+     */
+    record WebSocketAuthorizer(List<String> identitySources) implements Trigger {
+        public WebSocketAuthorizer {
+            identitySources = List.copyOf(identitySources);
+            if (identitySources.isEmpty()) {
+                throw new IllegalArgumentException("an authorizer needs at least one identity source");
+            }
+        }
+    }
+
+    /** Where a stream mapping starts reading a shard it has no checkpoint for. */
+    enum StartingPosition { TRIM_HORIZON, LATEST }
+
+    /** A DynamoDB Streams event source mapping, with Lambda's settings. */
+    record StreamMapping(
+            String table,
+            int batchSize,
+            Duration maximumBatchingWindow,
+            StartingPosition startingPosition,
+            int parallelizationFactor,
+            boolean reportBatchItemFailures,
+            boolean bisectBatchOnFunctionError,
+            int maximumRetryAttempts,
+            Duration maximumRecordAge,
+            Optional<String> onFailureDestination) implements Trigger {
+        public StreamMapping {
+            Objects.requireNonNull(table, "table");
+            if (batchSize < 1 || batchSize > 10_000) {
+                throw new IllegalArgumentException("batchSize must be 1 to 10000, was " + batchSize);
+            }
+            if (maximumBatchingWindow.isNegative() || maximumBatchingWindow.compareTo(Duration.ofSeconds(300)) > 0) {
+                throw new IllegalArgumentException("maximumBatchingWindow must be 0 to 300 seconds, was " + maximumBatchingWindow);
+            }
+            if (parallelizationFactor < 1 || parallelizationFactor > 10) {
+                throw new IllegalArgumentException("parallelizationFactor must be 1 to 10, was " + parallelizationFactor);
+            }
+            if (maximumRetryAttempts < -1 || maximumRetryAttempts > 10_000) {
+                throw new IllegalArgumentException("maximumRetryAttempts must be -1 (forever) to 10000, was " + maximumRetryAttempts);
+            }
+            boolean infiniteAge = maximumRecordAge.equals(Duration.ofSeconds(-1));
+            if (!infiniteAge && (maximumRecordAge.compareTo(Duration.ofSeconds(60)) < 0 || maximumRecordAge.compareTo(Duration.ofDays(7)) > 0)) {
+                throw new IllegalArgumentException("maximumRecordAge must be -1 (forever) or 60 s to 7 days, was " + maximumRecordAge);
+            }
+            Objects.requireNonNull(onFailureDestination, "onFailureDestination");
+        }
+    }
+}

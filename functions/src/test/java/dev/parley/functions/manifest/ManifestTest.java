@@ -1,0 +1,71 @@
+package dev.parley.functions.manifest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ManifestTest {
+    private static final TableSpec MESSAGES = new TableSpec("messages", new TableSpec.Key("pk", TableSpec.KeyType.S),
+            Optional.of(new TableSpec.Key("seq", TableSpec.KeyType.N)), List.of(), Optional.of("NEW_IMAGE"), Optional.empty());
+    private static final TableSpec PLAIN = new TableSpec("plain", new TableSpec.Key("pk", TableSpec.KeyType.S),
+            Optional.empty(), List.of(), Optional.empty(), Optional.of("expires"));
+
+    private static FunctionSpec function(String name, Trigger trigger, Map<String, FunctionSpec.TableAccess> tables) {
+        return new FunctionSpec(name, "x.Handler", 512, Duration.ofSeconds(10), Map.of(), trigger, tables, false);
+    }
+
+    private static Trigger.StreamMapping mapping(String table) {
+        return new Trigger.StreamMapping(table, 100, Duration.ZERO, Trigger.StartingPosition.TRIM_HORIZON, 1, true, true, 3,
+                Duration.ofHours(1), Optional.of("failures"));
+    }
+
+    @Test
+    void findsFunctionsByRouteAuthorizerAndStream() {
+        Manifest manifest = new Manifest(List.of(
+                function("send", new Trigger.WebSocketRoute("message.send"), Map.of("messages", FunctionSpec.TableAccess.READ_WRITE)),
+                function("auth", new Trigger.WebSocketAuthorizer(List.of("route.request.querystring.token")), Map.of()),
+                function("fanout", mapping("messages"), Map.of("messages", FunctionSpec.TableAccess.STREAM))),
+                List.of(MESSAGES, PLAIN));
+        assertThat(manifest.route("message.send")).map(FunctionSpec::name).contains("send");
+        assertThat(manifest.route("nothing")).isEmpty();
+        assertThat(manifest.authorizer()).map(FunctionSpec::name).contains("auth");
+        assertThat(manifest.streamConsumers()).extracting(FunctionSpec::name).containsExactly("fanout");
+    }
+
+    @Test
+    void refusesWhatCannotBeDeployed() {
+        FunctionSpec a = function("a", new Trigger.WebSocketRoute("ping"), Map.of());
+        assertThatThrownBy(() -> new Manifest(List.of(a, a), List.of())).hasMessage("function a is defined twice");
+        assertThatThrownBy(() -> new Manifest(List.of(a, function("b", new Trigger.WebSocketRoute("ping"), Map.of())), List.of()))
+                .hasMessage("route ping has two functions");
+        assertThatThrownBy(() -> new Manifest(List.of(function("c", new Trigger.WebSocketRoute("x"), Map.of("nope", FunctionSpec.TableAccess.READ))), List.of()))
+                .hasMessage("c uses unknown table nope");
+        assertThatThrownBy(() -> new Manifest(List.of(function("d", mapping("plain"), Map.of())), List.of(PLAIN)))
+                .hasMessage("d maps the stream of table plain, which has none");
+        Trigger.WebSocketAuthorizer authorizer = new Trigger.WebSocketAuthorizer(List.of("route.request.header.Authorization"));
+        assertThatThrownBy(() -> new Manifest(List.of(function("e", authorizer, Map.of()), function("f", authorizer, Map.of())), List.of()))
+                .hasMessageContaining("at most one $connect authorizer");
+        assertThatThrownBy(() -> new Manifest(List.of(), List.of(PLAIN, PLAIN))).hasMessage("table plain is defined twice");
+    }
+
+    @Test
+    void settingsOutsideLambdasLimitsAreRefused() {
+        assertThatThrownBy(() -> new FunctionSpec("bad name!", "x", 512, Duration.ofSeconds(1), Map.of(), new Trigger.WebSocketRoute("r"), Map.of(), false))
+                .hasMessageContaining("must be 1 to 64 letters");
+        assertThatThrownBy(() -> new FunctionSpec("f", "x", 64, Duration.ofSeconds(1), Map.of(), new Trigger.WebSocketRoute("r"), Map.of(), false))
+                .hasMessageContaining("memoryMb");
+        assertThatThrownBy(() -> new FunctionSpec("f", "x", 512, Duration.ofMinutes(16), Map.of(), new Trigger.WebSocketRoute("r"), Map.of(), false))
+                .hasMessageContaining("timeout");
+        assertThatThrownBy(() -> new Trigger.StreamMapping("t", 0, Duration.ZERO, Trigger.StartingPosition.LATEST, 1, false, false, 0,
+                Duration.ofSeconds(-1), Optional.empty())).hasMessageContaining("batchSize");
+        assertThatThrownBy(() -> new Trigger.StreamMapping("t", 10, Duration.ZERO, Trigger.StartingPosition.LATEST, 11, false, false, 0,
+                Duration.ofSeconds(-1), Optional.empty())).hasMessageContaining("parallelizationFactor");
+        assertThatThrownBy(() -> new Trigger.StreamMapping("t", 10, Duration.ZERO, Trigger.StartingPosition.LATEST, 1, false, false, 0,
+                Duration.ofSeconds(30), Optional.empty())).hasMessageContaining("maximumRecordAge");
+    }
+}

@@ -1,0 +1,20 @@
+package dev.parley.local.lambda;
+
+import java.time.Duration;
+
+/** What one function has done since it was deployed (or the counters were reset). */
+public record FunctionMetrics(
+        long invocations,
+        long errors,
+        long timeouts,
+        long throttles,
+        long coldStarts,
+        Duration coldStartTime,
+        Duration totalDuration,
+        Duration maxDuration,
+        int environments) {
+
+    public Duration averageDuration() {
+        return invocations == 0 ? Duration.ZERO : totalDuration.dividedBy(invocations);
+    }
+}

@@ -1,0 +1,271 @@
+package dev.parley.local.lambda;
+
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
+import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
+import com.amazonaws.services.lambda.runtime.serialization.factories.JacksonFactory;
+import dev.parley.functions.manifest.FunctionSpec;
+import dev.parley.functions.runtime.FunctionEnvironment;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Runs the manifest's handler classes as Lambda does: one handler instance per execution
+ * environment (built on a cold start, which is counted and timed), reused while warm; the
+ * function's environment variables around construction and every invocation; a {@code Context};
+ * the timeout enforced (a timed-out environment is thrown away); and a concurrency limit beyond
+ * which invocations are throttled. Events arrive as JSON and are turned into the handler's input
+ * type by the Lambda Java runtime's own serializers.
+ */
+public final class LambdaRuntime implements AutoCloseable {
+    private final Map<String, Deployed> functions = new ConcurrentHashMap<>();
+    private final ExecutorService threads = Executors.newThreadPerTaskExecutor(
+            Thread.ofPlatform().name("lambda-", 0).daemon(true).factory());
+
+    /** Deploys a function with a concurrency limit (Lambda's reserved concurrency). */
+    public void deploy(FunctionSpec spec, int concurrencyLimit) {
+        if (concurrencyLimit < 1) {
+            throw new IllegalArgumentException("the concurrency limit of " + spec.name() + " must be at least 1");
+        }
+        Class<?> handlerClass;
+        try {
+            handlerClass = Class.forName(spec.handler(), false, Thread.currentThread().getContextClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalArgumentException("the handler class " + spec.handler() + " of " + spec.name() + " is not on the classpath", e);
+        }
+        if (!RequestHandler.class.isAssignableFrom(handlerClass) && !RequestStreamHandler.class.isAssignableFrom(handlerClass)) {
+            throw new IllegalArgumentException(spec.handler() + " implements neither RequestHandler nor RequestStreamHandler");
+        }
+        if (functions.putIfAbsent(spec.name(), new Deployed(spec, handlerClass, concurrencyLimit)) != null) {
+            throw new IllegalArgumentException("function " + spec.name() + " is already deployed");
+        }
+    }
+
+    public boolean isDeployed(String function) {
+        return functions.containsKey(function);
+    }
+
+    /** Invokes a function synchronously with an event as JSON; returns its result as JSON (null for none). */
+    public String invoke(String function, String eventJson) {
+        Deployed deployed = functions.get(function);
+        if (deployed == null) {
+            throw new IllegalArgumentException("no function " + function + " is deployed");
+        }
+        return deployed.invoke(eventJson);
+    }
+
+    public FunctionMetrics metrics(String function) {
+        Deployed deployed = functions.get(function);
+        if (deployed == null) {
+            throw new IllegalArgumentException("no function " + function + " is deployed");
+        }
+        return deployed.metrics();
+    }
+
+    public Map<String, FunctionMetrics> allMetrics() {
+        Map<String, FunctionMetrics> all = new java.util.TreeMap<>();
+        functions.forEach((name, deployed) -> all.put(name, deployed.metrics()));
+        return all;
+    }
+
+    @Override
+    public void close() {
+        threads.shutdownNow();
+    }
+
+    /** One warm handler instance: Lambda's execution environment. */
+    private record Environment(Object handler, String logStream) {
+    }
+
+    private final class Deployed {
+        private final FunctionSpec spec;
+        private final Class<?> handlerClass;
+        private final int concurrencyLimit;
+        private final Deque<Environment> idle = new ArrayDeque<>();
+        private int environments;
+        private final AtomicLong invocations = new AtomicLong();
+        private final AtomicLong errors = new AtomicLong();
+        private final AtomicLong timeouts = new AtomicLong();
+        private final AtomicLong throttles = new AtomicLong();
+        private final AtomicLong coldStarts = new AtomicLong();
+        private final AtomicLong coldStartNanos = new AtomicLong();
+        private final AtomicLong totalNanos = new AtomicLong();
+        private final AtomicLong maxNanos = new AtomicLong();
+        private final AtomicInteger busy = new AtomicInteger();
+        private final PojoSerializer<Object> inputSerializer;
+
+        Deployed(FunctionSpec spec, Class<?> handlerClass, int concurrencyLimit) {
+            this.spec = spec;
+            this.handlerClass = handlerClass;
+            this.concurrencyLimit = concurrencyLimit;
+            this.inputSerializer = RequestHandler.class.isAssignableFrom(handlerClass) ? serializerFor(inputType(handlerClass)) : null;
+        }
+
+        String invoke(String eventJson) {
+            Environment environment = acquire();
+            long started = System.nanoTime();
+            long deadline = started + spec.timeout().toNanos();
+            String requestId = UUID.randomUUID().toString();
+            boolean keep = true;
+            try {
+                Future<String> result = threads.submit(() -> FunctionEnvironment.with(spec.environment(),
+                        () -> call(environment, eventJson, new LocalContext(spec, requestId, deadline, environment.logStream()))));
+                try {
+                    return result.get(spec.timeout().toNanos(), TimeUnit.NANOSECONDS);
+                } catch (TimeoutException e) {
+                    result.cancel(true);
+                    keep = false;
+                    timeouts.incrementAndGet();
+                    errors.incrementAndGet();
+                    throw new FunctionError(FunctionError.Kind.TIMEOUT, spec.name(), "Sandbox.Timedout",
+                            "Task timed out after " + String.format("%.2f", spec.timeout().toMillis() / 1000.0) + " seconds", null);
+                } catch (ExecutionException e) {
+                    errors.incrementAndGet();
+                    Throwable cause = e.getCause() instanceof HandlerFailure failure ? failure.getCause() : e.getCause();
+                    throw new FunctionError(FunctionError.Kind.HANDLER_ERROR, spec.name(), cause.getClass().getName(),
+                            String.valueOf(cause.getMessage()), cause);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    keep = false;
+                    throw new FunctionError(FunctionError.Kind.HANDLER_ERROR, spec.name(), "Interrupted", "the invocation was interrupted", e);
+                }
+            } finally {
+                long elapsed = System.nanoTime() - started;
+                invocations.incrementAndGet();
+                totalNanos.addAndGet(elapsed);
+                maxNanos.accumulateAndGet(elapsed, Math::max);
+                release(environment, keep);
+            }
+        }
+
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        private String call(Environment environment, String eventJson, LocalContext context) {
+            try {
+                if (environment.handler() instanceof RequestStreamHandler stream) {
+                    ByteArrayOutputStream out = new ByteArrayOutputStream();
+                    stream.handleRequest(new ByteArrayInputStream(eventJson.getBytes(StandardCharsets.UTF_8)), out, context);
+                    return out.size() == 0 ? null : out.toString(StandardCharsets.UTF_8);
+                }
+                Object input = inputSerializer.fromJson(eventJson);
+                Object output = ((RequestHandler) environment.handler()).handleRequest(input, context);
+                if (output == null) {
+                    return null;
+                }
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                serializerFor(output.getClass()).toJson(output, out);
+                return out.toString(StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new HandlerFailure(e);
+            } catch (RuntimeException | Error e) {
+                throw new HandlerFailure(e);
+            }
+        }
+
+        private Environment acquire() {
+            synchronized (this) {
+                Environment warm = idle.pollFirst();
+                if (warm != null) {
+                    busy.incrementAndGet();
+                    return warm;
+                }
+                if (busy.get() >= concurrencyLimit) {
+                    throttles.incrementAndGet();
+                    throw new FunctionError(FunctionError.Kind.THROTTLED, spec.name(), "TooManyRequestsException",
+                            "Rate Exceeded. (the concurrency limit of " + concurrencyLimit + " is reached)", null);
+                }
+                busy.incrementAndGet();
+                environments++;
+            }
+            long started = System.nanoTime();
+            try {
+                Object handler = FunctionEnvironment.with(spec.environment(), this::construct);
+                coldStarts.incrementAndGet();
+                coldStartNanos.addAndGet(System.nanoTime() - started);
+                return new Environment(handler, java.time.LocalDate.now() + "/[$LATEST]" + UUID.randomUUID().toString().replace("-", ""));
+            } catch (RuntimeException e) {
+                synchronized (this) {
+                    busy.decrementAndGet();
+                    environments--;
+                }
+                errors.incrementAndGet();
+                Throwable cause = e.getCause() != null ? e.getCause() : e;
+                throw new FunctionError(FunctionError.Kind.INIT_ERROR, spec.name(), "Runtime.InitError",
+                        "the handler " + spec.handler() + " could not be built: " + cause, cause);
+            }
+        }
+
+        private Object construct() {
+            try {
+                return handlerClass.getDeclaredConstructor().newInstance();
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e.getCause() != null ? e.getCause() : e);
+            }
+        }
+
+        private synchronized void release(Environment environment, boolean keep) {
+            busy.decrementAndGet();
+            if (keep) {
+                idle.addFirst(environment);
+            } else {
+                environments--;
+            }
+        }
+
+        synchronized FunctionMetrics metrics() {
+            return new FunctionMetrics(invocations.get(), errors.get(), timeouts.get(), throttles.get(), coldStarts.get(),
+                    Duration.ofNanos(coldStartNanos.get()), Duration.ofNanos(totalNanos.get()), Duration.ofNanos(maxNanos.get()), environments);
+        }
+    }
+
+    /** Carries a handler's own exception out of the invocation thread. */
+    private static final class HandlerFailure extends RuntimeException {
+        HandlerFailure(Throwable cause) {
+            super(cause);
+        }
+    }
+
+    /** The input type of a {@code RequestHandler<I, O>}, found on the class or its superclasses. */
+    static Class<?> inputType(Class<?> handlerClass) {
+        for (Class<?> type = handlerClass; type != null && type != Object.class; type = type.getSuperclass()) {
+            for (Type implemented : type.getGenericInterfaces()) {
+                if (implemented instanceof ParameterizedType parameterized && parameterized.getRawType() == RequestHandler.class) {
+                    Type input = parameterized.getActualTypeArguments()[0];
+                    if (input instanceof Class<?> cls) {
+                        return cls;
+                    }
+                    if (input instanceof ParameterizedType p && p.getRawType() instanceof Class<?> raw) {
+                        return raw;
+                    }
+                }
+            }
+        }
+        return Object.class;
+    }
+
+    @SuppressWarnings("unchecked")
+    static PojoSerializer<Object> serializerFor(Class<?> type) {
+        if (LambdaEventSerializers.isLambdaSupportedEvent(type.getName())) {
+            return (PojoSerializer<Object>) LambdaEventSerializers.serializerFor(type, type.getClassLoader());
+        }
+        return (PojoSerializer<Object>) JacksonFactory.getInstance().getSerializer(type);
+    }
+}

@@ -1,0 +1,75 @@
+package dev.parley.local.lambda;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketResponse;
+import dev.parley.functions.runtime.FunctionEnvironment;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Handlers the runtime and gateway tests deploy. */
+public final class TestHandlers {
+    private TestHandlers() {
+    }
+
+    /** Answers with what it saw: the body, route, connection, the GREETING variable and the remaining time. */
+    public static final class Echo implements RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse> {
+        public static final AtomicInteger CONSTRUCTED = new AtomicInteger();
+        private final String greeting;
+
+        public Echo() {
+            CONSTRUCTED.incrementAndGet();
+            greeting = FunctionEnvironment.get("GREETING").orElse("none");
+        }
+
+        @Override
+        public APIGatewayV2WebSocketResponse handleRequest(APIGatewayV2WebSocketEvent event, Context context) {
+            APIGatewayV2WebSocketResponse response = new APIGatewayV2WebSocketResponse();
+            response.setStatusCode(200);
+            response.setBody(greeting + "|" + event.getRequestContext().getRouteKey() + "|" + event.getBody() + "|"
+                    + context.getFunctionName() + "|" + (context.getRemainingTimeInMillis() > 0));
+            return response;
+        }
+    }
+
+    public static final class Slow implements RequestHandler<Map<String, Object>, String> {
+        @Override
+        public String handleRequest(Map<String, Object> input, Context context) {
+            try {
+                Thread.sleep(((Number) input.getOrDefault("sleepMillis", 0)).longValue());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return "done";
+        }
+    }
+
+    public static final class Failing implements RequestHandler<Map<String, Object>, String> {
+        @Override
+        public String handleRequest(Map<String, Object> input, Context context) {
+            throw new IllegalStateException("boom: " + input.get("why"));
+        }
+    }
+
+    public static final class BrokenConstructor implements RequestHandler<Map<String, Object>, String> {
+        public BrokenConstructor() {
+            throw new IllegalStateException("missing configuration");
+        }
+
+        @Override
+        public String handleRequest(Map<String, Object> input, Context context) {
+            return "never";
+        }
+    }
+
+    public static final class StreamEcho implements RequestStreamHandler {
+        @Override
+        public void handleRequest(InputStream input, OutputStream output, Context context) throws java.io.IOException {
+            input.transferTo(output);
+        }
+    }
+}
