@@ -1,0 +1,424 @@
+package dev.parley.local.lambda;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.functions.manifest.FunctionSpec;
+import dev.parley.functions.manifest.Trigger;
+import dev.parley.local.dynamodb.server.Json;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A DynamoDB Streams event source mapping, as Lambda runs one: it polls the table's stream over the
+ * Streams API, batches records (BatchSize, MaximumBatchingWindowInSeconds), spreads a shard over
+ * ParallelizationFactor lanes by item key (order kept per key), invokes the function, and on failure
+ * retries from the first failed record (ReportBatchItemFailures), splits the batch
+ * (BisectBatchOnFunctionError), gives up after MaximumRetryAttempts or MaximumRecordAgeInSeconds and
+ * sends what it gave up on to the on-failure destination. Progress is kept in memory: a restarted
+ * mapping starts again from its StartingPosition.
+ */
+public final class StreamEventSourceMapping implements AutoCloseable {
+    /** How often an idle shard is polled. */
+    public enum PollTiming {
+        /** Lambda's pace: four polls a second per shard. */
+        AWS(Duration.ofMillis(250)),
+        /** For development and tests: a poll every 10 ms. */
+        FAST(Duration.ofMillis(10));
+
+        final Duration interval;
+
+        PollTiming(Duration interval) {
+            this.interval = interval;
+        }
+    }
+
+    private static final int LANE_CAPACITY = 10_000;
+
+    private final FunctionSpec function;
+    private final Trigger.StreamMapping settings;
+    private final LambdaRuntime runtime;
+    private final URI dynamoDbEndpoint;
+    private final Duration pollInterval;
+    private final Clock clock;
+    private final OnFailureDestination destination;
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final List<Lane> lanes = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private final AtomicLong batches = new AtomicLong();
+    private final AtomicLong recordsDelivered = new AtomicLong();
+    private final AtomicLong failedInvocations = new AtomicLong();
+    private final AtomicLong inFlight = new AtomicLong();
+    private volatile boolean running = true;
+    private volatile String streamArn;
+
+    public StreamEventSourceMapping(FunctionSpec function, LambdaRuntime runtime, URI dynamoDbEndpoint, PollTiming timing,
+                                    Clock clock, OnFailureDestination destination) {
+        if (!(function.trigger() instanceof Trigger.StreamMapping mapping)) {
+            throw new IllegalArgumentException(function.name() + " is not triggered by a stream");
+        }
+        this.function = function;
+        this.settings = mapping;
+        this.runtime = runtime;
+        this.dynamoDbEndpoint = dynamoDbEndpoint;
+        this.pollInterval = timing.interval;
+        this.clock = clock;
+        this.destination = destination;
+    }
+
+    /** Finds the table's stream and starts polling it. */
+    public StreamEventSourceMapping start() {
+        JsonNode table = call("DynamoDB_20120810.DescribeTable", Json.NODES.objectNode().put("TableName", settings.table()));
+        JsonNode arn = table.path("Table").get("LatestStreamArn");
+        if (arn == null) {
+            throw new IllegalStateException("table " + settings.table() + " has no stream for " + function.name() + " to read");
+        }
+        streamArn = arn.asText();
+        for (int i = 0; i < settings.parallelizationFactor(); i++) {
+            Lane lane = new Lane(i);
+            lanes.add(lane);
+            threads.add(Thread.ofVirtual().name(function.name() + "-lane-" + i).start(lane::run));
+        }
+        threads.add(Thread.ofVirtual().name(function.name() + "-poller").start(this::poll));
+        return this;
+    }
+
+    public OnFailureDestination destination() {
+        return destination;
+    }
+
+    /** Batches invoked, records delivered in successful invocations, failed invocations. */
+    public record Metrics(long batches, long recordsDelivered, long failedInvocations) {
+    }
+
+    public Metrics metrics() {
+        return new Metrics(batches.get(), recordsDelivered.get(), failedInvocations.get());
+    }
+
+    /** True when every record read so far has been handled (delivered or given up on). */
+    public boolean isIdle() {
+        return inFlight.get() == 0;
+    }
+
+    // ---- polling -------------------------------------------------------------------------------------
+
+    private void poll() {
+        Set<String> done = new HashSet<>();
+        String startingType = settings.startingPosition().name();
+        while (running) {
+            try {
+                JsonNode shards = call("DynamoDBStreams_20120810.DescribeStream", Json.NODES.objectNode().put("StreamArn", streamArn))
+                        .path("StreamDescription").path("Shards");
+                boolean progressed = false;
+                for (JsonNode shard : shards) {
+                    String shardId = shard.path("ShardId").asText();
+                    String parent = shard.path("ParentShardId").asText(null);
+                    // A child shard is read only once its parent is finished: order per key holds across shards.
+                    if (done.contains(shardId) || (parent != null && !done.contains(parent) && containsShard(shards, parent))) {
+                        continue;
+                    }
+                    readShard(shardId, startingType);
+                    done.add(shardId);
+                    progressed = true;
+                }
+                if (!progressed) {
+                    sleep(pollInterval);
+                }
+            } catch (RuntimeException e) {
+                if (running) {
+                    System.getLogger(StreamEventSourceMapping.class.getName()).log(System.Logger.Level.WARNING,
+                            "polling the stream of " + settings.table() + " for " + function.name() + " failed; retrying", e);
+                    sleep(pollInterval);
+                }
+            }
+        }
+    }
+
+    private static boolean containsShard(JsonNode shards, String shardId) {
+        for (JsonNode shard : shards) {
+            if (shard.path("ShardId").asText().equals(shardId)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Reads one shard to its end (if it closes) or until the mapping stops. */
+    private void readShard(String shardId, String startingType) {
+        String iterator = call("DynamoDBStreams_20120810.GetShardIterator", Json.NODES.objectNode()
+                .put("StreamArn", streamArn).put("ShardId", shardId).put("ShardIteratorType", startingType)).path("ShardIterator").asText();
+        while (running && iterator != null) {
+            JsonNode page = call("DynamoDBStreams_20120810.GetRecords", Json.NODES.objectNode().put("ShardIterator", iterator).put("Limit", 1000));
+            JsonNode records = page.path("Records");
+            for (JsonNode record : records) {
+                ObjectNode event = ((ObjectNode) record).deepCopy();
+                event.put("eventSourceARN", streamArn);
+                lambdaIdentity(event);
+                inFlight.incrementAndGet();
+                lanes.get(laneOf(record)).enqueue(new Pending(event, shardId, clock.instant()));
+            }
+            JsonNode next = page.get("NextShardIterator");
+            iterator = next == null || next.isNull() ? null : next.asText();
+            if (records.isEmpty() && iterator != null) {
+                sleep(pollInterval);
+            }
+        }
+    }
+
+    /** The Streams API writes {@code userIdentity} as {@code {Type, PrincipalId}}; Lambda's event as {@code {type, principalId}}. */
+    private static void lambdaIdentity(ObjectNode event) {
+        JsonNode identity = event.get("userIdentity");
+        if (identity != null && identity.isObject()) {
+            event.putObject("userIdentity").put("type", identity.path("Type").asText()).put("principalId", identity.path("PrincipalId").asText());
+        }
+    }
+
+    /** Records of one item always go to the same lane, so their order holds. */
+    private int laneOf(JsonNode record) {
+        return Math.floorMod(record.path("dynamodb").path("Keys").toString().hashCode(), lanes.size());
+    }
+
+    private record Pending(ObjectNode record, String shardId, Instant readAt) {
+    }
+
+    // ---- one lane: batching, invoking, retrying --------------------------------------------------------
+
+    private final class Lane {
+        private final int index;
+        private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>(LANE_CAPACITY);
+
+        Lane(int index) {
+            this.index = index;
+        }
+
+        void enqueue(Pending pending) {
+            try {
+                queue.put(pending);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        void run() {
+            while (running) {
+                try {
+                    Pending first = queue.poll(100, TimeUnit.MILLISECONDS);
+                    if (first == null) {
+                        continue;
+                    }
+                    List<Pending> batch = new ArrayList<>();
+                    batch.add(first);
+                    long windowEnds = System.nanoTime() + settings.maximumBatchingWindow().toNanos();
+                    while (batch.size() < settings.batchSize()) {
+                        long wait = windowEnds - System.nanoTime();
+                        Pending more = wait > 0 ? queue.poll(wait, TimeUnit.NANOSECONDS) : queue.poll();
+                        if (more == null) {
+                            break;
+                        }
+                        batch.add(more);
+                    }
+                    process(batch, 0);
+                    inFlight.addAndGet(-batch.size());
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+
+        /**
+         * Delivers a batch: retries from the first failed record, splits it on a function error when
+         * asked to, and gives up (to the destination) after the retries or the record age allowed.
+         */
+        private void process(List<Pending> batch, int attemptsSoFar) throws InterruptedException {
+            List<Pending> pending = batch;
+            int attempts = attemptsSoFar;
+            while (!pending.isEmpty() && running) {
+                pending = dropExpired(pending, attempts);
+                if (pending.isEmpty()) {
+                    return;
+                }
+                Outcome outcome = invoke(pending);
+                switch (outcome.kind()) {
+                    case SUCCESS -> {
+                        recordsDelivered.addAndGet(pending.size());
+                        return;
+                    }
+                    case THROTTLED -> {
+                        // Throttles are retried until the records expire; they use no retry attempt.
+                        sleep(pollInterval);
+                        continue;
+                    }
+                    case PARTIAL -> {
+                        recordsDelivered.addAndGet(outcome.firstFailure());
+                        pending = pending.subList(outcome.firstFailure(), pending.size());
+                    }
+                    case ERROR -> {
+                        if (settings.bisectBatchOnFunctionError() && pending.size() > 1) {
+                            // Splitting does not count as a retry.
+                            int half = pending.size() / 2;
+                            process(new ArrayList<>(pending.subList(0, half)), attempts);
+                            process(new ArrayList<>(pending.subList(half, pending.size())), attempts);
+                            return;
+                        }
+                    }
+                }
+                attempts++;
+                if (settings.maximumRetryAttempts() >= 0 && attempts > settings.maximumRetryAttempts()) {
+                    giveUp(pending, "RetryAttemptsExhausted", attempts, outcome.error());
+                    return;
+                }
+            }
+        }
+
+        private List<Pending> dropExpired(List<Pending> pending, int attempts) {
+            if (settings.maximumRecordAge().isNegative()) {
+                return pending;
+            }
+            Instant oldest = clock.instant().minus(settings.maximumRecordAge());
+            int expired = 0;
+            while (expired < pending.size() && created(pending.get(expired)).isBefore(oldest)) {
+                expired++;
+            }
+            if (expired > 0) {
+                giveUp(pending.subList(0, expired), "RecordAgeExceeded", attempts, "");
+            }
+            return pending.subList(expired, pending.size());
+        }
+
+        private Instant created(Pending pending) {
+            return Instant.ofEpochSecond(pending.record().path("dynamodb").path("ApproximateCreationDateTime").asLong());
+        }
+
+        private Outcome invoke(List<Pending> pending) {
+            ObjectNode event = Json.NODES.objectNode();
+            ArrayNode records = event.putArray("Records");
+            pending.forEach(p -> records.add(p.record()));
+            batches.incrementAndGet();
+            String result;
+            try {
+                result = runtime.invoke(function.name(), event.toString());
+            } catch (FunctionError e) {
+                if (e.kind() == FunctionError.Kind.THROTTLED) {
+                    return new Outcome(Outcome.Kind.THROTTLED, 0, e.errorType());
+                }
+                failedInvocations.incrementAndGet();
+                return new Outcome(Outcome.Kind.ERROR, 0, e.errorType());
+            }
+            if (!settings.reportBatchItemFailures() || result == null) {
+                return new Outcome(Outcome.Kind.SUCCESS, 0, "");
+            }
+            JsonNode failures;
+            try {
+                failures = Json.MAPPER.readTree(result).path("batchItemFailures");
+            } catch (IOException e) {
+                return new Outcome(Outcome.Kind.SUCCESS, 0, "");
+            }
+            if (!failures.isArray() || failures.isEmpty()) {
+                return new Outcome(Outcome.Kind.SUCCESS, 0, "");
+            }
+            int first = pending.size();
+            for (JsonNode failure : failures) {
+                String id = failure.path("itemIdentifier").asText("");
+                int at = indexOf(pending, id);
+                if (at < 0) {
+                    // An identifier that names no record of the batch fails the whole batch, as on Lambda.
+                    failedInvocations.incrementAndGet();
+                    return new Outcome(Outcome.Kind.ERROR, 0, "InvalidBatchItemFailure");
+                }
+                first = Math.min(first, at);
+            }
+            failedInvocations.incrementAndGet();
+            return new Outcome(Outcome.Kind.PARTIAL, first, "PartialBatchFailure");
+        }
+
+        private static int indexOf(List<Pending> pending, String sequenceNumber) {
+            for (int i = 0; i < pending.size(); i++) {
+                if (pending.get(i).record().path("dynamodb").path("SequenceNumber").asText().equals(sequenceNumber)) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        private void giveUp(List<Pending> records, String condition, int attempts, String functionError) {
+            ObjectNode failure = Json.NODES.objectNode();
+            ObjectNode context = failure.putObject("requestContext");
+            context.put("requestId", java.util.UUID.randomUUID().toString());
+            context.put("functionArn", "arn:aws:lambda:local:000000000000:function:" + function.name());
+            context.put("condition", condition);
+            context.put("approximateInvokeCount", attempts);
+            ObjectNode info = failure.putObject("DDBStreamBatchInfo");
+            info.put("shardId", records.getFirst().shardId());
+            info.put("startSequenceNumber", records.getFirst().record().path("dynamodb").path("SequenceNumber").asText());
+            info.put("endSequenceNumber", records.getLast().record().path("dynamodb").path("SequenceNumber").asText());
+            info.put("approximateArrivalOfFirstRecord", created(records.getFirst()).toString());
+            info.put("approximateArrivalOfLastRecord", created(records.getLast()).toString());
+            info.put("batchSize", records.size());
+            info.put("streamArn", streamArn);
+            ObjectNode response = failure.putObject("responseContext");
+            response.put("statusCode", 200);
+            response.put("executedVersion", "$LATEST");
+            response.put("functionError", functionError);
+            failure.put("version", "1.0");
+            failure.put("timestamp", clock.instant().toString());
+            destination.send(failure);
+        }
+
+        @Override
+        public String toString() {
+            return function.name() + " lane " + index;
+        }
+    }
+
+    private record Outcome(Kind kind, int firstFailure, String error) {
+        enum Kind { SUCCESS, PARTIAL, ERROR, THROTTLED }
+    }
+
+    // ---- plumbing ------------------------------------------------------------------------------------------
+
+    private JsonNode call(String target, ObjectNode body) {
+        try {
+            HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(dynamoDbEndpoint)
+                    .header("X-Amz-Target", target).header("Content-Type", "application/x-amz-json-1.0")
+                    .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(), HttpResponse.BodyHandlers.ofByteArray());
+            JsonNode json = Json.MAPPER.readTree(response.body());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException(target + " failed: " + json);
+            }
+            return json;
+        } catch (IOException e) {
+            throw new IllegalStateException(target + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(target + " interrupted", e);
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        threads.forEach(Thread::interrupt);
+    }
+}
