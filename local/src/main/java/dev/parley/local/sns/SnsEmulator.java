@@ -1,0 +1,405 @@
+package dev.parley.local.sns;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+
+import dev.parley.local.dynamodb.server.Json;
+import dev.parley.model.Utf8;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * The part of SNS that mobile push uses, over SNS's Query protocol (form-encoded requests, XML
+ * answers), so {@code SnsClient} works with an endpoint override: platform applications, platform
+ * endpoints (idempotent per token), their attributes, and Publish to an endpoint with
+ * {@code MessageStructure=json}. Nothing leaves the machine: every push lands in an outbox
+ * ({@link #outbox()}, {@code GET /_parley/outbox}, and the log) as the platform would have received it.
+ */
+public final class SnsEmulator implements AutoCloseable {
+    static final String NAMESPACE = "http://sns.amazonaws.com/doc/2010-03-31/";
+    /** FCM's and APNs' own payload limit. */
+    static final int MAX_PLATFORM_PAYLOAD_BYTES = 4096;
+    static final int MAX_MESSAGE_BYTES = 256 * 1024;
+    private static final Set<String> PLATFORMS = Set.of("GCM", "APNS", "APNS_SANDBOX", "ADM", "BAIDU", "MPNS", "WNS");
+    private static final String ARN_PREFIX = "arn:aws:sns:local:000000000000:";
+
+    private record Application(String arn, String name, String platform, Map<String, String> attributes) {
+    }
+
+    private static final class Endpoint {
+        final String arn;
+        final Application application;
+        final Map<String, String> attributes = new LinkedHashMap<>();
+
+        Endpoint(String arn, Application application) {
+            this.arn = arn;
+            this.application = application;
+        }
+    }
+
+    private final Map<String, Application> applications = new ConcurrentHashMap<>();
+    private final Map<String, Endpoint> endpoints = new ConcurrentHashMap<>();
+    private final List<Delivery> outbox = new CopyOnWriteArrayList<>();
+    private final Set<String> expiredTokens = ConcurrentHashMap.newKeySet();
+    private final Clock clock;
+    private final Server server;
+    private final URI endpoint;
+
+    private SnsEmulator(String host, int port, Clock clock) throws Exception {
+        this.clock = clock;
+        server = new Server();
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost(host);
+        connector.setPort(port);
+        server.addConnector(connector);
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                return SnsEmulator.this.handle(request, response, callback);
+            }
+        });
+        server.start();
+        endpoint = URI.create("http://" + host + ":" + connector.getLocalPort());
+    }
+
+    /** An emulator on a free port of 127.0.0.1. */
+    public static SnsEmulator start() {
+        return start("127.0.0.1", 0, Clock.systemUTC());
+    }
+
+    public static SnsEmulator start(String host, int port, Clock clock) {
+        try {
+            return new SnsEmulator(host, port, clock);
+        } catch (Exception e) {
+            throw new IllegalStateException("starting the SNS emulator failed", e);
+        }
+    }
+
+    /** The URL to give {@code SnsClient.endpointOverride}. */
+    public URI endpoint() {
+        return endpoint;
+    }
+
+    /** Every push so far, in order. */
+    public List<Delivery> outbox() {
+        return List.copyOf(outbox);
+    }
+
+    /**
+     * The fault "this device's token has expired": the next push to it is accepted but the platform
+     * refuses it, and SNS disables the endpoint, as it does when FCM or APNs report the token invalid.
+     */
+    public void expireToken(String token) {
+        expiredTokens.add(token);
+    }
+
+    // ---- the Query protocol -------------------------------------------------------------------------
+
+    private boolean handle(Request request, Response response, Callback callback) throws Exception {
+        if ("GET".equals(request.getMethod()) && "/_parley/outbox".equals(Request.getPathInContext(request))) {
+            ArrayNode deliveries = Json.NODES.arrayNode();
+            outbox.forEach(d -> deliveries.addObject().put("at", d.at().toString()).put("messageId", d.messageId())
+                    .put("endpointArn", d.endpointArn()).put("platform", d.platform()).put("token", d.token()).put("payload", d.payload())
+                    .put("delivered", d.delivered()).put("failure", d.failure()));
+            respond(response, callback, 200, "application/json", Json.MAPPER.writeValueAsString(deliveries));
+            return true;
+        }
+        Map<String, String> form;
+        try (InputStream in = Request.asInputStream(request)) {
+            form = parseForm(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
+        String requestId = UUID.randomUUID().toString();
+        String action = form.getOrDefault("Action", "");
+        try {
+            String result = switch (action) {
+                case "CreatePlatformApplication" -> createPlatformApplication(form);
+                case "GetPlatformApplicationAttributes" -> getPlatformApplicationAttributes(form);
+                case "DeletePlatformApplication" -> deletePlatformApplication(form);
+                case "CreatePlatformEndpoint" -> createPlatformEndpoint(form);
+                case "GetEndpointAttributes" -> getEndpointAttributes(form);
+                case "SetEndpointAttributes" -> setEndpointAttributes(form);
+                case "DeleteEndpoint" -> deleteEndpoint(form);
+                case "ListEndpointsByPlatformApplication" -> listEndpoints(form);
+                case "Publish" -> publish(form);
+                default -> throw new SnsError(400, "InvalidAction", "Parley's local SNS does not support the action " + action
+                        + "; it serves mobile push: platform applications, platform endpoints and Publish to an endpoint");
+            };
+            String xml = "<" + action + "Response xmlns=\"" + NAMESPACE + "\"><" + action + "Result>" + result + "</" + action + "Result>"
+                    + "<ResponseMetadata><RequestId>" + requestId + "</RequestId></ResponseMetadata></" + action + "Response>";
+            respond(response, callback, 200, "text/xml", xml);
+        } catch (SnsError e) {
+            String xml = "<ErrorResponse xmlns=\"" + NAMESPACE + "\"><Error><Type>Sender</Type><Code>" + e.code + "</Code><Message>"
+                    + escape(e.getMessage()) + "</Message></Error><RequestId>" + requestId + "</RequestId></ErrorResponse>";
+            respond(response, callback, e.status, "text/xml", xml);
+        }
+        return true;
+    }
+
+    private String createPlatformApplication(Map<String, String> form) {
+        String name = required(form, "Name");
+        String platform = required(form, "Platform");
+        if (!PLATFORMS.contains(platform)) {
+            throw SnsError.invalidParameter("Platform Reason: " + platform + " is not supported");
+        }
+        if (!name.matches("[A-Za-z0-9_.-]{1,256}")) {
+            throw SnsError.invalidParameter("Name Reason: must be 1 to 256 letters, digits, periods, underscores or hyphens");
+        }
+        Map<String, String> attributes = attributes(form, "Attributes");
+        String arn = ARN_PREFIX + "app/" + platform + "/" + name;
+        applications.compute(arn, (key, existing) -> new Application(arn, name, platform, attributes));
+        return element("PlatformApplicationArn", arn);
+    }
+
+    private String getPlatformApplicationAttributes(Map<String, String> form) {
+        Application application = application(required(form, "PlatformApplicationArn"));
+        Map<String, String> attributes = new LinkedHashMap<>(application.attributes());
+        attributes.remove("PlatformCredential");
+        attributes.putIfAbsent("Enabled", "true");
+        return attributesXml(attributes);
+    }
+
+    private String deletePlatformApplication(Map<String, String> form) {
+        String arn = required(form, "PlatformApplicationArn");
+        applications.remove(arn);
+        endpoints.values().removeIf(e -> e.application.arn().equals(arn));
+        return "";
+    }
+
+    private String createPlatformEndpoint(Map<String, String> form) {
+        Application application = application(required(form, "PlatformApplicationArn"));
+        String token = required(form, "Token");
+        Map<String, String> attributes = attributes(form, "Attributes");
+        String customUserData = form.get("CustomUserData");
+        synchronized (endpoints) {
+            for (Endpoint existing : endpoints.values()) {
+                if (existing.application == application && existing.attributes.get("Token").equals(token)) {
+                    // The same token again is the same endpoint; with other attributes, SNS refuses it.
+                    boolean same = (customUserData == null || customUserData.equals(existing.attributes.get("CustomUserData")))
+                            && attributes.entrySet().stream().allMatch(e -> e.getValue().equals(existing.attributes.get(e.getKey())));
+                    if (!same) {
+                        throw SnsError.invalidParameter("Token Reason: Endpoint " + existing.arn
+                                + " already exists with the same Token, but different attributes.");
+                    }
+                    return element("EndpointArn", existing.arn);
+                }
+            }
+            String arn = ARN_PREFIX + "endpoint/" + application.platform() + "/" + application.name() + "/" + UUID.randomUUID();
+            Endpoint created = new Endpoint(arn, application);
+            created.attributes.put("Token", token);
+            created.attributes.put("Enabled", "true");
+            if (customUserData != null) {
+                created.attributes.put("CustomUserData", customUserData);
+            }
+            created.attributes.putAll(attributes);
+            endpoints.put(arn, created);
+            return element("EndpointArn", arn);
+        }
+    }
+
+    private String getEndpointAttributes(Map<String, String> form) {
+        Endpoint endpoint = endpoint(required(form, "EndpointArn"));
+        synchronized (endpoint) {
+            return attributesXml(endpoint.attributes);
+        }
+    }
+
+    private String setEndpointAttributes(Map<String, String> form) {
+        Endpoint endpoint = endpoint(required(form, "EndpointArn"));
+        Map<String, String> attributes = attributes(form, "Attributes");
+        attributes.forEach((key, value) -> {
+            if (!Set.of("Token", "Enabled", "CustomUserData").contains(key)) {
+                throw SnsError.invalidParameter("Attributes Reason: " + key + " is not a valid attribute");
+            }
+            if (key.equals("Enabled") && !Set.of("true", "false").contains(value)) {
+                throw SnsError.invalidParameter("Attributes Reason: Enabled must be true or false");
+            }
+        });
+        synchronized (endpoint) {
+            endpoint.attributes.putAll(attributes);
+        }
+        return "";
+    }
+
+    private String deleteEndpoint(Map<String, String> form) {
+        endpoints.remove(required(form, "EndpointArn"));
+        return "";
+    }
+
+    private String listEndpoints(Map<String, String> form) {
+        Application application = application(required(form, "PlatformApplicationArn"));
+        StringBuilder xml = new StringBuilder("<Endpoints>");
+        for (Endpoint endpoint : endpoints.values()) {
+            if (endpoint.application == application) {
+                synchronized (endpoint) {
+                    xml.append("<member>").append(element("EndpointArn", endpoint.arn)).append(attributesXml(endpoint.attributes)).append("</member>");
+                }
+            }
+        }
+        return xml.append("</Endpoints>").toString();
+    }
+
+    private String publish(Map<String, String> form) {
+        String targetArn = form.containsKey("TargetArn") ? form.get("TargetArn") : required(form, "TopicArn");
+        String message = required(form, "Message");
+        if (Utf8.length(message) > MAX_MESSAGE_BYTES) {
+            throw SnsError.invalidParameter("Message too long");
+        }
+        Endpoint endpoint = endpoints.get(targetArn);
+        if (endpoint == null) {
+            throw SnsError.notFound("Endpoint does not exist");
+        }
+        String platform = endpoint.application.platform();
+        String payload = platformPayload(message, form.get("MessageStructure"), platform);
+        if (Utf8.length(payload) > MAX_PLATFORM_PAYLOAD_BYTES) {
+            throw SnsError.invalidParameter("Message Reason: the " + platform + " payload is " + Utf8.length(payload)
+                    + " bytes; the platform takes at most " + MAX_PLATFORM_PAYLOAD_BYTES);
+        }
+        String token;
+        synchronized (endpoint) {
+            if (!"true".equals(endpoint.attributes.get("Enabled"))) {
+                throw SnsError.endpointDisabled();
+            }
+            token = endpoint.attributes.get("Token");
+        }
+        String messageId = UUID.randomUUID().toString();
+        boolean expired = expiredTokens.remove(token);
+        if (expired) {
+            synchronized (endpoint) {
+                endpoint.attributes.put("Enabled", "false");
+            }
+        }
+        Delivery delivery = new Delivery(clock.instant(), messageId, endpoint.arn, platform, token, payload, !expired,
+                expired ? "the platform refused the token (expired or unregistered); the endpoint is now disabled" : "");
+        outbox.add(delivery);
+        System.getLogger(SnsEmulator.class.getName()).log(System.Logger.Level.INFO,
+                "push " + (expired ? "FAILED" : "delivered") + " to " + platform + " token " + token + ": " + payload);
+        return element("MessageId", messageId);
+    }
+
+    /**
+     * What the platform gets: with MessageStructure=json, the platform's own key (GCM, APNS,
+     * APNS_SANDBOX) or else "default", which must be there; otherwise the message itself.
+     */
+    private static String platformPayload(String message, String structure, String platform) {
+        if (structure == null) {
+            return message;
+        }
+        if (!structure.equals("json")) {
+            throw SnsError.invalidParameter("MessageStructure Reason: only json is supported");
+        }
+        JsonNode json;
+        try {
+            json = Json.MAPPER.readTree(message);
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            throw SnsError.invalidParameter("Message Structure - JSON message body failed to parse");
+        }
+        if (json == null || !json.isObject()) {
+            throw SnsError.invalidParameter("Message Structure - JSON message body failed to parse");
+        }
+        if (!json.has("default")) {
+            throw SnsError.invalidParameter("Message Structure - No default entry in JSON message body");
+        }
+        JsonNode specific = json.get(platform);
+        JsonNode chosen = specific != null ? specific : json.get("default");
+        return chosen.isTextual() ? chosen.textValue() : chosen.toString();
+    }
+
+    // ---- form and XML ---------------------------------------------------------------------------------
+
+    private Application application(String arn) {
+        Application application = applications.get(arn);
+        if (application == null) {
+            throw SnsError.notFound("PlatformApplication does not exist");
+        }
+        return application;
+    }
+
+    private Endpoint endpoint(String arn) {
+        Endpoint endpoint = endpoints.get(arn);
+        if (endpoint == null) {
+            throw SnsError.notFound("Endpoint does not exist");
+        }
+        return endpoint;
+    }
+
+    private static String required(Map<String, String> form, String name) {
+        String value = form.get(name);
+        if (value == null || value.isEmpty()) {
+            throw SnsError.invalidParameter(name + " Reason: cannot be empty");
+        }
+        return value;
+    }
+
+    /** The Query protocol's map: {@code Attributes.entry.N.key} and {@code Attributes.entry.N.value}. */
+    private static Map<String, String> attributes(Map<String, String> form, String prefix) {
+        Map<String, String> attributes = new LinkedHashMap<>();
+        for (int i = 1; form.containsKey(prefix + ".entry." + i + ".key"); i++) {
+            attributes.put(form.get(prefix + ".entry." + i + ".key"), form.getOrDefault(prefix + ".entry." + i + ".value", ""));
+        }
+        return attributes;
+    }
+
+    private static Map<String, String> parseForm(String body) {
+        Map<String, String> form = new LinkedHashMap<>();
+        for (String pair : body.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            form.put(key, value);
+        }
+        return form;
+    }
+
+    private static String attributesXml(Map<String, String> attributes) {
+        StringBuilder xml = new StringBuilder("<Attributes>");
+        attributes.forEach((key, value) -> xml.append("<entry><key>").append(escape(key)).append("</key><value>")
+                .append(escape(value)).append("</value></entry>"));
+        return xml.append("</Attributes>").toString();
+    }
+
+    private static String element(String name, String value) {
+        return "<" + name + ">" + escape(value) + "</" + name + ">";
+    }
+
+    private static String escape(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    private static void respond(Response response, Callback callback, int status, String contentType, String body) {
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+        response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("stopping the SNS emulator failed", e);
+        }
+    }
+
+}
