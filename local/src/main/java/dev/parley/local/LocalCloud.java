@@ -1,9 +1,24 @@
 package dev.parley.local;
 
+import dev.parley.functions.manifest.FunctionSpec;
+import dev.parley.functions.manifest.Manifest;
+import dev.parley.functions.manifest.ParleyManifest;
+import dev.parley.functions.manifest.Trigger;
 import dev.parley.local.dynamodb.DynamoDbEmulator;
+import dev.parley.local.gateway.GatewayLimits;
+import dev.parley.local.gateway.WebSocketGateway;
+import dev.parley.local.lambda.LambdaRuntime;
+import dev.parley.local.lambda.OnFailureDestination;
+import dev.parley.local.lambda.StreamEventSourceMapping;
+import dev.parley.local.sns.SnsEmulator;
 import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -11,57 +26,140 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The launcher behind {@code scripts/run-local}: starts every part of the local cloud that exists,
- * prints what runs where and what does not exist yet, and keeps running until interrupted.
+ * The launcher behind {@code scripts/run-local}: the whole local cloud in one JVM. It starts DynamoDB
+ * and SNS, creates the manifest's tables, deploys every function of the manifest in the Lambda
+ * runtime, opens the WebSocket API and its Management API, starts the stream mappings, prints what
+ * runs where, and runs until interrupted.
  */
 @Command(name = "run-local", mixinStandardHelpOptions = true,
         description = "Starts Parley's local cloud and prints what it started.")
 public final class LocalCloud implements Callable<Integer> {
 
-    @Option(names = "--exit-after-start",
-            description = "Start everything, print the report, then stop and exit (a smoke check).")
+    @Option(names = "--exit-after-start", description = "Start everything, print the report, then stop and exit (a smoke check).")
     boolean exitAfterStart;
 
     @Option(names = "--host", defaultValue = "127.0.0.1",
             description = "The address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for every interface).")
     String host;
 
-    @Option(names = "--dynamodb-port", defaultValue = "8000",
-            description = "Port of the DynamoDB and DynamoDB Streams endpoint (default: ${DEFAULT-VALUE}; 0 picks a free one).")
+    @Option(names = "--dynamodb-port", defaultValue = "8000", description = "DynamoDB and DynamoDB Streams (default: ${DEFAULT-VALUE}; 0 picks a free port).")
     int dynamoDbPort;
 
-    @Option(names = "--data-dir",
-            description = "Keep DynamoDB tables, items and streams in this directory across restarts (default: in memory only).")
-    java.nio.file.Path dataDirectory;
+    @Option(names = "--websocket-port", defaultValue = "8080",
+            description = "The WebSocket API and its @connections Management API (default: ${DEFAULT-VALUE}; 0 picks a free port).")
+    int webSocketPort;
+
+    @Option(names = "--sns-port", defaultValue = "8100", description = "SNS mobile push (default: ${DEFAULT-VALUE}; 0 picks a free port).")
+    int snsPort;
+
+    @Option(names = "--data-dir", description = "Keep DynamoDB tables, items and streams in this directory across restarts (default: in memory only).")
+    Path dataDirectory;
+
+    @Option(names = "--stream-polling", defaultValue = "FAST",
+            description = "How often stream mappings poll an idle shard: FAST (every 10 ms) or AWS (4 times a second, as Lambda). Default: ${DEFAULT-VALUE}.")
+    StreamEventSourceMapping.PollTiming streamPolling;
+
+    @Option(names = "--concurrency", defaultValue = "10", description = "Each function's concurrency limit (default: ${DEFAULT-VALUE}).")
+    int concurrency;
+
+    @Option(names = "--idle-timeout", defaultValue = "PT10M", description = "Close WebSocket connections idle this long (ISO-8601, default: ${DEFAULT-VALUE}).")
+    Duration idleTimeout;
+
+    @Option(names = "--max-connection", defaultValue = "PT2H", description = "Close WebSocket connections this old (ISO-8601, default: ${DEFAULT-VALUE}).")
+    Duration maxConnection;
 
     private final PrintStream out;
+    private final Manifest manifest;
     private final List<AutoCloseable> running = new ArrayList<>();
 
     public LocalCloud(PrintStream out) {
+        this(out, ParleyManifest.manifest());
+    }
+
+    /** A local cloud for another manifest (tests run the launcher with functions of their own). */
+    public LocalCloud(PrintStream out, Manifest manifest) {
         this.out = out;
+        this.manifest = manifest;
     }
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new LocalCloud(System.out)).execute(args));
     }
 
-    /** Starts each part of the local cloud that exists, in order; the parts not built yet say which work brings them. */
+    /** What the started cloud offers, for tests and the report. */
+    public record Endpoints(java.net.URI dynamoDb, java.net.URI sns, java.net.URI webSocket, java.net.URI management) {
+    }
+
+    private Endpoints endpoints;
+
+    public Endpoints endpoints() {
+        return endpoints;
+    }
+
+    /** Starts everything, in dependency order; returns the report lines. */
     List<ComponentReport> startComponents() {
-        List<ComponentReport> reports = new ArrayList<>();
-        DynamoDbEmulator.Builder builder = DynamoDbEmulator.builder().host(host).port(dynamoDbPort);
-        if (dataDirectory != null) {
-            builder.dataDirectory(dataDirectory);
+        if (concurrency < 1) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--concurrency must be at least 1, was " + concurrency);
         }
-        DynamoDbEmulator dynamoDb = builder.start();
-        running.add(dynamoDb);
-        reports.add(ComponentReport.running("DynamoDB + Streams emulator", dynamoDb.endpoint()
-                + "  (" + (dataDirectory == null ? "in memory" : "data in " + dataDirectory.toAbsolutePath())
-                + "; admin: " + dynamoDb.endpoint() + "/_parley/)"));
-        reports.add(ComponentReport.notAvailable("API Gateway WebSocket + Management API", "not built yet (local cloud, part 2)"));
-        reports.add(ComponentReport.notAvailable("Lambda runtime + stream event source mappings", "not built yet (local cloud, part 2)"));
-        reports.add(ComponentReport.notAvailable("SNS mobile push emulator", "not built yet (local cloud, part 2)"));
-        reports.add(ComponentReport.notAvailable("Parley functions", "not built yet (messaging core)"));
+        List<ComponentReport> reports = new ArrayList<>();
+        DynamoDbEmulator.Builder dynamoBuilder = DynamoDbEmulator.builder().host(host).port(dynamoDbPort);
+        if (dataDirectory != null) {
+            dynamoBuilder.dataDirectory(dataDirectory);
+        }
+        DynamoDbEmulator dynamoDb = start(dynamoBuilder::start);
+        reports.add(ComponentReport.running("DynamoDB + Streams", dynamoDb.endpoint()
+                + "  (" + (dataDirectory == null ? "in memory" : "data in " + dataDirectory.toAbsolutePath()) + "; admin " + dynamoDb.endpoint() + "/_parley/)"));
+        int created = TableProvisioner.provision(dynamoDb.service(), manifest.tables());
+        reports.add(manifest.tables().isEmpty()
+                ? ComponentReport.notAvailable("Tables", "the manifest defines none yet (messaging core)")
+                : ComponentReport.running("Tables", manifest.tables().size() + " from the manifest (" + created + " created now)"));
+
+        SnsEmulator sns = start(() -> SnsEmulator.start(host, snsPort, Clock.systemUTC()));
+        reports.add(ComponentReport.running("SNS mobile push", sns.endpoint() + "  (outbox " + sns.endpoint() + "/_parley/outbox)"));
+
+        LambdaRuntime runtime = start(LambdaRuntime::new);
+        WebSocketGateway gateway = start(() -> WebSocketGateway.builder(manifest, runtime).host(host).port(webSocketPort)
+                .limits(GatewayLimits.AWS.withIdleTimeout(idleTimeout).withMaxConnectionDuration(maxConnection)).start());
+        // Deployed once the gateway is up: functions are told its Management API endpoint.
+        for (FunctionSpec function : manifest.functions()) {
+            runtime.deploy(withLocalEndpoints(function, dynamoDb, sns, gateway), concurrency);
+        }
+        long functions = manifest.functions().size();
+        reports.add(functions == 0
+                ? ComponentReport.notAvailable("Lambda functions", "the manifest has none yet (messaging core)")
+                : ComponentReport.running("Lambda functions", functions + " deployed (concurrency " + concurrency + " each)"));
+        reports.add(ComponentReport.running("WebSocket API", gateway.webSocketUrl() + "?token=<JWT>"));
+        reports.add(ComponentReport.running("Management API", gateway.managementEndpoint() + "/@connections/{connectionId}"));
+
+        int mappings = 0;
+        for (FunctionSpec consumer : manifest.streamConsumers()) {
+            Trigger.StreamMapping mapping = (Trigger.StreamMapping) consumer.trigger();
+            OnFailureDestination destination = new OnFailureDestination(mapping.onFailureDestination().orElse(consumer.name() + "-failures"));
+            start(() -> new StreamEventSourceMapping(consumer, runtime, dynamoDb.endpoint(), streamPolling, Clock.systemUTC(), destination).start());
+            mappings++;
+        }
+        reports.add(mappings == 0
+                ? ComponentReport.notAvailable("Stream event source mappings", "the manifest has none yet (messaging core)")
+                : ComponentReport.running("Stream event source mappings", mappings + " polling (" + streamPolling + ")"));
+        reports.add(ComponentReport.notAvailable("Development tokens", "scripts/dev-token comes with the messaging core's authorizer"));
+        endpoints = new Endpoints(dynamoDb.endpoint(), sns.endpoint(), gateway.webSocketUrl(), gateway.managementEndpoint());
         return reports;
+    }
+
+    /** The function's environment plus where, locally, DynamoDB, SNS and the Management API are. */
+    private static FunctionSpec withLocalEndpoints(FunctionSpec function, DynamoDbEmulator dynamoDb, SnsEmulator sns, WebSocketGateway gateway) {
+        Map<String, String> environment = new HashMap<>(function.environment());
+        environment.put(ParleyManifest.DYNAMODB_ENDPOINT, dynamoDb.endpoint().toString());
+        environment.put(ParleyManifest.SNS_ENDPOINT, sns.endpoint().toString());
+        environment.put(ParleyManifest.MANAGEMENT_ENDPOINT, gateway.managementEndpoint().toString());
+        return new FunctionSpec(function.name(), function.handler(), function.memoryMb(), function.timeout(), environment,
+                function.trigger(), function.tables(), function.managesConnections());
+    }
+
+    private <T extends AutoCloseable> T start(java.util.function.Supplier<T> component) {
+        T started = component.get();
+        running.add(started);
+        return started;
     }
 
     void stopComponents() {
@@ -77,20 +175,27 @@ public final class LocalCloud implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        List<ComponentReport> reports = startComponents();
+        long started = System.nanoTime();
+        List<ComponentReport> reports;
+        try {
+            reports = startComponents();
+        } catch (RuntimeException e) {
+            stopComponents();
+            throw e;
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(this::stopComponents, "local-cloud-shutdown"));
         out.println("Parley local cloud");
         for (ComponentReport report : reports) {
             String mark = report.state() == ComponentReport.State.RUNNING ? "running      " : "not available";
-            out.printf("  %-48s %s  %s%n", report.name(), mark, report.detail());
+            out.printf("  %-30s %s  %s%n", report.name(), mark, report.detail());
         }
-        long started = reports.stream().filter(r -> r.state() == ComponentReport.State.RUNNING).count();
+        out.printf("Ready in %d ms.%n", Duration.ofNanos(System.nanoTime() - started).toMillis());
         if (exitAfterStart) {
-            out.println("Started " + started + " of " + reports.size() + " parts; stopping (--exit-after-start).");
+            out.println("Stopping (--exit-after-start).");
             stopComponents();
             return 0;
         }
-        out.println("Started " + started + " of " + reports.size() + " parts. Press Ctrl-C to stop.");
+        out.println("Press Ctrl-C to stop.");
         new CountDownLatch(1).await();
         return 0;
     }

@@ -2,13 +2,21 @@ package dev.parley.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.parley.functions.manifest.FunctionSpec;
+import dev.parley.functions.manifest.Manifest;
+import dev.parley.functions.manifest.TableSpec;
+import dev.parley.functions.manifest.Trigger;
+import dev.parley.local.gateway.GatewayHandlers;
+import dev.parley.local.gateway.WebSocketProbe;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.websocket.client.WebSocketClient;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -18,45 +26,72 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 class LocalCloudTest {
+    private static final String[] FREE_PORTS = {"--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0"};
 
     @Test
-    void reportsEveryComponentWithItsTrueState() {
+    void withParleysManifestItStartsTheEmulatorsAndSaysWhatIsNotBuiltYet() {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         LocalCloud cloud = new LocalCloud(new PrintStream(buffer, true, StandardCharsets.UTF_8));
-        int exit = new CommandLine(cloud).execute("--exit-after-start", "--dynamodb-port", "0");
+        String[] args = concat(FREE_PORTS, "--exit-after-start");
+        int exit = new CommandLine(cloud).execute(args);
         String output = buffer.toString(StandardCharsets.UTF_8);
 
         assertThat(exit).isZero();
-        assertThat(output).containsPattern("DynamoDB \\+ Streams emulator +running +http://127\\.0\\.0\\.1:\\d+");
-        assertThat(output).containsPattern("API Gateway WebSocket \\+ Management API +not available +not built yet");
-        assertThat(output).contains("Started 1 of 5 parts; stopping (--exit-after-start).");
+        assertThat(output).containsPattern("DynamoDB \\+ Streams +running +http://127\\.0\\.0\\.1:\\d+");
+        assertThat(output).containsPattern("SNS mobile push +running +http://127\\.0\\.0\\.1:\\d+");
+        assertThat(output).containsPattern("WebSocket API +running +ws://127\\.0\\.0\\.1:\\d+/local\\?token=<JWT>");
+        assertThat(output).containsPattern("Management API +running +http://127\\.0\\.0\\.1:\\d+/local/@connections/");
+        assertThat(output).containsPattern("Lambda functions +not available +the manifest has none yet");
+        assertThat(output).contains("Ready in ").contains("Stopping (--exit-after-start).");
     }
 
     @Test
-    void theDynamoDbItReportsAnswersTheSdk() {
-        LocalCloud cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream()));
-        new CommandLine(cloud).parseArgs("--dynamodb-port", "0");
-        List<ComponentReport> reports = cloud.startComponents();
-        try {
-            Matcher endpoint = Pattern.compile("http://[0-9.]+:\\d+").matcher(reports.getFirst().detail());
-            assertThat(endpoint.find()).isTrue();
-            try (DynamoDbClient client = DynamoDbClient.builder().endpointOverride(URI.create(endpoint.group()))
-                    .region(Region.US_EAST_1).httpClient(UrlConnectionHttpClient.create())
-                    .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"))).build()) {
-                assertThat(client.listTables().tableNames()).isEmpty();
-            }
+    void itWiresAManifestsTablesFunctionsAndRoutesEndToEnd() throws Exception {
+        TableSpec table = new TableSpec("things", new TableSpec.Key("pk", TableSpec.KeyType.S), Optional.empty(), List.of(),
+                Optional.of("NEW_IMAGE"), Optional.of("expires"));
+        Manifest manifest = new Manifest(List.of(
+                new FunctionSpec("echo", GatewayHandlers.Echo.class.getName(), 256, Duration.ofSeconds(5), Map.of(),
+                        new Trigger.WebSocketRoute("echo"), Map.of("things", FunctionSpec.TableAccess.READ), false)), List.of(table));
+        LocalCloud cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream()), manifest);
+        new CommandLine(cloud).parseArgs(FREE_PORTS);
+        cloud.startComponents();
+        WebSocketClient client = new WebSocketClient();
+        try (DynamoDbClient dynamo = DynamoDbClient.builder().endpointOverride(cloud.endpoints().dynamoDb()).region(Region.US_EAST_1)
+                .httpClient(UrlConnectionHttpClient.create())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"))).build()) {
+            var description = dynamo.describeTable(b -> b.tableName("things")).table();
+            assertThat(description.streamSpecification().streamViewTypeAsString()).isEqualTo("NEW_IMAGE");
+            assertThat(dynamo.describeTimeToLive(b -> b.tableName("things")).timeToLiveDescription().attributeName()).isEqualTo("expires");
+
+            client.start();
+            WebSocketProbe probe = new WebSocketProbe();
+            client.connect(probe, cloud.endpoints().webSocket()).get(5, TimeUnit.SECONDS);
+            probe.send("{\"type\":\"echo\"}");
+            assertThat(probe.next()).startsWith("{\"echo\":\"{\\\"type\\\":\\\"echo\\\"}\"");
         } finally {
+            client.stop();
             cloud.stopComponents();
         }
     }
 
     @Test
-    void rejectsAnUnknownOptionWithUsage() {
+    void badFlagsGetAUsageMessage() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         CommandLine cli = new CommandLine(new LocalCloud(new PrintStream(new ByteArrayOutputStream())));
         cli.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
-        int exit = cli.execute("--no-such-option");
-        assertThat(exit).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("Unknown option: '--no-such-option'");
+        assertThat(cli.execute("--no-such-option")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("Unknown option: '--no-such-option'").contains("Usage: run-local");
+        err.reset();
+        assertThat(cli.execute("--stream-polling", "SOMETIMES")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--stream-polling").contains("expected one of [AWS, FAST]");
+        err.reset();
+        assertThat(cli.execute("--idle-timeout", "ten minutes")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--idle-timeout");
+    }
+
+    private static String[] concat(String[] first, String... more) {
+        String[] all = java.util.Arrays.copyOf(first, first.length + more.length);
+        System.arraycopy(more, 0, all, first.length, more.length);
+        return all;
     }
 }

@@ -22,6 +22,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  */
 public final class DynamoDbEmulator implements AutoCloseable {
     private final Database database;
+    private final DynamoDbService service;
     private final Faults faults;
     private final Server server;
     private final URI endpoint;
@@ -31,7 +32,7 @@ public final class DynamoDbEmulator implements AutoCloseable {
         this.database = new Database(builder.clock, builder.streamRetention);
         builder.dataDirectory.ifPresent(database::attach);
         this.faults = new Faults(builder.faultSeed);
-        DynamoDbService service = new DynamoDbService(database);
+        this.service = new DynamoDbService(database);
         QueuedThreadPool threads = new QueuedThreadPool(64, 4);
         threads.setName("dynamodb-emulator");
         this.server = new Server(threads);
@@ -93,6 +94,11 @@ public final class DynamoDbEmulator implements AutoCloseable {
 
     public Database database() {
         return database;
+    }
+
+    /** The operations, callable in-process with DynamoDB's JSON (no HTTP): for provisioning and benchmarks. */
+    public DynamoDbService service() {
+        return service;
     }
 
     /** Running totals of consumed capacity per table and operation. */

@@ -481,12 +481,8 @@ public final class WebSocketGateway implements AutoCloseable {
             return this;
         }
 
+        /** Starts serving; the manifest's functions may be deployed in the runtime before or just after. */
         public WebSocketGateway start() {
-            for (FunctionSpec function : manifest.functions()) {
-                if (!(function.trigger() instanceof Trigger.StreamMapping) && !runtime.isDeployed(function.name())) {
-                    throw new IllegalStateException("function " + function.name() + " of the manifest is not deployed in the runtime");
-                }
-            }
             try {
                 return new WebSocketGateway(this);
             } catch (RuntimeException e) {

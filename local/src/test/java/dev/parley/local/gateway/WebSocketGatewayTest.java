@@ -88,53 +88,15 @@ class WebSocketGatewayTest {
         runtime.close();
     }
 
-    /** A test client: what it received, and how it was closed. */
-    public static final class Probe implements Session.Listener.AutoDemanding {
-        final BlockingQueue<String> messages = new LinkedBlockingQueue<>();
-        final CompletableFuture<Integer> closed = new CompletableFuture<>();
-        volatile Session session;
-
-        @Override
-        public void onWebSocketOpen(Session session) {
-            this.session = session;
-        }
-
-        @Override
-        public void onWebSocketText(String message) {
-            messages.add(message);
-        }
-
-        @Override
-        public void onWebSocketBinary(ByteBuffer payload, Callback callback) {
-            messages.add("binary:" + StandardCharsets.UTF_8.decode(payload));
-            callback.succeed();
-        }
-
-        @Override
-        public void onWebSocketClose(int statusCode, String reason) {
-            closed.complete(statusCode);
-        }
-
-        String next() throws InterruptedException {
-            String message = messages.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-            assertThat(message).as("a message within %s", WAIT).isNotNull();
-            return message;
-        }
-
-        void send(String text) {
-            session.sendText(text, Callback.NOOP);
-        }
-    }
-
-    private Probe connect(String query) throws Exception {
-        Probe probe = new Probe();
+    private WebSocketProbe connect(String query) throws Exception {
+        WebSocketProbe probe = new WebSocketProbe();
         client.connect(probe, URI.create(gateway.webSocketUrl() + query)).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         return probe;
     }
 
     private int refusal(String query) throws Exception {
         try {
-            client.connect(new Probe(), URI.create(gateway.webSocketUrl() + query)).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            client.connect(new WebSocketProbe(), URI.create(gateway.webSocketUrl() + query)).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             assertThat(e.getCause()).isInstanceOf(UpgradeException.class);
             return ((UpgradeException) e.getCause()).getResponseStatusCode();
@@ -155,7 +117,7 @@ class WebSocketGatewayTest {
 
     @Test
     void anAllowedConnectionReachesItsRoutesWithTheAuthorizersContext() throws Exception {
-        Probe probe = connect("?token=allow-ann&lang=en");
+        WebSocketProbe probe = connect("?token=allow-ann&lang=en");
         APIGatewayV2WebSocketEvent connect = event("$connect");
         String connectionId = connect.getRequestContext().getConnectionId();
         assertThat(connectionId).matches("[A-Za-z0-9_-]{15}=");
@@ -190,7 +152,7 @@ class WebSocketGatewayTest {
 
     @Test
     void routesAreSelectedByTheBodysTypeAndFallBackToDefault() throws Exception {
-        Probe probe = connect("?token=allow-ann");
+        WebSocketProbe probe = connect("?token=allow-ann");
         probe.send("{\"type\":\"no.such.route\"}");
         assertThat(probe.next()).isEqualTo("default:false:{\"type\":\"no.such.route\"}");
         probe.send("not json at all");
@@ -207,7 +169,7 @@ class WebSocketGatewayTest {
 
     @Test
     void theManagementApiPostsDescribesAndClosesAndSaysGoneAfterwards() throws Exception {
-        Probe probe = connect("?token=allow-ann");
+        WebSocketProbe probe = connect("?token=allow-ann");
         String id = event("$connect").getRequestContext().getConnectionId();
         management.postToConnection(b -> b.connectionId(id).data(SdkBytes.fromUtf8String("{\"type\":\"pong\"}")));
         assertThat(probe.next()).isEqualTo("{\"type\":\"pong\"}");
@@ -226,7 +188,7 @@ class WebSocketGatewayTest {
 
     @Test
     void theManagementApiRefusesLargePayloadsUnsignedCallsAndTooManyCalls() throws Exception {
-        Probe probe = connect("?token=allow-ann");
+        WebSocketProbe probe = connect("?token=allow-ann");
         String id = event("$connect").getRequestContext().getConnectionId();
         byte[] big = new byte[128 * 1024 + 1];
         java.util.Arrays.fill(big, (byte) 'x');
@@ -260,7 +222,7 @@ class WebSocketGatewayTest {
 
     @Test
     void aMessageOver128KbClosesTheSocketWith1009() throws Exception {
-        Probe probe = connect("?token=allow-ann");
+        WebSocketProbe probe = connect("?token=allow-ann");
         String id = event("$connect").getRequestContext().getConnectionId();
         probe.send("{\"type\":\"echo\",\"pad\":\"" + "x".repeat(128 * 1024) + "\"}");
         assertThat(probe.closed.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(1009);
@@ -273,13 +235,13 @@ class WebSocketGatewayTest {
     void idleAndOverlongConnectionsAreClosed() throws Exception {
         stop();
         start(GatewayLimits.AWS.withIdleTimeout(Duration.ofMillis(300)));
-        Probe idle = connect("?token=allow-ann");
+        WebSocketProbe idle = connect("?token=allow-ann");
         assertThat(idle.closed.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isIn(1001, 1000, 1011);
         event("$disconnect");
 
         stop();
         start(GatewayLimits.AWS.withMaxConnectionDuration(Duration.ofMillis(400)));
-        Probe busy = connect("?token=allow-ann");
+        WebSocketProbe busy = connect("?token=allow-ann");
         long started = System.nanoTime();
         for (int i = 0; i < 20 && !busy.closed.isDone(); i++) {
             busy.send("{\"type\":\"silent\"}");
@@ -291,7 +253,7 @@ class WebSocketGatewayTest {
 
     @Test
     void faultSwitchesForceGoneDropDisconnectsAndSlowPosts() throws Exception {
-        Probe probe = connect("?token=allow-ann");
+        WebSocketProbe probe = connect("?token=allow-ann");
         String id = event("$connect").getRequestContext().getConnectionId();
         gateway.faults().forceGone(id);
         assertThatThrownBy(() -> management.postToConnection(b -> b.connectionId(id).data(SdkBytes.fromUtf8String("x"))))

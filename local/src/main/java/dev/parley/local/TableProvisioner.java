@@ -1,0 +1,78 @@
+package dev.parley.local;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.functions.manifest.TableSpec;
+
+import dev.parley.local.dynamodb.server.DynamoDbService;
+import dev.parley.local.dynamodb.server.Json;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/** Creates the manifest's tables in the local DynamoDB, through its own API, as the CDK stack declares them on AWS. */
+final class TableProvisioner {
+    private TableProvisioner() {
+    }
+
+    /** Creates each table that does not exist yet (a data directory may hold it already); returns how many it created. */
+    static int provision(DynamoDbService service, Iterable<TableSpec> tables) {
+        int created = 0;
+        for (TableSpec table : tables) {
+            boolean exists = service.database().read(() -> service.database().findTable(table.name()).isPresent());
+            if (exists) {
+                continue;
+            }
+            service.handle(DynamoDbService.DYNAMODB_PREFIX + "CreateTable", createRequest(table));
+            table.ttlAttribute().ifPresent(attribute -> {
+                ObjectNode ttl = Json.NODES.objectNode().put("TableName", table.name());
+                ttl.putObject("TimeToLiveSpecification").put("AttributeName", attribute).put("Enabled", true);
+                service.handle(DynamoDbService.DYNAMODB_PREFIX + "UpdateTimeToLive", ttl);
+            });
+            created++;
+        }
+        return created;
+    }
+
+    static ObjectNode createRequest(TableSpec table) {
+        ObjectNode request = Json.NODES.objectNode();
+        request.put("TableName", table.name());
+        request.put("BillingMode", "PAY_PER_REQUEST");
+        Map<String, TableSpec.KeyType> attributes = new LinkedHashMap<>();
+        request.set("KeySchema", keySchema(table.partitionKey(), table.sortKey(), attributes));
+        if (!table.globalIndexes().isEmpty()) {
+            ArrayNode indexes = request.putArray("GlobalSecondaryIndexes");
+            for (TableSpec.GlobalIndex index : table.globalIndexes()) {
+                ObjectNode node = indexes.addObject();
+                node.put("IndexName", index.name());
+                node.set("KeySchema", keySchema(index.partitionKey(), index.sortKey(), attributes));
+                ObjectNode projection = node.putObject("Projection");
+                if (index.projectAll()) {
+                    projection.put("ProjectionType", "ALL");
+                } else if (index.nonKeyAttributes().isEmpty()) {
+                    projection.put("ProjectionType", "KEYS_ONLY");
+                } else {
+                    projection.put("ProjectionType", "INCLUDE");
+                    ArrayNode nonKey = projection.putArray("NonKeyAttributes");
+                    index.nonKeyAttributes().forEach(nonKey::add);
+                }
+            }
+        }
+        ArrayNode definitions = request.putArray("AttributeDefinitions");
+        attributes.forEach((name, type) -> definitions.addObject().put("AttributeName", name).put("AttributeType", type.name()));
+        table.streamViewType().ifPresent(view -> request.putObject("StreamSpecification").put("StreamEnabled", true).put("StreamViewType", view));
+        return request;
+    }
+
+    private static ArrayNode keySchema(TableSpec.Key partition, Optional<TableSpec.Key> sort, Map<String, TableSpec.KeyType> attributes) {
+        ArrayNode schema = Json.NODES.arrayNode();
+        schema.addObject().put("AttributeName", partition.name()).put("KeyType", "HASH");
+        attributes.put(partition.name(), partition.type());
+        sort.ifPresent(key -> {
+            schema.addObject().put("AttributeName", key.name()).put("KeyType", "RANGE");
+            attributes.put(key.name(), key.type());
+        });
+        return schema;
+    }
+
+}
