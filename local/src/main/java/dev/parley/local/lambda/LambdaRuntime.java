@@ -38,8 +38,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class LambdaRuntime implements AutoCloseable {
     private final Map<String, Deployed> functions = new ConcurrentHashMap<>();
-    private final ExecutorService threads = Executors.newThreadPerTaskExecutor(
-            Thread.ofPlatform().name("lambda-", 0).daemon(true).factory());
+    /** Invocations run on pooled threads, so a timed-out handler can be abandoned while the caller returns. */
+    private final ExecutorService threads = Executors.newCachedThreadPool(Thread.ofPlatform().name("lambda-", 0).daemon(true).factory());
+    /** Building a serializer is costly (it configures an ObjectMapper); one per type is kept. */
+    private static final Map<Class<?>, PojoSerializer<Object>> SERIALIZERS = new ConcurrentHashMap<>();
 
     /** Deploys a function with a concurrency limit (Lambda's reserved concurrency). */
     public void deploy(FunctionSpec spec, int concurrencyLimit) {
@@ -261,8 +263,12 @@ public final class LambdaRuntime implements AutoCloseable {
         return Object.class;
     }
 
-    @SuppressWarnings("unchecked")
     static PojoSerializer<Object> serializerFor(Class<?> type) {
+        return SERIALIZERS.computeIfAbsent(type, LambdaRuntime::newSerializer);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static PojoSerializer<Object> newSerializer(Class<?> type) {
         if (LambdaEventSerializers.isLambdaSupportedEvent(type.getName())) {
             return (PojoSerializer<Object>) LambdaEventSerializers.serializerFor(type, type.getClassLoader());
         }
