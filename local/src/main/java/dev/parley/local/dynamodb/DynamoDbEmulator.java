@@ -3,6 +3,7 @@ package dev.parley.local.dynamodb;
 import dev.parley.local.dynamodb.engine.CapacityMeter;
 import dev.parley.local.dynamodb.engine.Database;
 import dev.parley.local.dynamodb.server.DynamoDbHttpHandler;
+import dev.parley.local.Servers;
 import dev.parley.local.dynamodb.server.AdminHandler;
 import dev.parley.local.dynamodb.server.DynamoDbService;
 import java.util.concurrent.Executors;
@@ -12,8 +13,6 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * Parley's local DynamoDB and DynamoDB Streams: a real HTTP server speaking DynamoDB's JSON
@@ -33,16 +32,9 @@ public final class DynamoDbEmulator implements AutoCloseable {
         builder.dataDirectory.ifPresent(database::attach);
         this.faults = new Faults(builder.faultSeed);
         this.service = new DynamoDbService(database);
-        QueuedThreadPool threads = new QueuedThreadPool(64, 4);
-        threads.setName("dynamodb-emulator");
-        this.server = new Server(threads);
-        ServerConnector connector = new ServerConnector(server);
-        connector.setHost(builder.host);
-        connector.setPort(builder.port);
-        server.addConnector(connector);
-        server.setHandler(new DynamoDbHttpHandler(service, faults, new AdminHandler(database, faults)));
-        server.start();
-        this.endpoint = URI.create("http://" + builder.host + ":" + connector.getLocalPort());
+        this.server = Servers.create(builder.host, builder.port, "dynamodb-emulator", 64);
+        Servers.start(server, new DynamoDbHttpHandler(service, faults, new AdminHandler(database, faults)), "the DynamoDB emulator");
+        this.endpoint = URI.create("http://" + builder.host + ":" + Servers.port(server));
         if (builder.ttlSweepInterval.isZero()) {
             this.sweeper = null;
         } else {

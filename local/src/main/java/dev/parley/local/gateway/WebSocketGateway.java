@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Manifest;
 import dev.parley.functions.manifest.Trigger;
+import dev.parley.local.Servers;
 import dev.parley.local.dynamodb.server.Json;
 import dev.parley.local.lambda.FunctionError;
 import dev.parley.local.lambda.LambdaRuntime;
@@ -32,10 +33,8 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.api.StatusCode;
 import org.eclipse.jetty.websocket.server.ServerUpgradeRequest;
@@ -75,13 +74,7 @@ public final class WebSocketGateway implements AutoCloseable {
         this.limits = builder.limits;
         this.stage = builder.stage;
         this.clock = builder.clock;
-        QueuedThreadPool threads = new QueuedThreadPool(200, 8);
-        threads.setName("websocket-gateway");
-        this.server = new Server(threads);
-        ServerConnector connector = new ServerConnector(server);
-        connector.setHost(builder.host);
-        connector.setPort(builder.port);
-        server.addConnector(connector);
+        this.server = Servers.create(builder.host, builder.port, "websocket-gateway", 200);
         ManagementApi management = new ManagementApi(this);
         WebSocketUpgradeHandler upgrades = WebSocketUpgradeHandler.from(server, container -> {
             container.setMaxTextMessageSize(limits.maxMessageBytes());
@@ -95,10 +88,9 @@ public final class WebSocketGateway implements AutoCloseable {
                 return management.handle(request, response, callback);
             }
         });
-        server.setHandler(upgrades);
-        server.start();
+        Servers.start(server, upgrades, "the WebSocket gateway");
         this.host = builder.host;
-        this.port = connector.getLocalPort();
+        this.port = Servers.port(server);
     }
 
     public static Builder builder(Manifest manifest, LambdaRuntime runtime) {

@@ -3,6 +3,7 @@ package dev.parley.local.sns;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 
+import dev.parley.local.Servers;
 import dev.parley.local.dynamodb.server.Json;
 import dev.parley.model.Utf8;
 import java.io.InputStream;
@@ -24,7 +25,6 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 
 /**
@@ -66,19 +66,14 @@ public final class SnsEmulator implements AutoCloseable {
 
     private SnsEmulator(String host, int port, Clock clock) throws Exception {
         this.clock = clock;
-        server = new Server();
-        ServerConnector connector = new ServerConnector(server);
-        connector.setHost(host);
-        connector.setPort(port);
-        server.addConnector(connector);
-        server.setHandler(new Handler.Abstract() {
+        server = Servers.create(host, port, "sns-emulator", 32);
+        Servers.start(server, new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 return SnsEmulator.this.handle(request, response, callback);
             }
-        });
-        server.start();
-        endpoint = URI.create("http://" + host + ":" + connector.getLocalPort());
+        }, "the SNS emulator");
+        endpoint = URI.create("http://" + host + ":" + Servers.port(server));
     }
 
     /** An emulator on a free port of 127.0.0.1. */

@@ -32,7 +32,16 @@ import software.amazon.awssdk.services.dynamodb.model.TableStatus;
  */
 abstract class DynamoDbContract {
 
-    protected abstract DynamoDbClient client();
+    /** The clients of the implementation under test. */
+    protected abstract Clients clients();
+
+    protected DynamoDbClient client() {
+        return clients().dynamoDb();
+    }
+
+    protected software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient streams() {
+        return clients().streams();
+    }
 
     /** A DynamoDB client and a Streams client for one endpoint. */
     protected record Clients(DynamoDbClient dynamoDb, software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient streams)
@@ -478,9 +487,6 @@ abstract class DynamoDbContract {
         assertThatThrownBy(() -> client().executeStatement(b -> b.statement("SELECT * FROM \"" + table + "\"")))
                 .isInstanceOf(DynamoDbException.class);
     }
-
-    /** Streams need a client of their own; subclasses give one for the same endpoint. */
-    protected abstract software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient streams();
 
     private String createStreamTable(software.amazon.awssdk.services.dynamodb.model.StreamViewType viewType) {
         String name = "streamed-" + UUID.randomUUID();

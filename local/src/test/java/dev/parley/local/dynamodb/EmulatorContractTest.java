@@ -2,8 +2,6 @@ package dev.parley.local.dynamodb;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /** The contract, against Parley's own emulator over HTTP. */
 class EmulatorContractTest extends DynamoDbContract {
@@ -23,12 +21,7 @@ class EmulatorContractTest extends DynamoDbContract {
     }
 
     @Override
-    protected DynamoDbClient client() {
-        return clients.dynamoDb();
-    }
-
-    @Override
-    protected DynamoDbStreamsClient streams() {
-        return clients.streams();
+    protected Clients clients() {
+        return clients;
     }
 }

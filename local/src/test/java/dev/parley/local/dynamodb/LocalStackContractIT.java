@@ -6,8 +6,6 @@ import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.localstack.LocalStackContainer;
 import org.testcontainers.utility.DockerImageName;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * The same contract against LocalStack, to hold the emulator to a second implementation. It needs
@@ -35,12 +33,7 @@ class LocalStackContractIT extends DynamoDbContract {
     }
 
     @Override
-    protected DynamoDbClient client() {
-        return clients.dynamoDb();
-    }
-
-    @Override
-    protected DynamoDbStreamsClient streams() {
-        return clients.streams();
+    protected Clients clients() {
+        return clients;
     }
 }
