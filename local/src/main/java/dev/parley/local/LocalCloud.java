@@ -1,5 +1,7 @@
 package dev.parley.local;
 
+import dev.parley.functions.auth.DevTokens;
+import dev.parley.functions.auth.TokenVerifier;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Manifest;
 import dev.parley.functions.manifest.ParleyManifest;
@@ -141,7 +143,9 @@ public final class LocalCloud implements Callable<Integer> {
         reports.add(mappings == 0
                 ? ComponentReport.notAvailable("Stream event source mappings", "the manifest has none yet (messaging core)")
                 : ComponentReport.running("Stream event source mappings", mappings + " polling (" + streamPolling + ")"));
-        reports.add(ComponentReport.notAvailable("Development tokens", "scripts/dev-token comes with the messaging core's authorizer"));
+        reports.add(manifest.authorizer().isPresent()
+                ? ComponentReport.running("Development tokens", "scripts/dev-token USER [DEVICE] prints one")
+                : ComponentReport.notAvailable("Development tokens", "the manifest has no authorizer"));
         endpoints = new Endpoints(dynamoDb.endpoint(), sns.endpoint(), gateway.webSocketUrl(), gateway.managementEndpoint());
         return reports;
     }
@@ -152,6 +156,11 @@ public final class LocalCloud implements Callable<Integer> {
         environment.put(ParleyManifest.DYNAMODB_ENDPOINT, dynamoDb.endpoint().toString());
         environment.put(ParleyManifest.SNS_ENDPOINT, sns.endpoint().toString());
         environment.put(ParleyManifest.MANAGEMENT_ENDPOINT, gateway.managementEndpoint().toString());
+        if (function.trigger() instanceof Trigger.WebSocketAuthorizer
+                && !environment.containsKey(TokenVerifier.SECRET) && !environment.containsKey(TokenVerifier.JWKS_URL)) {
+            // Locally, tokens are development tokens (scripts/dev-token), signed with the development secret.
+            environment.put(TokenVerifier.SECRET, DevTokens.LOCAL_SECRET);
+        }
         return new FunctionSpec(function.name(), function.handler(), function.memoryMb(), function.timeout(), environment,
                 function.trigger(), function.tables(), function.managesConnections());
     }

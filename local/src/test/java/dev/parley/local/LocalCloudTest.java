@@ -29,7 +29,7 @@ class LocalCloudTest {
     private static final String[] FREE_PORTS = {"--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0"};
 
     @Test
-    void withParleysManifestItStartsTheEmulatorsAndSaysWhatIsNotBuiltYet() {
+    void withParleysManifestItStartsEverythingAndSaysWhereItRuns() {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         LocalCloud cloud = new LocalCloud(new PrintStream(buffer, true, StandardCharsets.UTF_8));
         String[] args = concat(FREE_PORTS, "--exit-after-start");
@@ -41,7 +41,10 @@ class LocalCloudTest {
         assertThat(output).containsPattern("SNS mobile push +running +http://127\\.0\\.0\\.1:\\d+");
         assertThat(output).containsPattern("WebSocket API +running +ws://127\\.0\\.0\\.1:\\d+/local\\?token=<JWT>");
         assertThat(output).containsPattern("Management API +running +http://127\\.0\\.0\\.1:\\d+/local/@connections/");
-        assertThat(output).containsPattern("Lambda functions +not available +the manifest has none yet");
+        assertThat(output).containsPattern("Tables +running +4 from the manifest \\(4 created now\\)");
+        assertThat(output).containsPattern("Lambda functions +running +\\d+ deployed");
+        assertThat(output).containsPattern("Stream event source mappings +running +1 polling");
+        assertThat(output).containsPattern("Development tokens +running +scripts/dev-token USER \\[DEVICE\\]");
         assertThat(output).contains("Ready in ").contains("Stopping (--exit-after-start).");
     }
 

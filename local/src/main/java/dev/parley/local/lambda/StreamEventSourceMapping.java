@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A DynamoDB Streams event source mapping, as Lambda runs one: it polls the table's stream over the
  * Streams API, batches records (BatchSize, MaximumBatchingWindowInSeconds), spreads a shard over
- * ParallelizationFactor lanes by item key (order kept per key), invokes the function, and on failure
+ * ParallelizationFactor lanes by partition key (order kept per partition key), invokes the function, and on failure
  * retries from the first failed record (ReportBatchItemFailures), splits the batch
  * (BisectBatchOnFunctionError), gives up after MaximumRetryAttempts or MaximumRecordAgeInSeconds and
  * sends what it gave up on to the on-failure destination. Progress is kept in memory: a restarted
@@ -65,6 +65,7 @@ public final class StreamEventSourceMapping implements AutoCloseable {
     private final AtomicLong inFlight = new AtomicLong();
     private volatile boolean running = true;
     private volatile String streamArn;
+    private volatile String partitionKey;
 
     public StreamEventSourceMapping(FunctionSpec function, LambdaRuntime runtime, URI dynamoDbEndpoint, PollTiming timing,
                                     Clock clock, OnFailureDestination destination) {
@@ -84,6 +85,11 @@ public final class StreamEventSourceMapping implements AutoCloseable {
     public StreamEventSourceMapping start() {
         JsonNode table = call("DynamoDB_20120810.DescribeTable", Json.NODES.objectNode().put("TableName", settings.table()));
         JsonNode arn = table.path("Table").get("LatestStreamArn");
+        for (JsonNode key : table.path("Table").path("KeySchema")) {
+            if (key.path("KeyType").asText().equals("HASH")) {
+                partitionKey = key.path("AttributeName").asText();
+            }
+        }
         if (arn == null) {
             throw new IllegalStateException("table " + settings.table() + " has no stream for " + function.name() + " to read");
         }
@@ -187,9 +193,9 @@ public final class StreamEventSourceMapping implements AutoCloseable {
         }
     }
 
-    /** Records of one item always go to the same lane, so their order holds. */
+    /** Records with one partition key always go to the same lane, so their order holds, as Lambda keeps it. */
     private int laneOf(JsonNode record) {
-        return Math.floorMod(record.path("dynamodb").path("Keys").toString().hashCode(), lanes.size());
+        return Math.floorMod(record.path("dynamodb").path("Keys").path(partitionKey).toString().hashCode(), lanes.size());
     }
 
     private record Pending(ObjectNode record, String shardId, Instant readAt) {

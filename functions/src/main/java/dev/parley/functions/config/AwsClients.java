@@ -1,0 +1,43 @@
+package dev.parley.functions.config;
+
+import java.net.URI;
+import java.util.Optional;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.apigatewaymanagementapi.ApiGatewayManagementApiClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * The AWS clients a function uses, built once per execution environment. With a local endpoint
+ * (the local cloud) they carry placeholder credentials, which the emulators accept; on AWS they use
+ * the function's role.
+ */
+public final class AwsClients {
+    private AwsClients() {
+    }
+
+    public static DynamoDbClient dynamoDb(ParleyConfig config) {
+        var builder = DynamoDbClient.builder().region(Region.of(config.region())).httpClient(UrlConnectionHttpClient.create())
+                .credentialsProvider(credentials(config.dynamoDbEndpoint()));
+        config.dynamoDbEndpoint().ifPresent(builder::endpointOverride);
+        return builder.build();
+    }
+
+    /** The Management API client; on AWS its endpoint is the API's stage URL, which the stack passes in. */
+    public static ApiGatewayManagementApiClient management(ParleyConfig config) {
+        URI endpoint = config.managementEndpoint().orElseThrow(() ->
+                new IllegalStateException("environment variable PARLEY_MANAGEMENT_ENDPOINT is not set"));
+        return ApiGatewayManagementApiClient.builder().region(Region.of(config.region())).httpClient(UrlConnectionHttpClient.create())
+                .credentialsProvider(credentials(config.dynamoDbEndpoint())).endpointOverride(endpoint).build();
+    }
+
+    private static AwsCredentialsProvider credentials(Optional<URI> localEndpoint) {
+        return localEndpoint.isPresent()
+                ? StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"))
+                : DefaultCredentialsProvider.builder().build();
+    }
+}

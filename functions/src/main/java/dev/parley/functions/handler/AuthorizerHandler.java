@@ -1,0 +1,63 @@
+package dev.parley.functions.handler;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import dev.parley.functions.auth.TokenVerifier;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The REQUEST authorizer of {@code $connect}: verifies the JWT from the {@code token} query parameter
+ * or the {@code Authorization: Bearer} header and allows the connection with the user and device as
+ * context. A missing or bad token throws "Unauthorized", which API Gateway answers with 401.
+ */
+public final class AuthorizerHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
+    private final TokenVerifier verifier;
+
+    public AuthorizerHandler() {
+        this(TokenVerifier.fromEnvironment());
+    }
+
+    AuthorizerHandler(TokenVerifier verifier) {
+        this.verifier = verifier;
+    }
+
+    @Override
+    public Map<String, Object> handleRequest(Map<String, Object> event, Context context) {
+        Optional<String> token = token(event);
+        if (token.isEmpty()) {
+            throw new RuntimeException("Unauthorized");
+        }
+        TokenVerifier.Identity identity;
+        try {
+            identity = verifier.verify(token.get());
+        } catch (TokenVerifier.InvalidToken e) {
+            context.getLogger().log("connection refused: " + e.getMessage());
+            throw new RuntimeException("Unauthorized");
+        }
+        return Map.of(
+                "principalId", identity.user().value(),
+                "policyDocument", Map.of("Version", "2012-10-17", "Statement", List.of(Map.of(
+                        "Action", "execute-api:Invoke", "Effect", "Allow", "Resource", String.valueOf(event.get("methodArn"))))),
+                "context", Map.of(Caller.USER, identity.user().value(), Caller.DEVICE, identity.device().value()));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Optional<String> token(Map<String, Object> event) {
+        Object query = event.get("queryStringParameters");
+        if (query instanceof Map<?, ?> parameters && parameters.get("token") instanceof String token && !token.isBlank()) {
+            return Optional.of(token);
+        }
+        Object headers = event.get("headers");
+        if (headers instanceof Map<?, ?> map) {
+            for (Map.Entry<String, Object> header : ((Map<String, Object>) map).entrySet()) {
+                if (header.getKey().equalsIgnoreCase("Authorization") && header.getValue() instanceof String value
+                        && value.regionMatches(true, 0, "Bearer ", 0, 7)) {
+                    return Optional.of(value.substring(7).strip());
+                }
+            }
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,138 @@
+package dev.parley.functions.store;
+
+import static dev.parley.functions.store.Items.n;
+import static dev.parley.functions.store.Items.s;
+
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Content;
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.DomainException;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.Message;
+import dev.parley.model.UserId;
+import dev.parley.ports.MessageLog;
+import java.util.List;
+import java.util.Map;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+
+/**
+ * The messages table ({@code conversationId} + {@code seq}, GSI {@code byClientId}) and the send
+ * claims kept in the conversations table. A send is three writes, none of which can lose a race:
+ * <ol>
+ * <li>claim the client id ({@code K#<conversation>#<clientId>}, put if absent): a retried send stops
+ * here and finds the original seq through the GSI;</li>
+ * <li>take the next seq from the conversation item (an atomic add, conditional on membership): under
+ * any number of concurrent senders every one gets its own seq and none fails;</li>
+ * <li>put the message at that seq.</li>
+ * </ol>
+ */
+public final class DynamoMessageLog implements MessageLog {
+    static final String BY_CLIENT_ID = "byClientId";
+    private static final int DUPLICATE_LOOKUPS = 40;
+
+    private final DynamoDbClient dynamo;
+    private final String messages;
+    private final String conversations;
+
+    public DynamoMessageLog(DynamoDbClient dynamo, String messages, String conversations) {
+        this.dynamo = dynamo;
+        this.messages = messages;
+        this.conversations = conversations;
+    }
+
+    /** A message as the stream carries it: the message, and the connection it was sent on. */
+    public record Streamed(Message message, String senderConnection) {
+    }
+
+    public static Streamed fromItem(Map<String, AttributeValue> item) {
+        AttributeValue connection = item.get(Items.SENDER_CONNECTION);
+        return new Streamed(Items.message(item), connection == null ? "" : connection.s());
+    }
+
+    private static String claimKey(ConversationId conversation, ClientMessageId id) {
+        return "K#" + conversation.value() + "#" + id;
+    }
+
+    @Override
+    public Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device, String senderConnection,
+                           Content content, long serverTimestamp) {
+        Map<String, AttributeValue> claim = Map.of(DynamoConversationRepository.PK, s(claimKey(conversation, id)),
+                Items.SENDER, s(sender.value()), Items.TIMESTAMP, n(serverTimestamp));
+        try {
+            dynamo.putItem(b -> b.tableName(conversations).item(claim).conditionExpression("attribute_not_exists(pk)"));
+        } catch (ConditionalCheckFailedException claimed) {
+            return new Appended(original(conversation, id, sender), true);
+        }
+        long seq;
+        try {
+            var updated = dynamo.updateItem(b -> b.tableName(conversations)
+                    .key(Map.of(DynamoConversationRepository.PK, s(DynamoConversationRepository.key(conversation))))
+                    .updateExpression("SET lastSeq = lastSeq + :one")
+                    .conditionExpression("attribute_exists(pk) AND contains(members, :sender)")
+                    .expressionAttributeValues(Map.of(":one", n(1), ":sender", s(sender.value())))
+                    .returnValues(ReturnValue.UPDATED_NEW)
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
+            seq = Long.parseLong(updated.attributes().get(DynamoConversationRepository.LAST_SEQ).n());
+        } catch (ConditionalCheckFailedException refused) {
+            // Release the claim, so the same send may succeed once the sender is a member.
+            dynamo.deleteItem(b -> b.tableName(conversations).key(Map.of(DynamoConversationRepository.PK, s(claimKey(conversation, id)))));
+            if (!refused.hasItem() || refused.item().isEmpty()) {
+                throw new DomainException(ErrorCode.NOT_FOUND, "no conversation " + conversation);
+            }
+            throw new DomainException(ErrorCode.FORBIDDEN, sender + " is not a member of conversation " + conversation);
+        }
+        Message message = new Message(id, conversation, seq, sender, device, content, serverTimestamp);
+        dynamo.putItem(b -> b.tableName(messages).item(Items.message(message, senderConnection)).conditionExpression("attribute_not_exists(seq)"));
+        return new Appended(message, false);
+    }
+
+    /** The message a client id was first stored as; a send still in flight is waited for, briefly. */
+    private Message original(ConversationId conversation, ClientMessageId id, UserId sender) {
+        for (int attempt = 0; attempt < DUPLICATE_LOOKUPS; attempt++) {
+            // A GSI is read eventually consistently: a message just stored may take a moment to show.
+            var found = dynamo.query(b -> b.tableName(messages).indexName(BY_CLIENT_ID)
+                    .keyConditionExpression("conversationId = :c AND clientId = :id")
+                    .expressionAttributeValues(Map.of(":c", s(conversation.value()), ":id", s(id.toString())))).items();
+            if (!found.isEmpty()) {
+                Map<String, AttributeValue> key = found.getFirst();
+                var item = dynamo.getItem(b -> b.tableName(messages).consistentRead(true).key(Map.of(
+                        Items.CONVERSATION, key.get(Items.CONVERSATION), Items.SEQ, key.get(Items.SEQ)))).item();
+                Message message = Items.message(item);
+                if (!message.senderId().equals(sender)) {
+                    throw new DomainException(ErrorCode.CONFLICT, "id " + id + " is already used in conversation " + conversation);
+                }
+                return message;
+            }
+            try {
+                Thread.sleep(25);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        throw new DomainException(ErrorCode.CONFLICT, "a send with id " + id + " is still in progress; retry it");
+    }
+
+    @Override
+    public List<Message> after(ConversationId conversation, long afterSeq, int limit) {
+        return dynamo.query(b -> b.tableName(messages).consistentRead(true).limit(limit)
+                        .keyConditionExpression("conversationId = :c AND seq > :s")
+                        .expressionAttributeValues(Map.of(":c", s(conversation.value()), ":s", n(afterSeq))))
+                .items().stream().map(Items::message).toList();
+    }
+
+    @Override
+    public List<Message> before(ConversationId conversation, long beforeSeq, int limit) {
+        return dynamo.query(b -> b.tableName(messages).consistentRead(true).limit(limit).scanIndexForward(false)
+                        .keyConditionExpression("conversationId = :c AND seq < :s")
+                        .expressionAttributeValues(Map.of(":c", s(conversation.value()), ":s", n(beforeSeq))))
+                .items().stream().map(Items::message).toList();
+    }
+
+}

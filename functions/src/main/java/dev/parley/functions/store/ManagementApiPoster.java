@@ -1,0 +1,25 @@
+package dev.parley.functions.store;
+
+import dev.parley.ports.ConnectionPoster;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.apigatewaymanagementapi.ApiGatewayManagementApiClient;
+import software.amazon.awssdk.services.apigatewaymanagementapi.model.GoneException;
+
+/** Posts frames through API Gateway's Management API; a 410 means the connection is gone. */
+public final class ManagementApiPoster implements ConnectionPoster {
+    private final ApiGatewayManagementApiClient client;
+
+    public ManagementApiPoster(ApiGatewayManagementApiClient client) {
+        this.client = client;
+    }
+
+    @Override
+    public Outcome post(String connectionId, String frame) {
+        try {
+            client.postToConnection(b -> b.connectionId(connectionId).data(SdkBytes.fromUtf8String(frame)));
+            return Outcome.DELIVERED;
+        } catch (GoneException gone) {
+            return Outcome.GONE;
+        }
+    }
+}
