@@ -61,7 +61,8 @@ public final class LocalCloud implements Callable<Integer> {
             description = "How often stream mappings poll an idle shard: FAST (every 10 ms) or AWS (4 times a second, as Lambda). Default: ${DEFAULT-VALUE}.")
     StreamEventSourceMapping.PollTiming streamPolling;
 
-    @Option(names = "--concurrency", defaultValue = "10", description = "Each function's concurrency limit (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--concurrency", defaultValue = "100",
+            description = "Each function's concurrency limit; beyond it invocations are throttled (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
     @Option(names = "--idle-timeout", defaultValue = "PT10M", description = "Close WebSocket connections idle this long (ISO-8601, default: ${DEFAULT-VALUE}).")
@@ -93,9 +94,45 @@ public final class LocalCloud implements Callable<Integer> {
     }
 
     private Endpoints endpoints;
+    private WebSocketGateway gateway;
+    private DynamoDbEmulator dynamoDb;
+    private SnsEmulator sns;
+    private LambdaRuntime runtime;
+    private final List<StreamEventSourceMapping> mappings = new ArrayList<>();
 
     public Endpoints endpoints() {
         return endpoints;
+    }
+
+    /** Starts the whole local cloud in-process (options as parsed, or their defaults); {@link #stop()} ends it. */
+    public Endpoints start(String... options) {
+        new CommandLine(this).parseArgs(options);
+        startComponents();
+        return endpoints;
+    }
+
+    public void stop() {
+        stopComponents();
+    }
+
+    public WebSocketGateway gateway() {
+        return gateway;
+    }
+
+    public DynamoDbEmulator dynamoDb() {
+        return dynamoDb;
+    }
+
+    public SnsEmulator sns() {
+        return sns;
+    }
+
+    public LambdaRuntime runtime() {
+        return runtime;
+    }
+
+    public List<StreamEventSourceMapping> mappings() {
+        return List.copyOf(mappings);
     }
 
     /** Starts everything, in dependency order; returns the report lines. */
@@ -108,19 +145,19 @@ public final class LocalCloud implements Callable<Integer> {
         if (dataDirectory != null) {
             dynamoBuilder.dataDirectory(dataDirectory);
         }
-        DynamoDbEmulator dynamoDb = start(dynamoBuilder::start);
+        dynamoDb = start(dynamoBuilder::start);
         reports.add(ComponentReport.running("DynamoDB + Streams", dynamoDb.endpoint()
                 + "  (" + (dataDirectory == null ? "in memory" : "data in " + dataDirectory.toAbsolutePath()) + "; admin " + dynamoDb.endpoint() + "/_parley/)"));
         int created = TableProvisioner.provision(dynamoDb.service(), manifest.tables());
         reports.add(manifest.tables().isEmpty()
-                ? ComponentReport.notAvailable("Tables", "the manifest defines none yet (messaging core)")
+                ? ComponentReport.notAvailable("Tables", "the manifest defines none")
                 : ComponentReport.running("Tables", manifest.tables().size() + " from the manifest (" + created + " created now)"));
 
-        SnsEmulator sns = start(() -> SnsEmulator.start(host, snsPort, Clock.systemUTC()));
+        sns = start(() -> SnsEmulator.start(host, snsPort, Clock.systemUTC()));
         reports.add(ComponentReport.running("SNS mobile push", sns.endpoint() + "  (outbox " + sns.endpoint() + "/_parley/outbox)"));
 
-        LambdaRuntime runtime = start(LambdaRuntime::new);
-        WebSocketGateway gateway = start(() -> WebSocketGateway.builder(manifest, runtime).host(host).port(webSocketPort)
+        runtime = start(LambdaRuntime::new);
+        gateway = start(() -> WebSocketGateway.builder(manifest, runtime).host(host).port(webSocketPort)
                 .limits(GatewayLimits.AWS.withIdleTimeout(idleTimeout).withMaxConnectionDuration(maxConnection)).start());
         // Deployed once the gateway is up: functions are told its Management API endpoint.
         for (FunctionSpec function : manifest.functions()) {
@@ -128,21 +165,19 @@ public final class LocalCloud implements Callable<Integer> {
         }
         long functions = manifest.functions().size();
         reports.add(functions == 0
-                ? ComponentReport.notAvailable("Lambda functions", "the manifest has none yet (messaging core)")
+                ? ComponentReport.notAvailable("Lambda functions", "the manifest has none")
                 : ComponentReport.running("Lambda functions", functions + " deployed (concurrency " + concurrency + " each)"));
         reports.add(ComponentReport.running("WebSocket API", gateway.webSocketUrl() + "?token=<JWT>"));
         reports.add(ComponentReport.running("Management API", gateway.managementEndpoint() + "/@connections/{connectionId}"));
 
-        int mappings = 0;
         for (FunctionSpec consumer : manifest.streamConsumers()) {
             Trigger.StreamMapping mapping = (Trigger.StreamMapping) consumer.trigger();
             OnFailureDestination destination = new OnFailureDestination(mapping.onFailureDestination().orElse(consumer.name() + "-failures"));
-            start(() -> new StreamEventSourceMapping(consumer, runtime, dynamoDb.endpoint(), streamPolling, Clock.systemUTC(), destination).start());
-            mappings++;
+            mappings.add(start(() -> new StreamEventSourceMapping(consumer, runtime, dynamoDb.endpoint(), streamPolling, Clock.systemUTC(), destination).start()));
         }
-        reports.add(mappings == 0
-                ? ComponentReport.notAvailable("Stream event source mappings", "the manifest has none yet (messaging core)")
-                : ComponentReport.running("Stream event source mappings", mappings + " polling (" + streamPolling + ")"));
+        reports.add(mappings.isEmpty()
+                ? ComponentReport.notAvailable("Stream event source mappings", "the manifest has none")
+                : ComponentReport.running("Stream event source mappings", mappings.size() + " polling (" + streamPolling + ")"));
         reports.add(manifest.authorizer().isPresent()
                 ? ComponentReport.running("Development tokens", "scripts/dev-token USER [DEVICE] prints one")
                 : ComponentReport.notAvailable("Development tokens", "the manifest has no authorizer"));
@@ -180,6 +215,7 @@ public final class LocalCloud implements Callable<Integer> {
             }
         }
         running.clear();
+        mappings.clear();
     }
 
     @Override

@@ -285,6 +285,19 @@ abstract class DynamoDbContract {
     }
 
     @Test
+    void aBoundedQueryOfAPartitionWithNoItemsFindsNothing() {
+        for (String condition : List.of("pk = :p AND sk < :s", "pk = :p AND sk > :s", "pk = :p AND sk BETWEEN :s AND :t")) {
+            Map<String, AttributeValue> values = new HashMap<>(Map.of(":p", s("empty"), ":s", n("5")));
+            if (condition.contains(":t")) {
+                values.put(":t", n("9"));
+            }
+            var result = client().query(b -> b.tableName(table).keyConditionExpression(condition).expressionAttributeValues(values)
+                    .scanIndexForward(false));
+            assertThat(result.count()).as(condition).isZero();
+        }
+    }
+
+    @Test
     void queryPaginatesWithTheSdkPaginatorAndFilters() {
         putMessages("conv", 25);
         var pages = client().queryPaginator(b -> b.tableName(table).keyConditionExpression("pk = :p")

@@ -169,7 +169,8 @@ public final class TableData {
     /** The items of one partition, in sort-key order, as a view. */
     public NavigableMap<AttrValue, Map<String, AttrValue>> partition(AttrValue hash) {
         NavigableMap<AttrValue, Map<String, AttrValue>> partition = partitions.get(hash);
-        return partition == null ? Collections.emptyNavigableMap() : partition;
+        // An empty map with the key order, not Collections.emptyNavigableMap(): bounded views of it must compare keys.
+        return partition == null ? new TreeMap<>(KeyValues.ORDER) : partition;
     }
 
     /** Every item in scan order, starting after {@code after} (exclusive) when given. */
@@ -261,7 +262,7 @@ public final class TableData {
 
         public NavigableMap<IndexEntry, Map<String, AttrValue>> partition(AttrValue hash) {
             NavigableMap<IndexEntry, Map<String, AttrValue>> partition = partitions.get(hash);
-            return partition == null ? Collections.emptyNavigableMap() : partition;
+            return partition == null ? new TreeMap<>(IndexEntry.ORDER) : partition;
         }
 
         /** Every entry in scan order, starting after {@code after} (exclusive) when given. */

@@ -1,0 +1,294 @@
+package dev.parley.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Content;
+import dev.parley.model.ConversationId;
+import dev.parley.model.ConversationKind;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.RequestId;
+import dev.parley.model.UserId;
+import dev.parley.protocol.AckStatus;
+import dev.parley.protocol.ClientFrame;
+import dev.parley.protocol.ServerFrame;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/** Parley end to end, over real WebSockets, against the local cloud (or a deployed stack). */
+class MessagingIT {
+    private final ParleyStack stack = ParleyStack.get();
+    private final String run = UUID.randomUUID().toString().substring(0, 8);
+
+    private String user(String name) {
+        return name + "-" + run;
+    }
+
+    private ParleyClient connect(String user, String device) throws Exception {
+        return ParleyClient.connect(stack, user, device);
+    }
+
+    private ConversationId direct(ParleyClient from, String other) throws InterruptedException {
+        from.send(new ClientFrame.ConversationCreate(RequestId.random(), ConversationKind.DIRECT, List.of(UserId.of(other)), Optional.empty()));
+        return from.await(ServerFrame.ConversationCreated.class).conversation().id();
+    }
+
+    private ServerFrame.MessageAck send(ParleyClient from, ConversationId conversation, ClientMessageId id, String text) throws InterruptedException {
+        from.send(new ClientFrame.MessageSend(id, conversation, Content.text(text), OptionalLong.of(System.currentTimeMillis())));
+        return from.await(ServerFrame.MessageAck.class, ack -> ack.id().equals(id));
+    }
+
+    @Test
+    void aDirectMessageReachesTheOtherUserAndTheSendersOtherDevicesButNotTheSendingOne() throws Exception {
+        try (ParleyClient alicePhone = connect(user("alice"), "phone");
+             ParleyClient aliceLaptop = connect(user("alice"), "laptop");
+             ParleyClient bob = connect(user("bob"), "phone")) {
+            ConversationId conversation = direct(alicePhone, user("bob"));
+            assertThat(conversation.value()).isEqualTo("d:" + user("alice") + ":" + user("bob"));
+            ServerFrame.MessageAck ack = send(alicePhone, conversation, ClientMessageId.random(), "hi bob");
+            assertThat(ack.seq()).isEqualTo(1);
+            assertThat(ack.status()).isEqualTo(AckStatus.SENT);
+
+            ServerFrame.MessageReceive received = bob.await(ServerFrame.MessageReceive.class);
+            assertThat(received.message().seq()).isEqualTo(1);
+            assertThat(received.message().senderId()).isEqualTo(UserId.of(user("alice")));
+            assertThat(received.message().senderDevice().value()).isEqualTo("phone");
+            assertThat(received.message().content()).isEqualTo(Content.text("hi bob"));
+            assertThat(aliceLaptop.await(ServerFrame.MessageReceive.class).message().seq()).isEqualTo(1);
+            assertThat(alicePhone.drain(ServerFrame.MessageReceive.class, Duration.ofMillis(500))).isEmpty();
+
+            // The same pair asking again gets the same conversation.
+            assertThat(direct(bob, user("alice"))).isEqualTo(conversation);
+        }
+    }
+
+    @Test
+    void aRetriedSendIsStoredAndDeliveredOnce() throws Exception {
+        try (ParleyClient alice = connect(user("alice"), "phone"); ParleyClient bob = connect(user("bob"), "phone")) {
+            ConversationId conversation = direct(alice, user("bob"));
+            ClientMessageId id = ClientMessageId.random();
+            ServerFrame.MessageAck first = send(alice, conversation, id, "once");
+            ServerFrame.MessageAck again = send(alice, conversation, id, "once");
+            assertThat(again.seq()).isEqualTo(first.seq());
+            assertThat(again.status()).isEqualTo(AckStatus.DUPLICATE);
+            assertThat(send(alice, conversation, ClientMessageId.random(), "next").seq()).isEqualTo(first.seq() + 1);
+            List<ServerFrame.MessageReceive> received = bob.drain(ServerFrame.MessageReceive.class, Duration.ofSeconds(1));
+            assertThat(received).extracting(r -> r.message().seq()).containsExactly(first.seq(), first.seq() + 1);
+        }
+    }
+
+    @Test
+    void aGroupMessageReachesEveryMember() throws Exception {
+        try (ParleyClient ann = connect(user("ann"), "phone"); ParleyClient ben = connect(user("ben"), "phone");
+             ParleyClient cat = connect(user("cat"), "phone")) {
+            ann.send(new ClientFrame.ConversationCreate(RequestId.random(), ConversationKind.GROUP,
+                    List.of(UserId.of(user("ben")), UserId.of(user("cat"))), Optional.of("Team")));
+            var created = ann.await(ServerFrame.ConversationCreated.class).conversation();
+            assertThat(created.admins()).containsExactly(UserId.of(user("ann")));
+            assertThat(created.members()).hasSize(3);
+            send(ann, created.id(), ClientMessageId.random(), "hello team");
+            assertThat(ben.await(ServerFrame.MessageReceive.class).message().content()).isEqualTo(Content.text("hello team"));
+            assertThat(cat.await(ServerFrame.MessageReceive.class).message().content()).isEqualTo(Content.text("hello team"));
+
+            cat.send(new ClientFrame.ConversationList(Optional.empty()));
+            var page = cat.await(ServerFrame.ConversationPage.class);
+            assertThat(page.conversations()).anySatisfy(summary -> {
+                assertThat(summary.conversationId()).isEqualTo(created.id());
+                assertThat(summary.lastSeq()).isEqualTo(1);
+                assertThat(summary.unreadCount()).isEqualTo(1);
+                assertThat(summary.memberCount()).isEqualTo(3);
+            });
+        }
+    }
+
+    @Test
+    void anOfflineDeviceCatchesUpWithSyncAndPagesHistory() throws Exception {
+        ConversationId conversation;
+        try (ParleyClient alice = connect(user("alice"), "phone")) {
+            conversation = direct(alice, user("bob"));
+            for (int i = 1; i <= 5; i++) {
+                send(alice, conversation, ClientMessageId.random(), "m" + i);
+            }
+        }
+        try (ParleyClient bob = connect(user("bob"), "tablet")) {
+            bob.send(new ClientFrame.SyncRequest(Map.of(conversation, 2L), 2));
+            List<Long> seqs = new ArrayList<>();
+            ServerFrame.SyncBatch batch;
+            do {
+                batch = bob.await(ServerFrame.SyncBatch.class, b -> b.conversationId().equals(conversation));
+                batch.messages().forEach(m -> seqs.add(m.seq()));
+                assertThat(batch.lastSeq()).isEqualTo(5);
+            } while (batch.hasMore());
+            bob.await(ServerFrame.SyncDone.class);
+            assertThat(seqs).containsExactly(3L, 4L, 5L);
+
+            bob.send(new ClientFrame.SyncRequest(Map.of(), 100));
+            ServerFrame.SyncBatch everything = bob.await(ServerFrame.SyncBatch.class, b -> b.conversationId().equals(conversation));
+            assertThat(everything.messages()).extracting(m -> m.seq()).containsExactly(1L, 2L, 3L, 4L, 5L);
+            bob.await(ServerFrame.SyncDone.class);
+
+            bob.send(new ClientFrame.HistoryRequest(conversation, OptionalLong.empty(), 2));
+            ServerFrame.HistoryBatch newest = bob.await(ServerFrame.HistoryBatch.class);
+            assertThat(newest.messages()).extracting(m -> m.seq()).containsExactly(5L, 4L);
+            bob.send(new ClientFrame.HistoryRequest(conversation, newest.nextBeforeSeq(), 2));
+            ServerFrame.HistoryBatch older = bob.await(ServerFrame.HistoryBatch.class);
+            assertThat(older.messages()).extracting(m -> m.seq()).containsExactly(3L, 2L);
+            bob.send(new ClientFrame.HistoryRequest(conversation, older.nextBeforeSeq(), 2));
+            ServerFrame.HistoryBatch oldest = bob.await(ServerFrame.HistoryBatch.class);
+            assertThat(oldest.messages()).extracting(m -> m.seq()).containsExactly(1L);
+            assertThat(oldest.nextBeforeSeq()).isEmpty();
+        }
+    }
+
+    @Test
+    void receiptsMoveForwardOnlyAndReachTheSender() throws Exception {
+        try (ParleyClient alice = connect(user("alice"), "phone"); ParleyClient bob = connect(user("bob"), "phone")) {
+            ConversationId conversation = direct(alice, user("bob"));
+            send(alice, conversation, ClientMessageId.random(), "one");
+            send(alice, conversation, ClientMessageId.random(), "two");
+            bob.send(new ClientFrame.MessageRead(conversation, 2));
+            ServerFrame.ReceiptUpdate update = alice.await(ServerFrame.ReceiptUpdate.class);
+            assertThat(update.userId()).isEqualTo(UserId.of(user("bob")));
+            assertThat(update.member().readSeq()).isEqualTo(2);
+            assertThat(update.member().deliveredSeq()).isEqualTo(2);
+            assertThat(update.allMembers()).isEmpty();
+
+            bob.send(new ClientFrame.MessageDelivered(conversation, 1));
+            assertThat(alice.drain(ServerFrame.ReceiptUpdate.class, Duration.ofMillis(500))).as("an older receipt changes nothing").isEmpty();
+
+            bob.send(new ClientFrame.MessageRead(conversation, 9));
+            ServerFrame.Error error = bob.await(ServerFrame.Error.class);
+            assertThat(error.code()).isEqualTo(ErrorCode.BAD_REQUEST);
+            assertThat(error.message()).contains("beyond the last seq 2");
+        }
+    }
+
+    @Test
+    void thirtyTwoConcurrentSendersGetSeqOneToNOnceEachAndEveryMemberSeesTheSameOrder() throws Exception {
+        int senders = 32;
+        int perSender = 3;
+        List<ParleyClient> clients = new ArrayList<>();
+        try {
+            ParleyClient owner = connect(user("owner"), "phone");
+            clients.add(owner);
+            List<UserId> members = new ArrayList<>();
+            for (int i = 0; i < senders; i++) {
+                members.add(UserId.of(user("s" + i)));
+            }
+            owner.send(new ClientFrame.ConversationCreate(RequestId.random(), ConversationKind.GROUP, members, Optional.of("race")));
+            ConversationId conversation = owner.await(ServerFrame.ConversationCreated.class).conversation().id();
+            for (int i = 0; i < senders; i++) {
+                clients.add(connect(user("s" + i), "phone"));
+            }
+            ExecutorService pool = Executors.newFixedThreadPool(senders);
+            List<Future<List<Long>>> results = new ArrayList<>();
+            for (int i = 1; i <= senders; i++) {
+                ParleyClient sender = clients.get(i);
+                results.add(pool.submit(() -> {
+                    List<Long> seqs = new ArrayList<>();
+                    for (int k = 0; k < perSender; k++) {
+                        seqs.add(send(sender, conversation, ClientMessageId.random(), sender.user + " " + k).seq());
+                    }
+                    return seqs;
+                }));
+            }
+            Set<Long> all = new HashSet<>();
+            for (Future<List<Long>> result : results) {
+                all.addAll(result.get());
+            }
+            pool.shutdown();
+            int total = senders * perSender;
+            assertThat(all).hasSize(total);
+            assertThat(all).allSatisfy(seq -> assertThat(seq).isBetween(1L, (long) total));
+
+            owner.send(new ClientFrame.SyncRequest(Map.of(conversation, 0L), 100));
+            ServerFrame.SyncBatch batch = owner.await(ServerFrame.SyncBatch.class, b -> b.conversationId().equals(conversation));
+            assertThat(batch.messages()).extracting(m -> m.seq()).containsExactlyElementsOf(
+                    java.util.stream.LongStream.rangeClosed(1, total).boxed().toList());
+            assertThat(batch.messages().stream().map(m -> m.id()).distinct().count()).isEqualTo(total);
+        } finally {
+            clients.forEach(ParleyClient::close);
+        }
+    }
+
+    @Test
+    void badFramesGetErrorsAndTheConnectionStaysOpen() throws Exception {
+        try (ParleyClient eve = connect(user("eve"), "phone"); ParleyClient alice = connect(user("alice"), "phone")) {
+            ConversationId theirs = direct(alice, user("bob"));
+
+            eve.sendRaw("{not json");
+            assertThat(eve.await(ServerFrame.Error.class).code()).isEqualTo(ErrorCode.BAD_REQUEST);
+            eve.sendRaw("{\"type\":\"message.unsend\"}");
+            ServerFrame.Error unknown = eve.await(ServerFrame.Error.class);
+            assertThat(unknown.message()).isEqualTo("unknown frame type 'message.unsend'");
+            assertThat(unknown.ref()).contains("message.unsend");
+            eve.sendRaw("{\"type\":\"message.send\",\"id\":\"5f0c8a2e-8a6b-4a53-9a55-0f5b8c3f6d21\",\"content\":{\"type\":\"text\",\"body\":\"x\"}}");
+            ServerFrame.Error missing = eve.await(ServerFrame.Error.class);
+            assertThat(missing.message()).isEqualTo("field 'conversation_id' is required");
+            assertThat(missing.ref()).contains("5f0c8a2e-8a6b-4a53-9a55-0f5b8c3f6d21");
+
+            ClientMessageId id = ClientMessageId.random();
+            eve.send(new ClientFrame.MessageSend(id, theirs, Content.text("let me in"), OptionalLong.empty()));
+            ServerFrame.Error forbidden = eve.await(ServerFrame.Error.class);
+            assertThat(forbidden.code()).isEqualTo(ErrorCode.FORBIDDEN);
+            assertThat(forbidden.ref()).contains(id.toString());
+
+            eve.send(new ClientFrame.MessageSend(ClientMessageId.random(), ConversationId.of("g:nothing-here"), Content.text("?"), OptionalLong.empty()));
+            assertThat(eve.await(ServerFrame.Error.class).code()).isEqualTo(ErrorCode.NOT_FOUND);
+
+            eve.send(new ClientFrame.HistoryRequest(theirs, OptionalLong.empty(), 10));
+            assertThat(eve.await(ServerFrame.Error.class).code()).isEqualTo(ErrorCode.FORBIDDEN);
+
+            List<UserId> tooMany = new ArrayList<>();
+            for (int i = 0; i < 1024; i++) {
+                tooMany.add(UserId.of("u" + i));
+            }
+            eve.send(new ClientFrame.ConversationCreate(RequestId.random(), ConversationKind.GROUP, tooMany, Optional.empty()));
+            ServerFrame.Error overfull = eve.await(ServerFrame.Error.class);
+            assertThat(overfull.code()).isEqualTo(ErrorCode.BAD_REQUEST);
+            assertThat(overfull.message()).contains("1025");
+
+            alice.send(new ClientFrame.ConversationCreate(RequestId.random(), ConversationKind.GROUP, List.of(UserId.of(user("eve"))), Optional.empty()));
+            ConversationId group = alice.await(ServerFrame.ConversationCreated.class).conversation().id();
+            eve.send(new ClientFrame.ConversationMembersAdd(group, List.of(UserId.of(user("mallory")))));
+            assertThat(eve.await(ServerFrame.Error.class).code()).isEqualTo(ErrorCode.FORBIDDEN);
+
+            eve.send(new ClientFrame.Ping());
+            eve.await(ServerFrame.Pong.class);
+            assertThat(eve.isOpen()).isTrue();
+
+            // Nothing of the above was stored: the conversation they tried still has no message.
+            alice.send(new ClientFrame.HistoryRequest(theirs, OptionalLong.empty(), 10));
+            assertThat(alice.await(ServerFrame.HistoryBatch.class).messages()).isEmpty();
+        }
+    }
+
+    @Test
+    void badTokensAreRefusedAtTheUpgrade() throws Exception {
+        String url = stack.webSocketUrl().toString();
+        assertThat(ParleyClient.tryConnect(java.net.URI.create(url))).isEqualTo(401);
+        assertThat(ParleyClient.tryConnect(java.net.URI.create(url + "?token=not.a.jwt"))).isEqualTo(401);
+        String wronglySigned = dev.parley.functions.auth.DevTokens.issue("another-secret-of-at-least-32-bytes!!", UserId.of("x"),
+                dev.parley.model.DeviceId.DEFAULT, Duration.ofHours(1));
+        assertThat(ParleyClient.tryConnect(java.net.URI.create(url + "?token=" + wronglySigned))).isEqualTo(401);
+        String expired = dev.parley.functions.auth.DevTokens.issue(dev.parley.functions.auth.DevTokens.LOCAL_SECRET, UserId.of("x"),
+                dev.parley.model.DeviceId.DEFAULT, Duration.ofSeconds(-120));
+        assertThat(ParleyClient.tryConnect(java.net.URI.create(url + "?token=" + expired))).isEqualTo(401);
+        String unsigned = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString("{\"alg\":\"none\"}".getBytes())
+                + "." + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                ("{\"sub\":\"x\",\"exp\":" + (System.currentTimeMillis() / 1000 + 3600) + "}").getBytes()) + ".";
+        assertThat(ParleyClient.tryConnect(java.net.URI.create(url + "?token=" + unsigned))).isEqualTo(401);
+        assertThat(ParleyClient.tryConnect(java.net.URI.create(url + "?token=" + stack.token(user("ok"), "phone")))).isEqualTo(101);
+    }
+}

@@ -1,0 +1,76 @@
+package dev.parley.e2e;
+
+import dev.parley.functions.auth.DevTokens;
+import dev.parley.local.LocalCloud;
+import dev.parley.model.DeviceId;
+import dev.parley.model.UserId;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The stack the end-to-end tests talk to: by default the whole local cloud, started once in this JVM
+ * on free ports; with {@code -Dparley.url=wss://...} a deployed stack, with tokens from
+ * {@code -Dparley.tokenCommand="cmd USER DEVICE"} (any command that prints a token). Tests that need
+ * the local cloud's insides (fault switches, the tables) are skipped against a deployed stack.
+ */
+public final class ParleyStack {
+    private static ParleyStack instance;
+
+    private final URI webSocketUrl;
+    private final Optional<LocalCloud> local;
+    private final Optional<String> tokenCommand;
+
+    private ParleyStack(URI webSocketUrl, Optional<LocalCloud> local, Optional<String> tokenCommand) {
+        this.webSocketUrl = webSocketUrl;
+        this.local = local;
+        this.tokenCommand = tokenCommand;
+    }
+
+    public static synchronized ParleyStack get() {
+        if (instance == null) {
+            String url = System.getProperty("parley.url");
+            if (url != null && !url.isBlank()) {
+                instance = new ParleyStack(URI.create(url), Optional.empty(), Optional.ofNullable(System.getProperty("parley.tokenCommand")));
+            } else {
+                LocalCloud cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+                LocalCloud.Endpoints endpoints = cloud.start("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0",
+                        "--stream-polling", "FAST");
+                Runtime.getRuntime().addShutdownHook(new Thread(cloud::stop));
+                instance = new ParleyStack(endpoints.webSocket(), Optional.of(cloud), Optional.empty());
+            }
+        }
+        return instance;
+    }
+
+    public URI webSocketUrl() {
+        return webSocketUrl;
+    }
+
+    public Optional<LocalCloud> local() {
+        return local;
+    }
+
+    public String token(String user, String device) {
+        if (tokenCommand.isEmpty()) {
+            return DevTokens.issue(DevTokens.LOCAL_SECRET, UserId.of(user), DeviceId.of(device), Duration.ofHours(1));
+        }
+        try {
+            Process process = new ProcessBuilder((tokenCommand.get() + " " + user + " " + device).split(" ")).start();
+            String token = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (process.waitFor() != 0 || token.isEmpty()) {
+                throw new IllegalStateException("the token command failed for " + user);
+            }
+            return token;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
