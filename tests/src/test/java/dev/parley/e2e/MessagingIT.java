@@ -291,4 +291,102 @@ class MessagingIT {
         assertThat(ParleyClient.tryConnect(java.net.URI.create(url + "?token=" + unsigned))).isEqualTo(401);
         assertThat(ParleyClient.tryConnect(java.net.URI.create(url + "?token=" + stack.token(user("ok"), "phone")))).isEqualTo(101);
     }
+
+    @Test
+    void groupReceiptsCarryTheAllMembersMarks() throws Exception {
+        try (ParleyClient ann = connect(user("ann"), "phone"); ParleyClient ben = connect(user("ben"), "phone");
+             ParleyClient cat = connect(user("cat"), "phone")) {
+            ann.send(new ClientFrame.ConversationCreate(RequestId.random(), ConversationKind.GROUP,
+                    List.of(UserId.of(user("ben")), UserId.of(user("cat"))), Optional.empty()));
+            ConversationId group = ann.await(ServerFrame.ConversationCreated.class).conversation().id();
+            send(ann, group, ClientMessageId.random(), "one");
+            send(ann, group, ClientMessageId.random(), "two");
+            ben.send(new ClientFrame.MessageRead(group, 2));
+            ServerFrame.ReceiptUpdate first = ann.await(ServerFrame.ReceiptUpdate.class);
+            assertThat(first.member().readSeq()).isEqualTo(2);
+            assertThat(first.allMembers()).as("cat has read nothing yet").hasValueSatisfying(all -> assertThat(all.readSeq()).isZero());
+            cat.send(new ClientFrame.MessageRead(group, 2));
+            ServerFrame.ReceiptUpdate second = ann.await(ServerFrame.ReceiptUpdate.class, u -> u.userId().equals(UserId.of(user("cat"))));
+            // ann herself has read nothing, so the group's read mark stays at 0 until she does.
+            assertThat(second.allMembers()).hasValueSatisfying(all -> assertThat(all.readSeq()).isZero());
+            ann.send(new ClientFrame.MessageRead(group, 2));
+            // Frames run independently, as on API Gateway: the list may be answered before the receipt is stored.
+            long unread = -1;
+            for (int attempt = 0; attempt < 50 && unread != 0; attempt++) {
+                ann.send(new ClientFrame.ConversationList(Optional.empty()));
+                unread = ann.await(ServerFrame.ConversationPage.class).conversations().stream()
+                        .filter(c -> c.conversationId().equals(group)).findFirst().orElseThrow().unreadCount();
+            }
+            assertThat(unread).isZero();
+        }
+    }
+
+    @Test
+    void membershipChangesReachEveryMemberAndNewMembersSyncFromWhereTheyJoined() throws Exception {
+        try (ParleyClient ann = connect(user("ann"), "phone"); ParleyClient ben = connect(user("ben"), "phone")) {
+            ann.send(new ClientFrame.ConversationCreate(RequestId.random(), ConversationKind.GROUP, List.of(UserId.of(user("ben"))),
+                    Optional.of("club")));
+            ConversationId group = ann.await(ServerFrame.ConversationCreated.class).conversation().id();
+            send(ann, group, ClientMessageId.random(), "before dan joined");
+            ann.send(new ClientFrame.ConversationMembersAdd(group, List.of(UserId.of(user("dan")))));
+            assertThat(ann.await(ServerFrame.ConversationUpdated.class).conversation().members()).contains(UserId.of(user("dan")));
+            assertThat(ben.await(ServerFrame.ConversationUpdated.class).conversation().members()).hasSize(3);
+            send(ann, group, ClientMessageId.random(), "after dan joined");
+            try (ParleyClient dan = connect(user("dan"), "phone")) {
+                dan.send(new ClientFrame.SyncRequest(Map.of(), 100));
+                ServerFrame.SyncBatch batch = dan.await(ServerFrame.SyncBatch.class, b -> b.conversationId().equals(group));
+                assertThat(batch.messages()).extracting(m -> m.content()).containsExactly(Content.text("after dan joined"));
+                dan.await(ServerFrame.SyncDone.class);
+            }
+            ben.send(new ClientFrame.ConversationMembersRemove(group, List.of(UserId.of(user("ann")))));
+            assertThat(ben.await(ServerFrame.Error.class).code()).isEqualTo(ErrorCode.FORBIDDEN);
+            ben.send(new ClientFrame.ConversationMembersRemove(group, List.of(UserId.of(user("ben")))));
+            assertThat(ben.await(ServerFrame.ConversationUpdated.class).conversation().members()).doesNotContain(UserId.of(user("ben")));
+            long left = send(ann, group, ClientMessageId.random(), "ben has left").seq();
+            assertThat(ben.drain(ServerFrame.MessageReceive.class, Duration.ofMillis(700)))
+                    .noneMatch(received -> received.message().seq() == left);
+        }
+    }
+
+    @Test
+    void aConnectionTheGatewayAnswers410ForIsForgottenAndOnlyThatOne() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(stack.local().isPresent(), "needs the local cloud's fault switches");
+        var cloud = stack.local().get();
+        try (ParleyClient alice = connect(user("alice"), "phone"); ParleyClient bobPhone = connect(user("bob"), "phone");
+             ParleyClient bobTablet = connect(user("bob"), "tablet")) {
+            ConversationId conversation = direct(alice, user("bob"));
+            send(alice, conversation, ClientMessageId.random(), "first");
+            String stale = bobPhone.await(ServerFrame.MessageReceive.class) != null ? connectionIdOf(cloud, user("bob"), "phone") : null;
+            bobTablet.await(ServerFrame.MessageReceive.class);
+            cloud.gateway().faults().forceGone(stale);
+            send(alice, conversation, ClientMessageId.random(), "second");
+            assertThat(bobTablet.await(ServerFrame.MessageReceive.class).message().seq()).isEqualTo(2);
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (connectionIdOfOrNull(cloud, user("bob"), "phone") != null && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(connectionIdOfOrNull(cloud, user("bob"), "phone")).as("the stale connection is forgotten").isNull();
+            assertThat(connectionIdOfOrNull(cloud, user("bob"), "tablet")).as("the other one is kept").isNotNull();
+        }
+    }
+
+    private static String connectionIdOf(dev.parley.local.LocalCloud cloud, String user, String device) {
+        String id = connectionIdOfOrNull(cloud, user, device);
+        assertThat(id).as("a connection of %s/%s", user, device).isNotNull();
+        return id;
+    }
+
+    /** Reads the user's connection item from the local DynamoDB, as an operator would. */
+    private static String connectionIdOfOrNull(dev.parley.local.LocalCloud cloud, String user, String device) {
+        var request = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        request.put("TableName", dev.parley.functions.manifest.ParleyManifest.CONNECTIONS).put("ConsistentRead", true)
+                .putObject("Key").putObject("pk").put("S", "U#" + user);
+        var item = cloud.dynamoDb().service().handle("DynamoDB_20120810.GetItem", request).path("Item");
+        for (var field : item.properties()) {
+            if (field.getKey().startsWith("c_") && field.getValue().path("M").path("d").path("S").asText().equals(device)) {
+                return field.getKey().substring(2);
+            }
+        }
+        return null;
+    }
 }
