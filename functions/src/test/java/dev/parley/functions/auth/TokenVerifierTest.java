@@ -1,0 +1,97 @@
+package dev.parley.functions.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import com.sun.net.httpserver.HttpServer;
+import dev.parley.model.DeviceId;
+import dev.parley.model.UserId;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class TokenVerifierTest {
+    private static final String SECRET = "a-test-secret-that-is-long-enough-for-hs256";
+
+    private static TokenVerifier hs256() {
+        return new TokenVerifier(Optional.of(SECRET.getBytes(StandardCharsets.UTF_8)), Optional.empty(), Optional.empty(), Optional.empty());
+    }
+
+    @Test
+    void aDevelopmentTokenNamesTheUserAndDevice() throws Exception {
+        String token = DevTokens.issue(SECRET, UserId.of("alice"), DeviceId.of("phone"), Duration.ofMinutes(5));
+        TokenVerifier.Identity identity = hs256().verify(token);
+        assertThat(identity.user()).isEqualTo(UserId.of("alice"));
+        assertThat(identity.device()).isEqualTo(DeviceId.of("phone"));
+    }
+
+    @Test
+    void expiredWronglySignedUnsignedAndMalformedTokensAreRefused() {
+        TokenVerifier verifier = hs256();
+        String expired = DevTokens.issue(SECRET, UserId.of("a"), DeviceId.DEFAULT, Duration.ofMinutes(-5));
+        assertThatThrownBy(() -> verifier.verify(expired)).isInstanceOf(TokenVerifier.InvalidToken.class);
+        String other = DevTokens.issue("another-secret-that-is-long-enough-for-it", UserId.of("a"), DeviceId.DEFAULT, Duration.ofMinutes(5));
+        assertThatThrownBy(() -> verifier.verify(other)).isInstanceOf(TokenVerifier.InvalidToken.class);
+        String body = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                ("{\"sub\":\"a\",\"exp\":" + (Instant.now().getEpochSecond() + 600) + "}").getBytes(StandardCharsets.UTF_8));
+        String none = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString("{\"alg\":\"none\"}".getBytes(StandardCharsets.UTF_8));
+        assertThatThrownBy(() -> verifier.verify(none + "." + body + ".")).isInstanceOf(TokenVerifier.InvalidToken.class);
+        assertThatThrownBy(() -> verifier.verify("garbage")).isInstanceOf(TokenVerifier.InvalidToken.class).hasMessageContaining("malformed");
+    }
+
+    @Test
+    void badConfigurationFailsAtTheColdStart() {
+        assertThatThrownBy(() -> new TokenVerifier(Optional.of("short".getBytes(StandardCharsets.UTF_8)), Optional.empty(), Optional.empty(), Optional.empty()))
+                .hasMessageContaining("at least 32 bytes");
+        assertThatThrownBy(() -> new TokenVerifier(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()))
+                .hasMessageContaining("exactly one of");
+    }
+
+    @Test
+    void rs256TokensAreCheckedAgainstTheJwksAndTheConfiguredIssuerAndAudience() throws Exception {
+        RSAKey key = new RSAKeyGenerator(2048).keyID("k1").generate();
+        HttpServer jwks = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        byte[] keys = new JWKSet(key.toPublicJWK()).toString().getBytes(StandardCharsets.UTF_8);
+        jwks.createContext("/jwks.json", exchange -> {
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, keys.length);
+            exchange.getResponseBody().write(keys);
+            exchange.close();
+        });
+        jwks.start();
+        try {
+            URI url = URI.create("http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks.json");
+            TokenVerifier verifier = new TokenVerifier(Optional.empty(), Optional.of(url), Optional.of("https://issuer.example"), Optional.of("parley"));
+            assertThat(verifier.verify(rs256(key, "https://issuer.example", "parley")).user()).isEqualTo(UserId.of("cognito-user"));
+            assertThatThrownBy(() -> verifier.verify(rs256(key, "https://elsewhere.example", "parley"))).isInstanceOf(TokenVerifier.InvalidToken.class);
+            assertThatThrownBy(() -> verifier.verify(rs256(key, "https://issuer.example", "another-app"))).isInstanceOf(TokenVerifier.InvalidToken.class);
+            RSAKey stranger = new RSAKeyGenerator(2048).keyID("k1").generate();
+            assertThatThrownBy(() -> verifier.verify(rs256(stranger, "https://issuer.example", "parley"))).isInstanceOf(TokenVerifier.InvalidToken.class);
+            String hmac = DevTokens.issue(SECRET, UserId.of("a"), DeviceId.DEFAULT, Duration.ofMinutes(5));
+            assertThatThrownBy(() -> verifier.verify(hmac)).as("an HS256 token against an RS256 verifier").isInstanceOf(TokenVerifier.InvalidToken.class);
+        } finally {
+            jwks.stop(0);
+        }
+    }
+
+    private static String rs256(RSAKey key, String issuer, String audience) throws Exception {
+        JWTClaimsSet claims = new JWTClaimsSet.Builder().subject("cognito-user").issuer(issuer).audience(audience)
+                .expirationTime(Date.from(Instant.now().plusSeconds(600))).build();
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(), claims);
+        jwt.sign(new RSASSASigner(key));
+        return jwt.serialize();
+    }
+}
