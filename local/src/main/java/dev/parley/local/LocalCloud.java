@@ -137,6 +137,11 @@ public final class LocalCloud implements Callable<Integer> {
 
     /** Starts everything, in dependency order; returns the report lines. */
     List<ComponentReport> startComponents() {
+        // Every function's SDK clients share this JVM's HttpURLConnection pool, which by default keeps
+        // only 5 idle connections a host: under load the rest would reconnect on every request.
+        if (System.getProperty("http.maxConnections") == null) {
+            System.setProperty("http.maxConnections", "256");
+        }
         if (concurrency < 1) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--concurrency must be at least 1, was " + concurrency);
         }

@@ -68,6 +68,7 @@ final class ManagementApi {
                     Thread.sleep(latency);
                 }
                 send(connection.get(), data);
+                gateway.countPost();
                 response.setStatus(200);
                 callback.succeeded();
             }

@@ -124,6 +124,17 @@ public final class WebSocketGateway implements AutoCloseable {
         return connections.size();
     }
 
+    private final java.util.concurrent.atomic.LongAdder posts = new java.util.concurrent.atomic.LongAdder();
+
+    void countPost() {
+        posts.increment();
+    }
+
+    /** PostToConnection calls that delivered data, since the gateway started. */
+    public long postsDelivered() {
+        return posts.sum();
+    }
+
     Optional<Connection> connection(String id) {
         return Optional.ofNullable(connections.get(id));
     }

@@ -21,6 +21,19 @@ public final class CapacityMeter {
     }
 
     private final Map<Key, Counters> counters = new ConcurrentHashMap<>();
+    private final Map<Key, java.util.concurrent.atomic.LongAdder> conditionalFailures = new ConcurrentHashMap<>();
+
+    /** Counts a write refused by its condition (a ConditionalCheckFailedException, or a transaction cancelled by one). */
+    public void recordConditionalFailure(String table, String operation) {
+        conditionalFailures.computeIfAbsent(new Key(table, operation), k -> new java.util.concurrent.atomic.LongAdder()).increment();
+    }
+
+    /** Failed conditional writes per table and operation. */
+    public Map<String, Map<String, Long>> conditionalFailures() {
+        Map<String, Map<String, Long>> snapshot = new TreeMap<>();
+        conditionalFailures.forEach((key, count) -> snapshot.computeIfAbsent(key.table(), t -> new TreeMap<>()).put(key.operation(), count.sum()));
+        return snapshot;
+    }
 
     public void record(String operation, Capacity capacity) {
         Counters c = counters.computeIfAbsent(new Key(capacity.tableName(), operation), k -> new Counters());
@@ -44,5 +57,6 @@ public final class CapacityMeter {
 
     public void reset() {
         counters.clear();
+        conditionalFailures.clear();
     }
 }

@@ -169,6 +169,7 @@ public final class ItemOperations {
         if (!Requests.passes(write.condition(), old)) {
             capacity.addTableWrite(Capacity.writeUnits(old.map(Item::sizeOf).orElse(0L)));
             database.capacityMeter().record(operation, capacity);
+            database.capacityMeter().recordConditionalFailure(write.tableName(), operation);
             Map<String, Object> extra = write.returnOldOnFailure() && old.isPresent() ? Map.of("Item", Json.writeItem(old.get())) : Map.of();
             throw DynamoDbError.conditionalCheckFailed(extra);
         }

@@ -103,6 +103,7 @@ public final class TransactionOperations {
                 ObjectNode reason = Json.NODES.objectNode();
                 if (!Requests.passes(write.condition(), old)) {
                     cancelled = true;
+                    database.capacityMeter().recordConditionalFailure(write.tableName(), "TransactWriteItems");
                     reason.put("Code", "ConditionalCheckFailed");
                     reason.put("Message", "The conditional request failed");
                     if (write.returnOldOnFailure()) {

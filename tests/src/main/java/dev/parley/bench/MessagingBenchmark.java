@@ -1,0 +1,534 @@
+package dev.parley.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.parley.functions.auth.DevTokens;
+import dev.parley.functions.config.ParleyConfig;
+import dev.parley.functions.manifest.FunctionSpec;
+import dev.parley.functions.manifest.Manifest;
+import dev.parley.functions.manifest.ParleyManifest;
+import dev.parley.functions.manifest.Trigger;
+import dev.parley.local.LocalCloud;
+import dev.parley.local.dynamodb.engine.CapacityMeter;
+import dev.parley.local.lambda.FunctionMetrics;
+import dev.parley.local.lambda.StreamEventSourceMapping;
+import dev.parley.model.DeviceId;
+import dev.parley.model.UserId;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+import org.eclipse.jetty.websocket.api.Callback;
+import org.eclipse.jetty.websocket.api.Session;
+import org.eclipse.jetty.websocket.client.WebSocketClient;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Parley's messaging benchmark on the local cloud: 1:1 messages among online users at a set rate
+ * (ack and send-to-receive latency, and per message the DynamoDB requests and capacity, Lambda
+ * invocations, PostToConnection calls and a modelled AWS cost), the same workload through a naive
+ * Scan-and-broadcast baseline, concurrent senders on one conversation, and one message to a large
+ * group. Writes a Markdown and a JSON report. Run with {@code scripts/bench}; not part of the tests.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Parley's messaging benchmark on the local cloud.")
+public final class MessagingBenchmark implements java.util.concurrent.Callable<Integer> {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Option(names = "--users", defaultValue = "100", description = "Online users, paired into 1:1 conversations (default ${DEFAULT-VALUE}).")
+    int users;
+    @Option(names = "--rate", defaultValue = "200", description = "Messages a second in the 1:1 phases (default ${DEFAULT-VALUE}).")
+    int rate;
+    @Option(names = "--seconds", defaultValue = "10", description = "Length of each 1:1 phase (default ${DEFAULT-VALUE}).")
+    int seconds;
+    @Option(names = "--senders", defaultValue = "32", description = "Concurrent senders on one conversation (default ${DEFAULT-VALUE}).")
+    int senders;
+    @Option(names = "--group", defaultValue = "1024", description = "Members of the large group (default ${DEFAULT-VALUE}).")
+    int groupSize;
+    @Option(names = "--polling", defaultValue = "FAST", description = "Stream polling: FAST or AWS (default ${DEFAULT-VALUE}).")
+    StreamEventSourceMapping.PollTiming polling;
+    @Option(names = "--out", defaultValue = "tests/target/benchmarks/messaging", description = "Report path, without extension.")
+    Path out;
+
+    // Prices, US East (N. Virginia), as AWS lists them; pass your own.
+    @Option(names = "--price-dynamodb-write-million", defaultValue = "0.625", description = "USD per million on-demand write request units.")
+    double priceWrite;
+    @Option(names = "--price-dynamodb-read-million", defaultValue = "0.125", description = "USD per million on-demand read request units.")
+    double priceRead;
+    @Option(names = "--price-lambda-request-million", defaultValue = "0.20", description = "USD per million Lambda requests.")
+    double priceLambdaRequest;
+    @Option(names = "--price-lambda-gb-second", defaultValue = "0.0000166667", description = "USD per Lambda GB-second.")
+    double priceGbSecond;
+    @Option(names = "--price-websocket-message-million", defaultValue = "1.00", description = "USD per million API Gateway WebSocket messages.")
+    double priceWebSocketMessage;
+
+    private LocalCloud cloud;
+    private final WebSocketClient websockets = new WebSocketClient();
+    private final Map<String, Object> report = new LinkedHashMap<>();
+    private final List<String> markdown = new ArrayList<>();
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new MessagingBenchmark()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        FunctionSpec naive = new FunctionSpec("naive-broadcast", NaiveBroadcastHandler.class.getName(), 1024, Duration.ofSeconds(30),
+                Map.of(ParleyConfig.CONNECTIONS_TABLE, ParleyManifest.CONNECTIONS, ParleyConfig.CONVERSATIONS_TABLE, ParleyManifest.CONVERSATIONS,
+                        ParleyConfig.MEMBERSHIPS_TABLE, ParleyManifest.MEMBERSHIPS, ParleyConfig.MESSAGES_TABLE, ParleyManifest.MESSAGES),
+                new Trigger.WebSocketRoute("naive.send"), Map.of(ParleyManifest.CONNECTIONS, FunctionSpec.TableAccess.READ_WRITE), true);
+        Manifest parley = ParleyManifest.manifest();
+        List<FunctionSpec> functions = new ArrayList<>(parley.functions());
+        functions.add(naive);
+        cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Manifest(functions, parley.tables()));
+        cloud.start("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--stream-polling", polling.name(), "--concurrency", "200");
+        websockets.setMaxTextMessageSize(1024 * 1024);
+        websockets.setIdleTimeout(Duration.ofHours(1));
+        websockets.start();
+        try {
+            report.put("settings", Map.of("users", users, "rate", rate, "seconds", seconds, "senders", senders, "group", groupSize,
+                    "polling", polling.name(), "cores", Runtime.getRuntime().availableProcessors(), "at", Instant.now().toString()));
+            markdown.add("# Parley messaging benchmark\n");
+            markdown.add(String.format("Run %s with `scripts/bench` on %d cores, on the local cloud (stream polling %s): %d online users in %d 1:1"
+                            + " conversations, %d messages/s for %d s per phase; %d concurrent senders; a %d-member group. Latencies in ms.%n",
+                    Instant.now(), Runtime.getRuntime().availableProcessors(), polling, users, users / 2, rate, seconds, senders, groupSize));
+            List<Client> clients = connectAll("u", users);
+            List<String> conversations = pairUp(clients);
+            Map<String, Object> parleyPhase = oneToOne(clients, conversations, false);
+            Map<String, Object> naivePhase = oneToOne(clients, conversations, true);
+            ratios(parleyPhase, naivePhase);
+            contention();
+            largeGroup(clients);
+            clients.forEach(Client::close);
+        } finally {
+            websockets.stop();
+            cloud.stop();
+        }
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Files.writeString(Path.of(out + ".md"), String.join("\n", markdown) + "\n");
+        Files.writeString(Path.of(out + ".json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report));
+        System.out.println(String.join("\n", markdown));
+        System.out.println("Reports written to " + out.toAbsolutePath() + ".md and .json");
+        return 0;
+    }
+
+    // ---- clients -------------------------------------------------------------------------------------
+
+    /** One connected user: frames go to the benchmark's handlers. */
+    public final class Client implements Session.Listener.AutoDemanding {
+        final String user;
+        volatile Session session;
+        volatile java.util.function.Consumer<JsonNode> onFrame = frame -> { };
+
+        Client(String user) {
+            this.user = user;
+        }
+
+        @Override
+        public void onWebSocketOpen(Session session) {
+            this.session = session;
+        }
+
+        @Override
+        public void onWebSocketText(String text) {
+            try {
+                onFrame.accept(JSON.readTree(text));
+            } catch (com.fasterxml.jackson.core.JacksonException e) {
+                throw new IllegalStateException("not JSON: " + text, e);
+            }
+        }
+
+        void send(String text) {
+            session.sendText(text, Callback.NOOP);
+        }
+
+        void close() {
+            session.close();
+        }
+    }
+
+    private List<Client> connectAll(String prefix, int count) throws Exception {
+        List<Client> clients = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Client client = new Client(prefix + i);
+            String token = DevTokens.issue(DevTokens.LOCAL_SECRET, UserId.of(client.user), DeviceId.DEFAULT, Duration.ofHours(2));
+            websockets.connect(client, URI.create(cloud.endpoints().webSocket() + "?token=" + token)).get(10, TimeUnit.SECONDS);
+            clients.add(client);
+        }
+        // $connect runs before the upgrade completes; a ping round trip per client is not needed.
+        return clients;
+    }
+
+    /** Sends a frame and waits for the first answer that matches. */
+    private static JsonNode request(Client client, String frame, java.util.function.Predicate<JsonNode> answer) throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(1);
+        JsonNode[] got = new JsonNode[1];
+        client.onFrame = json -> {
+            if (answer.test(json) && got[0] == null) {
+                got[0] = json;
+                done.countDown();
+            }
+        };
+        client.send(frame);
+        if (!done.await(10, TimeUnit.SECONDS)) {
+            throw new IllegalStateException(client.user + " got no answer to " + frame.substring(0, Math.min(200, frame.length())));
+        }
+        client.onFrame = json -> { };
+        return got[0];
+    }
+
+    private List<String> pairUp(List<Client> clients) throws InterruptedException {
+        List<String> conversations = new ArrayList<>();
+        for (int i = 0; i + 1 < clients.size(); i += 2) {
+            JsonNode created = request(clients.get(i), "{\"type\":\"conversation.create\",\"id\":\"" + UUID.randomUUID()
+                    + "\",\"kind\":\"direct\",\"members\":[\"" + clients.get(i + 1).user + "\"]}", json -> json.path("type").asText().equals("conversation.created"));
+            conversations.add(created.path("conversation").path("conversation_id").asText());
+        }
+        return conversations;
+    }
+
+    // ---- 1:1 load --------------------------------------------------------------------------------------
+
+    private Map<String, Object> oneToOne(List<Client> clients, List<String> conversations, boolean naive) throws Exception {
+        String name = naive ? "naive broadcast baseline" : "Parley 1:1";
+        ConcurrentHistogram ackLatency = new ConcurrentHistogram(3);
+        ConcurrentHistogram receiveLatency = new ConcurrentHistogram(3);
+        Map<String, Long> sentAt = new ConcurrentHashMap<>();
+        Map<String, String> receiverOf = new ConcurrentHashMap<>();
+        AtomicLong acked = new AtomicLong();
+        AtomicLong received = new AtomicLong();
+        AtomicLong framesReceived = new AtomicLong();
+        for (Client client : clients) {
+            client.onFrame = json -> {
+                String type = json.path("type").asText();
+                String id = json.path("id").asText();
+                Long at = sentAt.get(id);
+                if (at == null) {
+                    return;
+                }
+                if (type.equals("message.ack")) {
+                    ackLatency.recordValue(System.nanoTime() - at);
+                    acked.incrementAndGet();
+                } else if (type.equals("message.receive") || type.equals("naive.send")) {
+                    framesReceived.incrementAndGet();
+                    if (client.user.equals(receiverOf.get(id))) {
+                        receiveLatency.recordValue(System.nanoTime() - at);
+                        received.incrementAndGet();
+                    }
+                }
+            };
+        }
+        Snapshot before = snapshot();
+        long total = (long) rate * seconds;
+        long start = System.nanoTime();
+        for (long i = 0; i < total; i++) {
+            long due = start + i * 1_000_000_000L / rate;
+            long wait = due - System.nanoTime();
+            if (wait > 0) {
+                Thread.sleep(Duration.ofNanos(wait));
+            }
+            int pair = (int) (i % conversations.size());
+            boolean fromFirst = (i / conversations.size()) % 2 == 0;
+            Client sender = clients.get(2 * pair + (fromFirst ? 0 : 1));
+            Client receiver = clients.get(2 * pair + (fromFirst ? 1 : 0));
+            String id = UUID.randomUUID().toString();
+            receiverOf.put(id, receiver.user);
+            sentAt.put(id, System.nanoTime());
+            if (naive) {
+                sender.send("{\"type\":\"naive.send\",\"id\":\"" + id + "\",\"conversation_id\":\"" + conversations.get(pair) + "\",\"body\":\"hello\"}");
+                acked.incrementAndGet();
+            } else {
+                sender.send("{\"type\":\"message.send\",\"id\":\"" + id + "\",\"conversation_id\":\"" + conversations.get(pair)
+                        + "\",\"content\":{\"type\":\"text\",\"body\":\"hello\"}}");
+            }
+        }
+        double sendSeconds = (System.nanoTime() - start) / 1e9;
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while ((received.get() < total || acked.get() < total) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        awaitQuiet();
+        Snapshot after = snapshot();
+        clients.forEach(c -> c.onFrame = json -> { });
+        // The baseline can fall behind and drop messages (throttled): its costs are per message it handled.
+        long handled = naive ? invocations(before, after, "naive-broadcast") : total;
+        Map<String, Object> phase = costs(name, before, after, Math.max(1, handled), naive ? framesReceived.get() : received.get());
+        phase.put("messagesHandled", handled);
+        phase.put("messagesSent", total);
+        phase.put("sendRatePerSecond", total / sendSeconds);
+        phase.put("acked", acked.get());
+        phase.put("receivedByIntendedReceiver", received.get());
+        phase.put("framesReceivedByAllClients", framesReceived.get());
+        if (!naive) {
+            phase.put("ackLatencyMs", percentiles(ackLatency));
+        }
+        phase.put("sendToReceiveLatencyMs", percentiles(receiveLatency));
+        report.put(naive ? "naiveBaseline" : "parleyOneToOne", phase);
+        markdown.add("## " + name + "\n");
+        markdown.add(String.format("%d messages sent at %.0f/s, %d handled; %d reached their receiver (%d frames delivered in all).%n", total,
+                total / sendSeconds, handled, received.get(), framesReceived.get()));
+        markdown.add("| latency | p50 | p95 | p99 | max |\n|---|---|---|---|---|");
+        if (!naive) {
+            markdown.add(row("ack", ackLatency));
+        }
+        markdown.add(row("send to receive", receiveLatency));
+        markdown.add("");
+        markdown.add(costTable(phase));
+        return phase;
+    }
+
+    /** Waits until nothing runs any more (no invocation for half a second): the next phase measures only itself. */
+    private void awaitQuiet() throws InterruptedException {
+        long last = -1;
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (System.nanoTime() < deadline) {
+            long now = cloud.runtime().allMetrics().values().stream().mapToLong(FunctionMetrics::invocations).sum();
+            boolean mappingsIdle = cloud.mappings().stream().allMatch(StreamEventSourceMapping::isIdle);
+            if (now == last && mappingsIdle) {
+                return;
+            }
+            last = now;
+            Thread.sleep(500);
+        }
+    }
+
+    private static Map<String, Double> percentiles(Histogram histogram) {
+        Map<String, Double> values = new LinkedHashMap<>();
+        for (double p : new double[] {50, 95, 99}) {
+            values.put("p" + (int) p, histogram.getValueAtPercentile(p) / 1e6);
+        }
+        values.put("max", histogram.getMaxValue() / 1e6);
+        return values;
+    }
+
+    private static String row(String name, Histogram histogram) {
+        return String.format("| %s | %.2f | %.2f | %.2f | %.2f |", name, histogram.getValueAtPercentile(50) / 1e6,
+                histogram.getValueAtPercentile(95) / 1e6, histogram.getValueAtPercentile(99) / 1e6, histogram.getMaxValue() / 1e6);
+    }
+
+    // ---- what a message costs -------------------------------------------------------------------------
+
+    private record Snapshot(Map<String, Map<String, CapacityMeter.Totals>> dynamo, Map<String, Map<String, Long>> conditionalFailures,
+                            Map<String, FunctionMetrics> functions, long posts) {
+    }
+
+    private Snapshot snapshot() {
+        CapacityMeter meter = cloud.dynamoDb().capacity();
+        return new Snapshot(meter.snapshot(), meter.conditionalFailures(), cloud.runtime().allMetrics(), cloud.gateway().postsDelivered());
+    }
+
+    /** The resources a phase used, per message: DynamoDB requests by table and operation, capacity, invocations, posts, cost. */
+    private Map<String, Object> costs(String name, Snapshot before, Snapshot after, long messages, long deliveries) {
+        Map<String, Object> costs = new LinkedHashMap<>();
+        Map<String, Double> requests = new LinkedHashMap<>();
+        double reads = 0;
+        double writes = 0;
+        double readRequests = 0;
+        double writeRequests = 0;
+        long scans = 0;
+        for (var table : after.dynamo().entrySet()) {
+            for (var operation : table.getValue().entrySet()) {
+                CapacityMeter.Totals was = before.dynamo().getOrDefault(table.getKey(), Map.of()).getOrDefault(operation.getKey(), new CapacityMeter.Totals(0, 0, 0));
+                long count = operation.getValue().requests() - was.requests();
+                if (count == 0) {
+                    continue;
+                }
+                requests.put(table.getKey() + " " + operation.getKey(), (double) count / messages);
+                reads += operation.getValue().readUnits() - was.readUnits();
+                writes += operation.getValue().writeUnits() - was.writeUnits();
+                boolean isWrite = operation.getKey().matches("PutItem|UpdateItem|DeleteItem|BatchWriteItem|TransactWriteItems");
+                if (isWrite) {
+                    writeRequests += count;
+                } else {
+                    readRequests += count;
+                }
+                if (operation.getKey().equals("Scan")) {
+                    scans += count;
+                }
+            }
+        }
+        long invocations = 0;
+        double gbSeconds = 0;
+        for (var function : after.functions().entrySet()) {
+            FunctionMetrics was = before.functions().get(function.getKey());
+            long count = function.getValue().invocations() - (was == null ? 0 : was.invocations());
+            invocations += count;
+            double seconds = (function.getValue().totalDuration().toNanos() - (was == null ? 0 : was.totalDuration().toNanos())) / 1e9;
+            int memory = cloud.runtime().allMetrics().containsKey(function.getKey()) ? memoryOf(function.getKey()) : 1024;
+            gbSeconds += seconds * memory / 1024.0;
+        }
+        long posts = after.posts() - before.posts();
+        // API Gateway bills each frame in, and each frame out (answers and posts), as a message.
+        double websocketMessages = messages + posts + (name.startsWith("Parley") ? messages : 0);
+        double costPerMillion = 1e6 / messages * (writes * priceWrite / 1e6 + reads * priceRead / 1e6 + invocations * priceLambdaRequest / 1e6
+                + gbSeconds * priceGbSecond + websocketMessages * priceWebSocketMessage / 1e6);
+        costs.put("dynamoDbRequestsPerMessage", requests);
+        costs.put("dynamoDbWriteRequestsPerMessage", writeRequests / messages);
+        costs.put("dynamoDbReadRequestsPerMessage", readRequests / messages);
+        costs.put("scansPerMessage", (double) scans / messages);
+        costs.put("writeUnitsPerMessage", writes / messages);
+        costs.put("readUnitsPerMessage", reads / messages);
+        costs.put("lambdaInvocationsPerMessage", (double) invocations / messages);
+        costs.put("lambdaGbSecondsPerMessage", gbSeconds / messages);
+        costs.put("postToConnectionPerMessage", (double) posts / messages);
+        costs.put("postToConnectionPerDelivery", deliveries == 0 ? 0 : (double) posts / deliveries);
+        costs.put("modelledUsdPerMillionMessages", costPerMillion);
+        return costs;
+    }
+
+    private int memoryOf(String function) {
+        return ParleyManifest.manifest().function(function).map(FunctionSpec::memoryMb).orElse(1024);
+    }
+
+    @SuppressWarnings("unchecked")
+    private String costTable(Map<String, Object> phase) {
+        StringBuilder text = new StringBuilder("| per message | value |\n|---|---|\n");
+        for (String key : List.of("dynamoDbWriteRequestsPerMessage", "dynamoDbReadRequestsPerMessage", "scansPerMessage", "writeUnitsPerMessage",
+                "readUnitsPerMessage", "lambdaInvocationsPerMessage", "postToConnectionPerMessage", "modelledUsdPerMillionMessages")) {
+            text.append(String.format("| %s | %.3f |%n", key, ((Number) phase.get(key)).doubleValue()));
+        }
+        text.append("\nDynamoDB requests per message, by table and operation:\n\n| table and operation | per message |\n|---|---|\n");
+        ((Map<String, Double>) phase.get("dynamoDbRequestsPerMessage")).forEach((k, v) -> text.append(String.format("| %s | %.3f |%n", k, v)));
+        return text.toString();
+    }
+
+    private void ratios(Map<String, Object> parley, Map<String, Object> naive) {
+        Map<String, Object> ratios = new LinkedHashMap<>();
+        for (String key : List.of("readUnitsPerMessage", "writeUnitsPerMessage", "postToConnectionPerMessage", "modelledUsdPerMillionMessages")) {
+            double ours = ((Number) parley.get(key)).doubleValue();
+            double theirs = ((Number) naive.get(key)).doubleValue();
+            ratios.put(key, ours == 0 ? null : theirs / ours);
+        }
+        report.put("naiveOverParley", ratios);
+        markdown.add("## Baseline over Parley\n");
+        markdown.add("| per message | naive / Parley |\n|---|---|");
+        ratios.forEach((k, v) -> markdown.add(String.format("| %s | %s |", k, v == null ? "n/a (Parley: 0)" : String.format("%.1f x", (Double) v))));
+        markdown.add("");
+    }
+
+    // ---- contention -------------------------------------------------------------------------------------
+
+    private void contention() throws Exception {
+        List<Client> group = connectAll("c", senders);
+        StringBuilder members = new StringBuilder();
+        for (int i = 1; i < group.size(); i++) {
+            members.append(i == 1 ? "" : ",").append('"').append(group.get(i).user).append('"');
+        }
+        String conversation = request(group.getFirst(), "{\"type\":\"conversation.create\",\"id\":\"" + UUID.randomUUID()
+                        + "\",\"kind\":\"group\",\"members\":[" + members + "]}", json -> json.path("type").asText().equals("conversation.created"))
+                .path("conversation").path("conversation_id").asText();
+        awaitQuiet();
+        Snapshot before = snapshot();
+        int perSender = 10;
+        CountDownLatch done = new CountDownLatch(group.size());
+        for (Client client : group) {
+            Thread.ofVirtual().start(() -> {
+                try {
+                    for (int k = 0; k < perSender; k++) {
+                        String id = UUID.randomUUID().toString();
+                        request(client, "{\"type\":\"message.send\",\"id\":\"" + id + "\",\"conversation_id\":\"" + conversation
+                                + "\",\"content\":{\"type\":\"text\",\"body\":\"race\"}}", json -> id.equals(json.path("id").asText()));
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    done.countDown();
+                }
+            });
+        }
+        done.await(60, TimeUnit.SECONDS);
+        awaitQuiet();
+        Snapshot after = snapshot();
+        long failures = 0;
+        for (var table : after.conditionalFailures().entrySet()) {
+            for (var operation : table.getValue().entrySet()) {
+                failures += operation.getValue() - before.conditionalFailures().getOrDefault(table.getKey(), Map.of()).getOrDefault(operation.getKey(), 0L);
+            }
+        }
+        long committed = (long) group.size() * perSender;
+        report.put("contention", Map.of("senders", group.size(), "committed", committed, "failedConditionalWrites", failures,
+                "failedConditionalWritesPerCommittedMessage", (double) failures / committed));
+        markdown.add("## Concurrent senders on one conversation\n");
+        markdown.add(String.format("%d senders, %d messages each: %d committed, %d failed conditional writes (%.3f per committed message).%n",
+                group.size(), perSender, committed, failures, (double) failures / committed));
+        group.forEach(Client::close);
+    }
+
+    // ---- a large group -----------------------------------------------------------------------------------
+
+    private void largeGroup(List<Client> online) throws Exception {
+        Client owner = online.getFirst();
+        List<String> members = new ArrayList<>();
+        for (Client client : online) {
+            if (client != owner) {
+                members.add(client.user);
+            }
+        }
+        for (int i = members.size(); members.size() < groupSize - 1; i++) {
+            members.add("offline" + i);
+        }
+        String conversation = request(owner, "{\"type\":\"conversation.create\",\"id\":\"" + UUID.randomUUID() + "\",\"kind\":\"group\",\"members\":["
+                        + String.join(",", members.stream().map(m -> "\"" + m + "\"").toList()) + "]}",
+                json -> json.path("type").asText().equals("conversation.created")).path("conversation").path("conversation_id").asText();
+        String id = UUID.randomUUID().toString();
+        CountDownLatch everyone = new CountDownLatch(online.size() - 1);
+        for (Client client : online) {
+            if (client != owner) {
+                client.onFrame = json -> {
+                    if (id.equals(json.path("id").asText()) && json.path("type").asText().equals("message.receive")) {
+                        everyone.countDown();
+                    }
+                };
+            }
+        }
+        awaitQuiet();
+        Snapshot before = snapshot();
+        long started = System.nanoTime();
+        request(owner, "{\"type\":\"message.send\",\"id\":\"" + id + "\",\"conversation_id\":\"" + conversation
+                + "\",\"content\":{\"type\":\"text\",\"body\":\"to everyone\"}}", json -> id.equals(json.path("id").asText()));
+        long acked = System.nanoTime();
+        boolean all = everyone.await(30, TimeUnit.SECONDS);
+        long reached = System.nanoTime();
+        awaitQuiet();
+        Snapshot after = snapshot();
+        long lookups = delta(before, after, ParleyManifest.CONVERSATIONS, "GetItem") + delta(before, after, ParleyManifest.CONNECTIONS, "BatchGetItem");
+        long allowed = (groupSize + 99) / 100 + 3;
+        report.put("largeGroup", Map.of("members", groupSize, "online", online.size(), "allOnlineReached", all,
+                "lookupRequests", lookups, "lookupRequestsAllowed", allowed,
+                "sendToLastReceiveMs", (reached - started) / 1e6, "fanOutWallTimeAfterAckMs", (reached - acked) / 1e6,
+                "posts", after.posts() - before.posts()));
+        markdown.add("## One message to a " + groupSize + "-member group\n");
+        markdown.add(String.format("%d members, %d online: every online member reached: %s; fan-out lookups %d DynamoDB requests (allowed %d);"
+                        + " %d posts; send to last receive %.1f ms, fan-out after the ack %.1f ms.%n", groupSize, online.size(), all, lookups, allowed,
+                after.posts() - before.posts(), (reached - started) / 1e6, (reached - acked) / 1e6));
+    }
+
+    private static long invocations(Snapshot before, Snapshot after, String function) {
+        FunctionMetrics was = before.functions().get(function);
+        return after.functions().get(function).invocations() - (was == null ? 0 : was.invocations());
+    }
+
+    private static long delta(Snapshot before, Snapshot after, String table, String operation) {
+        long now = after.dynamo().getOrDefault(table, Map.of()).getOrDefault(operation, new CapacityMeter.Totals(0, 0, 0)).requests();
+        long was = before.dynamo().getOrDefault(table, Map.of()).getOrDefault(operation, new CapacityMeter.Totals(0, 0, 0)).requests();
+        return now - was;
+    }
+
+}
