@@ -7,15 +7,12 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketRespons
 import dev.parley.functions.config.AwsClients;
 import dev.parley.functions.config.ParleyConfig;
 import dev.parley.functions.store.DynamoConnectionRegistry;
+import dev.parley.functions.usecase.Services;
 import dev.parley.ports.ConnectionRegistry;
 import java.time.Clock;
-import java.time.Duration;
 
 /** {@code $connect} and {@code $disconnect}: a connection's row is written when it opens and deleted when it closes. */
 public final class ConnectionHandlers {
-    /** A lease outlives API Gateway's 10-minute idle timeout; each ping renews it. */
-    public static final Duration LEASE = Duration.ofMinutes(15);
-
     private ConnectionHandlers() {
     }
 
@@ -45,8 +42,8 @@ public final class ConnectionHandlers {
 
         @Override
         public APIGatewayV2WebSocketResponse handleRequest(APIGatewayV2WebSocketEvent event, Context context) {
-            Caller caller = Caller.of(event);
-            registry.register(caller.connectionId(), caller.user(), caller.device(), clock.instant().plus(LEASE));
+            var caller = Caller.of(event);
+            registry.register(caller.connectionId(), caller.user(), caller.device(), clock.instant().plus(Services.LEASE));
             return ok();
         }
     }
@@ -64,7 +61,7 @@ public final class ConnectionHandlers {
 
         @Override
         public APIGatewayV2WebSocketResponse handleRequest(APIGatewayV2WebSocketEvent event, Context context) {
-            Caller caller = Caller.of(event);
+            var caller = Caller.of(event);
             registry.remove(caller.connectionId(), caller.user());
             return ok();
         }

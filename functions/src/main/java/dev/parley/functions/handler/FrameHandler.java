@@ -55,22 +55,21 @@ public final class FrameHandler implements RequestHandler<APIGatewayV2WebSocketE
             return respond(rejected.error());
         }
         ClientFrame frame = ((DecodeResult.Decoded<ClientFrame>) decoded).frame();
-        Caller caller = Caller.of(event);
+        Services.Caller caller = Caller.of(event);
         try {
-            return services.handle(new Services.Caller(caller.user(), caller.device(), caller.connectionId()), frame)
-                    .map(this::respond).orElseGet(FrameHandler::none);
+            return services.handle(caller, frame).map(this::respond).orElseGet(FrameHandler::none);
         } catch (DomainException e) {
-            return respond(new ServerFrame.Error(e.code(), e.getMessage(), Optional.of(reference(frame, body))));
+            return respond(new ServerFrame.Error(e.code(), e.getMessage(), Optional.of(reference(frame))));
         } catch (RuntimeException e) {
             context.getLogger().log("{\"level\":\"ERROR\",\"message\":\"frame failed\",\"type\":\"" + frame.type() + "\",\"connection\":\""
                     + caller.connectionId() + "\",\"error\":\"" + e + "\"}");
             return respond(new ServerFrame.Error(ErrorCode.INTERNAL, "the server failed to handle the frame; retrying may help",
-                    Optional.of(reference(frame, body))));
+                    Optional.of(reference(frame))));
         }
     }
 
     /** The frame's {@code id} when it has one, else its type. */
-    private static String reference(ClientFrame frame, String body) {
+    private static String reference(ClientFrame frame) {
         return switch (frame) {
             case ClientFrame.MessageSend send -> send.id().toString();
             case ClientFrame.ConversationCreate create -> create.id().toString();

@@ -39,6 +39,7 @@ public final class Services {
     public record Caller(UserId user, DeviceId device, String connectionId) {
     }
 
+    /** A connection's lease: it outlives API Gateway's 10-minute idle timeout, and each ping renews it. */
     public static final Duration LEASE = Duration.ofMinutes(15);
     private static final int LIST_PAGE = 50;
     private static final int MEMBERSHIP_PAGE = 100;
