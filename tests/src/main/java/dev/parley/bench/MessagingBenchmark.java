@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -58,6 +59,9 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     int rate;
     @Option(names = "--seconds", defaultValue = "10", description = "Length of each 1:1 phase (default ${DEFAULT-VALUE}).")
     int seconds;
+    @Option(names = "--warmup-seconds", defaultValue = "5",
+            description = "Unmeasured 1:1 load at the same rate before the measured phases, so the JIT has compiled the hot paths (default ${DEFAULT-VALUE}).")
+    int warmupSeconds;
     @Option(names = "--senders", defaultValue = "32", description = "Concurrent senders on one conversation (default ${DEFAULT-VALUE}).")
     int senders;
     @Option(names = "--group", defaultValue = "1024", description = "Members of the large group (default ${DEFAULT-VALUE}).")
@@ -104,15 +108,19 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         websockets.start();
         try {
             report.put("settings", Map.of("users", users, "rate", rate, "seconds", seconds, "senders", senders, "group", groupSize,
-                    "polling", polling.name(), "cores", Runtime.getRuntime().availableProcessors(), "at", Instant.now().toString()));
+                    "polling", polling.name(), "warmupSeconds", warmupSeconds, "cores", Runtime.getRuntime().availableProcessors(), "at", Instant.now().toString()));
             markdown.add("# Parley messaging benchmark\n");
             markdown.add(String.format("Run %s with `scripts/bench` on %d cores, on the local cloud (stream polling %s): %d online users in %d 1:1"
-                            + " conversations, %d messages/s for %d s per phase; %d concurrent senders; a %d-member group. Latencies in ms.%n",
-                    Instant.now(), Runtime.getRuntime().availableProcessors(), polling, users, users / 2, rate, seconds, senders, groupSize));
+                            + " conversations, %d messages/s for %d s per phase after %d s of unmeasured warm-up; %d concurrent senders; a %d-member group."
+                            + " Latencies in ms.%n",
+                    Instant.now(), Runtime.getRuntime().availableProcessors(), polling, users, users / 2, rate, seconds, warmupSeconds, senders, groupSize));
             List<Client> clients = connectAll("u", users);
             List<String> conversations = pairUp(clients);
-            Map<String, Object> parleyPhase = oneToOne(clients, conversations, false);
-            Map<String, Object> naivePhase = oneToOne(clients, conversations, true);
+            if (warmupSeconds > 0) {
+                oneToOne(clients, conversations, false, warmupSeconds, false);
+            }
+            Map<String, Object> parleyPhase = oneToOne(clients, conversations, false, seconds, true);
+            Map<String, Object> naivePhase = oneToOne(clients, conversations, true, seconds, true);
             ratios(parleyPhase, naivePhase);
             contention();
             largeGroup(clients);
@@ -206,7 +214,9 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
 
     // ---- 1:1 load --------------------------------------------------------------------------------------
 
-    private Map<String, Object> oneToOne(List<Client> clients, List<String> conversations, boolean naive) throws Exception {
+    /** One phase of 1:1 load; unless {@code measured}, it only warms up and reports nothing. */
+    private Map<String, Object> oneToOne(List<Client> clients, List<String> conversations, boolean naive, int phaseSeconds, boolean measured)
+            throws Exception {
         String name = naive ? "naive broadcast baseline" : "Parley 1:1";
         ConcurrentHistogram ackLatency = new ConcurrentHistogram(3);
         ConcurrentHistogram receiveLatency = new ConcurrentHistogram(3);
@@ -215,9 +225,19 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         AtomicLong acked = new AtomicLong();
         AtomicLong received = new AtomicLong();
         AtomicLong framesReceived = new AtomicLong();
+        // API Gateway answers a frame whose integration failed (throttled, crashed) with {"message": ...} and no type.
+        Map<String, AtomicLong> gatewayErrors = new ConcurrentHashMap<>();
         for (Client client : clients) {
             client.onFrame = json -> {
                 String type = json.path("type").asText();
+                if (type.isEmpty() && json.has("message")) {
+                    gatewayErrors.computeIfAbsent(json.path("message").asText(), m -> new AtomicLong()).incrementAndGet();
+                    return;
+                }
+                if (type.equals("error")) {
+                    gatewayErrors.computeIfAbsent("error " + json.path("code").asText(), m -> new AtomicLong()).incrementAndGet();
+                    return;
+                }
                 String id = json.path("id").asText();
                 Long at = sentAt.get(id);
                 if (at == null) {
@@ -236,7 +256,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             };
         }
         Snapshot before = snapshot();
-        long total = (long) rate * seconds;
+        long total = (long) rate * phaseSeconds;
         long start = System.nanoTime();
         for (long i = 0; i < total; i++) {
             long due = start + i * 1_000_000_000L / rate;
@@ -267,6 +287,9 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         awaitQuiet();
         Snapshot after = snapshot();
         clients.forEach(c -> c.onFrame = json -> { });
+        if (!measured) {
+            return Map.of();
+        }
         // The baseline can fall behind and drop messages (throttled): its costs are per message it handled.
         long handled = naive ? invocations(before, after, "naive-broadcast") : total;
         Map<String, Object> phase = costs(name, before, after, Math.max(1, handled), naive ? framesReceived.get() : received.get());
@@ -276,6 +299,11 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         phase.put("acked", acked.get());
         phase.put("receivedByIntendedReceiver", received.get());
         phase.put("framesReceivedByAllClients", framesReceived.get());
+        Map<String, Long> errorsSeen = new TreeMap<>();
+        gatewayErrors.forEach((message, count) -> errorsSeen.put(message, count.get()));
+        phase.put("errorFramesBySender", errorsSeen);
+        Map<String, Long> failedInvocations = failedInvocations(before, after);
+        phase.put("failedInvocations", failedInvocations);
         if (!naive) {
             phase.put("ackLatencyMs", percentiles(ackLatency));
         }
@@ -284,6 +312,10 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         markdown.add("## " + name + "\n");
         markdown.add(String.format("%d messages sent at %.0f/s, %d handled; %d reached their receiver (%d frames delivered in all).%n", total,
                 total / sendSeconds, handled, received.get(), framesReceived.get()));
+        if (!errorsSeen.isEmpty() || !failedInvocations.isEmpty()) {
+            markdown.add(String.format("Unanswered sends: %d. Error frames the senders got: %s. Failed invocations: %s.%n",
+                    total - (naive ? handled : acked.get()), errorsSeen, failedInvocations));
+        }
         markdown.add("| latency | p50 | p95 | p99 | max |\n|---|---|---|---|---|");
         if (!naive) {
             markdown.add(row("ack", ackLatency));
@@ -518,6 +550,27 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         markdown.add(String.format("%d members, %d online: every online member reached: %s; fan-out lookups %d DynamoDB requests (allowed %d);"
                         + " %d posts; send to last receive %.1f ms, fan-out after the ack %.1f ms.%n", groupSize, online.size(), all, lookups, allowed,
                 after.posts() - before.posts(), (reached - started) / 1e6, (reached - acked) / 1e6));
+    }
+
+    /** Throttled, timed-out and failed invocations per function during a phase; functions with none are left out. */
+    private static Map<String, Long> failedInvocations(Snapshot before, Snapshot after) {
+        Map<String, Long> failed = new TreeMap<>();
+        after.functions().forEach((function, now) -> {
+            FunctionMetrics was = before.functions().get(function);
+            long throttles = now.throttles() - (was == null ? 0 : was.throttles());
+            long errors = now.errors() - (was == null ? 0 : was.errors());
+            long timeouts = now.timeouts() - (was == null ? 0 : was.timeouts());
+            if (throttles > 0) {
+                failed.put(function + " throttled", throttles);
+            }
+            if (errors > 0) {
+                failed.put(function + " errors", errors);
+            }
+            if (timeouts > 0) {
+                failed.put(function + " timeouts", timeouts);
+            }
+        });
+        return failed;
     }
 
     private static long invocations(Snapshot before, Snapshot after, String function) {

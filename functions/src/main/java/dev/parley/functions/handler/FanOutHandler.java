@@ -14,24 +14,40 @@ import dev.parley.functions.store.ManagementApiPoster;
 import dev.parley.functions.store.RecordingPushNotifier;
 import dev.parley.functions.usecase.FanOut;
 import dev.parley.model.ConversationId;
+import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.protocol.FrameCodec;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * The messages table's stream consumer: delivers each new message. A record whose delivery fails is
- * reported as a batch item failure, and so are the ones after it, so the mapping retries from there.
+ * The messages table's stream consumer: delivers each new message. Records of one conversation are delivered
+ * in stream order; different conversations are delivered concurrently, so one slow conversation does not hold
+ * back the rest of the batch. When a record's delivery fails, its conversation stops there and the record is
+ * reported as a batch item failure: Lambda retries from the earliest one reported, so nothing after it is lost
+ * (messages of other conversations after it may be delivered twice, which clients drop by seq).
  */
 public final class FanOutHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse> {
     /** At most this many PostToConnection calls in flight per invocation. */
     static final int MAX_PARALLEL_POSTS = 32;
+    /** At most this many conversations delivered at once per invocation. */
+    static final int MAX_PARALLEL_CONVERSATIONS = 16;
 
     private final FanOut fanOut;
+    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    private final Semaphore conversationSlots = new Semaphore(MAX_PARALLEL_CONVERSATIONS);
 
     public FanOutHandler() {
         ParleyConfig config = ParleyConfig.fromEnvironment();
@@ -45,34 +61,78 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
         this.fanOut = fanOut;
     }
 
+    /** A new message as the stream carried it, with the record's sequence number. */
+    private record StreamedMessage(String sequenceNumber, DynamoMessageLog.Streamed streamed) {
+    }
+
     @Override
     public StreamsEventResponse handleRequest(DynamodbEvent event, Context context) {
-        List<StreamsEventResponse.BatchItemFailure> failures = new ArrayList<>();
-        Map<ConversationId, List<UserId>> members = new HashMap<>();
-        boolean failed = false;
+        Set<String> failed = ConcurrentHashMap.newKeySet();
+        Map<ConversationId, List<StreamedMessage>> byConversation = new LinkedHashMap<>();
         for (DynamodbEvent.DynamodbStreamRecord record : event.getRecords()) {
             String sequence = record.getDynamodb().getSequenceNumber();
-            if (failed) {
-                failures.add(StreamsEventResponse.BatchItemFailure.builder().withItemIdentifier(sequence).build());
-                continue;
-            }
             if (!"INSERT".equals(record.getEventName()) || record.getDynamodb().getNewImage() == null) {
                 continue;
             }
             try {
                 var streamed = DynamoMessageLog.fromItem(DynamodbAttributeValueTransformer.toAttributeValueMapV2(record.getDynamodb().getNewImage()));
-                long started = System.nanoTime();
-                FanOut.Delivery delivery = fanOut.deliver(streamed.message(), streamed.senderConnection(),
-                        fanOut.members(streamed.message().conversationId(), members));
-                context.getLogger().log("{\"level\":\"INFO\",\"message\":\"fan-out\",\"conversation\":\"" + streamed.message().conversationId()
-                        + "\",\"seq\":" + streamed.message().seq() + ",\"posts\":" + delivery.posts() + ",\"gone\":" + delivery.gone()
-                        + ",\"pushHandOffs\":" + delivery.pushed() + ",\"latencyMs\":" + (System.nanoTime() - started) / 1_000_000 + "}");
+                byConversation.computeIfAbsent(streamed.message().conversationId(), id -> new ArrayList<>()).add(new StreamedMessage(sequence, streamed));
             } catch (RuntimeException e) {
-                context.getLogger().log("{\"level\":\"ERROR\",\"message\":\"fan-out failed\",\"sequenceNumber\":\"" + sequence + "\",\"error\":\"" + e + "\"}");
-                failures.add(StreamsEventResponse.BatchItemFailure.builder().withItemIdentifier(sequence).build());
-                failed = true;
+                logFailure(context, sequence, e);
+                failed.add(sequence);
+            }
+        }
+        List<Future<?>> conversations = new ArrayList<>();
+        for (List<StreamedMessage> messages : byConversation.values()) {
+            conversations.add(threads.submit(() -> {
+                conversationSlots.acquireUninterruptibly();
+                try {
+                    deliverInOrder(messages, failed, context);
+                } finally {
+                    conversationSlots.release();
+                }
+            }));
+        }
+        for (Future<?> conversation : conversations) {
+            try {
+                conversation.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while delivering", e);
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("delivery thread failed", e.getCause());
+            }
+        }
+        List<StreamsEventResponse.BatchItemFailure> failures = new ArrayList<>();
+        for (DynamodbEvent.DynamodbStreamRecord record : event.getRecords()) {
+            if (failed.contains(record.getDynamodb().getSequenceNumber())) {
+                failures.add(StreamsEventResponse.BatchItemFailure.builder().withItemIdentifier(record.getDynamodb().getSequenceNumber()).build());
             }
         }
         return StreamsEventResponse.builder().withBatchItemFailures(failures).build();
+    }
+
+    /** Delivers one conversation's messages in order, stopping at the first that fails (it is retried, with the rest). */
+    private void deliverInOrder(List<StreamedMessage> messages, Set<String> failed, Context context) {
+        Map<ConversationId, List<UserId>> members = new HashMap<>();
+        for (StreamedMessage next : messages) {
+            Message message = next.streamed().message();
+            try {
+                long started = System.nanoTime();
+                FanOut.Delivery delivery = fanOut.deliver(message, next.streamed().senderConnection(), fanOut.members(message.conversationId(), members));
+                context.getLogger().log("{\"level\":\"INFO\",\"message\":\"fan-out\",\"conversation\":\"" + message.conversationId()
+                        + "\",\"seq\":" + message.seq() + ",\"posts\":" + delivery.posts() + ",\"gone\":" + delivery.gone()
+                        + ",\"pushHandOffs\":" + delivery.pushed() + ",\"latencyMs\":" + (System.nanoTime() - started) / 1_000_000 + "}");
+            } catch (RuntimeException e) {
+                logFailure(context, next.sequenceNumber(), e);
+                failed.add(next.sequenceNumber());
+                return;
+            }
+        }
+    }
+
+    private static void logFailure(Context context, String sequenceNumber, RuntimeException e) {
+        context.getLogger().log("{\"level\":\"ERROR\",\"message\":\"fan-out failed\",\"sequenceNumber\":\"" + sequenceNumber
+                + "\",\"error\":\"" + e.toString().replace("\\", "\\\\").replace("\"", "\\\"") + "\"}");
     }
 }

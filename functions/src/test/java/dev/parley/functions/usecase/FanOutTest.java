@@ -31,20 +31,20 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** The fan-out's rules, over in-memory ports. */
-class FanOutTest {
+/** The fan-out's rules, over in-memory ports (which the handler's tests use too). */
+public class FanOutTest {
     private static final Instant NOW = Instant.parse("2026-06-01T12:00:00Z");
     private static final UserId ALICE = UserId.of("alice");
     private static final UserId BOB = UserId.of("bob");
     private static final UserId CAROL = UserId.of("carol");
 
     /** Connections in memory; remembers what was removed. */
-    static final class Registry implements ConnectionRegistry {
+    public static final class Registry implements ConnectionRegistry {
         final Map<UserId, List<LiveConnection>> connections = new ConcurrentHashMap<>();
         final List<String> removed = new CopyOnWriteArrayList<>();
         int lookups;
 
-        void add(UserId user, String id, Instant lease) {
+        public void add(UserId user, String id, Instant lease) {
             connections.computeIfAbsent(user, u -> new CopyOnWriteArrayList<>()).add(new LiveConnection(id, user, DeviceId.DEFAULT, lease));
         }
 
@@ -70,15 +70,17 @@ class FanOutTest {
         }
     }
 
-    static final class Poster implements ConnectionPoster {
-        final Map<String, List<String>> received = new ConcurrentHashMap<>();
+    public static final class Poster implements ConnectionPoster {
+        public final Map<String, List<String>> received = new ConcurrentHashMap<>();
+        public final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
         final Set<String> gone = ConcurrentHashMap.newKeySet();
-        final Set<String> failing = ConcurrentHashMap.newKeySet();
+        public final Set<String> failing = ConcurrentHashMap.newKeySet();
         final AtomicInteger inFlight = new AtomicInteger();
         final AtomicInteger maxInFlight = new AtomicInteger();
 
         @Override
         public Outcome post(String connectionId, String frame) {
+            attempts.computeIfAbsent(connectionId, c -> new AtomicInteger()).incrementAndGet();
             int now = inFlight.incrementAndGet();
             maxInFlight.accumulateAndGet(now, Math::max);
             try {
@@ -99,7 +101,7 @@ class FanOutTest {
         }
     }
 
-    static final class Push implements PushNotifier {
+    public static final class Push implements PushNotifier {
         final List<UserId> notified = new ArrayList<>();
 
         @Override

@@ -1,0 +1,159 @@
+package dev.parley.functions.handler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.ClientContext;
+import com.amazonaws.services.lambda.runtime.CognitoIdentity;
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.LambdaLogger;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue;
+import com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamRecord;
+import dev.parley.functions.usecase.FanOut;
+import dev.parley.functions.usecase.FanOutTest;
+import dev.parley.model.ConversationId;
+import dev.parley.model.UserId;
+import dev.parley.protocol.FrameCodec;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The stream handler's batch rules: order per conversation, where a failure stops, what is reported for retry. */
+class FanOutHandlerTest {
+    private static final Instant NOW = Instant.parse("2026-06-01T12:00:00Z");
+    private static final UserId ALICE = UserId.of("alice");
+    private static final UserId BOB = UserId.of("bob");
+    private static final UserId CAROL = UserId.of("carol");
+    private static final UserId DAVE = UserId.of("dave");
+    private static final ConversationId ALICE_BOB = ConversationId.direct(ALICE, BOB);
+    private static final ConversationId CAROL_DAVE = ConversationId.direct(CAROL, DAVE);
+
+    private final FanOutTest.Registry registry = new FanOutTest.Registry();
+    private final FanOutTest.Poster poster = new FanOutTest.Poster();
+    private final List<String> logged = new CopyOnWriteArrayList<>();
+    private final FanOutHandler handler = new FanOutHandler(new FanOut(null, registry, poster, new FanOutTest.Push(), new FrameCodec(),
+            Clock.fixed(NOW, ZoneOffset.UTC), 8));
+    private int nextSequenceNumber = 100;
+
+    @Test
+    void eachConversationIsDeliveredInStreamOrderAndNothingIsReported() {
+        registry.add(BOB, "bob-phone", NOW.plusSeconds(60));
+        registry.add(DAVE, "dave-phone", NOW.plusSeconds(60));
+        List<DynamodbEvent.DynamodbStreamRecord> records = new ArrayList<>();
+        for (long seq = 1; seq <= 20; seq++) {
+            records.add(insert(ALICE_BOB, seq, ALICE));
+            records.add(insert(CAROL_DAVE, seq, CAROL));
+        }
+        StreamsEventResponse response = handler.handleRequest(event(records), context());
+        assertThat(response.getBatchItemFailures()).isEmpty();
+        assertThat(seqs(poster.received.get("bob-phone"))).isEqualTo(oneTo(20));
+        assertThat(seqs(poster.received.get("dave-phone"))).isEqualTo(oneTo(20));
+    }
+
+    @Test
+    void aFailingConversationStopsAtItsFirstFailureWhileTheOthersAreDelivered() {
+        registry.add(BOB, "bob-phone", NOW.plusSeconds(60));
+        registry.add(DAVE, "dave-phone", NOW.plusSeconds(60));
+        poster.failing.add("bob-phone");
+        DynamodbEvent.DynamodbStreamRecord firstToBob = insert(ALICE_BOB, 1, ALICE);
+        List<DynamodbEvent.DynamodbStreamRecord> records = List.of(insert(CAROL_DAVE, 1, CAROL), firstToBob, insert(CAROL_DAVE, 2, CAROL),
+                insert(ALICE_BOB, 2, ALICE), insert(CAROL_DAVE, 3, CAROL));
+        StreamsEventResponse response = handler.handleRequest(event(records), context());
+        assertThat(response.getBatchItemFailures()).extracting(StreamsEventResponse.BatchItemFailure::getItemIdentifier)
+                .containsExactly(firstToBob.getDynamodb().getSequenceNumber());
+        assertThat(poster.attempts.get("bob-phone").get()).as("seq 2 is not tried after seq 1 failed").isEqualTo(1);
+        assertThat(seqs(poster.received.get("dave-phone"))).isEqualTo(oneTo(3));
+        assertThat(logged).anySatisfy(line -> assertThat(line).contains("fan-out failed").contains(firstToBob.getDynamodb().getSequenceNumber()));
+    }
+
+    @Test
+    void aRecordThatIsNotAMessageIsReportedAndUpdatesAndRemovalsAreIgnored() {
+        registry.add(BOB, "bob-phone", NOW.plusSeconds(60));
+        DynamodbEvent.DynamodbStreamRecord malformed = insert(ALICE_BOB, 1, ALICE);
+        malformed.getDynamodb().getNewImage().remove("seq");
+        DynamodbEvent.DynamodbStreamRecord modified = insert(ALICE_BOB, 2, ALICE);
+        modified.setEventName("MODIFY");
+        StreamsEventResponse response = handler.handleRequest(event(List.of(malformed, modified, insert(ALICE_BOB, 3, ALICE))), context());
+        assertThat(response.getBatchItemFailures()).extracting(StreamsEventResponse.BatchItemFailure::getItemIdentifier)
+                .containsExactly(malformed.getDynamodb().getSequenceNumber());
+        assertThat(seqs(poster.received.get("bob-phone"))).containsExactly(3L);
+    }
+
+    private DynamodbEvent.DynamodbStreamRecord insert(ConversationId conversation, long seq, UserId sender) {
+        Map<String, AttributeValue> image = new java.util.HashMap<>();
+        image.put("conversationId", new AttributeValue().withS(conversation.value()));
+        image.put("seq", new AttributeValue().withN(Long.toString(seq)));
+        image.put("clientId", new AttributeValue().withS(UUID.randomUUID().toString()));
+        image.put("senderId", new AttributeValue().withS(sender.value()));
+        image.put("senderDevice", new AttributeValue().withS("phone"));
+        image.put("senderConnection", new AttributeValue().withS(sender.value() + "-phone"));
+        image.put("content", new AttributeValue().withM(Map.of("type", new AttributeValue().withS("text"), "body", new AttributeValue().withS("hi " + seq))));
+        image.put("serverTimestamp", new AttributeValue().withN(Long.toString(NOW.toEpochMilli())));
+        DynamodbEvent.DynamodbStreamRecord record = new DynamodbEvent.DynamodbStreamRecord();
+        record.setEventName("INSERT");
+        record.setDynamodb(new StreamRecord().withSequenceNumber(Integer.toString(nextSequenceNumber++)).withNewImage(image));
+        return record;
+    }
+
+    private static DynamodbEvent event(List<DynamodbEvent.DynamodbStreamRecord> records) {
+        DynamodbEvent event = new DynamodbEvent();
+        event.setRecords(records);
+        return event;
+    }
+
+    private static final Pattern SEQ = Pattern.compile("\"seq\":(\\d+)");
+
+    private static List<Long> seqs(List<String> frames) {
+        List<Long> seqs = new ArrayList<>();
+        for (String frame : frames == null ? List.<String>of() : frames) {
+            Matcher matcher = SEQ.matcher(frame);
+            assertThat(matcher.find()).as(frame).isTrue();
+            seqs.add(Long.parseLong(matcher.group(1)));
+        }
+        return seqs;
+    }
+
+    private static List<Long> oneTo(long last) {
+        List<Long> seqs = new ArrayList<>();
+        for (long seq = 1; seq <= last; seq++) {
+            seqs.add(seq);
+        }
+        return seqs;
+    }
+
+    private Context context() {
+        LambdaLogger logger = new LambdaLogger() {
+            @Override
+            public void log(String message) {
+                logged.add(message);
+            }
+
+            @Override
+            public void log(byte[] message) {
+                logged.add(new String(message, java.nio.charset.StandardCharsets.UTF_8));
+            }
+        };
+        return new Context() {
+            public String getAwsRequestId() { return "test-request"; }
+            public String getLogGroupName() { return "/aws/lambda/fanout"; }
+            public String getLogStreamName() { return "test"; }
+            public String getFunctionName() { return "fanout"; }
+            public String getFunctionVersion() { return "$LATEST"; }
+            public String getInvokedFunctionArn() { return "arn:aws:lambda:us-east-1:000000000000:function:fanout"; }
+            public CognitoIdentity getIdentity() { return null; }
+            public ClientContext getClientContext() { return null; }
+            public int getRemainingTimeInMillis() { return 30_000; }
+            public int getMemoryLimitInMB() { return 1024; }
+            public LambdaLogger getLogger() { return logger; }
+        };
+    }
+}
