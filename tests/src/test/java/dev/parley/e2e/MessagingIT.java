@@ -2,6 +2,8 @@ package dev.parley.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.parley.model.ClientMessageId;
 import dev.parley.model.Content;
 import dev.parley.model.ConversationId;
@@ -12,6 +14,11 @@ import dev.parley.model.UserId;
 import dev.parley.protocol.AckStatus;
 import dev.parley.protocol.ClientFrame;
 import dev.parley.protocol.ServerFrame;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -28,6 +35,7 @@ import org.junit.jupiter.api.Test;
 
 /** Parley end to end, over real WebSockets, against the local cloud (or a deployed stack). */
 class MessagingIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
     private final ParleyStack stack = ParleyStack.get();
     private final String run = UUID.randomUUID().toString().substring(0, 8);
 
@@ -85,6 +93,99 @@ class MessagingIT {
             assertThat(send(alice, conversation, ClientMessageId.random(), "next").seq()).isEqualTo(first.seq() + 1);
             List<ServerFrame.MessageReceive> received = bob.drain(ServerFrame.MessageReceive.class, Duration.ofSeconds(1));
             assertThat(received).extracting(r -> r.message().seq()).containsExactly(first.seq(), first.seq() + 1);
+        }
+    }
+
+    @Test
+    void sendsAndDeliveriesAreLoggedWithCorrelationIdsAndCounted() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(stack.local().isPresent(), "reads the functions' stdout, which only the local cloud shares");
+        PrintStream original = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(new TeeOutputStream(original, captured), true, StandardCharsets.UTF_8));
+        ConversationId conversation;
+        try (ParleyClient alice = connect(user("alice"), "phone"); ParleyClient bob = connect(user("bob"), "phone")) {
+            conversation = direct(alice, user("bob"));
+            ClientMessageId id = ClientMessageId.random();
+            send(alice, conversation, id, "logged");
+            send(alice, conversation, id, "logged");
+            bob.await(ServerFrame.MessageReceive.class);
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (jsonLines(captured).stream().noneMatch(line -> line.has("PostToConnectionCalls")) && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+        } finally {
+            System.setOut(original);
+        }
+        List<JsonNode> lines = jsonLines(captured);
+        String conversationId = conversation.value();
+        JsonNode accepted = lines.stream().filter(line -> line.path("message").asText().equals("message accepted")
+                && line.path("conversation_id").asText().equals(conversationId)).findFirst().orElseThrow();
+        assertThat(accepted.path("seq").asText()).isEqualTo("1");
+        assertThat(accepted.path("connection_id").asText()).isNotBlank();
+        assertThat(accepted.path("function_name").asText()).isEqualTo("route-message-send");
+        assertThat(accepted.path("function_request_id").asText()).isNotBlank();
+        assertThat(lines).anySatisfy(line -> {
+            assertThat(line.path("message").asText()).isEqualTo("duplicate send");
+            assertThat(line.path("conversation_id").asText()).isEqualTo(conversationId);
+        });
+        assertThat(lines).anySatisfy(line -> {
+            assertThat(line.path("message").asText()).isEqualTo("fan-out");
+            assertThat(line.path("conversation_id").asText()).isEqualTo(conversationId);
+            assertThat(line.path("function_name").asText()).isEqualTo("fanout");
+            assertThat(line.path("posts").asInt()).isEqualTo(1);
+        });
+        assertThat(lines).anySatisfy(line -> assertThat(line.path("MessagesAccepted").asDouble()).isEqualTo(1.0));
+        assertThat(lines).anySatisfy(line -> assertThat(line.path("DuplicateSends").asDouble()).isEqualTo(1.0));
+        assertThat(lines).anySatisfy(line -> {
+            assertThat(line.path("_aws").path("CloudWatchMetrics").path(0).path("Namespace").asText()).isEqualTo("Parley");
+            assertThat(line.path("PostToConnectionCalls").asDouble()).isGreaterThanOrEqualTo(1.0);
+            assertThat(line.has("FanOutLatency")).isTrue();
+        });
+    }
+
+    /** The JSON-object lines written so far (functions' logs and EMF metrics); other lines are left out. */
+    private static List<JsonNode> jsonLines(ByteArrayOutputStream captured) throws IOException {
+        List<JsonNode> lines = new ArrayList<>();
+        String text;
+        synchronized (captured) {
+            text = captured.toString(StandardCharsets.UTF_8);
+        }
+        for (String line : text.split("\n")) {
+            if (line.startsWith("{")) {
+                try {
+                    lines.add(JSON.readTree(line));
+                } catch (com.fasterxml.jackson.core.JacksonException e) {
+                    // A line still being written when read; the next read has it whole.
+                }
+            }
+        }
+        return lines;
+    }
+
+    /** Writes to two streams: the console keeps its output while a test reads it. */
+    private static final class TeeOutputStream extends OutputStream {
+        private final OutputStream first;
+        private final ByteArrayOutputStream second;
+
+        TeeOutputStream(OutputStream first, ByteArrayOutputStream second) {
+            this.first = first;
+            this.second = second;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            first.write(b);
+            synchronized (second) {
+                second.write(b);
+            }
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) throws IOException {
+            first.write(bytes, offset, length);
+            synchronized (second) {
+                second.write(bytes, offset, length);
+            }
         }
     }
 

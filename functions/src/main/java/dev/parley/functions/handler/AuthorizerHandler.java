@@ -3,9 +3,13 @@ package dev.parley.functions.handler;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import dev.parley.functions.auth.TokenVerifier;
+import dev.parley.functions.observability.Telemetry;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.lambda.powertools.logging.argument.StructuredArguments;
 
 /**
  * The REQUEST authorizer of {@code $connect}: verifies the JWT from the {@code token} query parameter
@@ -13,6 +17,7 @@ import java.util.Optional;
  * context. A missing or bad token throws "Unauthorized", which API Gateway answers with 401.
  */
 public final class AuthorizerHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
+    private static final Logger LOG = LoggerFactory.getLogger(AuthorizerHandler.class);
     private final TokenVerifier verifier;
 
     public AuthorizerHandler() {
@@ -25,15 +30,20 @@ public final class AuthorizerHandler implements RequestHandler<Map<String, Objec
 
     @Override
     public Map<String, Object> handleRequest(Map<String, Object> event, Context context) {
+        return Telemetry.invocation(context, () -> authorize(event));
+    }
+
+    private Map<String, Object> authorize(Map<String, Object> event) {
         Optional<String> token = token(event);
         if (token.isEmpty()) {
+            LOG.info("connection refused", StructuredArguments.entry("reason", "no token"));
             throw new RuntimeException("Unauthorized");
         }
         TokenVerifier.Identity identity;
         try {
             identity = verifier.verify(token.get());
         } catch (TokenVerifier.InvalidToken e) {
-            context.getLogger().log("connection refused: " + e.getMessage());
+            LOG.info("connection refused", StructuredArguments.entry("reason", e.getMessage()));
             throw new RuntimeException("Unauthorized");
         }
         return Map.of(

@@ -6,13 +6,20 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketResponse;
 import dev.parley.functions.config.AwsClients;
 import dev.parley.functions.config.ParleyConfig;
+import dev.parley.functions.observability.Telemetry;
 import dev.parley.functions.store.DynamoConnectionRegistry;
 import dev.parley.functions.usecase.Services;
 import dev.parley.ports.ConnectionRegistry;
 import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import software.amazon.lambda.powertools.logging.argument.StructuredArguments;
 
 /** {@code $connect} and {@code $disconnect}: a connection's row is written when it opens and deleted when it closes. */
 public final class ConnectionHandlers {
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectionHandlers.class);
+
     private ConnectionHandlers() {
     }
 
@@ -42,9 +49,13 @@ public final class ConnectionHandlers {
 
         @Override
         public APIGatewayV2WebSocketResponse handleRequest(APIGatewayV2WebSocketEvent event, Context context) {
-            var caller = Caller.of(event);
-            registry.register(caller.connectionId(), caller.user(), caller.device(), clock.instant().plus(Services.LEASE));
-            return ok();
+            return Telemetry.invocation(context, () -> {
+                var caller = Caller.of(event);
+                MDC.put(Telemetry.CONNECTION, caller.connectionId());
+                registry.register(caller.connectionId(), caller.user(), caller.device(), clock.instant().plus(Services.LEASE));
+                LOG.info("connected", StructuredArguments.entry("user", caller.user().value()), StructuredArguments.entry("device", caller.device().value()));
+                return ok();
+            });
         }
     }
 
@@ -61,9 +72,13 @@ public final class ConnectionHandlers {
 
         @Override
         public APIGatewayV2WebSocketResponse handleRequest(APIGatewayV2WebSocketEvent event, Context context) {
-            var caller = Caller.of(event);
-            registry.remove(caller.connectionId(), caller.user());
-            return ok();
+            return Telemetry.invocation(context, () -> {
+                var caller = Caller.of(event);
+                MDC.put(Telemetry.CONNECTION, caller.connectionId());
+                registry.remove(caller.connectionId(), caller.user());
+                LOG.info("disconnected", StructuredArguments.entry("user", caller.user().value()));
+                return ok();
+            });
         }
     }
 }

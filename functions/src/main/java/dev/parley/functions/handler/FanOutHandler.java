@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.amazonaws.services.lambda.runtime.events.transformers.v2.dynamodb.DynamodbAttributeValueTransformer;
 import dev.parley.functions.config.AwsClients;
 import dev.parley.functions.config.ParleyConfig;
+import dev.parley.functions.observability.Telemetry;
 import dev.parley.functions.store.DynamoConnectionRegistry;
 import dev.parley.functions.store.DynamoConversationRepository;
 import dev.parley.functions.store.DynamoMessageLog;
@@ -25,12 +26,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.lambda.powertools.logging.argument.StructuredArguments;
+import software.amazon.lambda.powertools.metrics.model.MetricUnit;
 
 /**
  * The messages table's stream consumer: delivers each new message. Records of one conversation are delivered
@@ -40,6 +47,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * (messages of other conversations after it may be delivered twice, which clients drop by seq).
  */
 public final class FanOutHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse> {
+    private static final Logger LOG = LoggerFactory.getLogger(FanOutHandler.class);
     /** At most this many PostToConnection calls in flight per invocation. */
     static final int MAX_PARALLEL_POSTS = 32;
     /** At most this many conversations delivered at once per invocation. */
@@ -67,6 +75,10 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
 
     @Override
     public StreamsEventResponse handleRequest(DynamodbEvent event, Context context) {
+        return Telemetry.invocation(context, () -> handle(event));
+    }
+
+    private StreamsEventResponse handle(DynamodbEvent event) {
         Set<String> failed = ConcurrentHashMap.newKeySet();
         Map<ConversationId, List<StreamedMessage>> byConversation = new LinkedHashMap<>();
         for (DynamodbEvent.DynamodbStreamRecord record : event.getRecords()) {
@@ -78,20 +90,21 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
                 var streamed = DynamoMessageLog.fromItem(DynamodbAttributeValueTransformer.toAttributeValueMapV2(record.getDynamodb().getNewImage()));
                 byConversation.computeIfAbsent(streamed.message().conversationId(), id -> new ArrayList<>()).add(new StreamedMessage(sequence, streamed));
             } catch (RuntimeException e) {
-                logFailure(context, sequence, e);
+                LOG.error("not a message record", StructuredArguments.entry("sequence_number", sequence), e);
                 failed.add(sequence);
             }
         }
+        List<TimedDelivery> deliveries = new CopyOnWriteArrayList<>();
         List<Future<?>> conversations = new ArrayList<>();
         for (List<StreamedMessage> messages : byConversation.values()) {
-            conversations.add(threads.submit(() -> {
+            conversations.add(threads.submit(Telemetry.withLogContext(() -> {
                 conversationSlots.acquireUninterruptibly();
                 try {
-                    deliverInOrder(messages, failed, context);
+                    deliverInOrder(messages, failed, deliveries);
                 } finally {
                     conversationSlots.release();
                 }
-            }));
+            })));
         }
         for (Future<?> conversation : conversations) {
             try {
@@ -103,6 +116,16 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
                 throw new IllegalStateException("delivery thread failed", e.getCause());
             }
         }
+        if (!deliveries.isEmpty()) {
+            Telemetry.metrics(metrics -> {
+                for (TimedDelivery timed : deliveries) {
+                    metrics.addMetric(Telemetry.FAN_OUT_LATENCY, timed.millis(), MetricUnit.MILLISECONDS);
+                }
+                metrics.addMetric(Telemetry.POSTS, deliveries.stream().mapToInt(timed -> timed.delivery().posts()).sum(), MetricUnit.COUNT);
+                metrics.addMetric(Telemetry.GONE_CONNECTIONS, deliveries.stream().mapToInt(timed -> timed.delivery().gone()).sum(), MetricUnit.COUNT);
+                metrics.addMetric(Telemetry.PUSH_HAND_OFFS, deliveries.stream().mapToInt(timed -> timed.delivery().pushed()).sum(), MetricUnit.COUNT);
+            });
+        }
         List<StreamsEventResponse.BatchItemFailure> failures = new ArrayList<>();
         for (DynamodbEvent.DynamodbStreamRecord record : event.getRecords()) {
             if (failed.contains(record.getDynamodb().getSequenceNumber())) {
@@ -112,27 +135,29 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
         return StreamsEventResponse.builder().withBatchItemFailures(failures).build();
     }
 
+    /** One message's delivery and how long it took, for the invocation's metrics. */
+    private record TimedDelivery(FanOut.Delivery delivery, double millis) {
+    }
+
     /** Delivers one conversation's messages in order, stopping at the first that fails (it is retried, with the rest). */
-    private void deliverInOrder(List<StreamedMessage> messages, Set<String> failed, Context context) {
+    private void deliverInOrder(List<StreamedMessage> messages, Set<String> failed, List<TimedDelivery> deliveries) {
         Map<ConversationId, List<UserId>> members = new HashMap<>();
         for (StreamedMessage next : messages) {
             Message message = next.streamed().message();
+            MDC.put(Telemetry.CONVERSATION, message.conversationId().value());
+            MDC.put(Telemetry.SEQ, Long.toString(message.seq()));
             try {
                 long started = System.nanoTime();
                 FanOut.Delivery delivery = fanOut.deliver(message, next.streamed().senderConnection(), fanOut.members(message.conversationId(), members));
-                context.getLogger().log("{\"level\":\"INFO\",\"message\":\"fan-out\",\"conversation\":\"" + message.conversationId()
-                        + "\",\"seq\":" + message.seq() + ",\"posts\":" + delivery.posts() + ",\"gone\":" + delivery.gone()
-                        + ",\"pushHandOffs\":" + delivery.pushed() + ",\"latencyMs\":" + (System.nanoTime() - started) / 1_000_000 + "}");
+                double millis = (System.nanoTime() - started) / 1e6;
+                deliveries.add(new TimedDelivery(delivery, millis));
+                LOG.info("fan-out", StructuredArguments.entry("posts", delivery.posts()), StructuredArguments.entry("gone", delivery.gone()),
+                        StructuredArguments.entry("push_hand_offs", delivery.pushed()), StructuredArguments.entry("latency_ms", Math.round(millis)));
             } catch (RuntimeException e) {
-                logFailure(context, next.sequenceNumber(), e);
+                LOG.error("fan-out failed", StructuredArguments.entry("sequence_number", next.sequenceNumber()), e);
                 failed.add(next.sequenceNumber());
                 return;
             }
         }
-    }
-
-    private static void logFailure(Context context, String sequenceNumber, RuntimeException e) {
-        context.getLogger().log("{\"level\":\"ERROR\",\"message\":\"fan-out failed\",\"sequenceNumber\":\"" + sequenceNumber
-                + "\",\"error\":\"" + e.toString().replace("\\", "\\\\").replace("\"", "\\\"") + "\"}");
     }
 }

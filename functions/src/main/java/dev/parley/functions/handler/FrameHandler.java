@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketResponse;
 import dev.parley.functions.config.AwsClients;
 import dev.parley.functions.config.ParleyConfig;
+import dev.parley.functions.observability.Telemetry;
 import dev.parley.functions.store.DynamoConnectionRegistry;
 import dev.parley.functions.store.DynamoConversationRepository;
 import dev.parley.functions.store.DynamoMessageLog;
@@ -13,13 +14,19 @@ import dev.parley.functions.store.ManagementApiPoster;
 import dev.parley.functions.usecase.Services;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
+import dev.parley.protocol.AckStatus;
 import dev.parley.protocol.ClientFrame;
 import dev.parley.protocol.DecodeResult;
 import dev.parley.protocol.FrameCodec;
 import dev.parley.protocol.ServerFrame;
 import java.time.Clock;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.lambda.powertools.logging.argument.StructuredArguments;
+import software.amazon.lambda.powertools.metrics.model.MetricUnit;
 
 /**
  * Every client frame's route (and {@code $default}): decodes the frame, runs its use case, and
@@ -27,6 +34,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * the frame's {@code id} or {@code type}. The connection stays open whatever the frame was.
  */
 public final class FrameHandler implements RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse> {
+    private static final Logger LOG = LoggerFactory.getLogger(FrameHandler.class);
     private final FrameCodec codec = new FrameCodec();
     private final Services services;
 
@@ -46,6 +54,11 @@ public final class FrameHandler implements RequestHandler<APIGatewayV2WebSocketE
 
     @Override
     public APIGatewayV2WebSocketResponse handleRequest(APIGatewayV2WebSocketEvent event, Context context) {
+        return Telemetry.invocation(context, () -> handle(event));
+    }
+
+    private APIGatewayV2WebSocketResponse handle(APIGatewayV2WebSocketEvent event) {
+        MDC.put(Telemetry.CONNECTION, event.getRequestContext().getConnectionId());
         String body = event.getBody();
         if (event.isIsBase64Encoded()) {
             return respond(new ServerFrame.Error(ErrorCode.BAD_REQUEST, "frames are UTF-8 JSON text, not binary", Optional.empty()));
@@ -56,15 +69,29 @@ public final class FrameHandler implements RequestHandler<APIGatewayV2WebSocketE
         }
         ClientFrame frame = ((DecodeResult.Decoded<ClientFrame>) decoded).frame();
         Services.Caller caller = Caller.of(event);
+        if (frame instanceof ClientFrame.MessageSend send) {
+            MDC.put(Telemetry.CONVERSATION, send.conversationId().value());
+        }
         try {
-            return services.handle(caller, frame).map(this::respond).orElseGet(FrameHandler::none);
+            Optional<ServerFrame> answer = services.handle(caller, frame);
+            answer.ifPresent(FrameHandler::record);
+            return answer.map(this::respond).orElseGet(FrameHandler::none);
         } catch (DomainException e) {
             return respond(new ServerFrame.Error(e.code(), e.getMessage(), Optional.of(reference(frame))));
         } catch (RuntimeException e) {
-            context.getLogger().log("{\"level\":\"ERROR\",\"message\":\"frame failed\",\"type\":\"" + frame.type() + "\",\"connection\":\""
-                    + caller.connectionId() + "\",\"error\":\"" + e + "\"}");
+            LOG.error("frame failed", StructuredArguments.entry("type", frame.type()), e);
             return respond(new ServerFrame.Error(ErrorCode.INTERNAL, "the server failed to handle the frame; retrying may help",
                     Optional.of(reference(frame))));
+        }
+    }
+
+    /** Logs and counts a send's outcome: accepted with its seq, or a duplicate of an earlier one. */
+    private static void record(ServerFrame answer) {
+        if (answer instanceof ServerFrame.MessageAck ack) {
+            MDC.put(Telemetry.SEQ, Long.toString(ack.seq()));
+            boolean duplicate = ack.status() == AckStatus.DUPLICATE;
+            LOG.info(duplicate ? "duplicate send" : "message accepted", StructuredArguments.entry("client_message_id", ack.id().toString()));
+            Telemetry.metrics(metrics -> metrics.addMetric(duplicate ? Telemetry.DUPLICATES : Telemetry.MESSAGES_ACCEPTED, 1, MetricUnit.COUNT));
         }
     }
 

@@ -10,6 +10,8 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue;
 import com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamRecord;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.parley.functions.store.RecordingPushNotifier;
 import dev.parley.functions.usecase.FanOut;
 import dev.parley.functions.usecase.FanOutTest;
 import dev.parley.model.ConversationId;
@@ -22,7 +24,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -39,8 +40,7 @@ class FanOutHandlerTest {
 
     private final FanOutTest.Registry registry = new FanOutTest.Registry();
     private final FanOutTest.Poster poster = new FanOutTest.Poster();
-    private final List<String> logged = new CopyOnWriteArrayList<>();
-    private final FanOutHandler handler = new FanOutHandler(new FanOut(null, registry, poster, new FanOutTest.Push(), new FrameCodec(),
+    private final FanOutHandler handler = new FanOutHandler(new FanOut(null, registry, poster, new RecordingPushNotifier(), new FrameCodec(),
             Clock.fixed(NOW, ZoneOffset.UTC), 8));
     private int nextSequenceNumber = 100;
 
@@ -67,12 +67,42 @@ class FanOutHandlerTest {
         DynamodbEvent.DynamodbStreamRecord firstToBob = insert(ALICE_BOB, 1, ALICE);
         List<DynamodbEvent.DynamodbStreamRecord> records = List.of(insert(CAROL_DAVE, 1, CAROL), firstToBob, insert(CAROL_DAVE, 2, CAROL),
                 insert(ALICE_BOB, 2, ALICE), insert(CAROL_DAVE, 3, CAROL));
-        StreamsEventResponse response = handler.handleRequest(event(records), context());
-        assertThat(response.getBatchItemFailures()).extracting(StreamsEventResponse.BatchItemFailure::getItemIdentifier)
-                .containsExactly(firstToBob.getDynamodb().getSequenceNumber());
+        StdoutCapture stdout = StdoutCapture.during(() -> {
+            StreamsEventResponse response = handler.handleRequest(event(records), context());
+            assertThat(response.getBatchItemFailures()).extracting(StreamsEventResponse.BatchItemFailure::getItemIdentifier)
+                    .containsExactly(firstToBob.getDynamodb().getSequenceNumber());
+        });
         assertThat(poster.attempts.get("bob-phone").get()).as("seq 2 is not tried after seq 1 failed").isEqualTo(1);
         assertThat(seqs(poster.received.get("dave-phone"))).isEqualTo(oneTo(3));
-        assertThat(logged).anySatisfy(line -> assertThat(line).contains("fan-out failed").contains(firstToBob.getDynamodb().getSequenceNumber()));
+        JsonNode failure = stdout.jsonLines().stream().filter(line -> line.path("message").asText().equals("fan-out failed")).findFirst().orElseThrow();
+        assertThat(failure.path("level").asText()).isEqualTo("ERROR");
+        assertThat(failure.path("sequence_number").asText()).isEqualTo(firstToBob.getDynamodb().getSequenceNumber());
+        assertThat(failure.path("conversation_id").asText()).isEqualTo(ALICE_BOB.value());
+        assertThat(failure.path("seq").asText()).isEqualTo("1");
+    }
+
+    @Test
+    void eachDeliveryIsLoggedWithItsCorrelationIdsAndTheBatchEmitsMetrics() {
+        registry.add(BOB, "bob-phone", NOW.plusSeconds(60));
+        registry.add(BOB, "bob-laptop", NOW.plusSeconds(60));
+        poster.gone.add("bob-laptop");
+        StdoutCapture stdout = StdoutCapture.during(() -> handler.handleRequest(event(List.of(insert(ALICE_BOB, 1, ALICE), insert(CAROL_DAVE, 1, CAROL))), context()));
+        List<JsonNode> lines = stdout.jsonLines();
+        JsonNode fanOut = lines.stream().filter(line -> line.path("message").asText().equals("fan-out")
+                && line.path("conversation_id").asText().equals(ALICE_BOB.value())).findFirst().orElseThrow();
+        assertThat(fanOut.path("seq").asText()).isEqualTo("1");
+        assertThat(fanOut.path("function_request_id").asText()).as("the Lambda context, from Powertools").isEqualTo("test-request");
+        assertThat(fanOut.path("function_name").asText()).isEqualTo("fanout");
+        assertThat(fanOut.path("posts").asInt()).isEqualTo(2);
+        assertThat(fanOut.path("gone").asInt()).isEqualTo(1);
+        JsonNode metrics = lines.stream().filter(line -> line.has("_aws")).findFirst().orElseThrow();
+        assertThat(metrics.path("_aws").path("CloudWatchMetrics").get(0).path("Namespace").asText()).isEqualTo("Parley");
+        assertThat(metrics.path("PostToConnectionCalls").asDouble()).isEqualTo(2.0);
+        assertThat(metrics.path("GoneConnections").asDouble()).isEqualTo(1.0);
+        assertThat(metrics.path("PushHandOffs").asDouble()).as("carol and dave are both offline; the sender is not pushed").isEqualTo(1.0);
+        assertThat(metrics.path("FanOutLatency").size()).as("one latency per message").isEqualTo(2);
+        assertThat(lines).filteredOn(line -> line.path("message").asText().equals("push hand-off"))
+                .extracting(line -> line.path("recipient").asText()).containsExactly("dave");
     }
 
     @Test
@@ -134,12 +164,12 @@ class FanOutHandlerTest {
         LambdaLogger logger = new LambdaLogger() {
             @Override
             public void log(String message) {
-                logged.add(message);
+                System.out.println(message);
             }
 
             @Override
             public void log(byte[] message) {
-                logged.add(new String(message, java.nio.charset.StandardCharsets.UTF_8));
+                System.out.println(new String(message, java.nio.charset.StandardCharsets.UTF_8));
             }
         };
         return new Context() {

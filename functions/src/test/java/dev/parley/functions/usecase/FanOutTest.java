@@ -73,7 +73,7 @@ public class FanOutTest {
     public static final class Poster implements ConnectionPoster {
         public final Map<String, List<String>> received = new ConcurrentHashMap<>();
         public final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
-        final Set<String> gone = ConcurrentHashMap.newKeySet();
+        public final Set<String> gone = ConcurrentHashMap.newKeySet();
         public final Set<String> failing = ConcurrentHashMap.newKeySet();
         final AtomicInteger inFlight = new AtomicInteger();
         final AtomicInteger maxInFlight = new AtomicInteger();

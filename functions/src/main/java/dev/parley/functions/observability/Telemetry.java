@@ -1,0 +1,94 @@
+package dev.parley.functions.observability;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.MDC;
+import software.amazon.cloudwatchlogs.emf.config.Configuration;
+import software.amazon.cloudwatchlogs.emf.config.EnvironmentConfigurationProvider;
+import software.amazon.cloudwatchlogs.emf.environment.Environments;
+import software.amazon.lambda.powertools.logging.PowertoolsLogging;
+import software.amazon.lambda.powertools.metrics.Metrics;
+import software.amazon.lambda.powertools.metrics.MetricsFactory;
+
+/**
+ * Parley's logs and metrics, through Powertools for AWS Lambda. Logs are JSON lines (log4j2 with
+ * Powertools' Lambda layout, {@code log4j2.xml}) carrying the Lambda context and the correlation ids
+ * in {@link #CONNECTION}, {@link #CONVERSATION} and {@link #SEQ}. Metrics are CloudWatch embedded
+ * metric format lines in the {@value #NAMESPACE} namespace.
+ */
+public final class Telemetry {
+    public static final String NAMESPACE = "Parley";
+    /** Correlation ids, as MDC keys: they appear as fields of every log line written while set. */
+    public static final String CONNECTION = "connection_id";
+    public static final String CONVERSATION = "conversation_id";
+    public static final String SEQ = "seq";
+
+    public static final String MESSAGES_ACCEPTED = "MessagesAccepted";
+    public static final String DUPLICATES = "DuplicateSends";
+    public static final String FAN_OUT_LATENCY = "FanOutLatency";
+    public static final String POSTS = "PostToConnectionCalls";
+    public static final String GONE_CONNECTIONS = "GoneConnections";
+    public static final String PUSH_HAND_OFFS = "PushHandOffs";
+
+    static {
+        // On Lambda the embedded-metrics library sees AWS_LAMBDA_FUNCTION_NAME and writes to stdout, which
+        // becomes CloudWatch Logs. Anywhere else (the local cloud runs functions in one ordinary JVM) it
+        // would look for a CloudWatch agent on tcp://127.0.0.1:25888; stdout is what a developer can read.
+        if (System.getenv("AWS_LAMBDA_FUNCTION_NAME") == null) {
+            Configuration emf = EnvironmentConfigurationProvider.getConfig();
+            emf.setEnvironmentOverride(Environments.Local);
+            emf.setServiceName("parley");
+            emf.setServiceType("AWS::Lambda::Function");
+            emf.setLogGroupName("parley-local");
+        }
+    }
+
+    private Telemetry() {
+    }
+
+    /**
+     * Runs one invocation with Powertools' Lambda context (request id, function, cold start) on its log
+     * lines, and clears the correlation ids afterwards: the next invocation on this thread starts clean.
+     */
+    public static <T> T invocation(Context context, Supplier<T> work) {
+        return PowertoolsLogging.withLogging(context, () -> {
+            try {
+                return work.get();
+            } finally {
+                MDC.remove(CONNECTION);
+                MDC.remove(CONVERSATION);
+                MDC.remove(SEQ);
+            }
+        });
+    }
+
+    /** Runs {@code work} on another thread with this thread's log context (Lambda context and correlation ids). */
+    public static Runnable withLogContext(Runnable work) {
+        Map<String, String> context = MDC.getCopyOfContextMap();
+        return () -> {
+            Map<String, String> previous = MDC.getCopyOfContextMap();
+            if (context != null) {
+                MDC.setContextMap(context);
+            }
+            try {
+                work.run();
+            } finally {
+                if (previous != null) {
+                    MDC.setContextMap(previous);
+                } else {
+                    MDC.clear();
+                }
+            }
+        };
+    }
+
+    /** Writes the metrics {@code record} adds as one EMF document, now; safe from concurrent invocations. */
+    public static void metrics(Consumer<Metrics> record) {
+        MetricsFactory.getMetricsInstance().flushMetrics(metrics -> {
+            metrics.setNamespace(NAMESPACE);
+            record.accept(metrics);
+        });
+    }
+}
