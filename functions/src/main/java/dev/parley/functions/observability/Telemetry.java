@@ -20,6 +20,8 @@ import software.amazon.lambda.powertools.metrics.MetricsFactory;
  */
 public final class Telemetry {
     public static final String NAMESPACE = "Parley";
+    public static final String SERVICE = "parley";
+    private static final String SERVICE_FIELD = "service";
     /** Correlation ids, as MDC keys: they appear as fields of every log line written while set. */
     public static final String CONNECTION = "connection_id";
     public static final String CONVERSATION = "conversation_id";
@@ -39,7 +41,7 @@ public final class Telemetry {
         if (System.getenv("AWS_LAMBDA_FUNCTION_NAME") == null) {
             Configuration emf = EnvironmentConfigurationProvider.getConfig();
             emf.setEnvironmentOverride(Environments.Local);
-            emf.setServiceName("parley");
+            emf.setServiceName(SERVICE);
             emf.setServiceType("AWS::Lambda::Function");
             emf.setLogGroupName("parley-local");
         }
@@ -54,6 +56,11 @@ public final class Telemetry {
      */
     public static <T> T invocation(Context context, Supplier<T> work) {
         return PowertoolsLogging.withLogging(context, () -> {
+            if (System.getenv("POWERTOOLS_SERVICE_NAME") == null) {
+                // Powertools reads the service name from the process environment only; the local cloud's
+                // functions share one process, so the name is set here unless the deployment sets it.
+                MDC.put(SERVICE_FIELD, SERVICE);
+            }
             try {
                 return work.get();
             } finally {

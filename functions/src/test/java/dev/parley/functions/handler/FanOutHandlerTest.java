@@ -93,6 +93,7 @@ class FanOutHandlerTest {
         assertThat(fanOut.path("seq").asText()).isEqualTo("1");
         assertThat(fanOut.path("function_request_id").asText()).as("the Lambda context, from Powertools").isEqualTo("test-request");
         assertThat(fanOut.path("function_name").asText()).isEqualTo("fanout");
+        assertThat(fanOut.path("service").asText()).isEqualTo("parley");
         assertThat(fanOut.path("posts").asInt()).isEqualTo(2);
         assertThat(fanOut.path("gone").asInt()).isEqualTo(1);
         JsonNode metrics = lines.stream().filter(line -> line.has("_aws")).findFirst().orElseThrow();
