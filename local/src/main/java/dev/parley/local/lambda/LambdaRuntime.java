@@ -72,7 +72,30 @@ public final class LambdaRuntime implements AutoCloseable {
         if (deployed == null) {
             throw new IllegalArgumentException("no function " + function + " is deployed");
         }
-        return deployed.invoke(eventJson);
+        try {
+            return deployed.invoke(eventJson);
+        } catch (FunctionError e) {
+            if (e.kind() != FunctionError.Kind.THROTTLED) {
+                report(e);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Writes a failed invocation to stdout, where the functions' own logs go, as Lambda writes an
+     * unhandled error to the function's log: otherwise a caller would see only a 500 and no reason.
+     */
+    private static void report(FunctionError e) {
+        var line = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                .put("level", "ERROR").put("function_name", e.function()).put("errorType", e.errorType()).put("errorMessage", e.getMessage());
+        var stack = line.putArray("stackTrace");
+        Throwable cause = e.getCause() != null ? e.getCause() : e;
+        StackTraceElement[] frames = cause.getStackTrace();
+        for (int i = 0; i < Math.min(frames.length, 20); i++) {
+            stack.add(frames[i].toString());
+        }
+        System.out.println(line);
     }
 
     public FunctionMetrics metrics(String function) {
