@@ -17,11 +17,13 @@ import dev.parley.functions.usecase.FanOut;
 import dev.parley.model.ConversationId;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
+import dev.parley.ports.LiveConnection;
 import dev.parley.protocol.FrameCodec;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -94,13 +96,15 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
                 failed.add(sequence);
             }
         }
+        Map<UserId, List<LiveConnection>> directLive = lookUpDirectMembers(byConversation, failed);
         List<TimedDelivery> deliveries = new CopyOnWriteArrayList<>();
         List<Future<?>> conversations = new ArrayList<>();
-        for (List<StreamedMessage> messages : byConversation.values()) {
+        for (var entry : byConversation.entrySet()) {
+            Map<UserId, List<LiveConnection>> live = entry.getKey().isDirect() ? directLive : null;
             conversations.add(threads.submit(Telemetry.withLogContext(() -> {
                 conversationSlots.acquireUninterruptibly();
                 try {
-                    deliverInOrder(messages, failed, deliveries);
+                    deliverInOrder(entry.getValue(), live, failed, deliveries);
                 } finally {
                     conversationSlots.release();
                 }
@@ -139,16 +143,53 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
     private record TimedDelivery(FanOut.Delivery delivery, double millis) {
     }
 
-    /** Delivers one conversation's messages in order, stopping at the first that fails (it is retried, with the rest). */
-    private void deliverInOrder(List<StreamedMessage> messages, Set<String> failed, List<TimedDelivery> deliveries) {
+    /**
+     * The live connections of every member of the batch's direct conversations, in one batched lookup
+     * (100 users a request) instead of one per message: a busy stream carries many small conversations.
+     * If it fails, those conversations' records are reported for retry and left out of this attempt.
+     */
+    private Map<UserId, List<LiveConnection>> lookUpDirectMembers(Map<ConversationId, List<StreamedMessage>> byConversation, Set<String> failed) {
+        Set<UserId> users = new LinkedHashSet<>();
         Map<ConversationId, List<UserId>> members = new HashMap<>();
+        byConversation.keySet().stream().filter(ConversationId::isDirect).forEach(id -> users.addAll(fanOut.members(id, members)));
+        if (users.isEmpty()) {
+            return Map.of();
+        }
+        try {
+            return fanOut.liveConnections(users);
+        } catch (RuntimeException e) {
+            LOG.error("connection lookup failed", StructuredArguments.entry("users", users.size()), e);
+            byConversation.entrySet().removeIf(entry -> {
+                if (entry.getKey().isDirect()) {
+                    entry.getValue().forEach(message -> failed.add(message.sequenceNumber()));
+                    return true;
+                }
+                return false;
+            });
+            return Map.of();
+        }
+    }
+
+    /**
+     * Delivers one conversation's messages in order, stopping at the first that fails (it is retried, with
+     * the rest). {@code live} is the members' connections when already looked up; else they are looked up
+     * once, for all of this conversation's messages in the batch.
+     */
+    private void deliverInOrder(List<StreamedMessage> messages, Map<UserId, List<LiveConnection>> live, Set<String> failed,
+                                List<TimedDelivery> deliveries) {
+        Map<ConversationId, List<UserId>> members = new HashMap<>();
+        Map<UserId, List<LiveConnection>> connections = live;
         for (StreamedMessage next : messages) {
             Message message = next.streamed().message();
             MDC.put(Telemetry.CONVERSATION, message.conversationId().value());
             MDC.put(Telemetry.SEQ, Long.toString(message.seq()));
             try {
                 long started = System.nanoTime();
-                FanOut.Delivery delivery = fanOut.deliver(message, next.streamed().senderConnection(), fanOut.members(message.conversationId(), members));
+                List<UserId> memberList = fanOut.members(message.conversationId(), members);
+                if (connections == null) {
+                    connections = fanOut.liveConnections(memberList);
+                }
+                FanOut.Delivery delivery = fanOut.deliver(message, next.streamed().senderConnection(), memberList, connections);
                 double millis = (System.nanoTime() - started) / 1e6;
                 deliveries.add(new TimedDelivery(delivery, millis));
                 LOG.info("fan-out", StructuredArguments.entry("posts", delivery.posts()), StructuredArguments.entry("gone", delivery.gone()),

@@ -12,6 +12,7 @@ import dev.parley.protocol.FrameCodec;
 import dev.parley.protocol.ServerFrame;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -66,7 +67,16 @@ public final class FanOut {
     }
 
     public Delivery deliver(Message message, String senderConnection, List<UserId> members) {
-        Map<UserId, List<LiveConnection>> live = connections.liveConnections(members, clock.instant());
+        return deliver(message, senderConnection, members, liveConnections(members));
+    }
+
+    /** The live connections of these users, found with batched key lookups (100 users a request). */
+    public Map<UserId, List<LiveConnection>> liveConnections(Collection<UserId> users) {
+        return connections.liveConnections(users, clock.instant());
+    }
+
+    /** Delivers to the members' connections in {@code live}, which a caller may have looked up for a whole batch at once. */
+    public Delivery deliver(Message message, String senderConnection, List<UserId> members, Map<UserId, List<LiveConnection>> live) {
         String frame = codec.encode(new ServerFrame.MessageReceive(message));
         List<Future<ConnectionPoster.Outcome>> outcomes = new ArrayList<>();
         List<LiveConnection> targets = new ArrayList<>();

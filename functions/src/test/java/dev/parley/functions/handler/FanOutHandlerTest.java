@@ -57,6 +57,7 @@ class FanOutHandlerTest {
         assertThat(response.getBatchItemFailures()).isEmpty();
         assertThat(seqs(poster.received.get("bob-phone"))).isEqualTo(oneTo(20));
         assertThat(seqs(poster.received.get("dave-phone"))).isEqualTo(oneTo(20));
+        assertThat(registry.lookups).as("one batched connection lookup for every direct conversation in the batch").isEqualTo(1);
     }
 
     @Test

@@ -42,7 +42,7 @@ public class FanOutTest {
     public static final class Registry implements ConnectionRegistry {
         final Map<UserId, List<LiveConnection>> connections = new ConcurrentHashMap<>();
         final List<String> removed = new CopyOnWriteArrayList<>();
-        int lookups;
+        public int lookups;
 
         public void add(UserId user, String id, Instant lease) {
             connections.computeIfAbsent(user, u -> new CopyOnWriteArrayList<>()).add(new LiveConnection(id, user, DeviceId.DEFAULT, lease));
