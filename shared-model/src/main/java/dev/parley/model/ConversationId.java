@@ -1,5 +1,6 @@
 package dev.parley.model;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -34,6 +35,15 @@ public record ConversationId(String value) {
 
     public boolean isDirect() {
         return value.startsWith(DIRECT_PREFIX);
+    }
+
+    /** A direct conversation's two members, read from its id (user ids cannot contain ':'). */
+    public List<UserId> directMembers() {
+        if (!isDirect()) {
+            throw new IllegalStateException(value + " is not a direct conversation");
+        }
+        int separator = value.indexOf(':', DIRECT_PREFIX.length());
+        return List.of(UserId.of(value.substring(DIRECT_PREFIX.length(), separator)), UserId.of(value.substring(separator + 1)));
     }
 
     @Override

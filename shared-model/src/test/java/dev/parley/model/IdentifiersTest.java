@@ -46,6 +46,15 @@ class IdentifiersTest {
     }
 
     @Test
+    void aDirectIdNamesItsTwoMembersAndAGroupIdHasNone() {
+        UserId first = UserId.of("a.b-c@d+e");
+        UserId second = UserId.of("z_9");
+        assertThat(ConversationId.direct(second, first).directMembers()).containsExactly(first, second);
+        assertThatThrownBy(() -> ConversationId.of("g:team").directMembers()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("g:team");
+    }
+
+    @Test
     void theLongestDirectIdFits() {
         UserId a = UserId.of("a".repeat(64));
         UserId b = UserId.of("b".repeat(64));

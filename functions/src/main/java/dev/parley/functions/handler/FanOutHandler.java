@@ -21,7 +21,6 @@ import dev.parley.ports.LiveConnection;
 import dev.parley.protocol.FrameCodec;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -150,8 +149,7 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
      */
     private Map<UserId, List<LiveConnection>> lookUpDirectMembers(Map<ConversationId, List<StreamedMessage>> byConversation, Set<String> failed) {
         Set<UserId> users = new LinkedHashSet<>();
-        Map<ConversationId, List<UserId>> members = new HashMap<>();
-        byConversation.keySet().stream().filter(ConversationId::isDirect).forEach(id -> users.addAll(fanOut.members(id, members)));
+        byConversation.keySet().stream().filter(ConversationId::isDirect).forEach(id -> users.addAll(id.directMembers()));
         if (users.isEmpty()) {
             return Map.of();
         }
@@ -172,12 +170,12 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
 
     /**
      * Delivers one conversation's messages in order, stopping at the first that fails (it is retried, with
-     * the rest). {@code live} is the members' connections when already looked up; else they are looked up
-     * once, for all of this conversation's messages in the batch.
+     * the rest). The members, and their connections unless {@code live} already has them, are looked up
+     * once, with the first message, for all of this conversation's messages in the batch.
      */
     private void deliverInOrder(List<StreamedMessage> messages, Map<UserId, List<LiveConnection>> live, Set<String> failed,
                                 List<TimedDelivery> deliveries) {
-        Map<ConversationId, List<UserId>> members = new HashMap<>();
+        List<UserId> members = null;
         Map<UserId, List<LiveConnection>> connections = live;
         for (StreamedMessage next : messages) {
             Message message = next.streamed().message();
@@ -185,11 +183,13 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
             MDC.put(Telemetry.SEQ, Long.toString(message.seq()));
             try {
                 long started = System.nanoTime();
-                List<UserId> memberList = fanOut.members(message.conversationId(), members);
-                if (connections == null) {
-                    connections = fanOut.liveConnections(memberList);
+                if (members == null) {
+                    members = fanOut.members(message.conversationId());
                 }
-                FanOut.Delivery delivery = fanOut.deliver(message, next.streamed().senderConnection(), memberList, connections);
+                if (connections == null) {
+                    connections = fanOut.liveConnections(members);
+                }
+                FanOut.Delivery delivery = fanOut.deliver(message, next.streamed().senderConnection(), members, connections);
                 double millis = (System.nanoTime() - started) / 1e6;
                 deliveries.add(new TimedDelivery(delivery, millis));
                 LOG.info("fan-out", StructuredArguments.entry("posts", delivery.posts()), StructuredArguments.entry("gone", delivery.gone()),

@@ -20,7 +20,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Delivers a stored message to every live connection of every member (the sender's other devices
@@ -31,7 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class FanOut {
     /** What a delivery did, for the metrics. */
-    public record Delivery(int posts, int gone, int pushed, int lookups) {
+    public record Delivery(int posts, int gone, int pushed) {
     }
 
     private final ConversationRepository conversations;
@@ -42,7 +41,6 @@ public final class FanOut {
     private final Clock clock;
     private final Semaphore concurrency;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-    private final AtomicLong posts = new AtomicLong();
 
     public FanOut(ConversationRepository conversations, ConnectionRegistry connections, ConnectionPoster poster, PushNotifier push,
                   FrameCodec codec, Clock clock, int maxParallelPosts) {
@@ -55,15 +53,12 @@ public final class FanOut {
         this.concurrency = new Semaphore(maxParallelPosts);
     }
 
-    /** The members of a conversation: a direct conversation's are in its id; a group's are read (once per batch, via the cache). */
-    public List<UserId> members(ConversationId id, Map<ConversationId, List<UserId>> cache) {
-        return cache.computeIfAbsent(id, key -> {
-            if (key.isDirect()) {
-                String[] parts = key.value().split(":");
-                return List.of(UserId.of(parts[1]), UserId.of(parts[2]));
-            }
-            return conversations.find(key).map(stored -> stored.conversation().members()).orElse(List.of());
-        });
+    /** The members of a conversation: a direct conversation's are in its id; a group's are read. */
+    public List<UserId> members(ConversationId id) {
+        if (id.isDirect()) {
+            return id.directMembers();
+        }
+        return conversations.find(id).map(stored -> stored.conversation().members()).orElse(List.of());
     }
 
     public Delivery deliver(Message message, String senderConnection, List<UserId> members) {
@@ -117,10 +112,9 @@ public final class FanOut {
                 throw new IllegalStateException("interrupted while posting", e);
             }
         }
-        posts.addAndGet(outcomes.size());
         if (failure != null) {
             throw failure;
         }
-        return new Delivery(outcomes.size(), gone, pushed, (members.size() + 99) / 100);
+        return new Delivery(outcomes.size(), gone, pushed);
     }
 }

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.parley.functions.store.RecordingPushNotifier;
 import dev.parley.functions.usecase.FanOut;
 import dev.parley.functions.usecase.FanOutTest;
+import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
 import dev.parley.model.UserId;
 import dev.parley.protocol.FrameCodec;
@@ -23,6 +24,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -58,6 +60,22 @@ class FanOutHandlerTest {
         assertThat(seqs(poster.received.get("bob-phone"))).isEqualTo(oneTo(20));
         assertThat(seqs(poster.received.get("dave-phone"))).isEqualTo(oneTo(20));
         assertThat(registry.lookups).as("one batched connection lookup for every direct conversation in the batch").isEqualTo(1);
+    }
+
+    @Test
+    void aGroupsMembersAndTheirConnectionsAreReadOncePerBatch() {
+        ConversationId group = ConversationId.of("g:team");
+        FanOutTest.OneConversation team = new FanOutTest.OneConversation(Conversation.group(group, ALICE, List.of(BOB, CAROL), Optional.empty()));
+        FanOutHandler groupHandler = new FanOutHandler(new FanOut(team, registry, poster, new RecordingPushNotifier(), new FrameCodec(),
+                Clock.fixed(NOW, ZoneOffset.UTC), 8));
+        registry.add(BOB, "bob-phone", NOW.plusSeconds(60));
+        registry.add(CAROL, "carol-phone", NOW.plusSeconds(60));
+        StreamsEventResponse response = groupHandler.handleRequest(event(List.of(insert(group, 1, ALICE), insert(group, 2, ALICE), insert(group, 3, BOB))), context());
+        assertThat(response.getBatchItemFailures()).isEmpty();
+        assertThat(seqs(poster.received.get("carol-phone"))).isEqualTo(oneTo(3));
+        assertThat(seqs(poster.received.get("bob-phone"))).as("not the sending connection").containsExactly(1L, 2L);
+        assertThat(team.finds.get()).as("members read once for the batch").isEqualTo(1);
+        assertThat(registry.lookups).as("connections looked up once for the batch").isEqualTo(1);
     }
 
     @Test

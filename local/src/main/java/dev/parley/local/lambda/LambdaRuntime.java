@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSer
 import com.amazonaws.services.lambda.runtime.serialization.factories.JacksonFactory;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.runtime.FunctionEnvironment;
+import dev.parley.local.dynamodb.server.Json;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -87,7 +88,7 @@ public final class LambdaRuntime implements AutoCloseable {
      * unhandled error to the function's log: otherwise a caller would see only a 500 and no reason.
      */
     private static void report(FunctionError e) {
-        var line = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+        var line = Json.NODES.objectNode()
                 .put("level", "ERROR").put("function_name", e.function()).put("errorType", e.errorType()).put("errorMessage", e.getMessage());
         var stack = line.putArray("stackTrace");
         Throwable cause = e.getCause() != null ? e.getCause() : e;
