@@ -13,6 +13,7 @@ import dev.parley.local.LocalCloud;
 import dev.parley.local.dynamodb.engine.CapacityMeter;
 import dev.parley.local.lambda.FunctionMetrics;
 import dev.parley.local.lambda.StreamEventSourceMapping;
+import dev.parley.model.Conversation;
 import dev.parley.model.DeviceId;
 import dev.parley.model.UserId;
 import java.io.ByteArrayOutputStream;
@@ -40,7 +41,10 @@ import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.client.WebSocketClient;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * Parley's messaging benchmark on the local cloud: 1:1 messages among online users at a set rate
@@ -92,8 +96,33 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         System.exit(new CommandLine(new MessagingBenchmark()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
     }
 
+    @Spec
+    CommandSpec spec;
+
+    /** Refuses options the phases cannot run with, naming the option, before anything starts. */
+    private void validate() {
+        require(users >= 2 && users % 2 == 0, "--users must be an even number of at least 2 (users are paired), not " + users);
+        require(rate >= 1, "--rate must be at least 1 message a second, not " + rate);
+        require(seconds >= 1, "--seconds must be at least 1, not " + seconds);
+        require(warmupSeconds >= 0, "--warmup-seconds must be 0 or more, not " + warmupSeconds);
+        require(senders >= 2 && senders <= Conversation.MAX_GROUP_MEMBERS,
+                "--senders must be between 2 and " + Conversation.MAX_GROUP_MEMBERS + " (they share one group), not " + senders);
+        require(groupSize >= users && groupSize <= Conversation.MAX_GROUP_MEMBERS,
+                "--group must be between --users (" + users + ", all online in it) and " + Conversation.MAX_GROUP_MEMBERS + ", not " + groupSize);
+        for (double price : new double[] {priceWrite, priceRead, priceLambdaRequest, priceGbSecond, priceWebSocketMessage}) {
+            require(price >= 0, "a --price-* option is negative: " + price);
+        }
+    }
+
+    private void require(boolean holds, String message) {
+        if (!holds) {
+            throw new ParameterException(spec.commandLine(), message);
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
+        validate();
         FunctionSpec naive = new FunctionSpec("naive-broadcast", NaiveBroadcastHandler.class.getName(), 1024, Duration.ofSeconds(30),
                 Map.of(ParleyConfig.CONNECTIONS_TABLE, ParleyManifest.CONNECTIONS, ParleyConfig.CONVERSATIONS_TABLE, ParleyManifest.CONVERSATIONS,
                         ParleyConfig.MEMBERSHIPS_TABLE, ParleyManifest.MEMBERSHIPS, ParleyConfig.MESSAGES_TABLE, ParleyManifest.MESSAGES),

@@ -1,0 +1,35 @@
+package dev.parley.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+/** scripts/bench refuses options its phases cannot run with, naming the option, before it starts anything. */
+class MessagingBenchmarkOptionsTest {
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "--users|3|--users must be an even number",
+            "--users|0|--users must be an even number",
+            "--rate|0|--rate must be at least 1",
+            "--seconds|0|--seconds must be at least 1",
+            "--warmup-seconds|-1|--warmup-seconds must be 0 or more",
+            "--senders|1|--senders must be between 2 and 1024",
+            "--senders|1025|--senders must be between 2 and 1024",
+            "--group|50|--group must be between --users (100",
+            "--group|1025|--group must be between --users (100",
+            "--price-dynamodb-write-million|-0.5|a --price-* option is negative",
+            "--polling|SLOW|--polling",
+    })
+    void aBadOptionIsRefusedWithItsName(String option, String value, String message) {
+        StringWriter errors = new StringWriter();
+        CommandLine command = new CommandLine(new MessagingBenchmark()).setCaseInsensitiveEnumValuesAllowed(true).setErr(new PrintWriter(errors));
+        int exitCode = command.execute(option, value);
+        assertThat(exitCode).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(errors.toString()).contains(message);
+    }
+}
