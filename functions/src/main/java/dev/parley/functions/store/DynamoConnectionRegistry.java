@@ -1,5 +1,6 @@
 package dev.parley.functions.store;
 
+import dev.parley.functions.retry.Backoff;
 import dev.parley.model.DeviceId;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConnectionRegistry;
@@ -13,9 +14,7 @@ import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 
 /**
  * The connections table. Two kinds of item, both keyed by {@code pk}:
@@ -33,14 +32,19 @@ public final class DynamoConnectionRegistry implements ConnectionRegistry {
     static final String DEVICE = "deviceId";
     static final String LEASE = "expiresAt";
     private static final String ENTRY_PREFIX = "c_";
-    private static final int BATCH_GET_LIMIT = 100;
 
     private final DynamoDbClient dynamo;
     private final String table;
+    private final Backoff backoff;
 
     public DynamoConnectionRegistry(DynamoDbClient dynamo, String table) {
+        this(dynamo, table, Backoff.DYNAMODB);
+    }
+
+    public DynamoConnectionRegistry(DynamoDbClient dynamo, String table, Backoff backoff) {
         this.dynamo = dynamo;
         this.table = table;
+        this.backoff = backoff;
     }
 
     static String connectionKey(String connectionId) {
@@ -81,32 +85,21 @@ public final class DynamoConnectionRegistry implements ConnectionRegistry {
     @Override
     public Map<UserId, List<LiveConnection>> liveConnections(Collection<UserId> users, Instant now) {
         Map<UserId, List<LiveConnection>> live = new HashMap<>();
-        List<UserId> distinct = new ArrayList<>(new LinkedHashSet<>(users));
-        for (int from = 0; from < distinct.size(); from += BATCH_GET_LIMIT) {
-            List<Map<String, AttributeValue>> keys = new ArrayList<>();
-            for (UserId user : distinct.subList(from, Math.min(distinct.size(), from + BATCH_GET_LIMIT))) {
-                keys.add(Map.of(PK, AttributeValue.fromS(userKey(user))));
-            }
-            Map<String, KeysAndAttributes> request = Map.of(table, KeysAndAttributes.builder().keys(keys).build());
-            while (!request.isEmpty()) {
-                Map<String, KeysAndAttributes> current = request;
-                BatchGetItemResponse response = dynamo.batchGetItem(b -> b.requestItems(current));
-                for (Map<String, AttributeValue> item : response.responses().getOrDefault(table, List.of())) {
-                    UserId user = UserId.of(item.get(PK).s().substring(2));
-                    List<LiveConnection> connections = live.computeIfAbsent(user, u -> new ArrayList<>());
-                    item.forEach((name, value) -> {
-                        if (name.startsWith(ENTRY_PREFIX) && value.hasM()) {
-                            Instant lease = Instant.ofEpochSecond(Long.parseLong(value.m().get("x").n()));
-                            if (lease.isAfter(now)) {
-                                connections.add(new LiveConnection(name.substring(ENTRY_PREFIX.length()), user,
-                                        DeviceId.of(value.m().get("d").s()), lease));
-                            }
-                        }
-                    });
+        List<Map<String, AttributeValue>> keys = new LinkedHashSet<>(users).stream()
+                .map(user -> Map.of(PK, AttributeValue.fromS(userKey(user)))).toList();
+        Batches.getAll(dynamo, backoff, table, keys, false, item -> {
+            UserId user = UserId.of(item.get(PK).s().substring(2));
+            List<LiveConnection> connections = live.computeIfAbsent(user, u -> new ArrayList<>());
+            item.forEach((name, value) -> {
+                if (name.startsWith(ENTRY_PREFIX) && value.hasM()) {
+                    Instant lease = Instant.ofEpochSecond(Long.parseLong(value.m().get("x").n()));
+                    if (lease.isAfter(now)) {
+                        connections.add(new LiveConnection(name.substring(ENTRY_PREFIX.length()), user,
+                                DeviceId.of(value.m().get("d").s()), lease));
+                    }
                 }
-                request = response.unprocessedKeys();
-            }
-        }
+            });
+        });
         return live;
     }
 }

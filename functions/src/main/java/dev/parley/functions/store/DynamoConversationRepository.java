@@ -3,6 +3,7 @@ package dev.parley.functions.store;
 import static dev.parley.functions.store.Items.n;
 import static dev.parley.functions.store.Items.s;
 
+import dev.parley.functions.retry.Backoff;
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
 import dev.parley.model.ConversationKind;
@@ -23,9 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
@@ -57,8 +56,14 @@ public final class DynamoConversationRepository implements ConversationRepositor
     private final DynamoDbClient dynamo;
     private final String conversations;
     private final String memberships;
+    private final Backoff backoff;
 
     public DynamoConversationRepository(DynamoDbClient dynamo, String conversations, String memberships) {
+        this(dynamo, conversations, memberships, Backoff.DYNAMODB);
+    }
+
+    public DynamoConversationRepository(DynamoDbClient dynamo, String conversations, String memberships, Backoff backoff) {
+        this.backoff = backoff;
         this.dynamo = dynamo;
         this.conversations = conversations;
         this.memberships = memberships;
@@ -104,13 +109,7 @@ public final class DynamoConversationRepository implements ConversationRepositor
     }
 
     private void writeAll(List<WriteRequest> writes) {
-        for (int from = 0; from < writes.size(); from += 25) {
-            Map<String, List<WriteRequest>> batch = Map.of(memberships, writes.subList(from, Math.min(writes.size(), from + 25)));
-            while (!batch.isEmpty()) {
-                Map<String, List<WriteRequest>> current = batch;
-                batch = dynamo.batchWriteItem(b -> b.requestItems(current)).unprocessedItems();
-            }
-        }
+        Batches.writeAll(dynamo, backoff, memberships, writes);
     }
 
     @Override
@@ -122,21 +121,11 @@ public final class DynamoConversationRepository implements ConversationRepositor
     @Override
     public Map<ConversationId, Stored> findAll(Collection<ConversationId> ids) {
         Map<ConversationId, Stored> found = new HashMap<>();
-        List<ConversationId> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
-        for (int from = 0; from < distinct.size(); from += 100) {
-            List<Map<String, AttributeValue>> keys = distinct.subList(from, Math.min(distinct.size(), from + 100)).stream()
-                    .map(id -> Map.of(PK, s(key(id)))).toList();
-            Map<String, KeysAndAttributes> request = Map.of(conversations, KeysAndAttributes.builder().keys(keys).consistentRead(true).build());
-            while (!request.isEmpty()) {
-                Map<String, KeysAndAttributes> current = request;
-                BatchGetItemResponse response = dynamo.batchGetItem(b -> b.requestItems(current));
-                response.responses().getOrDefault(conversations, List.of()).forEach(item -> {
-                    Stored stored = stored(item);
-                    found.put(stored.conversation().id(), stored);
-                });
-                request = response.unprocessedKeys();
-            }
-        }
+        List<Map<String, AttributeValue>> keys = new LinkedHashSet<>(ids).stream().map(id -> Map.of(PK, s(key(id)))).toList();
+        Batches.getAll(dynamo, backoff, conversations, keys, true, item -> {
+            Stored stored = stored(item);
+            found.put(stored.conversation().id(), stored);
+        });
         return found;
     }
 

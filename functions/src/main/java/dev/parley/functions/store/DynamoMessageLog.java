@@ -3,6 +3,7 @@ package dev.parley.functions.store;
 import static dev.parley.functions.store.Items.n;
 import static dev.parley.functions.store.Items.s;
 
+import dev.parley.functions.retry.Backoff;
 import dev.parley.model.ClientMessageId;
 import dev.parley.model.Content;
 import dev.parley.model.ConversationId;
@@ -12,8 +13,10 @@ import dev.parley.model.ErrorCode;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.ports.MessageLog;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -31,10 +34,18 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
  * any number of concurrent senders every one gets its own seq and none fails;</li>
  * <li>put the message at that seq.</li>
  * </ol>
+ * A claim whose send died before storing its message would refuse that client id forever; once it is
+ * older than any send can run ({@link #CLAIM_ABANDONED_AFTER}), the next send with that id takes it over.
  */
 public final class DynamoMessageLog implements MessageLog {
     static final String BY_CLIENT_ID = "byClientId";
-    private static final int DUPLICATE_LOOKUPS = 40;
+    /**
+     * When a claim with no message is known to be abandoned: far longer than the frame functions'
+     * timeout (the manifest's test holds them to it), so its send cannot still be running.
+     */
+    public static final Duration CLAIM_ABANDONED_AFTER = Duration.ofMinutes(2);
+    /** How long a retried send waits for the byClientId index to show the original: about a second at most. */
+    private static final Backoff INDEX_CATCH_UP = new Backoff(Duration.ofMillis(5), Duration.ofMillis(100), 14);
 
     private final DynamoDbClient dynamo;
     private final String messages;
@@ -67,7 +78,11 @@ public final class DynamoMessageLog implements MessageLog {
         try {
             dynamo.putItem(b -> b.tableName(conversations).item(claim).conditionExpression("attribute_not_exists(pk)"));
         } catch (ConditionalCheckFailedException claimed) {
-            return new Appended(original(conversation, id, sender), true);
+            Optional<Message> original = original(conversation, id, sender);
+            if (original.isPresent()) {
+                return new Appended(original.get(), true);
+            }
+            takeOverAbandonedClaim(claim, id, serverTimestamp);
         }
         long seq;
         try {
@@ -92,9 +107,10 @@ public final class DynamoMessageLog implements MessageLog {
         return new Appended(message, false);
     }
 
-    /** The message a client id was first stored as; a send still in flight is waited for, briefly. */
-    private Message original(ConversationId conversation, ClientMessageId id, UserId sender) {
-        for (int attempt = 0; attempt < DUPLICATE_LOOKUPS; attempt++) {
+    /** The message a client id was first stored as, if there is one; a send still in flight is waited for, briefly. */
+    private Optional<Message> original(ConversationId conversation, ClientMessageId id, UserId sender) {
+        Backoff.Retries waits = INDEX_CATCH_UP.retries();
+        do {
             // A GSI is read eventually consistently: a message just stored may take a moment to show.
             var found = dynamo.query(b -> b.tableName(messages).indexName(BY_CLIENT_ID)
                     .keyConditionExpression("conversationId = :c AND clientId = :id")
@@ -107,16 +123,24 @@ public final class DynamoMessageLog implements MessageLog {
                 if (!message.senderId().equals(sender)) {
                     throw new DomainException(ErrorCode.CONFLICT, "id " + id + " is already used in conversation " + conversation);
                 }
-                return message;
+                return Optional.of(message);
             }
-            try {
-                Thread.sleep(25);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
+        } while (waits.await());
+        return Optional.empty();
+    }
+
+    /**
+     * Makes a claim that has no message this send's own, if the claim is old enough that its send
+     * must have died; otherwise that send may still be running, and this one is refused.
+     */
+    private void takeOverAbandonedClaim(Map<String, AttributeValue> claim, ClientMessageId id, long serverTimestamp) {
+        try {
+            // Conditional on the claim's age, so of two retries racing for it only one wins.
+            dynamo.putItem(b -> b.tableName(conversations).item(claim).conditionExpression(Items.TIMESTAMP + " < :abandoned")
+                    .expressionAttributeValues(Map.of(":abandoned", n(serverTimestamp - CLAIM_ABANDONED_AFTER.toMillis()))));
+        } catch (ConditionalCheckFailedException stillRunning) {
+            throw new DomainException(ErrorCode.CONFLICT, "a send with id " + id + " is still in progress; retry it");
         }
-        throw new DomainException(ErrorCode.CONFLICT, "a send with id " + id + " is still in progress; retry it");
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.parley.functions.usecase;
 
+import dev.parley.functions.retry.Backoff;
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
 import dev.parley.model.ConversationKind;
@@ -43,7 +44,6 @@ public final class Services {
     public static final Duration LEASE = Duration.ofMinutes(15);
     private static final int LIST_PAGE = 50;
     private static final int MEMBERSHIP_PAGE = 100;
-    private static final int MEMBERSHIP_RETRIES = 5;
     /** A little under API Gateway's 128 KB, so a batch always fits one frame. */
     private static final int MAX_BATCH_BYTES = 120 * 1024;
 
@@ -53,9 +53,17 @@ public final class Services {
     private final ConnectionPoster poster;
     private final FrameCodec codec;
     private final Clock clock;
+    private final Backoff backoff;
 
     public Services(ConversationRepository conversations, MessageLog messages, ConnectionRegistry connections, ConnectionPoster poster,
                     FrameCodec codec, Clock clock) {
+        this(conversations, messages, connections, poster, codec, clock, Backoff.DYNAMODB);
+    }
+
+    /** @param backoff how long to wait before trying again an optimistic update that lost a race */
+    public Services(ConversationRepository conversations, MessageLog messages, ConnectionRegistry connections, ConnectionPoster poster,
+                    FrameCodec codec, Clock clock, Backoff backoff) {
+        this.backoff = backoff;
         this.conversations = conversations;
         this.messages = messages;
         this.connections = connections;
@@ -127,7 +135,8 @@ public final class Services {
     }
 
     private ServerFrame changeMembers(Caller caller, ConversationId id, List<UserId> users, boolean add) {
-        for (int attempt = 0; attempt < MEMBERSHIP_RETRIES; attempt++) {
+        Backoff.Retries retries = backoff.retries();
+        do {
             ConversationRepository.Stored current = find(id);
             Conversation updated = add ? current.conversation().withMembersAdded(caller.user(), users)
                     : current.conversation().withMembersRemoved(caller.user(), users);
@@ -138,7 +147,7 @@ public final class Services {
                 postToUsers(everyone, codec.encode(frame), Optional.of(caller.connectionId()));
                 return frame;
             }
-        }
+        } while (retries.await());
         throw new DomainException(ErrorCode.CONFLICT, "the members of " + id + " kept changing; retry");
     }
 

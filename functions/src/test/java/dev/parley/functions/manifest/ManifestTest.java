@@ -3,6 +3,8 @@ package dev.parley.functions.manifest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.parley.functions.handler.FrameHandler;
+import dev.parley.functions.store.DynamoMessageLog;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -67,5 +69,13 @@ class ManifestTest {
                 Duration.ofSeconds(-1), Optional.empty())).hasMessageContaining("parallelizationFactor");
         assertThatThrownBy(() -> new Trigger.StreamMapping("t", 10, Duration.ZERO, Trigger.StartingPosition.LATEST, 1, false, false, 0,
                 Duration.ofSeconds(30), Optional.empty())).hasMessageContaining("maximumRecordAge");
+    }
+
+    @Test
+    void everyFunctionThatSendsEndsLongBeforeItsClaimCountsAsAbandoned() {
+        List<FunctionSpec> senders = ParleyManifest.manifest().functions().stream()
+                .filter(f -> f.handler().equals(FrameHandler.class.getName())).toList();
+        assertThat(senders).isNotEmpty().allSatisfy(f ->
+                assertThat(f.timeout()).as(f.name()).isLessThan(DynamoMessageLog.CLAIM_ABANDONED_AFTER.dividedBy(2)));
     }
 }

@@ -10,15 +10,17 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Injected failures, for reliability tests: chosen operations on chosen tables fail with
  * ProvisionedThroughputExceededException, ThrottlingException or InternalServerError at a given
- * rate, or are slowed down. Rules are checked before the operation runs, so a failed request changes
- * nothing, as when AWS throttles it.
+ * rate, or are slowed down; or a batch (BatchGetItem, BatchWriteItem) leaves that share of its keys
+ * unprocessed, as DynamoDB does when a table is throttled. Rules are checked before the operation
+ * runs, so a failed request changes nothing, as when AWS throttles it.
  */
 public final class Faults {
-    public enum Kind { PROVISIONED_THROUGHPUT_EXCEEDED, THROTTLING, INTERNAL_SERVER_ERROR, LATENCY }
+    public enum Kind { PROVISIONED_THROUGHPUT_EXCEEDED, THROTTLING, INTERNAL_SERVER_ERROR, LATENCY, UNPROCESSED }
 
     /**
      * One rule. {@code operation} and {@code table} are exact names, or "*" for any; {@code rate} is
-     * the share of matching requests it hits (0 to 1); {@code latencyMillis} is for LATENCY.
+     * the share of matching requests it hits (0 to 1), or for UNPROCESSED the share of a batch's keys
+     * left unprocessed; {@code latencyMillis} is for LATENCY.
      */
     public record Rule(String operation, String table, Kind kind, double rate, long latencyMillis) {
         public Rule {
@@ -68,7 +70,8 @@ public final class Faults {
     /** Applies the rules to one request: sleeps for latency rules, and returns the error to answer with, if any. */
     public Optional<DynamoDbError> apply(String operation, List<String> tables) {
         for (Rule rule : rules.values()) {
-            if (!rule.matches(operation, tables) || !hit(rule.rate())) {
+            // UNPROCESSED is not an error: leaveUnprocessed applies it, key by key.
+            if (rule.kind() == Kind.UNPROCESSED || !rule.matches(operation, tables) || !hit(rule.rate())) {
                 continue;
             }
             switch (rule.kind()) {
@@ -86,6 +89,16 @@ public final class Faults {
             }
         }
         return Optional.empty();
+    }
+
+    /** Whether a batch leaves one of its keys on this table unprocessed. */
+    public boolean leaveUnprocessed(String operation, String table) {
+        for (Rule rule : rules.values()) {
+            if (rule.kind() == Kind.UNPROCESSED && rule.matches(operation, List.of(table)) && hit(rule.rate())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean hit(double rate) {

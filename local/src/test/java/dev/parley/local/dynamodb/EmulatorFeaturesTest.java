@@ -9,8 +9,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,10 +30,12 @@ import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.InternalServerErrorException;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /** What only Parley's emulator offers: a movable clock, fault injection, capacity totals and admin endpoints. */
@@ -180,6 +185,49 @@ class EmulatorFeaturesTest {
         put("slow", Map.of());
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(150));
         assertThat(exists("slow")).isTrue();
+    }
+
+    @Test
+    void anUnprocessedFaultLeavesPartOfABatchUndoneAndReturnsItToBeRetried() {
+        emulator.faults().add(new Faults.Rule("*", "sessions", Faults.Kind.UNPROCESSED, 0.5, 0));
+        List<WriteRequest> writes = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            String id = "b" + i;
+            writes.add(WriteRequest.builder().putRequest(p -> p.item(Map.of("id", AttributeValue.fromS(id)))).build());
+        }
+        var written = client.batchWriteItem(b -> b.requestItems(Map.of("sessions", writes)));
+        List<WriteRequest> unprocessed = written.unprocessedItems().getOrDefault("sessions", List.of());
+        assertThat(unprocessed).isNotEmpty().hasSizeLessThan(20);
+        for (int i = 0; i < 20; i++) {
+            String id = "b" + i;
+            boolean left = unprocessed.stream().anyMatch(w -> w.putRequest().item().get("id").s().equals(id));
+            assertThat(exists(id)).as(id + " is stored exactly when it was processed").isEqualTo(!left);
+        }
+
+        List<Map<String, AttributeValue>> keys = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            keys.add(Map.of("id", AttributeValue.fromS("b" + i)));
+        }
+        var read = client.batchGetItem(b -> b.requestItems(Map.of("sessions", KeysAndAttributes.builder().keys(keys).consistentRead(true).build())));
+        List<Map<String, AttributeValue>> leftKeys = read.unprocessedKeys().get("sessions").keys();
+        assertThat(read.unprocessedKeys().get("sessions").consistentRead()).as("the request's settings come back with its keys").isTrue();
+        Set<String> returned = read.responses().get("sessions").stream().map(item -> item.get("id").s()).collect(Collectors.toSet());
+        Set<String> left = leftKeys.stream().map(key -> key.get("id").s()).collect(Collectors.toSet());
+        assertThat(left).isNotEmpty().hasSizeLessThan(20).doesNotContainAnyElementsOf(returned);
+        for (int i = 0; i < 20; i++) {
+            String id = "b" + i;
+            if (!left.contains(id)) {
+                assertThat(returned.contains(id)).as(id + " is read exactly when it is stored").isEqualTo(exists(id));
+            }
+        }
+
+        emulator.faults().clear();
+        emulator.faults().add(new Faults.Rule("BatchGetItem", "*", Faults.Kind.UNPROCESSED, 1.0, 0));
+        var none = client.batchGetItem(b -> b.requestItems(Map.of("sessions", KeysAndAttributes.builder().keys(keys).build())));
+        assertThat(none.responses().getOrDefault("sessions", List.of())).isEmpty();
+        assertThat(none.unprocessedKeys().get("sessions").keys()).hasSize(20);
+        assertThat(client.batchWriteItem(b -> b.requestItems(Map.of("sessions", writes.subList(0, 1)))).unprocessedItems())
+                .as("a rule for BatchGetItem leaves writes alone").isEmpty();
     }
 
     @Test

@@ -48,11 +48,12 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
             byte[] bytes = in.readAllBytes();
             try {
                 JsonNode parsed = bytes.length == 0 ? Json.NODES.objectNode() : Json.MAPPER.readTree(bytes);
-                Optional<DynamoDbError> injected = faults.apply(DynamoDbService.operationName(String.valueOf(target)), tablesOf(parsed));
+                String operation = DynamoDbService.operationName(String.valueOf(target));
+                Optional<DynamoDbError> injected = faults.apply(operation, tablesOf(parsed));
                 if (injected.isPresent()) {
                     throw injected.get();
                 }
-                body = service.handle(target, parsed);
+                body = PartialBatch.run(operation, parsed, faults, part -> service.handle(target, part));
             } catch (JacksonException e) {
                 throw DynamoDbError.serialization("The request body is not valid JSON: " + e.getOriginalMessage());
             }

@@ -1,0 +1,101 @@
+package dev.parley.functions.retry;
+
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongUnaryOperator;
+
+/**
+ * Bounded exponential backoff with full jitter, the one way Parley waits before trying a DynamoDB
+ * call again: unprocessed keys of a batch, an optimistic update that lost a race, a GSI that has
+ * not caught up yet. The wait before retry {@code n} is uniform in {@code [0, min(cap, base * 2^(n-1))]},
+ * so retrying callers spread out instead of colliding again; after {@code maxRetries} the caller
+ * gives up and reports the failure.
+ */
+public final class Backoff {
+    /** Unprocessed batch keys and lost optimistic updates: about a second of waiting in all, at most. */
+    public static final Backoff DYNAMODB = new Backoff(Duration.ofMillis(10), Duration.ofMillis(250), 8);
+
+    /** Sleeps; a seam so that tests see the waits instead of sitting through them. */
+    @FunctionalInterface
+    public interface Sleeper {
+        void sleep(Duration duration) throws InterruptedException;
+    }
+
+    private final Duration base;
+    private final Duration cap;
+    private final int maxRetries;
+    private final LongUnaryOperator jitter;
+    private final Sleeper sleeper;
+
+    public Backoff(Duration base, Duration cap, int maxRetries) {
+        this(base, cap, maxRetries, bound -> ThreadLocalRandom.current().nextLong(bound + 1), duration -> Thread.sleep(duration));
+    }
+
+    /**
+     * @param jitter  given the longest wait in nanoseconds, returns the wait, from 0 to it
+     * @param sleeper how to wait
+     */
+    public Backoff(Duration base, Duration cap, int maxRetries, LongUnaryOperator jitter, Sleeper sleeper) {
+        if (base.isNegative() || base.isZero() || cap.compareTo(base) < 0) {
+            throw new IllegalArgumentException("backoff needs 0 < base <= cap, was base " + base + ", cap " + cap);
+        }
+        if (maxRetries < 1) {
+            throw new IllegalArgumentException("maxRetries must be at least 1, was " + maxRetries);
+        }
+        this.base = base;
+        this.cap = cap;
+        this.maxRetries = maxRetries;
+        this.jitter = jitter;
+        this.sleeper = sleeper;
+    }
+
+    public int maxRetries() {
+        return maxRetries;
+    }
+
+    /** The longest wait before retry {@code retry} (1 for the first retry). */
+    public Duration ceiling(int retry) {
+        if (retry < 1) {
+            throw new IllegalArgumentException("retry counts from 1, was " + retry);
+        }
+        // Doubling past 2^30 overflows long nanos long before it matters: the cap has been reached by then.
+        long doubled = retry > 31 ? Long.MAX_VALUE : base.toNanos() << (retry - 1);
+        return doubled < 0 || doubled > cap.toNanos() ? cap : Duration.ofNanos(doubled);
+    }
+
+    /** The retries of one operation; not shared between threads. */
+    public Retries retries() {
+        return new Retries();
+    }
+
+    public final class Retries {
+        private int done;
+
+        private Retries() {
+        }
+
+        /**
+         * Waits before the next retry and returns true; returns false at once when the retries are
+         * used up. An interrupted wait also returns false, and leaves the thread interrupted.
+         */
+        public boolean await() {
+            if (done >= maxRetries) {
+                return false;
+            }
+            done++;
+            long wait = Math.clamp(jitter.applyAsLong(ceiling(done).toNanos()), 0, ceiling(done).toNanos());
+            try {
+                sleeper.sleep(Duration.ofNanos(wait));
+                return true;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+
+        /** How many retries have been waited for. */
+        public int used() {
+            return done;
+        }
+    }
+}

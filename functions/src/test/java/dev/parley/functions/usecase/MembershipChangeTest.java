@@ -1,0 +1,122 @@
+package dev.parley.functions.usecase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.functions.retry.Backoff;
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.DomainException;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.ReceiptWatermarks;
+import dev.parley.model.UserId;
+import dev.parley.ports.ConversationRepository;
+import dev.parley.ports.MessageLog;
+import dev.parley.protocol.ClientFrame;
+import dev.parley.protocol.FrameCodec;
+import dev.parley.protocol.ServerFrame;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** A membership change that loses the optimistic race retries after a jittered, growing wait, and gives up after a bound. */
+class MembershipChangeTest {
+    private static final UserId ADMIN = UserId.of("admin");
+    private static final ConversationId GROUP = ConversationId.of("g:crew");
+
+    /** A conversation whose membership update loses the race a given number of times before it wins. */
+    private static final class RacingRepository implements ConversationRepository {
+        private Stored stored = new Stored(Conversation.group(GROUP, ADMIN, List.of(ADMIN, UserId.of("bob")), Optional.empty()), ADMIN, 0, 1);
+        private int racesToLose;
+        int attempts;
+
+        RacingRepository(int racesToLose) {
+            this.racesToLose = racesToLose;
+        }
+
+        @Override
+        public Optional<Stored> find(ConversationId id) {
+            return Optional.of(stored);
+        }
+
+        @Override
+        public boolean replaceMembers(Stored current, Conversation updated) {
+            attempts++;
+            if (racesToLose-- > 0) {
+                return false;
+            }
+            stored = new Stored(updated, current.createdBy(), current.lastSeq(), current.version() + 1);
+            return true;
+        }
+
+        @Override
+        public Stored createIfAbsent(Conversation conversation, UserId createdBy) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Map<ConversationId, Stored> findAll(Collection<ConversationId> ids) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Optional<Membership> membership(UserId user, ConversationId conversation) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public MembershipPage memberships(UserId user, Optional<String> cursor, int limit) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public List<Membership> members(ConversationId conversation) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public ReceiptWatermarks advance(UserId user, ConversationId conversation, ReceiptWatermarks marks) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    private final List<Duration> waits = new ArrayList<>();
+
+    private Services services(ConversationRepository repository) {
+        Backoff backoff = new Backoff(Duration.ofMillis(10), Duration.ofMillis(40), 4, bound -> bound, waits::add);
+        return new Services(repository, (MessageLog) null, new FanOutTest.Registry(), new FanOutTest.Poster(), new FrameCodec(),
+                Clock.fixed(Instant.parse("2026-06-01T12:00:00Z"), ZoneOffset.UTC), backoff);
+    }
+
+    private Optional<ServerFrame> addCarol(Services services) {
+        return services.handle(new Services.Caller(ADMIN, DeviceId.DEFAULT, "admin-phone"),
+                new ClientFrame.ConversationMembersAdd(GROUP, List.of(UserId.of("carol"))));
+    }
+
+    @Test
+    void aLostRaceIsRetriedAfterAGrowingWait() {
+        RacingRepository repository = new RacingRepository(3);
+        Optional<ServerFrame> answer = addCarol(services(repository));
+        assertThat(answer).get().isInstanceOfSatisfying(ServerFrame.ConversationUpdated.class,
+                updated -> assertThat(updated.conversation().members()).contains(UserId.of("carol")));
+        assertThat(repository.attempts).isEqualTo(4);
+        assertThat(waits).extracting(Duration::toMillis).containsExactly(10L, 20L, 40L);
+    }
+
+    @Test
+    void aRaceLostEveryTimeEndsInConflictAfterTheBoundedRetries() {
+        RacingRepository repository = new RacingRepository(Integer.MAX_VALUE);
+        assertThatThrownBy(() -> addCarol(services(repository))).isInstanceOfSatisfying(DomainException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
+        assertThat(repository.attempts).as("the first try and 4 retries").isEqualTo(5);
+        assertThat(waits).extracting(Duration::toMillis).containsExactly(10L, 20L, 40L, 40L);
+    }
+}

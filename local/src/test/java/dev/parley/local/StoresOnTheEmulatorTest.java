@@ -1,0 +1,142 @@
+package dev.parley.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.functions.manifest.ParleyManifest;
+import dev.parley.functions.retry.Backoff;
+import dev.parley.functions.retry.RetriesExhaustedException;
+import dev.parley.functions.store.DynamoConnectionRegistry;
+import dev.parley.functions.store.DynamoConversationRepository;
+import dev.parley.functions.store.DynamoMessageLog;
+import dev.parley.local.dynamodb.DynamoDbEmulator;
+import dev.parley.local.dynamodb.Faults;
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Content;
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.DomainException;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.UserId;
+import dev.parley.ports.MessageLog;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/** The DynamoDB adapters against the emulator, where DynamoDB misbehaves: partial batches, abandoned sends. */
+class StoresOnTheEmulatorTest {
+    private static final Instant NOW = Instant.now();
+    private DynamoDbEmulator emulator;
+    private DynamoDbClient dynamo;
+    private final List<Duration> waits = new ArrayList<>();
+    private Backoff backoff;
+
+    @BeforeEach
+    void start() {
+        emulator = DynamoDbEmulator.builder().start();
+        TableProvisioner.provision(emulator.service(), ParleyManifest.manifest().tables());
+        dynamo = DynamoDbClient.builder().endpointOverride(emulator.endpoint()).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .httpClient(UrlConnectionHttpClient.create()).build();
+        backoff = new Backoff(Duration.ofMillis(1), Duration.ofMillis(8), 6, bound -> bound, waits::add);
+    }
+
+    @AfterEach
+    void stop() {
+        dynamo.close();
+        emulator.close();
+    }
+
+    private static List<UserId> users(int count) {
+        return IntStream.range(0, count).mapToObj(i -> UserId.of("user-" + i)).toList();
+    }
+
+    @Test
+    void connectionsLeftUnprocessedAreFetchedOnRetry() {
+        DynamoConnectionRegistry registry = new DynamoConnectionRegistry(dynamo, ParleyManifest.CONNECTIONS, backoff);
+        List<UserId> users = users(150);
+        users.forEach(user -> registry.register("c-" + user.value(), user, DeviceId.DEFAULT, NOW.plusSeconds(600)));
+        emulator.faults().add(new Faults.Rule("BatchGetItem", ParleyManifest.CONNECTIONS, Faults.Kind.UNPROCESSED, 0.5, 0));
+
+        var live = registry.liveConnections(users, NOW);
+
+        assertThat(live).hasSize(150);
+        users.forEach(user -> assertThat(live.get(user)).extracting(c -> c.connectionId()).containsExactly("c-" + user.value()));
+        assertThat(waits).as("a retry waited for each partial answer").isNotEmpty();
+    }
+
+    @Test
+    void aBatchThatStaysUnprocessedFailsAfterTheBoundedRetriesInsteadOfSpinning() {
+        DynamoConnectionRegistry registry = new DynamoConnectionRegistry(dynamo, ParleyManifest.CONNECTIONS, backoff);
+        emulator.faults().add(new Faults.Rule("BatchGetItem", "*", Faults.Kind.UNPROCESSED, 1.0, 0));
+
+        assertThatThrownBy(() -> registry.liveConnections(users(3), NOW)).isInstanceOf(RetriesExhaustedException.class)
+                .hasMessageContaining("3 keys of " + ParleyManifest.CONNECTIONS).hasMessageContaining("6 retries");
+        assertThat(emulator.capacity().total(ParleyManifest.CONNECTIONS, "BatchGetItem").requests()).as("nothing was read").isZero();
+        assertThat(waits).extracting(Duration::toMillis).containsExactly(1L, 2L, 4L, 8L, 8L, 8L);
+    }
+
+    @Test
+    void membershipsLeftUnprocessedAreWrittenOnRetry() {
+        DynamoConversationRepository repository = new DynamoConversationRepository(dynamo, ParleyManifest.CONVERSATIONS,
+                ParleyManifest.MEMBERSHIPS, backoff);
+        List<UserId> members = users(60);
+        emulator.faults().add(new Faults.Rule("BatchWriteItem", ParleyManifest.MEMBERSHIPS, Faults.Kind.UNPROCESSED, 0.5, 0));
+        ConversationId id = ConversationId.of("g:crowd");
+
+        repository.createIfAbsent(Conversation.group(id, members.getFirst(), members, Optional.empty()), members.getFirst());
+
+        emulator.faults().clear();
+        assertThat(repository.members(id)).hasSize(60);
+        members.forEach(user -> assertThat(repository.membership(user, id)).as(user.value()).isPresent());
+        assertThat(waits).isNotEmpty();
+    }
+
+    @Test
+    void aSendWhoseFunctionDiedAfterItsClaimIsTakenOverOnceTheClaimIsAbandoned() {
+        DynamoConversationRepository repository = new DynamoConversationRepository(dynamo, ParleyManifest.CONVERSATIONS, ParleyManifest.MEMBERSHIPS);
+        DynamoMessageLog log = new DynamoMessageLog(dynamo, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS);
+        UserId alice = UserId.of("alice");
+        ConversationId conversation = repository.createIfAbsent(Conversation.direct(alice, UserId.of("bob")), alice).conversation().id();
+        ClientMessageId abandoned = ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000001");
+        ClientMessageId inFlight = ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000002");
+        long now = System.currentTimeMillis();
+        // What a send leaves when its function dies right after claiming its client id.
+        claim(conversation, abandoned, alice, now - DynamoMessageLog.CLAIM_ABANDONED_AFTER.toMillis() - 1_000);
+        claim(conversation, inFlight, alice, now - 1_000);
+
+        MessageLog.Appended retried = log.append(conversation, abandoned, alice, DeviceId.DEFAULT, "c1", Content.text("hello"), now);
+        assertThat(retried.duplicate()).isFalse();
+        assertThat(retried.message().seq()).isEqualTo(1);
+        MessageLog.Appended again = log.append(conversation, abandoned, alice, DeviceId.DEFAULT, "c1", Content.text("hello"), now + 5);
+        assertThat(again.duplicate()).as("the taken-over claim now stands for the stored message").isTrue();
+        assertThat(again.message().seq()).isEqualTo(1);
+
+        assertThatThrownBy(() -> log.append(conversation, inFlight, alice, DeviceId.DEFAULT, "c1", Content.text("hi"), now))
+                .isInstanceOfSatisfying(DomainException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT);
+                    assertThat(e.getMessage()).contains("still in progress");
+                });
+        assertThat(log.after(conversation, 0, 10)).extracting(m -> m.seq()).as("the refused send stored nothing").containsExactly(1L);
+    }
+
+    private void claim(ConversationId conversation, ClientMessageId id, UserId sender, long at) {
+        dynamo.putItem(b -> b.tableName(ParleyManifest.CONVERSATIONS).item(Map.of(
+                "pk", AttributeValue.fromS("K#" + conversation.value() + "#" + id),
+                "senderId", AttributeValue.fromS(sender.value()), "serverTimestamp", AttributeValue.fromN(Long.toString(at)))));
+    }
+}
