@@ -47,7 +47,7 @@ public final class ParleyManifest {
                 MEMBERSHIPS, TableAccess.READ_WRITE, MESSAGES, TableAccess.READ_WRITE);
         List<FunctionSpec> functions = new ArrayList<>();
         functions.add(new FunctionSpec("authorizer", AuthorizerHandler.class.getName(), 512, Duration.ofSeconds(5), Map.of(),
-                new Trigger.WebSocketAuthorizer(List.of("route.request.querystring.token", "route.request.header.Authorization")), Map.of(), false));
+                new Trigger.WebSocketAuthorizer(List.of("route.request.querystring.token")), Map.of(), false));
         functions.add(new FunctionSpec("connect", ConnectionHandlers.Connect.class.getName(), 512, Duration.ofSeconds(5), tables,
                 new Trigger.WebSocketRoute("$connect"), Map.of(CONNECTIONS, TableAccess.WRITE), false));
         functions.add(new FunctionSpec("disconnect", ConnectionHandlers.Disconnect.class.getName(), 512, Duration.ofSeconds(5), tables,

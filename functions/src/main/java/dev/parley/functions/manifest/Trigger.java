@@ -19,9 +19,9 @@ public sealed interface Trigger {
     }
 
     /**
-     * The REQUEST authorizer of {@code $connect}. {@code identitySources} name where the token may be,
-     * as API Gateway writes them ({@code route.request.querystring.token},
-     * {@code route.request.header.Authorization}); the local gateway accepts any one that is present.
+     * The REQUEST authorizer of {@code $connect}. {@code identitySources} name where the token is, as
+     * API Gateway writes them ({@code route.request.querystring.token}); as on API Gateway, a request
+     * missing any of them is refused with 401 before the authorizer runs.
      */
     record WebSocketAuthorizer(List<String> identitySources) implements Trigger {
         public WebSocketAuthorizer {

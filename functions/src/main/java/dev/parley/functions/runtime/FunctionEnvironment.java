@@ -15,12 +15,16 @@ public final class FunctionEnvironment {
     private FunctionEnvironment() {
     }
 
+    /**
+     * The variable, if set to something; an empty one counts as unset, since that is how a deployment
+     * leaves out an optional setting (a CloudFormation parameter defaults to "").
+     */
     public static Optional<String> get(String name) {
         Map<String, String> installed = INSTALLED.get();
-        return Optional.ofNullable(installed != null ? installed.get(name) : System.getenv(name));
+        return Optional.ofNullable(installed != null ? installed.get(name) : System.getenv(name)).filter(value -> !value.isEmpty());
     }
 
-    /** The variable, or a clear failure naming it: configuration is read once, at start, and fails fast. */
+    /** The variable, or a clear failure naming it (unset or empty): configuration is read once, at start, and fails fast. */
     public static String require(String name) {
         return get(name).orElseThrow(() -> new IllegalStateException("environment variable " + name + " is not set"));
     }

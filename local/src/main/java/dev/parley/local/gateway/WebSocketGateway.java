@@ -184,9 +184,9 @@ public final class WebSocketGateway implements AutoCloseable {
     private Optional<Integer> authorize(FunctionSpec function, ServerUpgradeRequest request, String connectionId, Instant now, ObjectNode authorizer) {
         List<String> sources = ((Trigger.WebSocketAuthorizer) function.trigger()).identitySources();
         Fields query = Request.extractQueryParameters(request);
-        boolean identityPresent = sources.stream().anyMatch(source -> identity(source, request, query).isPresent());
+        boolean identityPresent = sources.stream().allMatch(source -> identity(source, request, query).isPresent());
         if (!identityPresent) {
-            // API Gateway answers 401 without calling the authorizer when no identity source is there.
+            // API Gateway answers 401 without calling the authorizer when any identity source is missing or empty.
             return Optional.of(401);
         }
         ObjectNode event = Json.NODES.objectNode();

@@ -55,7 +55,7 @@ class WebSocketGatewayTest {
     private void start(GatewayLimits limits) throws Exception {
         Manifest manifest = new Manifest(List.of(
                 function("authorizer", GatewayHandlers.Authorizer.class,
-                        new Trigger.WebSocketAuthorizer(List.of("route.request.querystring.token", "route.request.header.Authorization"))),
+                        new Trigger.WebSocketAuthorizer(List.of("route.request.querystring.token"))),
                 function("connect", GatewayHandlers.Connect.class, new Trigger.WebSocketRoute("$connect")),
                 function("disconnect", GatewayHandlers.Disconnect.class, new Trigger.WebSocketRoute("$disconnect")),
                 function("default", GatewayHandlers.Default.class, new Trigger.WebSocketRoute("$default")),
@@ -143,6 +143,7 @@ class WebSocketGatewayTest {
     @Test
     void theAuthorizerRefusesAtTheUpgradeAndNothingRuns() throws Exception {
         assertThat(refusal("")).isEqualTo(401);
+        assertThat(refusal("?token=")).as("an empty identity source counts as missing").isEqualTo(401);
         assertThat(refusal("?token=deny")).isEqualTo(403);
         assertThat(refusal("?token=throw")).isEqualTo(401);
         assertThat(refusal("?token=allow-bob&refuse=1")).as("$connect's own status").isEqualTo(418);

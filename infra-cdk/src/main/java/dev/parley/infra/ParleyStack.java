@@ -1,0 +1,465 @@
+package dev.parley.infra;
+
+import dev.parley.functions.auth.TokenVerifier;
+import dev.parley.functions.manifest.FunctionSpec;
+import dev.parley.functions.manifest.Manifest;
+import dev.parley.functions.manifest.ParleyManifest;
+import dev.parley.functions.manifest.TableSpec;
+import dev.parley.functions.manifest.Trigger;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awscdk.Annotations;
+import software.amazon.awscdk.ArnComponents;
+import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.CfnParameter;
+import software.amazon.awscdk.CfnRule;
+import software.amazon.awscdk.CfnRuleAssertion;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Fn;
+import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.aws_apigatewayv2_authorizers.WebSocketLambdaAuthorizer;
+import software.amazon.awscdk.aws_apigatewayv2_integrations.WebSocketLambdaIntegration;
+import software.amazon.awscdk.customresources.AwsCustomResource;
+import software.amazon.awscdk.customresources.AwsCustomResourcePolicy;
+import software.amazon.awscdk.customresources.AwsSdkCall;
+import software.amazon.awscdk.customresources.Logging;
+import software.amazon.awscdk.customresources.PhysicalResourceId;
+import software.amazon.awscdk.customresources.PhysicalResourceIdReference;
+import software.amazon.awscdk.customresources.SdkCallsPolicyOptions;
+import software.amazon.awscdk.services.apigatewayv2.ThrottleSettings;
+import software.amazon.awscdk.services.apigatewayv2.WebSocketApi;
+import software.amazon.awscdk.services.apigatewayv2.WebSocketRouteOptions;
+import software.amazon.awscdk.services.apigatewayv2.WebSocketStage;
+import software.amazon.awscdk.services.cloudwatch.Alarm;
+import software.amazon.awscdk.services.cloudwatch.AlarmStatusWidget;
+import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
+import software.amazon.awscdk.services.cloudwatch.Dashboard;
+import software.amazon.awscdk.services.cloudwatch.GraphWidget;
+import software.amazon.awscdk.services.cloudwatch.IMetric;
+import software.amazon.awscdk.services.cloudwatch.MathExpression;
+import software.amazon.awscdk.services.cloudwatch.Metric;
+import software.amazon.awscdk.services.cloudwatch.MetricOptions;
+import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
+import software.amazon.awscdk.services.dynamodb.Attribute;
+import software.amazon.awscdk.services.dynamodb.AttributeType;
+import software.amazon.awscdk.services.dynamodb.BillingMode;
+import software.amazon.awscdk.services.dynamodb.GlobalSecondaryIndexProps;
+import software.amazon.awscdk.services.dynamodb.PointInTimeRecoverySpecification;
+import software.amazon.awscdk.services.dynamodb.ProjectionType;
+import software.amazon.awscdk.services.dynamodb.StreamViewType;
+import software.amazon.awscdk.services.dynamodb.Table;
+import software.amazon.awscdk.services.dynamodb.TableEncryption;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.iam.Role;
+import software.amazon.awscdk.services.iam.ServicePrincipal;
+import software.amazon.awscdk.services.lambda.Alias;
+import software.amazon.awscdk.services.lambda.Architecture;
+import software.amazon.awscdk.services.lambda.Code;
+import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.lambda.Runtime;
+import software.amazon.awscdk.services.lambda.SnapStartConf;
+import software.amazon.awscdk.services.lambda.StartingPosition;
+import software.amazon.awscdk.services.lambda.eventsources.DynamoEventSource;
+import software.amazon.awscdk.services.lambda.eventsources.SqsDlq;
+import software.amazon.awscdk.services.logs.LogGroup;
+import software.amazon.awscdk.services.sqs.Queue;
+import software.amazon.awscdk.services.sqs.QueueEncryption;
+import software.constructs.Construct;
+
+/**
+ * Parley on AWS, built from the same {@link Manifest} the local cloud runs: a table per
+ * {@link TableSpec}, a Lambda function per {@link FunctionSpec} wired to its trigger (a WebSocket
+ * route, the $connect authorizer, a stream mapping), each granted exactly the table actions its
+ * spec names; then what only AWS has: SnapStart, log retention, throttling, alarms, a dashboard,
+ * push platform applications.
+ */
+public final class ParleyStack extends Stack {
+    /** The alias every trigger invokes: the published version, which is what SnapStart snapshots. */
+    public static final String LIVE_ALIAS = "live";
+    /** The name Powertools puts on logs and metrics; the local cloud uses the same. */
+    public static final String SERVICE_NAME = "parley";
+    public static final String METRICS_NAMESPACE = "Parley";
+
+    private final Map<String, Table> tables = new LinkedHashMap<>();
+    private final Map<String, Alias> functions = new LinkedHashMap<>();
+    private final List<Alarm> alarms = new ArrayList<>();
+    private final WebSocketStage stage;
+    private Optional<Queue> failureQueue = Optional.empty();
+
+    public ParleyStack(Construct scope, String id, StackProps props, Manifest manifest, StackSettings settings) {
+        super(scope, id, props);
+
+        CfnParameter jwtSecret = CfnParameter.Builder.create(this, "JwtSecret").type("String").noEcho(true).defaultValue("")
+                .description("HS256 secret (at least 32 bytes) the authorizer verifies client tokens with; leave empty when JwksUrl is set")
+                .build();
+        CfnParameter jwksUrl = CfnParameter.Builder.create(this, "JwksUrl").type("String").defaultValue("")
+                .description("JWKS URL of the identity provider that signs client tokens with RS256 (a Cognito user pool's "
+                        + "https://cognito-idp.<region>.amazonaws.com/<pool id>/.well-known/jwks.json); leave empty when JwtSecret is set")
+                .build();
+        CfnParameter jwtIssuer = CfnParameter.Builder.create(this, "JwtIssuer").type("String").defaultValue("")
+                .description("If set, tokens must carry exactly this iss claim").build();
+        CfnParameter jwtAudience = CfnParameter.Builder.create(this, "JwtAudience").type("String").defaultValue("")
+                .description("If set, tokens must carry this aud claim").build();
+        CfnRule.Builder.create(this, "ExactlyOneTokenKey").assertions(List.of(CfnRuleAssertion.builder()
+                .assertValue(Fn.conditionOr(
+                        Fn.conditionAnd(Fn.conditionEquals(jwtSecret.getValueAsString(), ""), Fn.conditionNot(Fn.conditionEquals(jwksUrl.getValueAsString(), ""))),
+                        Fn.conditionAnd(Fn.conditionNot(Fn.conditionEquals(jwtSecret.getValueAsString(), "")), Fn.conditionEquals(jwksUrl.getValueAsString(), ""))))
+                .assertDescription("Set exactly one of JwtSecret (HS256) and JwksUrl (RS256)").build())).build();
+
+        for (TableSpec spec : manifest.tables()) {
+            tables.put(spec.name(), table(spec, settings));
+        }
+
+        WebSocketApi api = WebSocketApi.Builder.create(this, "WebSocketApi").apiName(getStackName())
+                .description("Parley's WebSocket API: clients connect with ?token=<JWT> and send frames selected by their type")
+                .routeSelectionExpression("$request.body.type").build();
+        stage = WebSocketStage.Builder.create(this, "Stage").webSocketApi(api).stageName(settings.stageName()).autoDeploy(true)
+                .throttle(ThrottleSettings.builder().rateLimit(settings.throttleRate()).burstLimit(settings.throttleBurst()).build())
+                .build();
+        String managementEndpoint = stage.getCallbackUrl();
+        String manageConnections = formatArn(ArnComponents.builder().service("execute-api").resource(api.getApiId())
+                .resourceName(settings.stageName() + "/POST/@connections/*").build());
+
+        Map<String, String> tokenSettings = Map.of(TokenVerifier.SECRET, jwtSecret.getValueAsString(),
+                TokenVerifier.JWKS_URL, jwksUrl.getValueAsString(), TokenVerifier.ISSUER, jwtIssuer.getValueAsString(),
+                TokenVerifier.AUDIENCE, jwtAudience.getValueAsString());
+
+        Optional<WebSocketLambdaAuthorizer> authorizer = Optional.empty();
+        for (FunctionSpec spec : manifest.functions()) {
+            Map<String, String> environment = new HashMap<>(environment(spec));
+            if (spec.managesConnections()) {
+                environment.put(ParleyManifest.MANAGEMENT_ENDPOINT, managementEndpoint);
+            }
+            if (spec.trigger() instanceof Trigger.WebSocketAuthorizer) {
+                environment.putAll(tokenSettings);
+            }
+            Alias alias = function(spec, environment, settings);
+            functions.put(spec.name(), alias);
+            if (spec.managesConnections()) {
+                alias.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("execute-api:ManageConnections"))
+                        .resources(List.of(manageConnections)).build());
+            }
+            switch (spec.trigger()) {
+                case Trigger.WebSocketAuthorizer auth -> authorizer = Optional.of(WebSocketLambdaAuthorizer.Builder
+                        .create("Authorizer", alias).authorizerName("token").identitySource(auth.identitySources()).build());
+                case Trigger.StreamMapping mapping -> alias.addEventSource(streamSource(mapping));
+                case Trigger.WebSocketRoute ignored -> {
+                    // Routes are added once the authorizer is known, below.
+                }
+            }
+        }
+        for (FunctionSpec spec : manifest.functions()) {
+            if (spec.trigger() instanceof Trigger.WebSocketRoute route) {
+                var options = WebSocketRouteOptions.builder()
+                        .integration(new WebSocketLambdaIntegration("Integration-" + spec.name(), functions.get(spec.name())));
+                if (route.routeKey().equals("$connect")) {
+                    authorizer.ifPresent(options::authorizer);
+                }
+                // $default answers frames itself (an error frame for an unknown type), so every route returns
+                // its function's response to the client.
+                api.addRoute(route.routeKey(), options.returnResponse(!route.routeKey().startsWith("$")
+                        || route.routeKey().equals("$default")).build());
+            }
+        }
+
+        push(settings);
+        operations(manifest, api);
+
+        CfnOutput.Builder.create(this, "WebSocketUrl").value(stage.getUrl())
+                .description("Where clients connect: wss://.../<stage>?token=<JWT>").build();
+        CfnOutput.Builder.create(this, "ManagementApiEndpoint").value(managementEndpoint)
+                .description("The API Gateway Management API endpoint that functions post to connections through").build();
+    }
+
+    public Map<String, Table> tables() {
+        return Map.copyOf(tables);
+    }
+
+    public Map<String, Alias> functions() {
+        return Map.copyOf(functions);
+    }
+
+    public List<Alarm> alarms() {
+        return List.copyOf(alarms);
+    }
+
+    public WebSocketStage stage() {
+        return stage;
+    }
+
+    // ---- tables --------------------------------------------------------------------------------------
+
+    private Table table(TableSpec spec, StackSettings settings) {
+        var builder = Table.Builder.create(this, "Table-" + spec.name())
+                .partitionKey(attribute(spec.partitionKey()))
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .pointInTimeRecoverySpecification(PointInTimeRecoverySpecification.builder().pointInTimeRecoveryEnabled(true).build())
+                .encryption(TableEncryption.AWS_MANAGED)
+                .removalPolicy(settings.retainData() ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY);
+        spec.sortKey().ifPresent(key -> builder.sortKey(attribute(key)));
+        spec.streamViewType().ifPresent(view -> builder.stream(StreamViewType.valueOf(view)));
+        spec.ttlAttribute().ifPresent(builder::timeToLiveAttribute);
+        Table table = builder.build();
+        for (TableSpec.GlobalIndex index : spec.globalIndexes()) {
+            var gsi = GlobalSecondaryIndexProps.builder().indexName(index.name()).partitionKey(attribute(index.partitionKey()));
+            index.sortKey().ifPresent(key -> gsi.sortKey(attribute(key)));
+            if (index.projectAll()) {
+                gsi.projectionType(ProjectionType.ALL);
+            } else if (index.nonKeyAttributes().isEmpty()) {
+                gsi.projectionType(ProjectionType.KEYS_ONLY);
+            } else {
+                gsi.projectionType(ProjectionType.INCLUDE).nonKeyAttributes(index.nonKeyAttributes());
+            }
+            table.addGlobalSecondaryIndex(gsi.build());
+        }
+        return table;
+    }
+
+    private static Attribute attribute(TableSpec.Key key) {
+        return Attribute.builder().name(key.name()).type(switch (key.type()) {
+            case S -> AttributeType.STRING;
+            case N -> AttributeType.NUMBER;
+            case B -> AttributeType.BINARY;
+        }).build();
+    }
+
+    // ---- functions -----------------------------------------------------------------------------------
+
+    /** The spec's environment, with each table named by the manifest replaced by the deployed table's name. */
+    private Map<String, String> environment(FunctionSpec spec) {
+        Map<String, String> environment = new HashMap<>();
+        spec.environment().forEach((name, value) ->
+                environment.put(name, tables.containsKey(value) ? tables.get(value).getTableName() : value));
+        environment.put("POWERTOOLS_SERVICE_NAME", SERVICE_NAME);
+        environment.put("POWERTOOLS_METRICS_NAMESPACE", METRICS_NAMESPACE);
+        return environment;
+    }
+
+    private Alias function(FunctionSpec spec, Map<String, String> environment, StackSettings settings) {
+        LogGroup logs = LogGroup.Builder.create(this, "Logs-" + spec.name()).retention(settings.logRetention())
+                .removalPolicy(RemovalPolicy.DESTROY).build();
+        // Its own role rather than the default one, whose managed policy lets it write to every log group ("*").
+        Role role = Role.Builder.create(this, "Role-" + spec.name()).assumedBy(new ServicePrincipal("lambda.amazonaws.com"))
+                .description("Parley " + spec.name() + ": its log group, and exactly the table actions its manifest entry names").build();
+        role.addToPolicy(PolicyStatement.Builder.create().actions(List.of("logs:CreateLogStream", "logs:PutLogEvents"))
+                .resources(List.of(logs.getLogGroupArn())).build());
+        Function function = Function.Builder.create(this, "Function-" + spec.name())
+                .role(role)
+                .description("Parley " + spec.name() + " (" + describe(spec.trigger()) + ")")
+                .runtime(Runtime.JAVA_21)
+                .architecture(Architecture.ARM_64)
+                .handler(spec.handler())
+                .code(Code.fromAsset(settings.functionsJar().toString()))
+                .memorySize(spec.memoryMb())
+                .timeout(Duration.millis(spec.timeout().toMillis()))
+                .environment(environment)
+                .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
+                .logGroup(logs)
+                .build();
+        spec.tables().forEach((tableName, access) -> grant(function, tables.get(tableName), access));
+        return Alias.Builder.create(this, "Alias-" + spec.name()).aliasName(LIVE_ALIAS).version(function.getCurrentVersion()).build();
+    }
+
+    private static String describe(Trigger trigger) {
+        return switch (trigger) {
+            case Trigger.WebSocketRoute route -> "route " + route.routeKey();
+            case Trigger.WebSocketAuthorizer ignored -> "the $connect authorizer";
+            case Trigger.StreamMapping mapping -> "the stream of " + mapping.table();
+        };
+    }
+
+    /** The DynamoDB actions each kind of access needs, and no more. STREAM is granted by the event source mapping. */
+    static List<String> actions(FunctionSpec.TableAccess access) {
+        List<String> read = List.of("dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query");
+        List<String> write = List.of("dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem");
+        return switch (access) {
+            case READ -> read;
+            case WRITE -> write;
+            case READ_WRITE -> {
+                List<String> both = new ArrayList<>(read);
+                both.addAll(write);
+                yield both;
+            }
+            case STREAM -> List.of();
+        };
+    }
+
+    private static void grant(Function function, Table table, FunctionSpec.TableAccess access) {
+        List<String> actions = actions(access);
+        if (actions.isEmpty()) {
+            return;
+        }
+        List<String> resources = new ArrayList<>(List.of(table.getTableArn()));
+        if (actions.contains("dynamodb:Query")) {
+            resources.add(table.getTableArn() + "/index/*");
+        }
+        function.addToRolePolicy(PolicyStatement.Builder.create().actions(actions).resources(resources).build());
+    }
+
+    private DynamoEventSource streamSource(Trigger.StreamMapping mapping) {
+        var props = software.amazon.awscdk.services.lambda.eventsources.DynamoEventSourceProps.builder()
+                .startingPosition(StartingPosition.valueOf(mapping.startingPosition().name()))
+                .batchSize(mapping.batchSize())
+                .parallelizationFactor(mapping.parallelizationFactor())
+                .reportBatchItemFailures(mapping.reportBatchItemFailures())
+                .bisectBatchOnError(mapping.bisectBatchOnFunctionError())
+                .retryAttempts(mapping.maximumRetryAttempts());
+        if (!mapping.maximumBatchingWindow().isZero()) {
+            props.maxBatchingWindow(Duration.millis(mapping.maximumBatchingWindow().toMillis()));
+        }
+        if (!mapping.maximumRecordAge().isNegative()) {
+            props.maxRecordAge(Duration.seconds(mapping.maximumRecordAge().toSeconds()));
+        }
+        mapping.onFailureDestination().ifPresent(name -> {
+            Queue queue = Queue.Builder.create(this, "Queue-" + name).retentionPeriod(Duration.days(14))
+                    .encryption(QueueEncryption.SQS_MANAGED).enforceSsl(true).build();
+            failureQueue = Optional.of(queue);
+            props.onFailure(new SqsDlq(queue));
+        });
+        return new DynamoEventSource(tables.get(mapping.table()), props.build());
+    }
+
+    /** The on-failure queue of the stream mapping, if the manifest names one. */
+    public Optional<Queue> failureQueue() {
+        return failureQueue;
+    }
+
+    // ---- push ----------------------------------------------------------------------------------------
+
+    /**
+     * SNS platform applications for FCM and APNs, when their credentials are given. CloudFormation has
+     * no resource for them, so a custom resource calls SNS; the credentials reach it as a Secrets
+     * Manager dynamic reference, resolved by CloudFormation at deploy time and never written in the
+     * template, and its logs leave the call's data out.
+     */
+    private void push(StackSettings settings) {
+        settings.fcmSecret().ifPresentOrElse(
+                secret -> platformApplication("Fcm", "GCM", Map.of(
+                        "PlatformCredential", "{{resolve:secretsmanager:" + secret + ":SecretString}}")),
+                () -> Annotations.of(this).addWarningV2("parley:noFcm", "No FCM credentials (context " + StackSettings.FCM_SECRET
+                        + "): the stack has no Android push; offline Android devices get their messages on their next sync"));
+        settings.apnsSecret().ifPresentOrElse(
+                secret -> platformApplication("Apns", settings.apnsSandbox() ? "APNS_SANDBOX" : "APNS", Map.of(
+                        "PlatformCredential", "{{resolve:secretsmanager:" + secret + ":SecretString:signingKey}}",
+                        "PlatformPrincipal", "{{resolve:secretsmanager:" + secret + ":SecretString:keyId}}",
+                        "ApplePlatformTeamID", "{{resolve:secretsmanager:" + secret + ":SecretString:teamId}}",
+                        "ApplePlatformBundleID", "{{resolve:secretsmanager:" + secret + ":SecretString:bundleId}}")),
+                () -> Annotations.of(this).addWarningV2("parley:noApns", "No APNs credentials (context " + StackSettings.APNS_SECRET
+                        + "): the stack has no iOS push; offline iOS devices get their messages on their next sync"));
+    }
+
+    private void platformApplication(String id, String platform, Map<String, String> attributes) {
+        String name = getStackName() + "-" + id.toLowerCase();
+        AwsCustomResource.Builder.create(this, "PlatformApplication-" + id)
+                .onCreate(AwsSdkCall.builder().service("SNS").action("createPlatformApplication")
+                        .parameters(Map.of("Name", name, "Platform", platform, "Attributes", attributes))
+                        .physicalResourceId(PhysicalResourceId.fromResponse("PlatformApplicationArn"))
+                        .logging(Logging.withDataHidden()).build())
+                .onUpdate(AwsSdkCall.builder().service("SNS").action("setPlatformApplicationAttributes")
+                        .parameters(Map.of("PlatformApplicationArn", new PhysicalResourceIdReference(), "Attributes", attributes))
+                        .logging(Logging.withDataHidden()).build())
+                .onDelete(AwsSdkCall.builder().service("SNS").action("deletePlatformApplication")
+                        .parameters(Map.of("PlatformApplicationArn", new PhysicalResourceIdReference())).build())
+                // SNS defines no resource type for platform applications: these actions can only be granted on "*".
+                .policy(AwsCustomResourcePolicy.fromSdkCalls(SdkCallsPolicyOptions.builder()
+                        .resources(AwsCustomResourcePolicy.ANY_RESOURCE).build()))
+                .installLatestAwsSdk(false)
+                .build();
+    }
+
+    // ---- operations ----------------------------------------------------------------------------------
+
+    private void operations(Manifest manifest, WebSocketApi api) {
+        Duration period = Duration.minutes(5);
+        failureQueue().ifPresent(queue -> alarms.add(Alarm.Builder.create(this, "Alarm-FanOutFailures")
+                .alarmDescription("Stream records the fan-out gave up on are in the on-failure queue: their messages were stored but "
+                        + "not delivered live (clients still get them on sync). Inspect the queue, then redrive or purge it.")
+                .metric(queue.metricApproximateNumberOfMessagesVisible(MetricOptions.builder().period(period).statistic("Maximum").build()))
+                .threshold(0).comparisonOperator(ComparisonOperator.GREATER_THAN_THRESHOLD).evaluationPeriods(1)
+                .treatMissingData(TreatMissingData.NOT_BREACHING).build()));
+
+        for (FunctionSpec spec : manifest.streamConsumers()) {
+            Alias fanOut = functions.get(spec.name());
+            alarms.add(Alarm.Builder.create(this, "Alarm-Errors-" + spec.name())
+                    .alarmDescription(spec.name() + " failed invocations: stream batches are being retried")
+                    .metric(fanOut.metricErrors(MetricOptions.builder().period(period).statistic("Sum").build()))
+                    .threshold(0).comparisonOperator(ComparisonOperator.GREATER_THAN_THRESHOLD).evaluationPeriods(1)
+                    .treatMissingData(TreatMissingData.NOT_BREACHING).build());
+            alarms.add(Alarm.Builder.create(this, "Alarm-IteratorAge-" + spec.name())
+                    .alarmDescription(spec.name() + " is falling behind its stream: live delivery is late by over a minute")
+                    .metric(fanOut.metric("IteratorAge", MetricOptions.builder().period(Duration.minutes(1)).statistic("Maximum").build()))
+                    .threshold(60_000).comparisonOperator(ComparisonOperator.GREATER_THAN_THRESHOLD).evaluationPeriods(3)
+                    .treatMissingData(TreatMissingData.NOT_BREACHING).build());
+        }
+
+        manifest.authorizer().ifPresent(spec -> {
+            Alias authorizer = functions.get(spec.name());
+            // A refused token is an error to Lambda too ("Unauthorized" is thrown), so the alarm is on the share of
+            // failed invocations, and only once there are enough of them to mean something.
+            MathExpression failing = MathExpression.Builder.create().label("authorizer error rate")
+                    .expression("IF(invocations >= 20, errors / invocations, 0)")
+                    .usingMetrics(Map.of(
+                            "errors", authorizer.metricErrors(MetricOptions.builder().period(period).statistic("Sum").build()),
+                            "invocations", authorizer.metricInvocations(MetricOptions.builder().period(period).statistic("Sum").build())))
+                    .period(period).build();
+            alarms.add(Alarm.Builder.create(this, "Alarm-AuthorizerErrors")
+                    .alarmDescription("Over half of connection attempts fail in the authorizer: a broken JWKS URL or secret, or an attack")
+                    .metric(failing).threshold(0.5).comparisonOperator(ComparisonOperator.GREATER_THAN_THRESHOLD).evaluationPeriods(2)
+                    .treatMissingData(TreatMissingData.NOT_BREACHING).build());
+        });
+
+        functions.forEach((name, alias) -> alarms.add(Alarm.Builder.create(this, "Alarm-Throttles-" + name)
+                .alarmDescription(name + " is throttled: raise its account concurrency or reserve some for it")
+                .metric(alias.metricThrottles(MetricOptions.builder().period(period).statistic("Sum").build()))
+                .threshold(0).comparisonOperator(ComparisonOperator.GREATER_THAN_THRESHOLD).evaluationPeriods(1)
+                .treatMissingData(TreatMissingData.NOT_BREACHING).build()));
+        tables.forEach((name, table) -> alarms.add(Alarm.Builder.create(this, "Alarm-Throttles-" + name)
+                .alarmDescription(name + " throttled requests: a hot partition or an account limit")
+                .metric(MathExpression.Builder.create().label(name + " throttle events").expression("reads + writes").period(period)
+                        .usingMetrics(Map.of(
+                                "reads", table.metric("ReadThrottleEvents", MetricOptions.builder().statistic("Sum").period(period).build()),
+                                "writes", table.metric("WriteThrottleEvents", MetricOptions.builder().statistic("Sum").period(period).build())))
+                        .build())
+                .threshold(0).comparisonOperator(ComparisonOperator.GREATER_THAN_THRESHOLD).evaluationPeriods(1)
+                .treatMissingData(TreatMissingData.NOT_BREACHING).build()));
+
+        dashboard(api);
+    }
+
+    private void dashboard(WebSocketApi api) {
+        Duration period = Duration.minutes(1);
+        Map<String, String> apiDimensions = Map.of("ApiId", api.getApiId(), "Stage", stage.getStageName());
+        List<IMetric> traffic = new ArrayList<>();
+        for (String name : List.of("ConnectCount", "MessageCount", "ClientError", "ExecutionError", "IntegrationError")) {
+            traffic.add(Metric.Builder.create().namespace("AWS/ApiGateway").metricName(name).dimensionsMap(apiDimensions)
+                    .statistic("Sum").period(period).build());
+        }
+        List<IMetric> parley = new ArrayList<>();
+        for (String name : List.of("MessagesAccepted", "DuplicateSends", "PostToConnectionCalls", "GoneConnections", "PushHandOffs")) {
+            parley.add(Metric.Builder.create().namespace(METRICS_NAMESPACE).metricName(name)
+                    .dimensionsMap(Map.of("Service", SERVICE_NAME)).statistic("Sum").period(period).build());
+        }
+        List<IMetric> durations = new ArrayList<>();
+        List<IMetric> errors = new ArrayList<>();
+        functions.forEach((name, alias) -> {
+            durations.add(alias.metricDuration(MetricOptions.builder().statistic("p99").period(period).label(name).build()));
+            errors.add(alias.metricErrors(MetricOptions.builder().statistic("Sum").period(period).label(name).build()));
+        });
+        Dashboard dashboard = Dashboard.Builder.create(this, "Dashboard").dashboardName(getStackName()).build();
+        dashboard.addWidgets(
+                GraphWidget.Builder.create().title("WebSocket API").left(traffic).width(12).build(),
+                GraphWidget.Builder.create().title("Messages").left(parley).right(List.of(Metric.Builder.create()
+                        .namespace(METRICS_NAMESPACE).metricName("FanOutLatency").dimensionsMap(Map.of("Service", SERVICE_NAME))
+                        .statistic("p99").period(period).label("fan-out latency p99 (ms)").build())).width(12).build());
+        dashboard.addWidgets(
+                GraphWidget.Builder.create().title("Function duration p99 (ms)").left(durations).width(12).build(),
+                GraphWidget.Builder.create().title("Function errors").left(errors).width(12).build());
+        dashboard.addWidgets(AlarmStatusWidget.Builder.create().title("Alarms").alarms(List.copyOf(alarms)).width(24).build());
+    }
+}

@@ -1,0 +1,115 @@
+package dev.parley.infra;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.function.Function;
+import software.amazon.awscdk.services.logs.RetentionDays;
+
+/**
+ * What an engineer may choose at deploy time without touching code, read from CDK context
+ * ({@code cdk deploy -c parley:stage=prod}, or cdk.json). Secrets are never here: the JWT secret or
+ * JWKS URL are stack parameters, and push credentials are named Secrets Manager secrets.
+ *
+ * @param functionsJar  the one artifact every function runs ({@code mvn package} builds it)
+ * @param stageName     the WebSocket API stage, the last part of the URL
+ * @param throttleRate  the stage's steady request rate limit, per second
+ * @param throttleBurst the stage's burst limit
+ * @param logRetention  how long function logs are kept
+ * @param retainData    keep the tables (and their data) when the stack is deleted
+ * @param fcmSecret     a Secrets Manager secret holding the FCM service-account JSON; none, no Android push
+ * @param apnsSecret    a Secrets Manager secret with JSON keys signingKey, keyId, teamId, bundleId; none, no iOS push
+ * @param apnsSandbox   register the APNs application against Apple's sandbox (development builds)
+ */
+public record StackSettings(
+        Path functionsJar,
+        String stageName,
+        int throttleRate,
+        int throttleBurst,
+        RetentionDays logRetention,
+        boolean retainData,
+        Optional<String> fcmSecret,
+        Optional<String> apnsSecret,
+        boolean apnsSandbox) {
+
+    public static final String STAGE = "parley:stage";
+    public static final String THROTTLE_RATE = "parley:throttleRate";
+    public static final String THROTTLE_BURST = "parley:throttleBurst";
+    public static final String LOG_RETENTION_DAYS = "parley:logRetentionDays";
+    public static final String RETAIN_DATA = "parley:retainData";
+    public static final String FCM_SECRET = "parley:fcmSecret";
+    public static final String APNS_SECRET = "parley:apnsSecret";
+    public static final String APNS_SANDBOX = "parley:apnsSandbox";
+    public static final String FUNCTIONS_JAR = "parley:functionsJar";
+
+    /** Where {@code mvn package} leaves the functions' artifact, relative to the repository root. */
+    public static final Path DEFAULT_FUNCTIONS_JAR = Path.of("functions", "target", "parley-functions.jar");
+
+    public StackSettings {
+        if (!stageName.matches("[A-Za-z0-9_-]{1,128}")) {
+            throw new IllegalArgumentException(STAGE + " must be 1 to 128 letters, digits, - or _, was '" + stageName + "'");
+        }
+        if (throttleRate < 1 || throttleBurst < 1) {
+            throw new IllegalArgumentException(THROTTLE_RATE + " and " + THROTTLE_BURST + " must be at least 1, were "
+                    + throttleRate + " and " + throttleBurst);
+        }
+        if (!Files.isRegularFile(functionsJar)) {
+            throw new IllegalArgumentException("the functions' artifact " + functionsJar.toAbsolutePath()
+                    + " does not exist: build it first with `mvn -pl functions -am package` (scripts/deploy does)");
+        }
+    }
+
+    /**
+     * The settings from context values ({@code context} answers null for an absent key), with Parley's
+     * defaults for the rest. A value that is not what its key needs is refused with the key's name.
+     */
+    public static StackSettings fromContext(Function<String, Object> context, Path repositoryRoot) {
+        Path jar = text(context, FUNCTIONS_JAR).map(Path::of).orElse(DEFAULT_FUNCTIONS_JAR);
+        return new StackSettings(
+                repositoryRoot.resolve(jar).normalize(),
+                text(context, STAGE).orElse("prod"),
+                number(context, THROTTLE_RATE, 1000),
+                number(context, THROTTLE_BURST, 2000),
+                retention(number(context, LOG_RETENTION_DAYS, 30)),
+                bool(context, RETAIN_DATA, true),
+                text(context, FCM_SECRET),
+                text(context, APNS_SECRET),
+                bool(context, APNS_SANDBOX, false));
+    }
+
+    private static Optional<String> text(Function<String, Object> context, String key) {
+        return Optional.ofNullable(context.apply(key)).map(String::valueOf).map(String::strip).filter(v -> !v.isEmpty());
+    }
+
+    private static int number(Function<String, Object> context, String key, int fallback) {
+        return text(context, key).map(value -> {
+            try {
+                return Integer.parseInt(value);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(key + " must be a whole number, was '" + value + "'");
+            }
+        }).orElse(fallback);
+    }
+
+    private static boolean bool(Function<String, Object> context, String key, boolean fallback) {
+        return text(context, key).map(value -> switch (value) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(key + " must be true or false, was '" + value + "'");
+        }).orElse(fallback);
+    }
+
+    /** CloudWatch Logs' retention periods in days, in the order of {@link RetentionDays}' constants (INFINITE last). */
+    private static final int[] RETENTION_DAYS = {1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192,
+            2557, 2922, 3288, 3653};
+
+    private static RetentionDays retention(int days) {
+        for (int i = 0; i < RETENTION_DAYS.length; i++) {
+            if (RETENTION_DAYS[i] == days) {
+                return RetentionDays.values()[i];
+            }
+        }
+        throw new IllegalArgumentException(LOG_RETENTION_DAYS + " must be one of CloudWatch Logs' retention periods "
+                + java.util.Arrays.toString(RETENTION_DAYS) + ", was " + days);
+    }
+}
