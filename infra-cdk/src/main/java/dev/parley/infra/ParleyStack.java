@@ -87,6 +87,7 @@ public final class ParleyStack extends Stack {
     public static final String METRICS_NAMESPACE = "Parley";
 
     private final Map<String, Table> tables = new LinkedHashMap<>();
+    private final java.util.Set<String> indexedTables = new java.util.HashSet<>();
     private final Map<String, Alias> functions = new LinkedHashMap<>();
     private final List<Alarm> alarms = new ArrayList<>();
     private final WebSocketStage stage;
@@ -114,6 +115,9 @@ public final class ParleyStack extends Stack {
 
         for (TableSpec spec : manifest.tables()) {
             tables.put(spec.name(), table(spec, settings));
+            if (!spec.globalIndexes().isEmpty()) {
+                indexedTables.add(spec.name());
+            }
         }
 
         WebSocketApi api = WebSocketApi.Builder.create(this, "WebSocketApi").apiName(getStackName())
@@ -262,7 +266,7 @@ public final class ParleyStack extends Stack {
                 .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
                 .logGroup(logs)
                 .build();
-        spec.tables().forEach((tableName, access) -> grant(function, tables.get(tableName), access));
+        spec.tables().forEach((tableName, access) -> grant(function, tableName, access));
         return Alias.Builder.create(this, "Alias-" + spec.name()).aliasName(LIVE_ALIAS).version(function.getCurrentVersion()).build();
     }
 
@@ -290,16 +294,18 @@ public final class ParleyStack extends Stack {
         };
     }
 
-    private static void grant(Function function, Table table, FunctionSpec.TableAccess access) {
+    private void grant(Function function, String tableName, FunctionSpec.TableAccess access) {
         List<String> actions = actions(access);
         if (actions.isEmpty()) {
             return;
         }
-        List<String> resources = new ArrayList<>(List.of(table.getTableArn()));
-        if (actions.contains("dynamodb:Query")) {
-            resources.add(table.getTableArn() + "/index/*");
+        Table table = tables.get(tableName);
+        function.addToRolePolicy(PolicyStatement.Builder.create().actions(actions).resources(List.of(table.getTableArn())).build());
+        if (actions.contains("dynamodb:Query") && indexedTables.contains(tableName)) {
+            // Of the reads, only Query reaches an index.
+            function.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("dynamodb:Query"))
+                    .resources(List.of(table.getTableArn() + "/index/*")).build());
         }
-        function.addToRolePolicy(PolicyStatement.Builder.create().actions(actions).resources(resources).build());
     }
 
     private DynamoEventSource streamSource(Trigger.StreamMapping mapping) {

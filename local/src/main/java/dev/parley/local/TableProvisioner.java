@@ -3,20 +3,22 @@ package dev.parley.local;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.functions.manifest.TableSpec;
-
 import dev.parley.local.dynamodb.server.DynamoDbService;
 import dev.parley.local.dynamodb.server.Json;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
-/** Creates the manifest's tables in the local DynamoDB, through its own API, as the CDK stack declares them on AWS. */
-final class TableProvisioner {
+/**
+ * Creates the manifest's tables in the local DynamoDB, through its own API, as the CDK stack declares
+ * them on AWS (infra-cdk's tests compare the two).
+ */
+public final class TableProvisioner {
     private TableProvisioner() {
     }
 
     /** Creates each table that does not exist yet (a data directory may hold it already); returns how many it created. */
-    static int provision(DynamoDbService service, Iterable<TableSpec> tables) {
+    public static int provision(DynamoDbService service, Iterable<TableSpec> tables) {
         int created = 0;
         for (TableSpec table : tables) {
             boolean exists = service.database().read(() -> service.database().findTable(table.name()).isPresent());

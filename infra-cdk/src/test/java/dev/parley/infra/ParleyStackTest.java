@@ -1,0 +1,427 @@
+package dev.parley.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.parley.functions.auth.TokenVerifier;
+import dev.parley.functions.manifest.FunctionSpec;
+import dev.parley.functions.manifest.Manifest;
+import dev.parley.functions.manifest.ParleyManifest;
+import dev.parley.functions.manifest.TableSpec;
+import dev.parley.functions.manifest.Trigger;
+import dev.parley.local.TableProvisioner;
+import dev.parley.local.dynamodb.DynamoDbEmulator;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.App;
+import software.amazon.awscdk.CfnElement;
+import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.assertions.Annotations;
+import software.amazon.awscdk.assertions.Match;
+import software.amazon.awscdk.assertions.Template;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.constructs.IConstruct;
+
+/**
+ * The synthesized template, checked against the manifest it is built from: every function with its
+ * handler, settings, environment and trigger; every table; every permission; the stream mapping;
+ * the stage; the alarms and outputs.
+ */
+class ParleyStackTest {
+    static final Manifest MANIFEST = ParleyManifest.manifest();
+    static ParleyStack stack;
+    static Template template;
+    static JsonNode resources;
+
+    static ParleyStack synthesize(Map<String, Object> context) {
+        App app = App.Builder.create().context(context).build();
+        StackSettings settings = StackSettings.fromContext(app.getNode()::tryGetContext, ParleyCdkApp.repositoryRoot());
+        return new ParleyStack(app, "ParleyTest", StackProps.builder().build(), MANIFEST, settings);
+    }
+
+    @BeforeAll
+    static void synthesizeOnce() {
+        stack = synthesize(Map.of());
+        template = Template.fromStack(stack);
+        resources = new ObjectMapper().valueToTree(template.toJSON()).get("Resources");
+    }
+
+    static String logicalId(IConstruct construct) {
+        return (String) stack.resolve(((CfnElement) construct.getNode().getDefaultChild()).getLogicalId());
+    }
+
+    static List<Map.Entry<String, JsonNode>> ofType(String type) {
+        return resources.properties().stream().filter(e -> e.getValue().path("Type").asText().equals(type)).toList();
+    }
+
+    static JsonNode properties(String logicalId) {
+        assertThat(resources.has(logicalId)).as("resource " + logicalId).isTrue();
+        return resources.get(logicalId).get("Properties");
+    }
+
+    /** Whether a template value is, or contains, a reference to this resource (Ref, Fn::GetAtt, or inside a Fn::Join). */
+    static boolean refersTo(JsonNode value, String logicalId) {
+        if (value == null) {
+            return false;
+        }
+        if (value.path("Ref").asText().equals(logicalId) || value.path("Fn::GetAtt").path(0).asText().equals(logicalId)) {
+            return true;
+        }
+        return StreamSupport.stream(value.spliterator(), false).anyMatch(child -> refersTo(child, logicalId));
+    }
+
+    static String functionId(String name) {
+        return logicalId(stack.functions().get(name).getVersion().getLambda());
+    }
+
+    static String aliasId(String name) {
+        return logicalId(stack.functions().get(name));
+    }
+
+    // ---- functions -------------------------------------------------------------------------------------
+
+    @Test
+    void everyManifestFunctionIsDeployedWithItsHandlerSettingsAndEnvironment() {
+        assertThat(ofType("AWS::Lambda::Function")).hasSize(MANIFEST.functions().size());
+        for (FunctionSpec spec : MANIFEST.functions()) {
+            JsonNode function = properties(functionId(spec.name()));
+            assertThat(function.get("Handler").asText()).as(spec.name()).isEqualTo(spec.handler());
+            assertThat(function.get("Runtime").asText()).isEqualTo("java21");
+            assertThat(function.get("MemorySize").asInt()).isEqualTo(spec.memoryMb());
+            assertThat(function.get("Timeout").asLong()).isEqualTo(spec.timeout().toSeconds());
+            assertThat(function.path("SnapStart").path("ApplyOn").asText()).isEqualTo("PublishedVersions");
+            JsonNode variables = function.path("Environment").path("Variables");
+            spec.environment().forEach((name, value) -> {
+                JsonNode deployed = variables.get(name);
+                assertThat(deployed).as(spec.name() + " " + name).isNotNull();
+                if (stack.tables().containsKey(value)) {
+                    assertThat(refersTo(deployed, logicalId(stack.tables().get(value)))).as(name + " names table " + value).isTrue();
+                } else {
+                    assertThat(deployed.asText()).isEqualTo(value);
+                }
+            });
+            assertThat(variables.get("POWERTOOLS_SERVICE_NAME").asText()).isEqualTo("parley");
+            assertThat(variables.get("POWERTOOLS_METRICS_NAMESPACE").asText()).isEqualTo("Parley");
+            assertThat(variables.has(ParleyManifest.MANAGEMENT_ENDPOINT)).as(spec.name() + " posts to connections")
+                    .isEqualTo(spec.managesConnections());
+            assertThat(variables.has(ParleyManifest.DYNAMODB_ENDPOINT)).as("AWS uses DynamoDB's own endpoint").isFalse();
+        }
+    }
+
+    @Test
+    void everyFunctionRunsThePublishedVersionBehindTheLiveAlias() {
+        for (FunctionSpec spec : MANIFEST.functions()) {
+            JsonNode alias = properties(aliasId(spec.name()));
+            assertThat(alias.get("Name").asText()).isEqualTo(ParleyStack.LIVE_ALIAS);
+            assertThat(refersTo(alias.get("FunctionName"), functionId(spec.name()))).isTrue();
+            String versionId = alias.get("FunctionVersion").get("Fn::GetAtt").get(0).asText();
+            assertThat(resources.get(versionId).get("Type").asText()).isEqualTo("AWS::Lambda::Version");
+        }
+    }
+
+    @Test
+    void everyFunctionHasALogGroupWithRetentionThatItAloneWritesTo() {
+        for (FunctionSpec spec : MANIFEST.functions()) {
+            JsonNode function = properties(functionId(spec.name()));
+            String logGroup = function.path("LoggingConfig").path("LogGroup").path("Ref").asText();
+            assertThat(properties(logGroup).get("RetentionInDays").asInt()).as(spec.name()).isEqualTo(30);
+            JsonNode role = properties(function.get("Role").get("Fn::GetAtt").get(0).asText());
+            assertThat(role.has("ManagedPolicyArns")).as("no managed policy writing to every log group").isFalse();
+        }
+    }
+
+    // ---- triggers --------------------------------------------------------------------------------------
+
+    @Test
+    void everyRouteOfTheManifestInvokesItsFunctionsAlias() {
+        JsonNode api = properties(ofType("AWS::ApiGatewayV2::Api").getFirst().getKey());
+        assertThat(api.get("ProtocolType").asText()).isEqualTo("WEBSOCKET");
+        assertThat(api.get("RouteSelectionExpression").asText()).isEqualTo("$request.body.type");
+        Map<String, JsonNode> routes = new HashMap<>();
+        ofType("AWS::ApiGatewayV2::Route").forEach(e -> routes.put(e.getValue().get("Properties").get("RouteKey").asText(), e.getValue().get("Properties")));
+        List<String> manifestRoutes = new ArrayList<>();
+        for (FunctionSpec spec : MANIFEST.functions()) {
+            if (spec.trigger() instanceof Trigger.WebSocketRoute route) {
+                manifestRoutes.add(route.routeKey());
+                JsonNode deployed = routes.get(route.routeKey());
+                assertThat(deployed).as(route.routeKey()).isNotNull();
+                String integration = deployed.get("Target").get("Fn::Join").get(1).get(1).get("Ref").asText();
+                JsonNode uri = properties(integration).get("IntegrationUri");
+                assertThat(refersTo(uri, aliasId(spec.name()))).as(route.routeKey() + " invokes " + spec.name() + "'s alias").isTrue();
+            }
+        }
+        assertThat(routes.keySet()).containsExactlyInAnyOrderElementsOf(manifestRoutes);
+        assertThat(manifestRoutes).contains("$connect", "$disconnect", "$default", "message.send", "sync.request");
+        // Each frame route answers the client with its function's response; $connect and $disconnect cannot.
+        assertThat(ofType("AWS::ApiGatewayV2::RouteResponse")).hasSize(manifestRoutes.size() - 2);
+    }
+
+    @Test
+    void connectGoesThroughTheRequestAuthorizerOnTheTokenQueryString() {
+        var authorizers = ofType("AWS::ApiGatewayV2::Authorizer");
+        assertThat(authorizers).hasSize(1);
+        JsonNode authorizer = authorizers.getFirst().getValue().get("Properties");
+        assertThat(authorizer.get("AuthorizerType").asText()).isEqualTo("REQUEST");
+        assertThat(authorizer.get("IdentitySource")).extracting(JsonNode::asText).containsExactly("route.request.querystring.token");
+        String authorizerFunction = MANIFEST.authorizer().orElseThrow().name();
+        assertThat(refersTo(authorizer.get("AuthorizerUri"), aliasId(authorizerFunction))).isTrue();
+        ofType("AWS::ApiGatewayV2::Route").forEach(route -> {
+            JsonNode properties = route.getValue().get("Properties");
+            boolean connect = properties.get("RouteKey").asText().equals("$connect");
+            assertThat(properties.path("AuthorizationType").asText("NONE")).as(properties.get("RouteKey").asText())
+                    .isEqualTo(connect ? "CUSTOM" : "NONE");
+        });
+        JsonNode variables = properties(functionId(authorizerFunction)).get("Environment").get("Variables");
+        assertThat(variables.get(TokenVerifier.SECRET).get("Ref").asText()).isEqualTo("JwtSecret");
+        assertThat(variables.get(TokenVerifier.JWKS_URL).get("Ref").asText()).isEqualTo("JwksUrl");
+        template.hasParameter("JwtSecret", Map.of("NoEcho", true, "Default", ""));
+        assertThat(new ObjectMapper().valueToTree(template.toJSON()).path("Rules").path("ExactlyOneTokenKey").isMissingNode()).isFalse();
+    }
+
+    @Test
+    void theStreamMappingHasTheManifestsSettingsAndAnOnFailureQueue() {
+        FunctionSpec fanOut = MANIFEST.streamConsumers().getFirst();
+        Trigger.StreamMapping mapping = (Trigger.StreamMapping) fanOut.trigger();
+        var mappings = ofType("AWS::Lambda::EventSourceMapping");
+        assertThat(mappings).hasSize(1);
+        JsonNode deployed = mappings.getFirst().getValue().get("Properties");
+        assertThat(refersTo(deployed.get("FunctionName"), aliasId(fanOut.name()))).as("the alias, so SnapStart applies").isTrue();
+        assertThat(deployed.get("EventSourceArn").get("Fn::GetAtt")).extracting(JsonNode::asText)
+                .containsExactly(logicalId(stack.tables().get(mapping.table())), "StreamArn");
+        assertThat(deployed.get("BatchSize").asInt()).isEqualTo(mapping.batchSize());
+        assertThat(deployed.get("StartingPosition").asText()).isEqualTo(mapping.startingPosition().name());
+        assertThat(deployed.get("ParallelizationFactor").asInt()).isEqualTo(mapping.parallelizationFactor());
+        assertThat(deployed.get("BisectBatchOnFunctionError").asBoolean()).isEqualTo(mapping.bisectBatchOnFunctionError());
+        assertThat(deployed.get("MaximumRetryAttempts").asInt()).isEqualTo(mapping.maximumRetryAttempts());
+        assertThat(deployed.get("MaximumRecordAgeInSeconds").asLong()).isEqualTo(mapping.maximumRecordAge().toSeconds());
+        assertThat(deployed.get("FunctionResponseTypes")).extracting(JsonNode::asText).containsExactly("ReportBatchItemFailures");
+        String queue = logicalId(stack.failureQueue().orElseThrow());
+        assertThat(refersTo(deployed.path("DestinationConfig").path("OnFailure").path("Destination"), queue)).isTrue();
+        assertThat(properties(queue).get("MessageRetentionPeriod").asInt()).isEqualTo(14 * 24 * 3600);
+    }
+
+    @Test
+    void theStageIsThrottledAndTheOutputsNameBothEndpoints() {
+        JsonNode stage = properties(ofType("AWS::ApiGatewayV2::Stage").getFirst().getKey());
+        assertThat(stage.get("StageName").asText()).isEqualTo("prod");
+        assertThat(stage.get("AutoDeploy").asBoolean()).isTrue();
+        assertThat(stage.path("DefaultRouteSettings").path("ThrottlingRateLimit").asInt()).isEqualTo(1000);
+        assertThat(stage.path("DefaultRouteSettings").path("ThrottlingBurstLimit").asInt()).isEqualTo(2000);
+        template.hasOutput("WebSocketUrl", Map.of("Value", Match.objectLike(Map.of("Fn::Join", Match.arrayWith(List.of(
+                Match.arrayWith(List.of("wss://"))))))));
+        template.hasOutput("ManagementApiEndpoint", Map.of("Value", Match.objectLike(Map.of("Fn::Join", Match.arrayWith(List.of(
+                Match.arrayWith(List.of("https://"))))))));
+    }
+
+    // ---- tables ----------------------------------------------------------------------------------------
+
+    @Test
+    void everyTableHasTheManifestsKeysIndexesStreamAndTtlOnDemandWithPointInTimeRecovery() {
+        assertThat(ofType("AWS::DynamoDB::Table")).hasSize(MANIFEST.tables().size());
+        for (TableSpec spec : MANIFEST.tables()) {
+            String id = logicalId(stack.tables().get(spec.name()));
+            JsonNode table = properties(id);
+            assertThat(TableShape.of(table)).as(spec.name()).isEqualTo(TableShape.of(spec));
+            assertThat(table.get("BillingMode").asText()).isEqualTo("PAY_PER_REQUEST");
+            assertThat(table.path("PointInTimeRecoverySpecification").path("PointInTimeRecoveryEnabled").asBoolean()).isTrue();
+            assertThat(resources.get(id).get("DeletionPolicy").asText()).as("data outlives the stack by default").isEqualTo("Retain");
+        }
+    }
+
+    @Test
+    void theTablesTheLocalCloudCreatesAreTheTablesTheStackDeclares() {
+        try (DynamoDbEmulator emulator = DynamoDbEmulator.builder().start();
+             DynamoDbClient dynamo = DynamoDbClient.builder().endpointOverride(emulator.endpoint()).region(Region.US_EAST_1)
+                     .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                     .httpClient(UrlConnectionHttpClient.create()).build()) {
+            TableProvisioner.provision(emulator.service(), MANIFEST.tables());
+            assertThat(dynamo.listTables().tableNames()).hasSize(MANIFEST.tables().size());
+            for (TableSpec spec : MANIFEST.tables()) {
+                var described = dynamo.describeTable(b -> b.tableName(spec.name())).table();
+                var ttl = dynamo.describeTimeToLive(b -> b.tableName(spec.name())).timeToLiveDescription();
+                assertThat(described.billingModeSummary().billingModeAsString()).isEqualTo("PAY_PER_REQUEST");
+                JsonNode declared = properties(logicalId(stack.tables().get(spec.name())));
+                assertThat(TableShape.of(described, ttl)).as(spec.name()).isEqualTo(TableShape.of(declared));
+            }
+        }
+    }
+
+    // ---- permissions -----------------------------------------------------------------------------------
+
+    /** Each role's statements, as action -> resources (each resource rendered as the logical ids it refers to, or itself). */
+    static Map<String, Set<String>> grants(String functionName) {
+        String role = properties(functionId(functionName)).get("Role").get("Fn::GetAtt").get(0).asText();
+        Map<String, Set<String>> grants = new HashMap<>();
+        ofType("AWS::IAM::Policy").stream().map(e -> e.getValue().get("Properties"))
+                .filter(policy -> StreamSupport.stream(policy.get("Roles").spliterator(), false).anyMatch(r -> r.path("Ref").asText().equals(role)))
+                .flatMap(policy -> StreamSupport.stream(policy.get("PolicyDocument").get("Statement").spliterator(), false))
+                .forEach(statement -> {
+                    assertThat(statement.get("Effect").asText()).isEqualTo("Allow");
+                    List<JsonNode> actions = statement.get("Action").isArray()
+                            ? StreamSupport.stream(statement.get("Action").spliterator(), false).toList() : List.of(statement.get("Action"));
+                    List<JsonNode> targets = statement.get("Resource").isArray()
+                            ? StreamSupport.stream(statement.get("Resource").spliterator(), false).toList() : List.of(statement.get("Resource"));
+                    for (JsonNode action : actions) {
+                        for (JsonNode target : targets) {
+                            grants.computeIfAbsent(action.asText(), a -> new TreeSet<>()).add(render(target));
+                        }
+                    }
+                });
+        return grants;
+    }
+
+    static String render(JsonNode resource) {
+        if (resource.isTextual()) {
+            return resource.asText();
+        }
+        StringBuilder out = new StringBuilder();
+        if (resource.has("Fn::Join")) {
+            resource.get("Fn::Join").get(1).forEach(part -> out.append(render(part)));
+        } else if (resource.has("Fn::GetAtt")) {
+            out.append(resource.get("Fn::GetAtt").get(0).asText()).append('.').append(resource.get("Fn::GetAtt").get(1).asText());
+        } else if (resource.has("Ref")) {
+            out.append('{').append(resource.get("Ref").asText()).append('}');
+        }
+        return out.toString();
+    }
+
+    @Test
+    void eachFunctionMayUseExactlyTheTableActionsItsManifestEntryNames() {
+        for (FunctionSpec spec : MANIFEST.functions()) {
+            Map<String, Set<String>> expected = new HashMap<>();
+            spec.tables().forEach((table, access) -> {
+                String arn = logicalId(stack.tables().get(table)) + ".Arn";
+                boolean indexed = MANIFEST.tables().stream().anyMatch(t -> t.name().equals(table) && !t.globalIndexes().isEmpty());
+                for (String action : ParleyStack.actions(access)) {
+                    expected.computeIfAbsent(action, a -> new TreeSet<>()).add(arn);
+                    if (action.equals("dynamodb:Query") && indexed) {
+                        expected.get(action).add(arn + "/index/*");
+                    }
+                }
+                if (access == FunctionSpec.TableAccess.STREAM) {
+                    String stream = logicalId(stack.tables().get(table)) + ".StreamArn";
+                    for (String action : List.of("dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator")) {
+                        expected.computeIfAbsent(action, a -> new TreeSet<>()).add(stream);
+                    }
+                    // ListStreams has no resource type: AWS only allows it on "*".
+                    expected.put("dynamodb:ListStreams", new TreeSet<>(Set.of("*")));
+                }
+            });
+            Map<String, Set<String>> actual = grants(spec.name());
+            Map<String, Set<String>> dynamo = new HashMap<>();
+            actual.forEach((action, targets) -> {
+                if (action.startsWith("dynamodb:")) {
+                    dynamo.put(action, targets);
+                }
+            });
+            assertThat(dynamo).as(spec.name()).isEqualTo(expected);
+            assertThat(actual.getOrDefault("logs:PutLogEvents", Set.of())).as(spec.name() + " logs")
+                    .containsExactly(logicalId(logGroupOf(spec.name())) + ".Arn");
+        }
+    }
+
+    static IConstruct logGroupOf(String functionName) {
+        return stack.getNode().findChild("Logs-" + functionName);
+    }
+
+    @Test
+    void onlyFunctionsThatPostToConnectionsMayAndOnlyOnThisStage() {
+        String api = ofType("AWS::ApiGatewayV2::Api").getFirst().getKey();
+        for (FunctionSpec spec : MANIFEST.functions()) {
+            Set<String> manage = grants(spec.name()).get("execute-api:ManageConnections");
+            if (spec.managesConnections()) {
+                assertThat(manage).as(spec.name()).containsExactly("arn:{AWS::Partition}:execute-api:{AWS::Region}:{AWS::AccountId}:{"
+                        + api + "}/prod/POST/@connections/*");
+            } else {
+                assertThat(manage).as(spec.name()).isNull();
+            }
+        }
+    }
+
+    @Test
+    void noStatementGrantsEverythingExceptWhereAwsRequiresIt() {
+        ofType("AWS::IAM::Policy").forEach(policy -> policy.getValue().get("Properties").get("PolicyDocument").get("Statement").forEach(statement -> {
+            assertThat(statement.get("Action").toString()).doesNotContain("*\"").doesNotContain(":*");
+            if (statement.get("Resource").asText().equals("*")) {
+                assertThat(statement.get("Action").asText()).as("the only action AWS allows only on *").isEqualTo("dynamodb:ListStreams");
+            }
+        }));
+    }
+
+    // ---- operations ------------------------------------------------------------------------------------
+
+    @Test
+    void alarmsWatchFailuresLagThrottlesAndTheAuthorizer() {
+        Map<String, JsonNode> alarms = new HashMap<>();
+        ofType("AWS::CloudWatch::Alarm").forEach(e -> alarms.put(e.getKey(), e.getValue().get("Properties")));
+        String queue = stack.failureQueue().orElseThrow().getNode().getId();
+        assertThat(alarms.values()).anySatisfy(alarm -> {
+            assertThat(alarm.path("MetricName").asText()).isEqualTo("ApproximateNumberOfMessagesVisible");
+            assertThat(alarm.get("Threshold").asInt()).isZero();
+            assertThat(refersTo(alarm.get("Dimensions"), logicalId(stack.failureQueue().get()))).as(queue).isTrue();
+        });
+        String fanOut = MANIFEST.streamConsumers().getFirst().name();
+        assertThat(alarms.values()).anySatisfy(alarm -> {
+            assertThat(alarm.path("MetricName").asText()).isEqualTo("IteratorAge");
+            assertThat(alarm.get("Threshold").asInt()).isEqualTo(60_000);
+            assertThat(refersTo(alarm.get("Dimensions"), functionId(fanOut))).isTrue();
+        });
+        assertThat(alarms.values()).anySatisfy(alarm -> {
+            assertThat(alarm.path("MetricName").asText()).isEqualTo("Errors");
+            assertThat(refersTo(alarm.get("Dimensions"), functionId(fanOut))).isTrue();
+        });
+        String authorizer = MANIFEST.authorizer().orElseThrow().name();
+        assertThat(alarms.values()).anySatisfy(alarm -> {
+            assertThat(alarm.path("Metrics").toString()).contains("errors / invocations");
+            assertThat(refersTo(alarm.get("Metrics"), functionId(authorizer))).isTrue();
+        });
+        for (FunctionSpec spec : MANIFEST.functions()) {
+            assertThat(alarms.values()).as("throttles of " + spec.name()).anySatisfy(alarm -> {
+                assertThat(alarm.path("MetricName").asText()).isEqualTo("Throttles");
+                assertThat(refersTo(alarm.get("Dimensions"), functionId(spec.name()))).isTrue();
+            });
+        }
+        for (TableSpec spec : MANIFEST.tables()) {
+            assertThat(alarms.values()).as("throttles of " + spec.name()).anySatisfy(alarm -> {
+                assertThat(alarm.path("Metrics").toString()).contains("ReadThrottleEvents").contains("WriteThrottleEvents");
+                assertThat(refersTo(alarm.get("Metrics"), logicalId(stack.tables().get(spec.name())))).isTrue();
+            });
+        }
+        template.resourceCountIs("AWS::CloudWatch::Dashboard", 1);
+    }
+
+    // ---- push ------------------------------------------------------------------------------------------
+
+    @Test
+    void withoutPushCredentialsThereIsNoPlatformApplicationAndSynthSaysSo() {
+        template.resourceCountIs("Custom::AWS", 0);
+        Annotations annotations = Annotations.fromStack(stack);
+        annotations.hasWarning("*", Match.stringLikeRegexp(".*No FCM credentials.*"));
+        annotations.hasWarning("*", Match.stringLikeRegexp(".*No APNs credentials.*"));
+    }
+
+    @Test
+    void pushCredentialsComeFromSecretsManagerAndNeverAppearInTheTemplate() {
+        ParleyStack withPush = synthesize(Map.of(StackSettings.FCM_SECRET, "parley/fcm", StackSettings.APNS_SECRET, "parley/apns",
+                StackSettings.APNS_SANDBOX, "true"));
+        Template pushTemplate = Template.fromStack(withPush);
+        String json = new ObjectMapper().valueToTree(pushTemplate.toJSON()).toString();
+        assertThat(json).contains("{{resolve:secretsmanager:parley/fcm:SecretString}}")
+                .contains("{{resolve:secretsmanager:parley/apns:SecretString:signingKey}}")
+                .contains("\\\"Platform\\\":\\\"GCM\\\"").contains("\\\"Platform\\\":\\\"APNS_SANDBOX\\\"");
+        pushTemplate.resourceCountIs("Custom::AWS", 2);
+        Annotations.fromStack(withPush).hasNoWarning("*", Match.stringLikeRegexp(".*No (FCM|APNs) credentials.*"));
+    }
+}

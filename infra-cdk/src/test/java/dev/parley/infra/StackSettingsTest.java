@@ -1,0 +1,52 @@
+package dev.parley.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.services.logs.RetentionDays;
+
+class StackSettingsTest {
+    private static final Path ROOT = ParleyCdkApp.repositoryRoot();
+
+    private static StackSettings settings(Map<String, Object> context) {
+        return StackSettings.fromContext(context::get, ROOT);
+    }
+
+    @Test
+    void defaultsAreAProductionStage() {
+        StackSettings settings = settings(Map.of());
+        assertThat(settings.stageName()).isEqualTo("prod");
+        assertThat(settings.throttleRate()).isEqualTo(1000);
+        assertThat(settings.throttleBurst()).isEqualTo(2000);
+        assertThat(settings.logRetention()).isEqualTo(RetentionDays.ONE_MONTH);
+        assertThat(settings.retainData()).isTrue();
+        assertThat(settings.fcmSecret()).isEmpty();
+        assertThat(settings.functionsJar()).isEqualTo(ROOT.resolve(StackSettings.DEFAULT_FUNCTIONS_JAR));
+    }
+
+    @Test
+    void contextValuesAreReadWhetherTextOrJson() {
+        StackSettings settings = settings(Map.of(StackSettings.STAGE, "dev", StackSettings.THROTTLE_RATE, 50,
+                StackSettings.LOG_RETENTION_DAYS, "7", StackSettings.RETAIN_DATA, false, StackSettings.APNS_SECRET, " parley/apns "));
+        assertThat(settings.stageName()).isEqualTo("dev");
+        assertThat(settings.throttleRate()).isEqualTo(50);
+        assertThat(settings.logRetention()).isEqualTo(RetentionDays.ONE_WEEK);
+        assertThat(settings.retainData()).isFalse();
+        assertThat(settings.apnsSecret()).isEqualTo(Optional.of("parley/apns"));
+    }
+
+    @Test
+    void badValuesAreRefusedNamingTheirKey() {
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.THROTTLE_RATE, "fast"))).hasMessageContaining(StackSettings.THROTTLE_RATE);
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.THROTTLE_BURST, "0"))).hasMessageContaining(StackSettings.THROTTLE_BURST);
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.LOG_RETENTION_DAYS, "10"))).hasMessageContaining(StackSettings.LOG_RETENTION_DAYS);
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.RETAIN_DATA, "yes"))).hasMessageContaining(StackSettings.RETAIN_DATA);
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.STAGE, "my stage"))).hasMessageContaining(StackSettings.STAGE);
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.FUNCTIONS_JAR, "nowhere/parley.jar")))
+                .hasMessageContaining("does not exist").hasMessageContaining("mvn");
+    }
+}
