@@ -1,6 +1,7 @@
 package dev.parley.e2e;
 
 import dev.parley.functions.auth.DevTokens;
+import dev.parley.functions.auth.TokenVerifier;
 import dev.parley.local.LocalCloud;
 import dev.parley.model.DeviceId;
 import dev.parley.model.UserId;
@@ -57,7 +58,10 @@ public final class ParleyStack {
 
     public String token(String user, String device) {
         if (tokenCommand.isEmpty()) {
-            return DevTokens.issue(DevTokens.LOCAL_SECRET, UserId.of(user), DeviceId.of(device), Duration.ofHours(1));
+            String secret = local.isPresent() ? DevTokens.LOCAL_SECRET
+                    : Optional.ofNullable(System.getenv(TokenVerifier.SECRET)).filter(s -> !s.isEmpty()).orElseThrow(() ->
+                            new IllegalStateException("against " + webSocketUrl + " tokens need -Dparley.tokenCommand or " + TokenVerifier.SECRET));
+            return DevTokens.issue(secret, UserId.of(user), DeviceId.of(device), Duration.ofHours(1));
         }
         try {
             Process process = new ProcessBuilder((tokenCommand.get() + " " + user + " " + device).split(" ")).start();
