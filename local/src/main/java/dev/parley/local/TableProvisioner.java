@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.functions.manifest.TableSpec;
 import dev.parley.local.dynamodb.server.DynamoDbService;
 import dev.parley.local.dynamodb.server.Json;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -17,6 +19,22 @@ public final class TableProvisioner {
     private TableProvisioner() {
     }
 
+    /** One DynamoDB API request: the operation (CreateTable, UpdateTimeToLive) and its JSON body, as on the wire. */
+    public record Request(String operation, ObjectNode body) {
+    }
+
+    /** The requests that create a table as the manifest defines it, in order; any DynamoDB endpoint accepts them. */
+    public static List<Request> requests(TableSpec table) {
+        List<Request> requests = new ArrayList<>();
+        requests.add(new Request("CreateTable", createRequest(table)));
+        table.ttlAttribute().ifPresent(attribute -> {
+            ObjectNode ttl = Json.NODES.objectNode().put("TableName", table.name());
+            ttl.putObject("TimeToLiveSpecification").put("AttributeName", attribute).put("Enabled", true);
+            requests.add(new Request("UpdateTimeToLive", ttl));
+        });
+        return requests;
+    }
+
     /** Creates each table that does not exist yet (a data directory may hold it already); returns how many it created. */
     public static int provision(DynamoDbService service, Iterable<TableSpec> tables) {
         int created = 0;
@@ -25,18 +43,13 @@ public final class TableProvisioner {
             if (exists) {
                 continue;
             }
-            service.handle(DynamoDbService.DYNAMODB_PREFIX + "CreateTable", createRequest(table));
-            table.ttlAttribute().ifPresent(attribute -> {
-                ObjectNode ttl = Json.NODES.objectNode().put("TableName", table.name());
-                ttl.putObject("TimeToLiveSpecification").put("AttributeName", attribute).put("Enabled", true);
-                service.handle(DynamoDbService.DYNAMODB_PREFIX + "UpdateTimeToLive", ttl);
-            });
+            requests(table).forEach(request -> service.handle(DynamoDbService.DYNAMODB_PREFIX + request.operation(), request.body()));
             created++;
         }
         return created;
     }
 
-    static ObjectNode createRequest(TableSpec table) {
+    private static ObjectNode createRequest(TableSpec table) {
         ObjectNode request = Json.NODES.objectNode();
         request.put("TableName", table.name());
         request.put("BillingMode", "PAY_PER_REQUEST");
