@@ -280,20 +280,9 @@ public final class ParleyStack extends Stack {
         };
     }
 
-    /** The DynamoDB actions each kind of access needs, and no more. STREAM is granted by the event source mapping. */
+    /** The IAM actions of a kind of table access: its operations, each as dynamodb:Operation. */
     static List<String> actions(FunctionSpec.TableAccess access) {
-        List<String> read = List.of("dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query");
-        List<String> write = List.of("dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem");
-        return switch (access) {
-            case READ -> read;
-            case WRITE -> write;
-            case READ_WRITE -> {
-                List<String> both = new ArrayList<>(read);
-                both.addAll(write);
-                yield both;
-            }
-            case STREAM -> List.of();
-        };
+        return access.operations().stream().map(operation -> "dynamodb:" + operation).toList();
     }
 
     private void grant(Function function, String tableName, FunctionSpec.TableAccess access) {

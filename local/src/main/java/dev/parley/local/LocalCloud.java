@@ -9,6 +9,7 @@ import dev.parley.functions.manifest.Trigger;
 import dev.parley.local.dynamodb.DynamoDbEmulator;
 import dev.parley.local.gateway.GatewayLimits;
 import dev.parley.local.gateway.WebSocketGateway;
+import dev.parley.local.lambda.FunctionPrincipals;
 import dev.parley.local.lambda.LambdaRuntime;
 import dev.parley.local.lambda.OnFailureDestination;
 import dev.parley.local.lambda.StreamEventSourceMapping;
@@ -146,7 +147,8 @@ public final class LocalCloud implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), "--concurrency must be at least 1, was " + concurrency);
         }
         List<ComponentReport> reports = new ArrayList<>();
-        DynamoDbEmulator.Builder dynamoBuilder = DynamoDbEmulator.builder().host(host).port(dynamoDbPort);
+        FunctionPrincipals principals = new FunctionPrincipals(manifest);
+        DynamoDbEmulator.Builder dynamoBuilder = DynamoDbEmulator.builder().host(host).port(dynamoDbPort).accessPolicy(principals);
         if (dataDirectory != null) {
             dynamoBuilder.dataDirectory(dataDirectory);
         }
@@ -162,7 +164,7 @@ public final class LocalCloud implements Callable<Integer> {
         reports.add(ComponentReport.running("SNS mobile push", sns.endpoint() + "  (outbox " + sns.endpoint() + "/_parley/outbox)"));
 
         runtime = start(LambdaRuntime::new);
-        gateway = start(() -> WebSocketGateway.builder(manifest, runtime).host(host).port(webSocketPort)
+        gateway = start(() -> WebSocketGateway.builder(manifest, runtime).host(host).port(webSocketPort).principals(principals)
                 .limits(GatewayLimits.AWS.withIdleTimeout(idleTimeout).withMaxConnectionDuration(maxConnection)).start());
         // Deployed once the gateway is up: functions are told its Management API endpoint.
         for (FunctionSpec function : manifest.functions()) {
@@ -196,6 +198,9 @@ public final class LocalCloud implements Callable<Integer> {
         environment.put(ParleyManifest.DYNAMODB_ENDPOINT, dynamoDb.endpoint().toString());
         environment.put(ParleyManifest.SNS_ENDPOINT, sns.endpoint().toString());
         environment.put(ParleyManifest.MANAGEMENT_ENDPOINT, gateway.managementEndpoint().toString());
+        // The function's identity, as its execution role's credentials are on Lambda: the emulators allow it what IAM would.
+        environment.put("AWS_ACCESS_KEY_ID", FunctionPrincipals.accessKeyId(function.name()));
+        environment.put("AWS_SECRET_ACCESS_KEY", "local");
         if (function.trigger() instanceof Trigger.WebSocketAuthorizer
                 && !environment.containsKey(TokenVerifier.SECRET) && !environment.containsKey(TokenVerifier.JWKS_URL)) {
             // Locally, tokens are development tokens (scripts/dev-token), signed with the development secret.

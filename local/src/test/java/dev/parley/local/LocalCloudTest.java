@@ -1,6 +1,7 @@
 package dev.parley.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Manifest;
@@ -8,8 +9,13 @@ import dev.parley.functions.manifest.TableSpec;
 import dev.parley.functions.manifest.Trigger;
 import dev.parley.local.gateway.GatewayHandlers;
 import dev.parley.local.gateway.WebSocketProbe;
+import dev.parley.local.lambda.FunctionPrincipals;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -24,6 +30,8 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 
 class LocalCloudTest {
     private static final String[] FREE_PORTS = {"--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0"};
@@ -96,5 +104,57 @@ class LocalCloudTest {
         String[] all = java.util.Arrays.copyOf(first, first.length + more.length);
         System.arraycopy(more, 0, all, first.length, more.length);
         return all;
+    }
+
+    @Test
+    void eachFunctionMayDoWhatItsManifestEntryGrantsAndNothingElse() throws Exception {
+        TableSpec things = new TableSpec("things", new TableSpec.Key("pk", TableSpec.KeyType.S), Optional.empty(), List.of(),
+                Optional.empty(), Optional.empty());
+        TableSpec secrets = new TableSpec("secrets", new TableSpec.Key("pk", TableSpec.KeyType.S), Optional.empty(), List.of(),
+                Optional.empty(), Optional.empty());
+        Manifest manifest = new Manifest(List.of(
+                new FunctionSpec("reader", GatewayHandlers.Echo.class.getName(), 256, Duration.ofSeconds(5), Map.of(),
+                        new Trigger.WebSocketRoute("read"), Map.of("things", FunctionSpec.TableAccess.READ), false),
+                new FunctionSpec("poster", GatewayHandlers.Echo.class.getName(), 256, Duration.ofSeconds(5), Map.of(),
+                        new Trigger.WebSocketRoute("post"), Map.of(), true)), List.of(things, secrets));
+        LocalCloud cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream()), manifest);
+        new CommandLine(cloud).parseArgs(FREE_PORTS);
+        cloud.startComponents();
+        try (DynamoDbClient reader = client(cloud, FunctionPrincipals.accessKeyId("reader"));
+             DynamoDbClient developer = client(cloud, "AKIADEVELOPER")) {
+            Map<String, AttributeValue> key = Map.of("pk", AttributeValue.fromS("a"));
+            developer.putItem(b -> b.tableName("things").item(key));
+            assertThat(reader.getItem(b -> b.tableName("things").key(key)).hasItem()).as("READ allows GetItem").isTrue();
+            assertThatThrownBy(() -> reader.putItem(b -> b.tableName("things").item(Map.of("pk", AttributeValue.fromS("b")))))
+                    .isInstanceOfSatisfying(DynamoDbException.class, e -> {
+                        assertThat(e.awsErrorDetails().errorCode()).isEqualTo("AccessDeniedException");
+                        assertThat(e.awsErrorDetails().errorMessage()).contains("dynamodb:PutItem").contains("table/things");
+                    });
+            assertThatThrownBy(() -> reader.getItem(b -> b.tableName("secrets").key(key))).isInstanceOf(DynamoDbException.class)
+                    .hasMessageContaining("not authorized to perform: dynamodb:GetItem");
+            assertThatThrownBy(() -> reader.listTables()).hasMessageContaining("dynamodb:ListTables");
+            assertThat(developer.getItem(b -> b.tableName("things").key(Map.of("pk", AttributeValue.fromS("b")))).hasItem())
+                    .as("the refused write wrote nothing").isFalse();
+
+            HttpClient http = HttpClient.newHttpClient();
+            URI connection = URI.create(cloud.endpoints().management() + "/@connections/nobody");
+            assertThat(postAs(http, connection, "reader").statusCode()).as("reader does not manage connections").isEqualTo(403);
+            assertThat(postAs(http, connection, "reader").body()).contains("execute-api:ManageConnections");
+            assertThat(postAs(http, connection, "poster").statusCode()).as("poster may, and the connection is gone").isEqualTo(410);
+        } finally {
+            cloud.stopComponents();
+        }
+    }
+
+    private static DynamoDbClient client(LocalCloud cloud, String accessKeyId) {
+        return DynamoDbClient.builder().endpointOverride(cloud.endpoints().dynamoDb()).region(Region.US_EAST_1)
+                .httpClient(UrlConnectionHttpClient.create()).overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(1)))
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKeyId, "local"))).build();
+    }
+
+    private static HttpResponse<String> postAs(HttpClient http, URI connection, String function) throws Exception {
+        return http.send(HttpRequest.newBuilder(connection).POST(HttpRequest.BodyPublishers.ofString("hi"))
+                .header("Authorization", "AWS4-HMAC-SHA256 Credential=" + FunctionPrincipals.accessKeyId(function)
+                        + "/20260101/us-east-1/execute-api/aws4_request, SignedHeaders=host, Signature=0").build(), HttpResponse.BodyHandlers.ofString());
     }
 }

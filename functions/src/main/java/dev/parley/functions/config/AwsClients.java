@@ -1,5 +1,6 @@
 package dev.parley.functions.config;
 
+import dev.parley.functions.runtime.FunctionEnvironment;
 import java.net.URI;
 import java.util.Optional;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -36,8 +37,11 @@ public final class AwsClients {
     }
 
     private static AwsCredentialsProvider credentials(Optional<URI> localEndpoint) {
+        // Locally the runtime gives each function its own access key id, as Lambda gives it its role's
+        // credentials: the local cloud allows that identity what the stack's IAM allows the function.
         return localEndpoint.isPresent()
-                ? StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"))
+                ? StaticCredentialsProvider.create(AwsBasicCredentials.create(
+                        FunctionEnvironment.get("AWS_ACCESS_KEY_ID").orElse("local"), "local"))
                 : DefaultCredentialsProvider.builder().build();
     }
 }

@@ -1,6 +1,7 @@
 package dev.parley.functions.manifest;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -22,8 +23,29 @@ public record FunctionSpec(
 
     private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_-]{1,64}");
 
-    /** How a function uses a table; the stack turns each into the matching IAM actions. */
-    public enum TableAccess { READ, WRITE, READ_WRITE, STREAM }
+    /**
+     * How a function uses a table. The CDK stack grants exactly these DynamoDB actions in IAM, and the
+     * local cloud's DynamoDB refuses a function any other, so a function that needs more fails its
+     * tests here before it fails on AWS.
+     */
+    public enum TableAccess {
+        READ(List.of("GetItem", "BatchGetItem", "Query")),
+        WRITE(List.of("PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem")),
+        READ_WRITE(List.of("GetItem", "BatchGetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem")),
+        /** Reading the table's stream, which the event source mapping does (and is granted) for the function. */
+        STREAM(List.of());
+
+        private final List<String> operations;
+
+        TableAccess(List<String> operations) {
+            this.operations = operations;
+        }
+
+        /** The DynamoDB operations (API names, e.g. PutItem) this access allows on the table itself. */
+        public List<String> operations() {
+            return operations;
+        }
+    }
 
     public FunctionSpec {
         Objects.requireNonNull(name, "name");

@@ -33,7 +33,7 @@ public final class DynamoDbEmulator implements AutoCloseable {
         this.faults = new Faults(builder.faultSeed);
         this.service = new DynamoDbService(database);
         this.server = Servers.create(builder.host, builder.port, "dynamodb-emulator", 64);
-        Servers.start(server, new DynamoDbHttpHandler(service, faults, new AdminHandler(database, faults)), "the DynamoDB emulator");
+        Servers.start(server, new DynamoDbHttpHandler(service, faults, builder.accessPolicy, new AdminHandler(database, faults)), "the DynamoDB emulator");
         this.endpoint = URI.create("http://" + builder.host + ":" + Servers.port(server));
         if (builder.ttlSweepInterval.isZero()) {
             this.sweeper = null;
@@ -119,6 +119,7 @@ public final class DynamoDbEmulator implements AutoCloseable {
         private Duration streamRetention = Duration.ofHours(24);
         private Duration ttlSweepInterval = Duration.ofSeconds(1);
         private long faultSeed = 42;
+        private AccessPolicy accessPolicy = AccessPolicy.ALLOW_ALL;
         private java.util.Optional<java.nio.file.Path> dataDirectory = java.util.Optional.empty();
 
         public Builder host(String host) {
@@ -154,6 +155,12 @@ public final class DynamoDbEmulator implements AutoCloseable {
          */
         public Builder dataDirectory(java.nio.file.Path directory) {
             this.dataDirectory = java.util.Optional.of(directory);
+            return this;
+        }
+
+        /** Who may call what (the local stand-in for IAM); by default everyone may call everything. */
+        public Builder accessPolicy(AccessPolicy policy) {
+            this.accessPolicy = java.util.Objects.requireNonNull(policy, "policy");
             return this;
         }
 

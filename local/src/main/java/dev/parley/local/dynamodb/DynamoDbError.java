@@ -74,6 +74,11 @@ public final class DynamoDbError extends RuntimeException {
         return new DynamoDbError(400, DYNAMODB + "ProvisionedThroughputExceededException", message, Map.of());
     }
 
+    /** What IAM answers a principal no policy allows the action; the local cloud's {@link AccessPolicy} says when. */
+    public static DynamoDbError accessDenied(String message) {
+        return new DynamoDbError(400, CORAL + "AccessDeniedException", message, Map.of());
+    }
+
     public static DynamoDbError throttling(String message) {
         return new DynamoDbError(400, CORAL + "ThrottlingException", message, Map.of());
     }

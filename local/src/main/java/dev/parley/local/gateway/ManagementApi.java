@@ -1,6 +1,7 @@
 package dev.parley.local.gateway;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.local.dynamodb.AccessPolicy;
 import dev.parley.local.dynamodb.server.Json;
 import java.io.InputStream;
 import java.net.URLDecoder;
@@ -41,6 +42,12 @@ final class ManagementApi {
         String authorization = request.getHeaders().get(HttpHeader.AUTHORIZATION);
         if (authorization == null || !authorization.startsWith("AWS4-HMAC-SHA256")) {
             error(response, callback, 403, "ForbiddenException", "Missing Authentication Token");
+            return true;
+        }
+        Optional<String> denial = gateway.manageConnectionsDenial(AccessPolicy.principalOf(authorization),
+                "arn:aws:execute-api:local:000000000000:" + WebSocketGateway.API_ID + "/" + gateway.stage() + "/" + request.getMethod() + "/@connections/" + connectionId);
+        if (denial.isPresent()) {
+            error(response, callback, 403, "AccessDeniedException", denial.get());
             return true;
         }
         if (!rateLimiter.tryAcquire()) {

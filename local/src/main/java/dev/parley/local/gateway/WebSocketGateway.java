@@ -8,6 +8,7 @@ import dev.parley.functions.manifest.Trigger;
 import dev.parley.local.Servers;
 import dev.parley.local.dynamodb.server.Json;
 import dev.parley.local.lambda.FunctionError;
+import dev.parley.local.lambda.FunctionPrincipals;
 import dev.parley.local.lambda.LambdaRuntime;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -67,6 +68,7 @@ public final class WebSocketGateway implements AutoCloseable {
     private final GatewayFaults faults = new GatewayFaults();
     private final String host;
     private final int port;
+    private final Optional<FunctionPrincipals> principals;
 
     private WebSocketGateway(Builder builder) throws Exception {
         this.manifest = builder.manifest;
@@ -74,6 +76,7 @@ public final class WebSocketGateway implements AutoCloseable {
         this.limits = builder.limits;
         this.stage = builder.stage;
         this.clock = builder.clock;
+        this.principals = builder.principals;
         this.server = Servers.create(builder.host, builder.port, "websocket-gateway", 200);
         ManagementApi management = new ManagementApi(this);
         WebSocketUpgradeHandler upgrades = WebSocketUpgradeHandler.from(server, container -> {
@@ -113,6 +116,11 @@ public final class WebSocketGateway implements AutoCloseable {
 
     public GatewayLimits limits() {
         return limits;
+    }
+
+    /** Why this principal may not use the Management API on {@code resource}; empty if it may. */
+    Optional<String> manageConnectionsDenial(String principal, String resource) {
+        return principals.flatMap(p -> p.manageConnectionsDenial(principal, resource));
     }
 
     /** The gateway's fault switches. */
@@ -452,6 +460,7 @@ public final class WebSocketGateway implements AutoCloseable {
         private String host = "127.0.0.1";
         private int port;
         private Clock clock = Clock.systemUTC();
+        private Optional<FunctionPrincipals> principals = Optional.empty();
 
         private Builder(Manifest manifest, LambdaRuntime runtime) {
             this.manifest = manifest;
@@ -481,6 +490,12 @@ public final class WebSocketGateway implements AutoCloseable {
 
         public Builder clock(Clock clock) {
             this.clock = clock;
+            return this;
+        }
+
+        /** Refuse the Management API to functions whose manifest entry does not manage connections, as IAM does. */
+        public Builder principals(FunctionPrincipals principals) {
+            this.principals = Optional.of(principals);
             return this;
         }
 

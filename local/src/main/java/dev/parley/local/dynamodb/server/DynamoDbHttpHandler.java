@@ -3,14 +3,14 @@ package dev.parley.local.dynamodb.server;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.local.dynamodb.AccessPolicy;
 import dev.parley.local.dynamodb.DynamoDbError;
 import dev.parley.local.dynamodb.Faults;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.io.InputStream;
-import java.nio.ByteBuffer;
-
 import java.util.UUID;
 import java.util.zip.CRC32;
 import org.eclipse.jetty.http.HttpHeader;
@@ -28,11 +28,13 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
 
     private final DynamoDbService service;
     private final Faults faults;
+    private final AccessPolicy accessPolicy;
     private final Handler admin;
 
-    public DynamoDbHttpHandler(DynamoDbService service, Faults faults, Handler admin) {
+    public DynamoDbHttpHandler(DynamoDbService service, Faults faults, AccessPolicy accessPolicy, Handler admin) {
         this.service = service;
         this.faults = faults;
+        this.accessPolicy = accessPolicy;
         this.admin = admin;
     }
 
@@ -49,6 +51,11 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
             try {
                 JsonNode parsed = bytes.length == 0 ? Json.NODES.objectNode() : Json.MAPPER.readTree(bytes);
                 String operation = DynamoDbService.operationName(String.valueOf(target));
+                Optional<String> denial = accessPolicy.denial(AccessPolicy.principalOf(request.getHeaders().get("Authorization")),
+                        operation, tablesOf(parsed));
+                if (denial.isPresent()) {
+                    throw DynamoDbError.accessDenied(denial.get());
+                }
                 Optional<DynamoDbError> injected = faults.apply(operation, tablesOf(parsed));
                 if (injected.isPresent()) {
                     throw injected.get();
@@ -105,7 +112,7 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
         ObjectNode body = Json.NODES.objectNode();
         body.put("__type", error.type());
         // DynamoDB's own inconsistency: these two carry "Message", every other error "message".
-        boolean capital = error.shortType().equals("TransactionCanceledException") || error.shortType().equals("SerializationException");
+        boolean capital = List.of("TransactionCanceledException", "SerializationException", "AccessDeniedException").contains(error.shortType());
         body.put(capital ? "Message" : "message", error.getMessage());
         error.extra().forEach((name, value) -> body.set(name, Json.MAPPER.valueToTree(value)));
         return body;
