@@ -134,6 +134,36 @@ class StoresOnTheEmulatorTest {
         assertThat(log.after(conversation, 0, 10)).extracting(m -> m.seq()).as("the refused send stored nothing").containsExactly(1L);
     }
 
+    @Test
+    void aSendThatFailsAfterTakingItsSeqLeavesNoHoleWhenItIsRetried() {
+        DynamoConversationRepository repository = new DynamoConversationRepository(dynamo, ParleyManifest.CONVERSATIONS, ParleyManifest.MEMBERSHIPS);
+        DynamoMessageLog log = new DynamoMessageLog(dynamo, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS);
+        UserId alice = UserId.of("alice");
+        UserId bob = UserId.of("bob");
+        ConversationId conversation = repository.createIfAbsent(Conversation.direct(alice, bob), alice).conversation().id();
+        ClientMessageId failing = ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000003");
+        long now = System.currentTimeMillis();
+
+        long fault = emulator.faults().add(new Faults.Rule("PutItem", ParleyManifest.MESSAGES, Faults.Kind.INTERNAL_SERVER_ERROR, 1.0, 0));
+        assertThatThrownBy(() -> log.append(conversation, failing, alice, DeviceId.DEFAULT, "c1", Content.text("first"), now))
+                .isInstanceOf(software.amazon.awssdk.services.dynamodb.model.DynamoDbException.class);
+        emulator.faults().remove(fault);
+        // Meanwhile bob's send takes the next seq.
+        MessageLog.Appended other = log.append(conversation, ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000004"), bob,
+                DeviceId.DEFAULT, "c2", Content.text("second"), now + 1);
+        assertThat(other.message().seq()).isEqualTo(2);
+
+        MessageLog.Appended retried = log.append(conversation, failing, alice, DeviceId.DEFAULT, "c1", Content.text("first"), now + 2);
+        assertThat(retried.duplicate()).as("stored now, for the first time").isFalse();
+        assertThat(retried.message().seq()).as("the seq the failed send took").isEqualTo(1);
+        assertThat(log.after(conversation, 0, 10)).extracting(m -> m.seq()).containsExactly(1L, 2L);
+        MessageLog.Appended again = log.append(conversation, failing, alice, DeviceId.DEFAULT, "c1", Content.text("first"), now + 3);
+        assertThat(again.duplicate()).isTrue();
+        assertThat(again.message().seq()).isEqualTo(1);
+        assertThat(log.append(conversation, ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000005"), alice, DeviceId.DEFAULT,
+                "c1", Content.text("third"), now + 4).message().seq()).isEqualTo(3);
+    }
+
     private void claim(ConversationId conversation, ClientMessageId id, UserId sender, long at) {
         dynamo.putItem(b -> b.tableName(ParleyManifest.CONVERSATIONS).item(Map.of(
                 "pk", AttributeValue.fromS("K#" + conversation.value() + "#" + id),

@@ -2,6 +2,7 @@ package dev.parley.functions.config;
 
 import dev.parley.functions.runtime.FunctionEnvironment;
 import java.net.URI;
+import java.time.Duration;
 import java.util.Optional;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -21,8 +22,19 @@ public final class AwsClients {
     private AwsClients() {
     }
 
+    /**
+     * DynamoDB answers in milliseconds; a call still unanswered after these is failed (and retried by
+     * the SDK within the total), so a function reports a failure well inside its own timeout instead
+     * of being killed mid-way.
+     */
+    public static final Duration DYNAMODB_ATTEMPT_TIMEOUT = Duration.ofMillis(800);
+    public static final Duration DYNAMODB_CALL_TIMEOUT = Duration.ofSeconds(2);
+    static final Duration MANAGEMENT_ATTEMPT_TIMEOUT = Duration.ofSeconds(2);
+    static final Duration MANAGEMENT_CALL_TIMEOUT = Duration.ofSeconds(5);
+
     public static DynamoDbClient dynamoDb(ParleyConfig config) {
         var builder = DynamoDbClient.builder().region(Region.of(config.region())).httpClient(UrlConnectionHttpClient.create())
+                .overrideConfiguration(o -> o.apiCallAttemptTimeout(DYNAMODB_ATTEMPT_TIMEOUT).apiCallTimeout(DYNAMODB_CALL_TIMEOUT))
                 .credentialsProvider(credentials(config.dynamoDbEndpoint()));
         config.dynamoDbEndpoint().ifPresent(builder::endpointOverride);
         return builder.build();
@@ -33,6 +45,7 @@ public final class AwsClients {
         URI endpoint = config.managementEndpoint().orElseThrow(() ->
                 new IllegalStateException("environment variable PARLEY_MANAGEMENT_ENDPOINT is not set"));
         return ApiGatewayManagementApiClient.builder().region(Region.of(config.region())).httpClient(UrlConnectionHttpClient.create())
+                .overrideConfiguration(o -> o.apiCallAttemptTimeout(MANAGEMENT_ATTEMPT_TIMEOUT).apiCallTimeout(MANAGEMENT_CALL_TIMEOUT))
                 .credentialsProvider(credentials(config.dynamoDbEndpoint())).endpointOverride(endpoint).build();
     }
 

@@ -17,7 +17,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -34,8 +36,10 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
  * any number of concurrent senders every one gets its own seq and none fails;</li>
  * <li>put the message at that seq.</li>
  * </ol>
- * A claim whose send died before storing its message would refuse that client id forever; once it is
- * older than any send can run ({@link #CLAIM_ABANDONED_AFTER}), the next send with that id takes it over.
+ * A send that fails after taking its seq leaves the seq on its claim, and a retry of it stores the
+ * message at that seq, so a failure leaves no hole. A claim whose send died before storing its
+ * message would refuse that client id forever; once it is older than any send can run
+ * ({@link #CLAIM_ABANDONED_AFTER}), the next send with that id takes it over.
  */
 public final class DynamoMessageLog implements MessageLog {
     static final String BY_CLIENT_ID = "byClientId";
@@ -43,7 +47,7 @@ public final class DynamoMessageLog implements MessageLog {
      * When a claim with no message is known to be abandoned: far longer than the frame functions'
      * timeout (the manifest's test holds them to it), so its send cannot still be running.
      */
-    public static final Duration CLAIM_ABANDONED_AFTER = Duration.ofMinutes(2);
+    public static final Duration CLAIM_ABANDONED_AFTER = Duration.ofSeconds(30);
     /** How long a retried send waits for the byClientId index to show the original: about a second at most. */
     private static final Backoff INDEX_CATCH_UP = new Backoff(Duration.ofMillis(5), Duration.ofMillis(100), 14);
 
@@ -75,6 +79,7 @@ public final class DynamoMessageLog implements MessageLog {
                            Content content, long serverTimestamp) {
         Map<String, AttributeValue> claim = Map.of(DynamoConversationRepository.PK, s(claimKey(conversation, id)),
                 Items.SENDER, s(sender.value()), Items.TIMESTAMP, n(serverTimestamp));
+        OptionalLong reserved = OptionalLong.empty();
         try {
             dynamo.putItem(b -> b.tableName(conversations).item(claim).conditionExpression("attribute_not_exists(pk)"));
         } catch (ConditionalCheckFailedException claimed) {
@@ -82,9 +87,37 @@ public final class DynamoMessageLog implements MessageLog {
             if (original.isPresent()) {
                 return new Appended(original.get(), true);
             }
-            takeOverAbandonedClaim(claim, id, serverTimestamp);
+            reserved = takeOverClaim(claim, id, serverTimestamp);
         }
-        long seq;
+        long seq = reserved.isPresent() ? reserved.getAsLong() : nextSeq(conversation, id, sender);
+        Message message = new Message(id, conversation, seq, sender, device, content, serverTimestamp);
+        try {
+            dynamo.putItem(b -> b.tableName(messages).item(Items.message(message, senderConnection)).conditionExpression("attribute_not_exists(seq)"));
+        } catch (ConditionalCheckFailedException stored) {
+            // Only a reserved seq can be taken: another retry of this same send stored it first.
+            Message there = Items.message(dynamo.getItem(b -> b.tableName(messages).consistentRead(true)
+                    .key(Map.of(Items.CONVERSATION, s(conversation.value()), Items.SEQ, n(seq)))).item());
+            if (there.id().equals(id) && there.senderId().equals(sender)) {
+                return new Appended(there, true);
+            }
+            throw new DomainException(ErrorCode.CONFLICT, "seq " + seq + " of " + conversation + " holds another message");
+        } catch (SdkException failed) {
+            // The seq is taken and nothing is stored at it. Leave it on the claim, so that a retry of this
+            // send stores the message there and the conversation keeps no hole; then report the failure.
+            try {
+                dynamo.updateItem(b -> b.tableName(conversations).key(Map.of(DynamoConversationRepository.PK, s(claimKey(conversation, id))))
+                        .updateExpression("SET #seq = :seq").expressionAttributeNames(Map.of("#seq", Items.SEQ))
+                        .expressionAttributeValues(Map.of(":seq", n(seq))));
+            } catch (SdkException alsoFailed) {
+                failed.addSuppressed(alsoFailed);
+            }
+            throw failed;
+        }
+        return new Appended(message, false);
+    }
+
+    /** Takes the conversation's next seq, if the sender is a member; otherwise releases the claim and refuses. */
+    private long nextSeq(ConversationId conversation, ClientMessageId id, UserId sender) {
         try {
             var updated = dynamo.updateItem(b -> b.tableName(conversations)
                     .key(Map.of(DynamoConversationRepository.PK, s(DynamoConversationRepository.key(conversation))))
@@ -93,7 +126,7 @@ public final class DynamoMessageLog implements MessageLog {
                     .expressionAttributeValues(Map.of(":one", n(1), ":sender", s(sender.value())))
                     .returnValues(ReturnValue.UPDATED_NEW)
                     .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
-            seq = Long.parseLong(updated.attributes().get(DynamoConversationRepository.LAST_SEQ).n());
+            return Long.parseLong(updated.attributes().get(DynamoConversationRepository.LAST_SEQ).n());
         } catch (ConditionalCheckFailedException refused) {
             // Release the claim, so the same send may succeed once the sender is a member.
             dynamo.deleteItem(b -> b.tableName(conversations).key(Map.of(DynamoConversationRepository.PK, s(claimKey(conversation, id)))));
@@ -102,9 +135,6 @@ public final class DynamoMessageLog implements MessageLog {
             }
             throw new DomainException(ErrorCode.FORBIDDEN, sender + " is not a member of conversation " + conversation);
         }
-        Message message = new Message(id, conversation, seq, sender, device, content, serverTimestamp);
-        dynamo.putItem(b -> b.tableName(messages).item(Items.message(message, senderConnection)).conditionExpression("attribute_not_exists(seq)"));
-        return new Appended(message, false);
     }
 
     /** The message a client id was first stored as, if there is one; a send still in flight is waited for, briefly. */
@@ -130,14 +160,25 @@ public final class DynamoMessageLog implements MessageLog {
     }
 
     /**
-     * Makes a claim that has no message this send's own, if the claim is old enough that its send
-     * must have died; otherwise that send may still be running, and this one is refused.
+     * Makes a claim that has no message this send's own. A claim on which a failed send left its seq is
+     * taken at once, with that seq: this send stores the message there. A claim without one is taken
+     * once it is old enough that its send must have died; until then that send may still be running,
+     * and this one is refused.
      */
-    private void takeOverAbandonedClaim(Map<String, AttributeValue> claim, ClientMessageId id, long serverTimestamp) {
+    private OptionalLong takeOverClaim(Map<String, AttributeValue> claim, ClientMessageId id, long serverTimestamp) {
+        Map<String, AttributeValue> key = Map.of(DynamoConversationRepository.PK, claim.get(DynamoConversationRepository.PK));
+        Map<String, AttributeValue> current = dynamo.getItem(b -> b.tableName(conversations).consistentRead(true).key(key)).item();
+        if (current != null && current.containsKey(Items.SEQ)) {
+            return OptionalLong.of(Long.parseLong(current.get(Items.SEQ).n()));
+        }
         try {
-            // Conditional on the claim's age, so of two retries racing for it only one wins.
-            dynamo.putItem(b -> b.tableName(conversations).item(claim).conditionExpression(Items.TIMESTAMP + " < :abandoned")
+            // Conditional on the claim's age (or its absence, if its send was refused meanwhile), so of two
+            // retries racing for it only one wins.
+            dynamo.putItem(b -> b.tableName(conversations).item(claim)
+                    .conditionExpression("attribute_not_exists(pk) OR (" + Items.TIMESTAMP + " < :abandoned AND attribute_not_exists(#seq))")
+                    .expressionAttributeNames(Map.of("#seq", Items.SEQ))
                     .expressionAttributeValues(Map.of(":abandoned", n(serverTimestamp - CLAIM_ABANDONED_AFTER.toMillis()))));
+            return OptionalLong.empty();
         } catch (ConditionalCheckFailedException stillRunning) {
             throw new DomainException(ErrorCode.CONFLICT, "a send with id " + id + " is still in progress; retry it");
         }

@@ -3,6 +3,7 @@ package dev.parley.functions.manifest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.parley.functions.config.AwsClients;
 import dev.parley.functions.handler.FrameHandler;
 import dev.parley.functions.store.DynamoMessageLog;
 import java.time.Duration;
@@ -69,6 +70,14 @@ class ManifestTest {
                 Duration.ofSeconds(-1), Optional.empty())).hasMessageContaining("parallelizationFactor");
         assertThatThrownBy(() -> new Trigger.StreamMapping("t", 10, Duration.ZERO, Trigger.StartingPosition.LATEST, 1, false, false, 0,
                 Duration.ofSeconds(30), Optional.empty())).hasMessageContaining("maximumRecordAge");
+    }
+
+    @Test
+    void aSendsWorstCaseFitsTheFrameFunctionsTimeout() {
+        // claim, seq, message, and on failure the seq left on the claim: four calls, each bounded.
+        Duration worstCase = AwsClients.DYNAMODB_CALL_TIMEOUT.multipliedBy(4);
+        ParleyManifest.manifest().functions().stream().filter(f -> f.handler().equals(FrameHandler.class.getName()))
+                .forEach(f -> assertThat(worstCase).as(f.name()).isLessThan(f.timeout()));
     }
 
     @Test
