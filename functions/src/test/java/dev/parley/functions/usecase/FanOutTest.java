@@ -181,7 +181,7 @@ public class FanOutTest {
     }
 
     /** A repository that knows one conversation (the fan-out only reads members). */
-    public static final class OneConversation implements ConversationRepository {
+    public static final class OneConversation extends UnsupportedConversationRepository {
         private final Conversation conversation;
         /** How many times the conversation was read. */
         public final AtomicInteger finds = new AtomicInteger();
@@ -194,41 +194,6 @@ public class FanOutTest {
         public Optional<Stored> find(ConversationId id) {
             finds.incrementAndGet();
             return id.equals(conversation.id()) ? Optional.of(new Stored(conversation, conversation.admins().getFirst(), 7, 1)) : Optional.empty();
-        }
-
-        @Override
-        public Stored createIfAbsent(Conversation c, UserId createdBy) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Map<ConversationId, Stored> findAll(Collection<ConversationId> ids) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean replaceMembers(Stored current, Conversation updated) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Optional<Membership> membership(UserId user, ConversationId id) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public MembershipPage memberships(UserId user, Optional<String> cursor, int limit) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public List<Membership> members(ConversationId id) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public dev.parley.model.ReceiptWatermarks advance(UserId user, ConversationId id, dev.parley.model.ReceiptWatermarks marks) {
-            throw new UnsupportedOperationException();
         }
     }
 }

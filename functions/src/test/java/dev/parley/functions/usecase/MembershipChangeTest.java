@@ -9,7 +9,6 @@ import dev.parley.model.ConversationId;
 import dev.parley.model.DeviceId;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
-import dev.parley.model.ReceiptWatermarks;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.MessageLog;
@@ -21,9 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +30,7 @@ class MembershipChangeTest {
     private static final ConversationId GROUP = ConversationId.of("g:crew");
 
     /** A conversation whose membership update loses the race a given number of times before it wins. */
-    private static final class RacingRepository implements ConversationRepository {
+    private static final class RacingRepository extends UnsupportedConversationRepository {
         private Stored stored = new Stored(Conversation.group(GROUP, ADMIN, List.of(ADMIN, UserId.of("bob")), Optional.empty()), ADMIN, 0, 1);
         private int racesToLose;
         int attempts;
@@ -55,36 +52,6 @@ class MembershipChangeTest {
             }
             stored = new Stored(updated, current.createdBy(), current.lastSeq(), current.version() + 1);
             return true;
-        }
-
-        @Override
-        public Stored createIfAbsent(Conversation conversation, UserId createdBy) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Map<ConversationId, Stored> findAll(Collection<ConversationId> ids) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Optional<Membership> membership(UserId user, ConversationId conversation) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public MembershipPage memberships(UserId user, Optional<String> cursor, int limit) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public List<Membership> members(ConversationId conversation) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public ReceiptWatermarks advance(UserId user, ConversationId conversation, ReceiptWatermarks marks) {
-            throw new UnsupportedOperationException();
         }
     }
 

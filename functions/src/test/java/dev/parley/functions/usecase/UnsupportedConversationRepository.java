@@ -1,0 +1,55 @@
+package dev.parley.functions.usecase;
+
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.ReceiptWatermarks;
+import dev.parley.model.UserId;
+import dev.parley.ports.ConversationRepository;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** A repository fake's base: every method fails, so a test's fake overrides only what its use case may call. */
+public abstract class UnsupportedConversationRepository implements ConversationRepository {
+
+    @Override
+    public Stored createIfAbsent(Conversation conversation, UserId createdBy) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Optional<Stored> find(ConversationId id) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Map<ConversationId, Stored> findAll(Collection<ConversationId> ids) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public boolean replaceMembers(Stored current, Conversation updated) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Optional<Membership> membership(UserId user, ConversationId conversation) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public MembershipPage memberships(UserId user, Optional<String> cursor, int limit) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public List<Membership> members(ConversationId conversation) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public ReceiptWatermarks advance(UserId user, ConversationId conversation, ReceiptWatermarks marks) {
+        throw new UnsupportedOperationException();
+    }
+}
