@@ -32,6 +32,11 @@ public record FunctionSpec(
         READ(List.of("GetItem", "BatchGetItem", "Query")),
         WRITE(List.of("PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem")),
         READ_WRITE(List.of("GetItem", "BatchGetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem")),
+        /**
+         * READ_WRITE and Scan. No Parley function has it (no request path may Scan; the manifest's test
+         * holds it to that): it exists for the benchmark's naive broadcast baseline, which scans.
+         */
+        READ_WRITE_SCAN(List.of("GetItem", "BatchGetItem", "Query", "Scan", "PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem")),
         /** Reading the table's stream, which the event source mapping does (and is granted) for the function. */
         STREAM(List.of());
 

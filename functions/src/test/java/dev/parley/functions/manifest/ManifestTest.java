@@ -73,6 +73,12 @@ class ManifestTest {
     }
 
     @Test
+    void noParleyFunctionMayScan() {
+        ParleyManifest.manifest().functions().forEach(f -> f.tables().forEach((table, access) ->
+                assertThat(access.operations()).as(f.name() + " on " + table).doesNotContain("Scan")));
+    }
+
+    @Test
     void aSendsWorstCaseFitsTheFrameFunctionsTimeout() {
         // claim, seq, message, and on failure the seq left on the claim: four calls, each bounded.
         Duration worstCase = AwsClients.DYNAMODB_CALL_TIMEOUT.multipliedBy(4);
