@@ -60,6 +60,7 @@ import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.iam.ServicePrincipal;
 import software.amazon.awscdk.services.lambda.Alias;
 import software.amazon.awscdk.services.lambda.Architecture;
+import software.amazon.awscdk.services.lambda.CfnVersion;
 import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.lambda.Runtime;
@@ -107,6 +108,9 @@ public final class ParleyStack extends Stack {
                 .description("If set, tokens must carry exactly this iss claim").build();
         CfnParameter jwtAudience = CfnParameter.Builder.create(this, "JwtAudience").type("String").defaultValue("")
                 .description("If set, tokens must carry this aud claim").build();
+        CfnParameter secretRevision = CfnParameter.Builder.create(this, "JwtSecretRevision").type("String").defaultValue("1")
+                .description("Any label; change it whenever you change JwtSecret, so that the authorizer's published version is "
+                        + "replaced and picks the new secret up").build();
         CfnRule.Builder.create(this, "ExactlyOneTokenKey").assertions(List.of(CfnRuleAssertion.builder()
                 .assertValue(Fn.conditionOr(
                         Fn.conditionAnd(Fn.conditionEquals(jwtSecret.getValueAsString(), ""), Fn.conditionNot(Fn.conditionEquals(jwksUrl.getValueAsString(), ""))),
@@ -143,7 +147,14 @@ public final class ParleyStack extends Stack {
             if (spec.trigger() instanceof Trigger.WebSocketAuthorizer) {
                 environment.putAll(tokenSettings);
             }
-            Alias alias = function(spec, environment, settings);
+            // A published version keeps the environment it was published with, and CloudFormation republishes only
+            // when the version's own properties change: naming the token settings in its description makes a new
+            // JwksUrl, issuer, audience or secret revision reach the live alias.
+            Optional<String> versionDescription = spec.trigger() instanceof Trigger.WebSocketAuthorizer
+                    ? Optional.of(Fn.join(" ", List.of("token settings: jwks", jwksUrl.getValueAsString(), "issuer", jwtIssuer.getValueAsString(),
+                            "audience", jwtAudience.getValueAsString(), "secret revision", secretRevision.getValueAsString())))
+                    : Optional.empty();
+            Alias alias = function(spec, environment, settings, versionDescription);
             functions.put(spec.name(), alias);
             if (spec.managesConnections()) {
                 alias.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("execute-api:ManageConnections"))
@@ -245,7 +256,7 @@ public final class ParleyStack extends Stack {
         return environment;
     }
 
-    private Alias function(FunctionSpec spec, Map<String, String> environment, StackSettings settings) {
+    private Alias function(FunctionSpec spec, Map<String, String> environment, StackSettings settings, Optional<String> versionDescription) {
         LogGroup logs = LogGroup.Builder.create(this, "Logs-" + spec.name()).retention(settings.logRetention())
                 .removalPolicy(RemovalPolicy.DESTROY).build();
         // Its own role rather than the default one, whose managed policy lets it write to every log group ("*").
@@ -269,6 +280,8 @@ public final class ParleyStack extends Stack {
         Annotations.of(function).acknowledgeWarning("@aws-cdk/aws-lambda:snapStartRequirePublish",
                 "every trigger invokes the live alias, which points at the published current version");
         spec.tables().forEach((tableName, access) -> grant(function, tableName, access));
+        versionDescription.ifPresent(description ->
+                ((CfnVersion) function.getCurrentVersion().getNode().getDefaultChild()).addPropertyOverride("Description", description));
         return Alias.Builder.create(this, "Alias-" + spec.name()).aliasName(LIVE_ALIAS).version(function.getCurrentVersion()).build();
     }
 
@@ -418,7 +431,7 @@ public final class ParleyStack extends Stack {
                 .treatMissingData(TreatMissingData.NOT_BREACHING).build()));
         tables.forEach((name, table) -> alarms.add(Alarm.Builder.create(this, "Alarm-Throttles-" + name)
                 .alarmDescription(name + " throttled requests: a hot partition or an account limit")
-                .metric(MathExpression.Builder.create().label(name + " throttle events").expression("reads + writes").period(period)
+                .metric(MathExpression.Builder.create().label(name + " throttle events").expression("FILL(reads, 0) + FILL(writes, 0)").period(period)
                         .usingMetrics(Map.of(
                                 "reads", table.metric("ReadThrottleEvents", MetricOptions.builder().statistic("Sum").period(period).build()),
                                 "writes", table.metric("WriteThrottleEvents", MetricOptions.builder().statistic("Sum").period(period).build())))

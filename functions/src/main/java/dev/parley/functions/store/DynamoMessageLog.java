@@ -18,11 +18,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.UUID;
 
+import software.amazon.awssdk.core.SdkPlugin;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.retries.DefaultRetryStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
+import software.amazon.awssdk.services.dynamodb.model.RequestLimitExceededException;
+import software.amazon.awssdk.services.dynamodb.model.ThrottlingException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
@@ -43,6 +49,8 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
  */
 public final class DynamoMessageLog implements MessageLog {
     static final String BY_CLIENT_ID = "byClientId";
+    /** On a claim: which append call wrote it. */
+    private static final String ATTEMPT = "attempt";
     /**
      * When a claim with no message is known to be abandoned: far longer than the frame functions'
      * timeout (the manifest's test holds them to it), so its send cannot still be running.
@@ -50,6 +58,10 @@ public final class DynamoMessageLog implements MessageLog {
     public static final Duration CLAIM_ABANDONED_AFTER = Duration.ofSeconds(30);
     /** How long a retried send waits for the byClientId index to show the original: about a second at most. */
     private static final Backoff INDEX_CATCH_UP = new Backoff(Duration.ofMillis(5), Duration.ofMillis(100), 14);
+
+    /** Turns the SDK's retries off for one request. */
+    private static final SdkPlugin NO_RETRIES = config -> config.overrideConfiguration(
+            config.overrideConfiguration().toBuilder().retryStrategy(DefaultRetryStrategy.doNotRetry()).build());
 
     private final DynamoDbClient dynamo;
     private final String messages;
@@ -77,24 +89,38 @@ public final class DynamoMessageLog implements MessageLog {
     @Override
     public Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device, String senderConnection,
                            Content content, long serverTimestamp) {
+        // The attempt id tells this call's own claim from another's when the SDK retries a put that was
+        // applied but answered late.
+        String attempt = UUID.randomUUID().toString();
         Map<String, AttributeValue> claim = Map.of(DynamoConversationRepository.PK, s(claimKey(conversation, id)),
-                Items.SENDER, s(sender.value()), Items.TIMESTAMP, n(serverTimestamp));
+                Items.SENDER, s(sender.value()), Items.TIMESTAMP, n(serverTimestamp), ATTEMPT, s(attempt));
         OptionalLong reserved = OptionalLong.empty();
         try {
-            dynamo.putItem(b -> b.tableName(conversations).item(claim).conditionExpression("attribute_not_exists(pk)"));
+            dynamo.putItem(b -> b.tableName(conversations).item(claim).conditionExpression("attribute_not_exists(pk)")
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
         } catch (ConditionalCheckFailedException claimed) {
+            if (claimed.hasItem() && claimed.item().containsKey(ATTEMPT) && claimed.item().get(ATTEMPT).s().equals(attempt)) {
+                return store(conversation, id, sender, device, senderConnection, content, serverTimestamp, OptionalLong.empty());
+            }
             Optional<Message> original = original(conversation, id, sender);
             if (original.isPresent()) {
                 return new Appended(original.get(), true);
             }
             reserved = takeOverClaim(claim, id, serverTimestamp);
         }
+        return store(conversation, id, sender, device, senderConnection, content, serverTimestamp, reserved);
+    }
+
+    /** Steps 2 and 3, for a send that holds its claim: the seq (reserved by a failed attempt, or the next one), then the message. */
+    private Appended store(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device, String senderConnection,
+                           Content content, long serverTimestamp, OptionalLong reserved) {
         long seq = reserved.isPresent() ? reserved.getAsLong() : nextSeq(conversation, id, sender);
         Message message = new Message(id, conversation, seq, sender, device, content, serverTimestamp);
         try {
             dynamo.putItem(b -> b.tableName(messages).item(Items.message(message, senderConnection)).conditionExpression("attribute_not_exists(seq)"));
         } catch (ConditionalCheckFailedException stored) {
-            // Only a reserved seq can be taken: another retry of this same send stored it first.
+            // Another retry of this same send stored it first, or this send's own first attempt at the put
+            // was applied but answered late and the SDK retried it.
             Message there = Items.message(dynamo.getItem(b -> b.tableName(messages).consistentRead(true)
                     .key(Map.of(Items.CONVERSATION, s(conversation.value()), Items.SEQ, n(seq)))).item());
             if (there.id().equals(id) && there.senderId().equals(sender)) {
@@ -116,10 +142,16 @@ public final class DynamoMessageLog implements MessageLog {
         return new Appended(message, false);
     }
 
-    /** Takes the conversation's next seq, if the sender is a member; otherwise releases the claim and refuses. */
+    /**
+     * Takes the conversation's next seq, if the sender is a member; otherwise releases the claim and refuses.
+     * The increment is not idempotent, so the SDK must not retry it: a retry of an attempt that was applied
+     * but answered late would take a second seq and leave the first empty. A throttled attempt was not
+     * applied, so the claim is released and the client may retry at once; after any other failure nobody
+     * knows whether a seq was taken, and the claim stays until it counts as abandoned.
+     */
     private long nextSeq(ConversationId conversation, ClientMessageId id, UserId sender) {
         try {
-            var updated = dynamo.updateItem(b -> b.tableName(conversations)
+            var updated = dynamo.updateItem(b -> b.overrideConfiguration(o -> o.addPlugin(NO_RETRIES)).tableName(conversations)
                     .key(Map.of(DynamoConversationRepository.PK, s(DynamoConversationRepository.key(conversation))))
                     .updateExpression("SET lastSeq = lastSeq + :one")
                     .conditionExpression("attribute_exists(pk) AND contains(members, :sender)")
@@ -129,12 +161,19 @@ public final class DynamoMessageLog implements MessageLog {
             return Long.parseLong(updated.attributes().get(DynamoConversationRepository.LAST_SEQ).n());
         } catch (ConditionalCheckFailedException refused) {
             // Release the claim, so the same send may succeed once the sender is a member.
-            dynamo.deleteItem(b -> b.tableName(conversations).key(Map.of(DynamoConversationRepository.PK, s(claimKey(conversation, id)))));
+            releaseClaim(conversation, id);
             if (!refused.hasItem() || refused.item().isEmpty()) {
                 throw new DomainException(ErrorCode.NOT_FOUND, "no conversation " + conversation);
             }
             throw new DomainException(ErrorCode.FORBIDDEN, sender + " is not a member of conversation " + conversation);
+        } catch (ProvisionedThroughputExceededException | RequestLimitExceededException | ThrottlingException throttled) {
+            releaseClaim(conversation, id);
+            throw throttled;
         }
+    }
+
+    private void releaseClaim(ConversationId conversation, ClientMessageId id) {
+        dynamo.deleteItem(b -> b.tableName(conversations).key(Map.of(DynamoConversationRepository.PK, s(claimKey(conversation, id)))));
     }
 
     /** The message a client id was first stored as, if there is one; a send still in flight is waited for, briefly. */
@@ -169,6 +208,9 @@ public final class DynamoMessageLog implements MessageLog {
         Map<String, AttributeValue> key = Map.of(DynamoConversationRepository.PK, claim.get(DynamoConversationRepository.PK));
         Map<String, AttributeValue> current = dynamo.getItem(b -> b.tableName(conversations).consistentRead(true).key(key)).item();
         if (current != null && current.containsKey(Items.SEQ)) {
+            if (!current.get(Items.SENDER).s().equals(claim.get(Items.SENDER).s())) {
+                throw new DomainException(ErrorCode.CONFLICT, "id " + id + " is already used in this conversation");
+            }
             return OptionalLong.of(Long.parseLong(current.get(Items.SEQ).n()));
         }
         try {

@@ -168,10 +168,33 @@ public final class StreamEventSourceMapping implements AutoCloseable {
     private void readShard(String shardId, String startingType) {
         String iterator = call("DynamoDBStreams_20120810.GetShardIterator", Json.NODES.objectNode()
                 .put("StreamArn", streamArn).put("ShardId", shardId).put("ShardIteratorType", startingType)).path("ShardIterator").asText();
+        String lastSequenceNumber = null;
         while (running && iterator != null) {
-            JsonNode page = call("DynamoDBStreams_20120810.GetRecords", Json.NODES.objectNode().put("ShardIterator", iterator).put("Limit", 1000));
+            JsonNode page;
+            try {
+                page = call("DynamoDBStreams_20120810.GetRecords", Json.NODES.objectNode().put("ShardIterator", iterator).put("Limit", 1000));
+            } catch (RuntimeException failed) {
+                // Keep the place in the shard: starting it over would deliver every record again.
+                if (!running) {
+                    return;
+                }
+                System.getLogger(StreamEventSourceMapping.class.getName()).log(System.Logger.Level.WARNING,
+                        "reading shard " + shardId + " of " + settings.table() + " failed; retrying from the same place", failed);
+                sleep(pollInterval);
+                if (String.valueOf(failed.getMessage()).contains("ExpiredIteratorException")) {
+                    ObjectNode request = Json.NODES.objectNode().put("StreamArn", streamArn).put("ShardId", shardId);
+                    if (lastSequenceNumber == null) {
+                        request.put("ShardIteratorType", startingType);
+                    } else {
+                        request.put("ShardIteratorType", "AFTER_SEQUENCE_NUMBER").put("SequenceNumber", lastSequenceNumber);
+                    }
+                    iterator = call("DynamoDBStreams_20120810.GetShardIterator", request).path("ShardIterator").asText();
+                }
+                continue;
+            }
             JsonNode records = page.path("Records");
             for (JsonNode record : records) {
+                lastSequenceNumber = record.path("dynamodb").path("SequenceNumber").asText(lastSequenceNumber);
                 ObjectNode event = ((ObjectNode) record).deepCopy();
                 event.put("eventSourceARN", streamArn);
                 lambdaIdentity(event);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Trigger;
 import dev.parley.local.dynamodb.DynamoDbEmulator;
+import dev.parley.local.dynamodb.Faults;
 import dev.parley.local.dynamodb.ManualClock;
 import java.time.Clock;
 import java.time.Duration;
@@ -110,6 +111,23 @@ class StreamEventSourceMappingTest {
         assertThat(StreamHandlers.DELIVERED).allSatisfy(batch -> assertThat(batch.size()).isLessThanOrEqualTo(3));
         await(mapping::isIdle);
         assertThat(mapping.metrics().recordsDelivered()).isEqualTo(10);
+    }
+
+    @Test
+    void aFailedPollIsRetriedFromTheSamePlaceAndDeliversNothingTwice() throws Exception {
+        emulator.faults().add(new Faults.Rule("GetRecords", "*", Faults.Kind.INTERNAL_SERVER_ERROR, 0.5, 0));
+        StreamEventSourceMapping mapping = map(5, 1, true, false, 2, Duration.ofSeconds(-1), 5, Clock.systemUTC());
+        for (int i = 1; i <= 20; i++) {
+            put("a", i, "ok");
+        }
+        await(() -> delivered().size() >= 20);
+        await(mapping::isIdle);
+        Thread.sleep(200);
+        List<String> expected = new ArrayList<>();
+        for (int i = 1; i <= 20; i++) {
+            expected.add("a#" + i);
+        }
+        assertThat(delivered()).as("each record once, in order, although half the polls failed").containsExactlyElementsOf(expected);
     }
 
     @Test
