@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.parley.functions.manifest.ParleyManifest;
 import dev.parley.functions.retry.Backoff;
-import dev.parley.functions.retry.RetriesExhaustedException;
 import dev.parley.functions.store.DynamoConnectionRegistry;
 import dev.parley.functions.store.DynamoConversationRepository;
 import dev.parley.functions.store.DynamoMessageLog;
@@ -77,17 +76,6 @@ class StoresOnTheEmulatorTest {
         assertThat(live).hasSize(150);
         users.forEach(user -> assertThat(live.get(user)).extracting(c -> c.connectionId()).containsExactly("c-" + user.value()));
         assertThat(waits).as("a retry waited for each partial answer").isNotEmpty();
-    }
-
-    @Test
-    void aBatchThatStaysUnprocessedFailsAfterTheBoundedRetriesInsteadOfSpinning() {
-        DynamoConnectionRegistry registry = new DynamoConnectionRegistry(dynamo, ParleyManifest.CONNECTIONS, backoff);
-        emulator.faults().add(new Faults.Rule("BatchGetItem", "*", Faults.Kind.UNPROCESSED, 1.0, 0));
-
-        assertThatThrownBy(() -> registry.liveConnections(users(3), NOW)).isInstanceOf(RetriesExhaustedException.class)
-                .hasMessageContaining("3 keys of " + ParleyManifest.CONNECTIONS).hasMessageContaining("6 retries");
-        assertThat(emulator.capacity().total(ParleyManifest.CONNECTIONS, "BatchGetItem").requests()).as("nothing was read").isZero();
-        assertThat(waits).extracting(Duration::toMillis).containsExactly(1L, 2L, 4L, 8L, 8L, 8L);
     }
 
     @Test

@@ -1,7 +1,7 @@
 package dev.parley.functions.retry;
 
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
+import java.security.SecureRandom;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -27,8 +27,14 @@ public final class Backoff {
     private final LongUnaryOperator jitter;
     private final Sleeper sleeper;
 
+    /**
+     * Draws jitter from SecureRandom: a SnapStart snapshot would give every restored environment the
+     * same ThreadLocalRandom sequence, and identical jitter is no jitter; SecureRandom is reseeded on restore.
+     */
+    private static final SecureRandom JITTER = new SecureRandom();
+
     public Backoff(Duration base, Duration cap, int maxRetries) {
-        this(base, cap, maxRetries, bound -> ThreadLocalRandom.current().nextLong(bound + 1), duration -> Thread.sleep(duration));
+        this(base, cap, maxRetries, bound -> JITTER.nextLong(bound + 1), duration -> Thread.sleep(duration));
     }
 
     /**
@@ -58,9 +64,12 @@ public final class Backoff {
         if (retry < 1) {
             throw new IllegalArgumentException("retry counts from 1, was " + retry);
         }
-        // Doubling past 2^30 overflows long nanos long before it matters: the cap has been reached by then.
-        long doubled = retry > 31 ? Long.MAX_VALUE : base.toNanos() << (retry - 1);
-        return doubled < 0 || doubled > cap.toNanos() ? cap : Duration.ofNanos(doubled);
+        // base * 2^(retry-1) > cap, asked without computing the product, which can overflow.
+        int shift = retry - 1;
+        if (shift >= 62 || base.toNanos() > (cap.toNanos() >> shift)) {
+            return cap;
+        }
+        return Duration.ofNanos(base.toNanos() << shift);
     }
 
     /** The retries of one operation; not shared between threads. */

@@ -21,6 +21,9 @@ class BackoffTest {
         assertThat(List.of(1, 2, 3, 4, 5, 6, 40).stream().map(backoff::ceiling).map(Duration::toMillis).toList())
                 .containsExactly(10L, 20L, 40L, 80L, 100L, 100L, 100L);
         assertThatThrownBy(() -> backoff.ceiling(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("retry");
+        Backoff large = new Backoff(Duration.ofSeconds(9), Duration.ofMinutes(10), 40);
+        assertThat(List.of(1, 2, 7, 8, 34, 40).stream().map(large::ceiling).map(Duration::toSeconds).toList())
+                .as("no overflow on the way to the cap").containsExactly(9L, 18L, 576L, 600L, 600L, 600L);
     }
 
     @Test

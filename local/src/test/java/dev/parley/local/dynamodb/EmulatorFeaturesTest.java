@@ -223,9 +223,14 @@ class EmulatorFeaturesTest {
 
         emulator.faults().clear();
         emulator.faults().add(new Faults.Rule("BatchGetItem", "*", Faults.Kind.UNPROCESSED, 1.0, 0));
-        var none = client.batchGetItem(b -> b.requestItems(Map.of("sessions", KeysAndAttributes.builder().keys(keys).build())));
-        assertThat(none.responses().getOrDefault("sessions", List.of())).isEmpty();
-        assertThat(none.unprocessedKeys().get("sessions").keys()).hasSize(20);
+        assertThatThrownBy(() -> client.batchGetItem(b -> b.requestItems(Map.of("sessions", KeysAndAttributes.builder().keys(keys).build()))))
+                .as("nothing processed is a throughput error, as on DynamoDB").isInstanceOf(ProvisionedThroughputExceededException.class);
+        List<Map<String, AttributeValue>> tooMany = new ArrayList<>();
+        for (int i = 0; i < 101; i++) {
+            tooMany.add(Map.of("id", AttributeValue.fromS("k" + i)));
+        }
+        assertThatThrownBy(() -> client.batchGetItem(b -> b.requestItems(Map.of("sessions", KeysAndAttributes.builder().keys(tooMany).build()))))
+                .as("a request over the limit is refused whole").hasMessageContaining("Too many items requested");
         assertThat(client.batchWriteItem(b -> b.requestItems(Map.of("sessions", writes.subList(0, 1)))).unprocessedItems())
                 .as("a rule for BatchGetItem leaves writes alone").isEmpty();
     }

@@ -20,8 +20,8 @@ import java.util.Set;
 
 /** BatchGetItem (up to 100 keys) and BatchWriteItem (up to 25 puts and deletes). */
 public final class BatchOperations {
-    static final int MAX_GET_KEYS = 100;
-    static final int MAX_WRITES = 25;
+    public static final int MAX_GET_KEYS = 100;
+    public static final int MAX_WRITES = 25;
     /** A BatchGetItem response holds at most 16 MB; keys beyond come back as UnprocessedKeys. */
     static final long MAX_GET_RESPONSE_BYTES = 16L * 1024 * 1024;
 

@@ -3,7 +3,9 @@ package dev.parley.local.dynamodb.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.local.dynamodb.DynamoDbError;
 import dev.parley.local.dynamodb.Faults;
+import dev.parley.local.dynamodb.engine.BatchOperations;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -11,7 +13,8 @@ import java.util.function.Function;
 /**
  * The UNPROCESSED fault: a BatchGetItem or BatchWriteItem that runs only part of its keys and returns
  * the rest as UnprocessedKeys / UnprocessedItems, as DynamoDB does under throttling. The request is
- * split before it runs, so the keys left over are neither read nor written.
+ * split before it runs, so the keys left over are neither read nor written; when none is left to
+ * run, the answer is ProvisionedThroughputExceededException, also as DynamoDB's.
  */
 final class PartialBatch {
     private PartialBatch() {
@@ -47,19 +50,17 @@ final class PartialBatch {
                 leftOver.set(table.getKey(), get ? ((ObjectNode) table.getValue().deepCopy()).set("Keys", left) : left);
             }
         }
-        if (leftOver.isEmpty()) {
+        if (leftOver.isEmpty() || oversized(get, requestItems)) {
+            // A request the service refuses whole (too many keys) is refused whole, as DynamoDB does.
             return service.apply(request);
         }
-        String unprocessedName = get ? "UnprocessedKeys" : "UnprocessedItems";
-        ObjectNode response;
         if (processed.isEmpty()) {
-            response = requestItems.objectNode();
-            if (get) {
-                response.putObject("Responses");
-            }
-        } else {
-            response = (ObjectNode) service.apply(((ObjectNode) request.deepCopy()).set("RequestItems", processed));
+            // DynamoDB's answer when nothing of a batch could be processed.
+            throw DynamoDbError.provisionedThroughputExceeded("The level of configured provisioned throughput for the table was "
+                    + "exceeded. Consider increasing your provisioning level with the UpdateTable API.");
         }
+        String unprocessedName = get ? "UnprocessedKeys" : "UnprocessedItems";
+        ObjectNode response = (ObjectNode) service.apply(((ObjectNode) request.deepCopy()).set("RequestItems", processed));
         ObjectNode unprocessed = response.withObjectProperty(unprocessedName);
         leftOver.properties().forEach(table -> {
             JsonNode already = unprocessed.get(table.getKey());
@@ -72,5 +73,13 @@ final class PartialBatch {
             }
         });
         return response;
+    }
+
+    private static boolean oversized(boolean get, ObjectNode requestItems) {
+        int count = 0;
+        for (Map.Entry<String, JsonNode> table : requestItems.properties()) {
+            count += get ? table.getValue().path("Keys").size() : table.getValue().size();
+        }
+        return count > (get ? BatchOperations.MAX_GET_KEYS : BatchOperations.MAX_WRITES);
     }
 }
