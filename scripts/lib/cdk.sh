@@ -11,7 +11,8 @@ parley_require_cdk_cli() {
   fi
 }
 
-# Splits "--profile P --region R" and the rest: sets PARLEY_CDK_ENV (for cdk) and PARLEY_CDK_REST (an array).
+# Splits "--profile P --region R --stack-name N" (or --x=value) and the rest: sets PARLEY_CDK_ENV (for every
+# cdk command, bootstrap too), exports the region for them, and leaves the rest in PARLEY_CDK_REST (an array).
 parley_cdk_options() {
   PARLEY_CDK_ENV=()
   PARLEY_CDK_REST=()
@@ -19,10 +20,13 @@ parley_cdk_options() {
     case "$1" in
       --profile) [ $# -ge 2 ] || { echo "error: --profile needs a profile name" >&2; exit 2; }
                  PARLEY_CDK_ENV+=(--profile "$2"); shift 2 ;;
+      --profile=*) PARLEY_CDK_ENV+=(--profile "${1#--profile=}"); shift ;;
       --region)  [ $# -ge 2 ] || { echo "error: --region needs a region, e.g. eu-west-1" >&2; exit 2; }
                  export AWS_REGION="$2" AWS_DEFAULT_REGION="$2"; shift 2 ;;
+      --region=*) export AWS_REGION="${1#--region=}" AWS_DEFAULT_REGION="${1#--region=}"; shift ;;
       --stack-name) [ $# -ge 2 ] || { echo "error: --stack-name needs a name" >&2; exit 2; }
                  PARLEY_CDK_REST+=(-c "parley:stackName=$2"); shift 2 ;;
+      --stack-name=*) PARLEY_CDK_REST+=(-c "parley:stackName=${1#--stack-name=}"); shift ;;
       *) PARLEY_CDK_REST+=("$1"); shift ;;
     esac
   done
