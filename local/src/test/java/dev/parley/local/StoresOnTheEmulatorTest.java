@@ -95,6 +95,39 @@ class StoresOnTheEmulatorTest {
     }
 
     @Test
+    void membershipRowsLostAfterTheConversationWasUpdatedAreRepaired() {
+        // Without the SDK's retries, whose backoff on a throttled batch takes most of a minute.
+        DynamoDbClient noRetries = DynamoDbClient.builder().endpointOverride(emulator.endpoint()).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .overrideConfiguration(o -> o.retryStrategy(software.amazon.awssdk.retries.DefaultRetryStrategy.doNotRetry()))
+                .httpClient(UrlConnectionHttpClient.create()).build();
+        DynamoConversationRepository repository = new DynamoConversationRepository(noRetries, ParleyManifest.CONVERSATIONS,
+                ParleyManifest.MEMBERSHIPS, backoff);
+        UserId admin = UserId.of("admin");
+        UserId carol = UserId.of("carol");
+        UserId bob = UserId.of("bob");
+        ConversationId id = ConversationId.of("g:crew");
+        var created = repository.createIfAbsent(Conversation.group(id, admin, List.of(admin, bob), Optional.empty()), admin);
+        Conversation withCarol = created.conversation().withMembersAdded(admin, List.of(carol)).withMembersRemoved(admin, List.of(bob));
+
+        long fault = emulator.faults().add(new Faults.Rule("BatchWriteItem", ParleyManifest.MEMBERSHIPS, Faults.Kind.UNPROCESSED, 1.0, 0));
+        assertThatThrownBy(() -> repository.replaceMembers(created, withCarol)).as("the rows could not be written")
+                .isInstanceOf(software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException.class);
+        emulator.faults().remove(fault);
+        var stored = repository.find(id).orElseThrow();
+        assertThat(stored.conversation().members()).contains(carol).doesNotContain(bob);
+        assertThat(repository.membership(carol, id)).isEmpty();
+        assertThat(repository.membership(bob, id)).isPresent();
+
+        repository.repairMemberships(stored, List.of(carol, bob, admin));
+
+        assertThat(repository.membership(carol, id)).get().extracting(m -> m.joinedAfterSeq()).isEqualTo(stored.lastSeq());
+        assertThat(repository.membership(bob, id)).isEmpty();
+        assertThat(repository.membership(admin, id)).as("an existing row is left as it is").isPresent();
+        noRetries.close();
+    }
+
+    @Test
     void aSendWhoseFunctionDiedAfterItsClaimIsTakenOverOnceTheClaimIsAbandoned() {
         DynamoConversationRepository repository = new DynamoConversationRepository(dynamo, ParleyManifest.CONVERSATIONS, ParleyManifest.MEMBERSHIPS);
         DynamoMessageLog log = new DynamoMessageLog(dynamo, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS);

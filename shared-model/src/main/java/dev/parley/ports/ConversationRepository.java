@@ -37,6 +37,13 @@ public interface ConversationRepository {
     /** Replaces the membership if the stored version is still {@code expectedVersion}; false if it changed meanwhile. */
     boolean replaceMembers(Stored current, Conversation updated);
 
+    /**
+     * Makes these users' membership rows agree with the stored conversation: a row for each who is a
+     * member and has none (joining after its last seq), no row for each who is not. Finishes a
+     * membership change whose row writes failed after the conversation itself was updated.
+     */
+    void repairMemberships(Stored stored, Collection<UserId> users);
+
     Optional<Membership> membership(UserId user, ConversationId conversation);
 
     MembershipPage memberships(UserId user, Optional<String> cursor, int limit);

@@ -167,6 +167,20 @@ public final class DynamoConversationRepository implements ConversationRepositor
     }
 
     @Override
+    public void repairMemberships(Stored stored, Collection<UserId> users) {
+        ConversationId id = stored.conversation().id();
+        Set<UserId> members = new HashSet<>(stored.conversation().members());
+        Set<UserId> withRows = new HashSet<>();
+        List<Map<String, AttributeValue>> keys = new LinkedHashSet<>(users).stream()
+                .map(user -> Map.of(USER, s(user.value()), Items.CONVERSATION, s(id.value()))).toList();
+        Batches.getAll(dynamo, backoff, memberships, keys, true, item -> withRows.add(UserId.of(item.get(USER).s())));
+        writeMemberships(id, users.stream().distinct().filter(u -> members.contains(u) && !withRows.contains(u)).toList(), stored.lastSeq());
+        writeAll(users.stream().distinct().filter(u -> !members.contains(u) && withRows.contains(u))
+                .map(u -> WriteRequest.builder().deleteRequest(d -> d.key(Map.of(USER, s(u.value()), Items.CONVERSATION, s(id.value())))).build())
+                .toList());
+    }
+
+    @Override
     public Optional<Membership> membership(UserId user, ConversationId conversation) {
         var item = dynamo.getItem(b -> b.tableName(memberships).consistentRead(true)
                 .key(Map.of(USER, s(user.value()), Items.CONVERSATION, s(conversation.value())))).item();

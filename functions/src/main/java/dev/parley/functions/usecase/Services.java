@@ -140,7 +140,12 @@ public final class Services {
             ConversationRepository.Stored current = find(id);
             Conversation updated = add ? current.conversation().withMembersAdded(caller.user(), users)
                     : current.conversation().withMembersRemoved(caller.user(), users);
-            if (updated.equals(current.conversation()) || conversations.replaceMembers(current, updated)) {
+            boolean unchanged = updated.equals(current.conversation());
+            if (unchanged) {
+                // Perhaps a retry of a change whose membership rows failed after the conversation was updated.
+                conversations.repairMemberships(current, users);
+            }
+            if (unchanged || conversations.replaceMembers(current, updated)) {
                 ServerFrame.ConversationUpdated frame = new ServerFrame.ConversationUpdated(updated);
                 List<UserId> everyone = new ArrayList<>(current.conversation().members());
                 updated.members().stream().filter(u -> !everyone.contains(u)).forEach(everyone::add);

@@ -44,6 +44,13 @@ class MembershipChangeTest {
             return Optional.of(stored);
         }
 
+        final List<List<UserId>> repaired = new ArrayList<>();
+
+        @Override
+        public void repairMemberships(Stored current, java.util.Collection<UserId> users) {
+            repaired.add(List.copyOf(users));
+        }
+
         @Override
         public boolean replaceMembers(Stored current, Conversation updated) {
             attempts++;
@@ -85,5 +92,16 @@ class MembershipChangeTest {
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
         assertThat(repository.attempts).as("the first try and 4 retries").isEqualTo(5);
         assertThat(waits).extracting(Duration::toMillis).containsExactly(10L, 20L, 40L, 40L);
+    }
+
+    @Test
+    void aChangeAlreadyMadeIsNotMadeAgainButItsMembershipRowsAreRepaired() {
+        RacingRepository repository = new RacingRepository(0);
+        Services services = services(repository);
+        addCarol(services);
+        assertThat(repository.repaired).isEmpty();
+        addCarol(services);
+        assertThat(repository.attempts).as("the conversation is not updated again").isEqualTo(1);
+        assertThat(repository.repaired).containsExactly(List.of(UserId.of("carol")));
     }
 }

@@ -34,6 +34,11 @@ public abstract class UnsupportedConversationRepository implements ConversationR
     }
 
     @Override
+    public void repairMemberships(Stored stored, Collection<UserId> users) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
     public Optional<Membership> membership(UserId user, ConversationId conversation) {
         throw new UnsupportedOperationException();
     }
