@@ -39,6 +39,7 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.retries.DefaultRetryStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -89,6 +90,10 @@ class FanOutOnLocalStackIT {
         DynamoDbClient dynamo = DynamoDbClient.builder().endpointOverride(endpoint).region(Region.of(LOCALSTACK.getRegion()))
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(LOCALSTACK.getAccessKey(), LOCALSTACK.getSecretKey())))
                 .httpClient(UrlConnectionHttpClient.create()).build();
+        DynamoDbClient sequencer = DynamoDbClient.builder().endpointOverride(endpoint).region(Region.of(LOCALSTACK.getRegion()))
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(LOCALSTACK.getAccessKey(), LOCALSTACK.getSecretKey())))
+                .overrideConfiguration(o -> o.retryStrategy(DefaultRetryStrategy.doNotRetry()))
+                .httpClient(UrlConnectionHttpClient.create()).build();
         String streamArn = dynamo.describeTable(b -> b.tableName(mapping.table())).table().latestStreamArn();
         ObjectNode source = JSON.createObjectNode().put("EventSourceArn", streamArn).put("FunctionName", functionName)
                 .put("StartingPosition", mapping.startingPosition().name()).put("BatchSize", mapping.batchSize())
@@ -104,7 +109,7 @@ class FanOutOnLocalStackIT {
         UserId alice = UserId.of("alice");
         ConversationId conversation = new DynamoConversationRepository(dynamo, ParleyManifest.CONVERSATIONS, ParleyManifest.MEMBERSHIPS)
                 .createIfAbsent(Conversation.direct(alice, UserId.of("bob")), alice).conversation().id();
-        new DynamoMessageLog(dynamo, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS).append(conversation,
+        new DynamoMessageLog(dynamo, sequencer, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS).append(conversation,
                 ClientMessageId.parse(UUID.randomUUID().toString()), alice, DeviceId.DEFAULT, "no-connection", Content.text("hi"),
                 System.currentTimeMillis());
 
@@ -115,6 +120,7 @@ class FanOutOnLocalStackIT {
         assertThat(line.get("seq").asText()).isEqualTo("1");
         assertThat(line.get("push_hand_offs").asInt()).isEqualTo(1);
         assertThat(line.get("service").asText()).isEqualTo(ParleyStack.SERVICE_NAME);
+        sequencer.close();
         dynamo.close();
     }
 

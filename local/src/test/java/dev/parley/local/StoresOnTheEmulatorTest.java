@@ -33,6 +33,7 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.retries.DefaultRetryStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -41,6 +42,8 @@ class StoresOnTheEmulatorTest {
     private static final Instant NOW = Instant.now();
     private DynamoDbEmulator emulator;
     private DynamoDbClient dynamo;
+    /** The same, without the SDK's retries (as the seq increment needs). */
+    private DynamoDbClient noRetries;
     private final List<Duration> waits = new ArrayList<>();
     private Backoff backoff;
 
@@ -48,14 +51,25 @@ class StoresOnTheEmulatorTest {
     void start() {
         emulator = DynamoDbEmulator.builder().start();
         TableProvisioner.provision(emulator.service(), ParleyManifest.manifest().tables());
-        dynamo = DynamoDbClient.builder().endpointOverride(emulator.endpoint()).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-                .httpClient(UrlConnectionHttpClient.create()).build();
+        dynamo = client(false);
+        noRetries = client(true);
         backoff = new Backoff(Duration.ofMillis(1), Duration.ofMillis(8), 6, bound -> bound, waits::add);
+    }
+
+    private DynamoDbClient client(boolean withoutRetries) {
+        return DynamoDbClient.builder().endpointOverride(emulator.endpoint()).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .overrideConfiguration(o -> {
+                    if (withoutRetries) {
+                        o.retryStrategy(DefaultRetryStrategy.doNotRetry());
+                    }
+                })
+                .httpClient(UrlConnectionHttpClient.create()).build();
     }
 
     @AfterEach
     void stop() {
+        noRetries.close();
         dynamo.close();
         emulator.close();
     }
@@ -97,10 +111,6 @@ class StoresOnTheEmulatorTest {
     @Test
     void membershipRowsLostAfterTheConversationWasUpdatedAreRepaired() {
         // Without the SDK's retries, whose backoff on a throttled batch takes most of a minute.
-        DynamoDbClient noRetries = DynamoDbClient.builder().endpointOverride(emulator.endpoint()).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-                .overrideConfiguration(o -> o.retryStrategy(software.amazon.awssdk.retries.DefaultRetryStrategy.doNotRetry()))
-                .httpClient(UrlConnectionHttpClient.create()).build();
         DynamoConversationRepository repository = new DynamoConversationRepository(noRetries, ParleyManifest.CONVERSATIONS,
                 ParleyManifest.MEMBERSHIPS, backoff);
         UserId admin = UserId.of("admin");
@@ -124,13 +134,12 @@ class StoresOnTheEmulatorTest {
         assertThat(repository.membership(carol, id)).get().extracting(m -> m.joinedAfterSeq()).isEqualTo(stored.lastSeq());
         assertThat(repository.membership(bob, id)).isEmpty();
         assertThat(repository.membership(admin, id)).as("an existing row is left as it is").isPresent();
-        noRetries.close();
     }
 
     @Test
     void aSendWhoseFunctionDiedAfterItsClaimIsTakenOverOnceTheClaimIsAbandoned() {
         DynamoConversationRepository repository = new DynamoConversationRepository(dynamo, ParleyManifest.CONVERSATIONS, ParleyManifest.MEMBERSHIPS);
-        DynamoMessageLog log = new DynamoMessageLog(dynamo, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS);
+        DynamoMessageLog log = new DynamoMessageLog(dynamo, noRetries, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS);
         UserId alice = UserId.of("alice");
         ConversationId conversation = repository.createIfAbsent(Conversation.direct(alice, UserId.of("bob")), alice).conversation().id();
         ClientMessageId abandoned = ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000001");
@@ -158,7 +167,7 @@ class StoresOnTheEmulatorTest {
     @Test
     void aSendThatFailsAfterTakingItsSeqLeavesNoHoleWhenItIsRetried() {
         DynamoConversationRepository repository = new DynamoConversationRepository(dynamo, ParleyManifest.CONVERSATIONS, ParleyManifest.MEMBERSHIPS);
-        DynamoMessageLog log = new DynamoMessageLog(dynamo, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS);
+        DynamoMessageLog log = new DynamoMessageLog(dynamo, noRetries, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS);
         UserId alice = UserId.of("alice");
         UserId bob = UserId.of("bob");
         ConversationId conversation = repository.createIfAbsent(Conversation.direct(alice, bob), alice).conversation().id();

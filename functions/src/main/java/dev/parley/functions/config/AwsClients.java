@@ -10,6 +10,7 @@ import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.retries.DefaultRetryStrategy;
 import software.amazon.awssdk.services.apigatewaymanagementapi.ApiGatewayManagementApiClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -33,8 +34,26 @@ public final class AwsClients {
     static final Duration MANAGEMENT_CALL_TIMEOUT = Duration.ofSeconds(5);
 
     public static DynamoDbClient dynamoDb(ParleyConfig config) {
+        return dynamoDb(config, false);
+    }
+
+    /**
+     * The same client with the SDK's retries off, for a write that must not be repeated (the seq
+     * increment: a retry of an attempt applied but answered late would take a second seq). Its own
+     * client, because turning retries off per request makes the SDK rebuild its configuration on each.
+     */
+    public static DynamoDbClient dynamoDbWithoutRetries(ParleyConfig config) {
+        return dynamoDb(config, true);
+    }
+
+    private static DynamoDbClient dynamoDb(ParleyConfig config, boolean withoutRetries) {
         var builder = DynamoDbClient.builder().region(Region.of(config.region())).httpClient(UrlConnectionHttpClient.create())
-                .overrideConfiguration(o -> o.apiCallAttemptTimeout(DYNAMODB_ATTEMPT_TIMEOUT).apiCallTimeout(DYNAMODB_CALL_TIMEOUT))
+                .overrideConfiguration(o -> {
+                    o.apiCallAttemptTimeout(DYNAMODB_ATTEMPT_TIMEOUT).apiCallTimeout(DYNAMODB_CALL_TIMEOUT);
+                    if (withoutRetries) {
+                        o.retryStrategy(DefaultRetryStrategy.doNotRetry());
+                    }
+                })
                 .credentialsProvider(credentials(config.dynamoDbEndpoint()));
         config.dynamoDbEndpoint().ifPresent(builder::endpointOverride);
         return builder.build();

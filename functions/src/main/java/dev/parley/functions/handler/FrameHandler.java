@@ -44,7 +44,7 @@ public final class FrameHandler implements RequestHandler<APIGatewayV2WebSocketE
         DynamoConnectionRegistry connections = new DynamoConnectionRegistry(dynamo, config.connectionsTable());
         this.services = new Services(
                 new DynamoConversationRepository(dynamo, config.conversationsTable(), config.membershipsTable()),
-                new DynamoMessageLog(dynamo, config.messagesTable(), config.conversationsTable()),
+                new DynamoMessageLog(dynamo, AwsClients.dynamoDbWithoutRetries(config), config.messagesTable(), config.conversationsTable()),
                 connections, new ManagementApiPoster(AwsClients.management(config)), codec, Clock.systemUTC());
     }
 

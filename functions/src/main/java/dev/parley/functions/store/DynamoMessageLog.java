@@ -20,9 +20,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
 
-import software.amazon.awssdk.core.SdkPlugin;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.retries.DefaultRetryStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -59,16 +57,18 @@ public final class DynamoMessageLog implements MessageLog {
     /** How long a retried send waits for the byClientId index to show the original: about a second at most. */
     private static final Backoff INDEX_CATCH_UP = new Backoff(Duration.ofMillis(5), Duration.ofMillis(100), 14);
 
-    /** Turns the SDK's retries off for one request. */
-    private static final SdkPlugin NO_RETRIES = config -> config.overrideConfiguration(
-            config.overrideConfiguration().toBuilder().retryStrategy(DefaultRetryStrategy.doNotRetry()).build());
-
     private final DynamoDbClient dynamo;
+    private final DynamoDbClient sequencer;
     private final String messages;
     private final String conversations;
 
-    public DynamoMessageLog(DynamoDbClient dynamo, String messages, String conversations) {
+    /**
+     * @param dynamo    the client for every call but one
+     * @param sequencer a client without the SDK's retries, for the seq increment, which must not be repeated
+     */
+    public DynamoMessageLog(DynamoDbClient dynamo, DynamoDbClient sequencer, String messages, String conversations) {
         this.dynamo = dynamo;
+        this.sequencer = sequencer;
         this.messages = messages;
         this.conversations = conversations;
     }
@@ -151,7 +151,7 @@ public final class DynamoMessageLog implements MessageLog {
      */
     private long nextSeq(ConversationId conversation, ClientMessageId id, UserId sender) {
         try {
-            var updated = dynamo.updateItem(b -> b.overrideConfiguration(o -> o.addPlugin(NO_RETRIES)).tableName(conversations)
+            var updated = sequencer.updateItem(b -> b.tableName(conversations)
                     .key(Map.of(DynamoConversationRepository.PK, s(DynamoConversationRepository.key(conversation))))
                     .updateExpression("SET lastSeq = lastSeq + :one")
                     .conditionExpression("attribute_exists(pk) AND contains(members, :sender)")
