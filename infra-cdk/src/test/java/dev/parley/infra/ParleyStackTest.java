@@ -193,7 +193,16 @@ class ParleyStackTest {
         for (String parameter : List.of("JwksUrl", "JwtIssuer", "JwtAudience", "JwtSecretRevision")) {
             assertThat(refersTo(description, parameter)).as("the version's description names " + parameter).isTrue();
         }
-        assertThat(new ObjectMapper().valueToTree(template.toJSON()).path("Rules").path("ExactlyOneTokenKey").isMissingNode()).isFalse();
+        JsonNode rule = new ObjectMapper().valueToTree(template.toJSON()).path("Rules").path("ExactlyOneTokenKey");
+        JsonNode either = rule.path("Assertions").path(0).path("Assert").path("Fn::Or");
+        assertThat(either).as("one of two cases").hasSize(2);
+        // Each case: one parameter empty and the other not.
+        either.forEach(both -> {
+            String text = both.toString();
+            assertThat(both.path("Fn::And")).hasSize(2);
+            assertThat(text).contains("JwtSecret").contains("JwksUrl").contains("Fn::Not");
+        });
+        assertThat(either.get(0).toString()).isNotEqualTo(either.get(1).toString());
     }
 
     @Test
