@@ -22,7 +22,11 @@ public record Content(ContentType type, Optional<String> body, Optional<String> 
         if (body.isPresent() && body.get().isEmpty()) {
             throw new InvalidFieldException("body", "must not be empty");
         }
-        if (type.isMedia()) {
+        if (type == ContentType.VOID) {
+            if (body.isPresent() || mediaUrl.isPresent()) {
+                throw new InvalidFieldException(body.isPresent() ? "body" : "media_url", "is not allowed for void content");
+            }
+        } else if (type.isMedia()) {
             if (mediaUrl.isEmpty()) {
                 throw new InvalidFieldException("media_url", "is required for " + type.wireName() + " content");
             }
@@ -36,6 +40,9 @@ public record Content(ContentType type, Optional<String> body, Optional<String> 
         }
         mediaUrl.ifPresent(Content::requireHttpUrl);
     }
+
+    /** The content of a seq that holds no message. */
+    public static final Content VOID = new Content(ContentType.VOID, Optional.empty(), Optional.empty());
 
     public static Content text(String body) {
         return new Content(ContentType.TEXT, Optional.of(body), Optional.empty());

@@ -1,5 +1,8 @@
 package dev.parley.model;
 
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+
 /**
  * A message as stored and delivered: the client's id, its place ({@code seq}) in the conversation,
  * who sent it from which device, and the server's clock when it was accepted.
@@ -31,5 +34,22 @@ public record Message(
         if (value == null) {
             throw new InvalidFieldException(field, "is required");
         }
+    }
+
+    /** Who a void entry says sent it: nobody, as a user id no sender is checked against. */
+    public static final UserId NOBODY = UserId.of("-");
+
+    /**
+     * The entry for a seq that holds no message, so that clients' ordering buffers move past it. Its
+     * id is derived from the conversation and seq, so writing it twice writes the same entry.
+     */
+    public static Message voided(ConversationId conversation, long seq, long serverTimestamp) {
+        ClientMessageId id = ClientMessageId.parse(UUID.nameUUIDFromBytes(
+                (conversation.value() + "#" + seq).getBytes(StandardCharsets.UTF_8)).toString());
+        return new Message(id, conversation, seq, NOBODY, DeviceId.DEFAULT, Content.VOID, serverTimestamp);
+    }
+
+    public boolean isVoid() {
+        return content.type() == ContentType.VOID;
     }
 }

@@ -8,6 +8,7 @@ import static dev.parley.protocol.Checks.present;
 
 import dev.parley.model.ClientMessageId;
 import dev.parley.model.Content;
+import dev.parley.model.ContentType;
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
 import dev.parley.model.ConversationKind;
@@ -38,6 +39,9 @@ public sealed interface ClientFrame extends Frame {
             present(id, "id");
             present(conversationId, "conversation_id");
             present(content, "content");
+            if (content.type() == ContentType.VOID) {
+                throw new InvalidFieldException("content.type", "void is written by the server only");
+            }
             present(timestamp, "timestamp");
             timestamp.ifPresent(t -> atLeast(t, 0, "timestamp"));
         }

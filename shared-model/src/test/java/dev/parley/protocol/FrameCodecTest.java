@@ -6,6 +6,7 @@ import dev.parley.model.ClientMessageId;
 import dev.parley.model.Content;
 import dev.parley.model.ConversationId;
 import dev.parley.model.ErrorCode;
+import dev.parley.model.Message;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
@@ -133,7 +134,9 @@ class FrameCodecTest {
         assertThat(rejection(send("\"c-1\"", "{\"type\":\"image\",\"media_url\":\"ftp://x/y\"}")).message())
                 .isEqualTo("field 'content.media_url' must be an absolute http or https URL");
         assertThat(rejection(send("\"c-1\"", "{\"type\":\"gif\",\"body\":\"x\"}")).message())
-                .isEqualTo("field 'content.type' must be one of text, image, video, audio, file, ciphertext, was 'gif'");
+                .isEqualTo("field 'content.type' must be one of text, image, video, audio, file, ciphertext, void, was 'gif'");
+        assertThat(rejection(send("\"c-1\"", "{\"type\":\"void\"}")).message())
+                .isEqualTo("field 'content.type' void is written by the server only");
         assertThat(rejection(send("\"c-1\"", "\"hello\"")).message()).isEqualTo("field 'content' must be a JSON object, was a string");
         assertThat(rejection(send("\"bad id!\"", "{\"type\":\"text\",\"body\":\"x\"}")).message())
                 .startsWith("field 'conversation_id' must use only letters, digits");
@@ -247,5 +250,15 @@ class FrameCodecTest {
         ServerFrame.Error error = rejection("{\"type\":\"" + longType + "\"}");
         assertThat(error.message().length()).isLessThan(200);
         assertThat(error.ref().orElseThrow().length()).isLessThan(200);
+    }
+
+    @Test
+    void aVoidEntryTravelsAsAMessageWithVoidContent() {
+        Message voided = Message.voided(ConversationId.of("d:a:b"), 7, 1_000);
+        assertThat(Message.voided(ConversationId.of("d:a:b"), 7, 2_000).id()).as("the same entry, whoever writes it").isEqualTo(voided.id());
+        assertThat(Message.voided(ConversationId.of("d:a:b"), 8, 1_000).id()).isNotEqualTo(voided.id());
+        assertThat(voided.isVoid()).isTrue();
+        String frame = new FrameCodec().encode(new ServerFrame.MessageReceive(voided));
+        assertThat(frame).contains("\"seq\":7").contains("\"content\":{\"type\":\"void\"}").contains("\"sender_id\":\"-\"");
     }
 }
