@@ -17,6 +17,7 @@ import dev.parley.model.ConversationId;
 import dev.parley.model.DeviceId;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
+import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.ports.MessageLog;
 import java.time.Duration;
@@ -192,6 +193,49 @@ class StoresOnTheEmulatorTest {
         assertThat(again.message().seq()).isEqualTo(1);
         assertThat(log.append(conversation, ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000005"), alice, DeviceId.DEFAULT,
                 "c1", Content.text("third"), now + 4).message().seq()).isEqualTo(3);
+    }
+
+    @Test
+    void aSeqLeftEmptyIsVoidedOnceALaterMessageIsOldEnoughAndARetryOfItsSendTakesANewSeq() {
+        DynamoConversationRepository repository = new DynamoConversationRepository(dynamo, ParleyManifest.CONVERSATIONS, ParleyManifest.MEMBERSHIPS);
+        DynamoMessageLog log = new DynamoMessageLog(dynamo, noRetries, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS);
+        UserId alice = UserId.of("alice");
+        ConversationId conversation = repository.createIfAbsent(Conversation.direct(alice, UserId.of("bob")), alice).conversation().id();
+        long now = System.currentTimeMillis();
+        long old = now - DynamoMessageLog.CLAIM_ABANDONED_AFTER.toMillis() - 5_000;
+
+        // A function killed between taking seq 1 and storing it.
+        takeSeq(conversation);
+        log.append(conversation, ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000011"), alice, DeviceId.DEFAULT, "c1",
+                Content.text("two"), old);
+        // A send whose message put failed after it took seq 3, leaving the seq on its claim.
+        ClientMessageId failing = ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000013");
+        long fault = emulator.faults().add(new Faults.Rule("PutItem", ParleyManifest.MESSAGES, Faults.Kind.INTERNAL_SERVER_ERROR, 1.0, 0));
+        assertThatThrownBy(() -> log.append(conversation, failing, alice, DeviceId.DEFAULT, "c1", Content.text("three"), old));
+        emulator.faults().remove(fault);
+        log.append(conversation, ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000014"), alice, DeviceId.DEFAULT, "c1",
+                Content.text("four"), old + 1);
+        // A fresh hole: its send may still be running.
+        takeSeq(conversation);
+        log.append(conversation, ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000016"), alice, DeviceId.DEFAULT, "c1",
+                Content.text("six"), now);
+
+        List<Message> read = log.after(conversation, 0, 10);
+        assertThat(read).extracting(Message::seq).containsExactly(1L, 2L, 3L, 4L, 6L);
+        assertThat(read).extracting(Message::isVoid).containsExactly(true, false, true, false, false);
+        assertThat(log.after(conversation, 0, 10)).as("voiding again changes nothing").isEqualTo(read);
+        assertThat(log.before(conversation, 7, 10)).extracting(Message::seq).containsExactly(6L, 4L, 3L, 2L, 1L);
+
+        MessageLog.Appended retried = log.append(conversation, failing, alice, DeviceId.DEFAULT, "c1", Content.text("three"), now);
+        assertThat(retried.message().seq()).as("its seq was voided, so it takes a new one").isEqualTo(7);
+        assertThat(retried.duplicate()).isFalse();
+        assertThat(log.after(conversation, 2, 10)).extracting(Message::seq).containsExactly(3L, 4L, 6L, 7L);
+    }
+
+    /** What a send killed right after step 2 leaves: the conversation's counter moved on, nothing stored. */
+    private void takeSeq(ConversationId conversation) {
+        dynamo.updateItem(b -> b.tableName(ParleyManifest.CONVERSATIONS).key(Map.of("pk", AttributeValue.fromS("V#" + conversation.value())))
+                .updateExpression("SET lastSeq = lastSeq + :one").expressionAttributeValues(Map.of(":one", AttributeValue.fromN("1"))));
     }
 
     private void claim(ConversationId conversation, ClientMessageId id, UserId sender, long at) {

@@ -13,7 +13,9 @@ import dev.parley.model.ErrorCode;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.ports.MessageLog;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,6 +61,7 @@ public final class DynamoMessageLog implements MessageLog {
 
     private final DynamoDbClient dynamo;
     private final DynamoDbClient sequencer;
+    private final Clock clock;
     private final String messages;
     private final String conversations;
 
@@ -67,6 +70,12 @@ public final class DynamoMessageLog implements MessageLog {
      * @param sequencer a client without the SDK's retries, for the seq increment, which must not be repeated
      */
     public DynamoMessageLog(DynamoDbClient dynamo, DynamoDbClient sequencer, String messages, String conversations) {
+        this(dynamo, sequencer, messages, conversations, Clock.systemUTC());
+    }
+
+    /** @param clock tells when a missing seq counts as abandoned */
+    public DynamoMessageLog(DynamoDbClient dynamo, DynamoDbClient sequencer, String messages, String conversations, Clock clock) {
+        this.clock = clock;
         this.dynamo = dynamo;
         this.sequencer = sequencer;
         this.messages = messages;
@@ -120,11 +129,15 @@ public final class DynamoMessageLog implements MessageLog {
             dynamo.putItem(b -> b.tableName(messages).item(Items.message(message, senderConnection)).conditionExpression("attribute_not_exists(seq)"));
         } catch (ConditionalCheckFailedException stored) {
             // Another retry of this same send stored it first, or this send's own first attempt at the put
-            // was applied but answered late and the SDK retried it.
+            // was applied but answered late and the SDK retried it; or, for a reserved seq, the seq was
+            // voided meanwhile, and the message takes the next one.
             Message there = Items.message(dynamo.getItem(b -> b.tableName(messages).consistentRead(true)
                     .key(Map.of(Items.CONVERSATION, s(conversation.value()), Items.SEQ, n(seq)))).item());
             if (there.id().equals(id) && there.senderId().equals(sender)) {
                 return new Appended(there, true);
+            }
+            if (there.isVoid() && reserved.isPresent()) {
+                return store(conversation, id, sender, device, senderConnection, content, serverTimestamp, OptionalLong.empty());
             }
             throw new DomainException(ErrorCode.CONFLICT, "seq " + seq + " of " + conversation + " holds another message");
         } catch (SdkException failed) {
@@ -228,18 +241,61 @@ public final class DynamoMessageLog implements MessageLog {
 
     @Override
     public List<Message> after(ConversationId conversation, long afterSeq, int limit) {
-        return dynamo.query(b -> b.tableName(messages).consistentRead(true).limit(limit)
+        List<Message> page = dynamo.query(b -> b.tableName(messages).consistentRead(true).limit(limit)
                         .keyConditionExpression("conversationId = :c AND seq > :s")
                         .expressionAttributeValues(Map.of(":c", s(conversation.value()), ":s", n(afterSeq))))
                 .items().stream().map(Items::message).toList();
+        List<Message> filled = voidAbandoned(conversation, afterSeq + 1, page);
+        return filled.size() > limit ? filled.subList(0, limit) : filled;
     }
 
     @Override
     public List<Message> before(ConversationId conversation, long beforeSeq, int limit) {
-        return dynamo.query(b -> b.tableName(messages).consistentRead(true).limit(limit).scanIndexForward(false)
+        List<Message> page = dynamo.query(b -> b.tableName(messages).consistentRead(true).limit(limit).scanIndexForward(false)
                         .keyConditionExpression("conversationId = :c AND seq < :s")
                         .expressionAttributeValues(Map.of(":c", s(conversation.value()), ":s", n(beforeSeq))))
                 .items().stream().map(Items::message).toList();
+        if (page.isEmpty()) {
+            return page;
+        }
+        List<Message> ascending = new ArrayList<>(page).reversed();
+        List<Message> filled = voidAbandoned(conversation, ascending.getFirst().seq(), ascending).reversed();
+        return filled.size() > limit ? filled.subList(0, limit) : filled;
+    }
+
+    /**
+     * The page (ascending, expected to start at {@code from}) with every missing seq that can no longer
+     * be filled written as a void entry. A seq is missing for good once a later message was accepted
+     * more than {@link #CLAIM_ABANDONED_AFTER} ago: the send that took it took it before that later one,
+     * so its function has ended, and a retry of it that finds the void takes a new seq instead. The
+     * void is a put conditional on the seq being empty, so it never overwrites a message that got there first.
+     */
+    private List<Message> voidAbandoned(ConversationId conversation, long from, List<Message> page) {
+        List<Message> filled = new ArrayList<>(page.size());
+        long expected = from;
+        long abandonedBefore = clock.millis() - CLAIM_ABANDONED_AFTER.toMillis();
+        for (Message message : page) {
+            for (long missing = expected; missing < message.seq(); missing++) {
+                if (message.serverTimestamp() >= abandonedBefore) {
+                    break;
+                }
+                filled.add(voidSeq(conversation, missing, message.serverTimestamp()));
+            }
+            filled.add(message);
+            expected = message.seq() + 1;
+        }
+        return filled;
+    }
+
+    private Message voidSeq(ConversationId conversation, long seq, long timestamp) {
+        Message voided = Message.voided(conversation, seq, timestamp);
+        try {
+            dynamo.putItem(b -> b.tableName(messages).item(Items.message(voided, "")).conditionExpression("attribute_not_exists(seq)"));
+            return voided;
+        } catch (ConditionalCheckFailedException filledMeanwhile) {
+            return Items.message(dynamo.getItem(b -> b.tableName(messages).consistentRead(true)
+                    .key(Map.of(Items.CONVERSATION, s(conversation.value()), Items.SEQ, n(seq)))).item());
+        }
     }
 
 }

@@ -78,7 +78,8 @@ public final class FanOut {
         int pushed = 0;
         for (UserId member : members) {
             List<LiveConnection> memberConnections = live.getOrDefault(member, List.of());
-            if (memberConnections.isEmpty() && !member.equals(message.senderId())) {
+            // A void entry is for ordering buffers, not people: nobody is woken for it.
+            if (memberConnections.isEmpty() && !member.equals(message.senderId()) && !message.isVoid()) {
                 push.notifyOffline(member, message);
                 pushed++;
             }

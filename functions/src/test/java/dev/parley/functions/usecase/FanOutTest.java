@@ -138,6 +138,17 @@ public class FanOutTest {
     }
 
     @Test
+    void aVoidEntryReachesEveryLiveConnectionAndWakesNobody() {
+        registry.add(ALICE, "alice-laptop", NOW.plusSeconds(60));
+        ConversationId direct = ConversationId.direct(ALICE, BOB);
+        FanOut fanOut = fanOut(null, 8);
+        FanOut.Delivery delivery = fanOut.deliver(Message.voided(direct, 7, 1_000), "", fanOut.members(direct));
+        assertThat(poster.received.get("alice-laptop").getFirst()).contains("\"seq\":7").contains("\"type\":\"void\"");
+        assertThat(push.notified).as("bob is offline, but a void is not news").isEmpty();
+        assertThat(delivery.pushed()).isZero();
+    }
+
+    @Test
     void onlyTheConnectionsThatAnswer410AreForgotten() {
         registry.add(BOB, "bob-gone", NOW.plusSeconds(60));
         registry.add(BOB, "bob-live", NOW.plusSeconds(60));
