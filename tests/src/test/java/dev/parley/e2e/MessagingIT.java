@@ -471,6 +471,50 @@ class MessagingIT {
         }
     }
 
+    @Test
+    void aSeqASendLeftEmptyReachesClientsAsAVoidEntrySoTheirOrderMovesOn() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(stack.local().isPresent(), "writes the state a killed send leaves into the local tables");
+        var service = stack.local().get().dynamoDb().service();
+        var json = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
+        try (ParleyClient alice = connect(user("alice"), "phone"); ParleyClient bob = connect(user("bob"), "phone")) {
+            ConversationId conversation = direct(alice, user("bob"));
+            send(alice, conversation, ClientMessageId.random(), "first");
+            bob.await(ServerFrame.MessageReceive.class);
+            // Seq 2 taken by a send whose function was then killed; seq 3 accepted 40 s ago, as that send's successor.
+            var takeTwo = json.objectNode().put("TableName", dev.parley.functions.manifest.ParleyManifest.CONVERSATIONS)
+                    .put("UpdateExpression", "SET lastSeq = lastSeq + :two");
+            takeTwo.putObject("Key").putObject("pk").put("S", "V#" + conversation.value());
+            takeTwo.putObject("ExpressionAttributeValues").putObject(":two").put("N", "2");
+            service.handle("DynamoDB_20120810.UpdateItem", takeTwo);
+            var third = json.objectNode().put("TableName", dev.parley.functions.manifest.ParleyManifest.MESSAGES);
+            var item = third.putObject("Item");
+            item.putObject("conversationId").put("S", conversation.value());
+            item.putObject("seq").put("N", "3");
+            item.putObject("clientId").put("S", ClientMessageId.random().toString());
+            item.putObject("senderId").put("S", user("alice"));
+            item.putObject("senderDevice").put("S", "phone");
+            item.putObject("senderConnection").put("S", "");
+            var content = item.putObject("content").putObject("M");
+            content.putObject("type").put("S", "text");
+            content.putObject("body").put("S", "third");
+            item.putObject("serverTimestamp").put("N", Long.toString(System.currentTimeMillis() - 40_000));
+            service.handle("DynamoDB_20120810.PutItem", third);
+            assertThat(bob.await(ServerFrame.MessageReceive.class).message().seq()).isEqualTo(3);
+
+            bob.send(new ClientFrame.SyncRequest(Map.of(conversation, 1L), 100));
+            ServerFrame.SyncBatch batch = bob.await(ServerFrame.SyncBatch.class, b -> b.conversationId().equals(conversation));
+            assertThat(batch.messages()).extracting(m -> m.seq()).containsExactly(2L, 3L);
+            assertThat(batch.messages().getFirst().content().type()).isEqualTo(dev.parley.model.ContentType.VOID);
+            assertThat(batch.messages().getFirst().senderId().value()).isEqualTo("-");
+            bob.await(ServerFrame.SyncDone.class);
+            var live = alice.await(ServerFrame.MessageReceive.class, r -> r.message().seq() == 2);
+            assertThat(live.message().isVoid()).as("the void reaches live connections too, through the stream").isTrue();
+
+            var buffer = new dev.parley.model.OrderingBuffer(conversation, 1, Duration.ofSeconds(5), 100);
+            assertThat(buffer.offerAll(batch.messages(), java.time.Instant.now())).extracting(m -> m.seq()).containsExactly(2L, 3L);
+        }
+    }
+
     private static String connectionIdOf(dev.parley.local.LocalCloud cloud, String user, String device) {
         String id = connectionIdOfOrNull(cloud, user, device);
         assertThat(id).as("a connection of %s/%s", user, device).isNotNull();
