@@ -139,10 +139,9 @@ class StoresOnTheEmulatorTest {
 
     @Test
     void aSendWhoseFunctionDiedAfterItsClaimIsTakenOverOnceTheClaimIsAbandoned() {
-        DynamoConversationRepository repository = new DynamoConversationRepository(dynamo, ParleyManifest.CONVERSATIONS, ParleyManifest.MEMBERSHIPS);
-        DynamoMessageLog log = new DynamoMessageLog(dynamo, noRetries, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS);
+        DynamoMessageLog log = messageLog();
         UserId alice = UserId.of("alice");
-        ConversationId conversation = repository.createIfAbsent(Conversation.direct(alice, UserId.of("bob")), alice).conversation().id();
+        ConversationId conversation = direct(alice, UserId.of("bob"));
         ClientMessageId abandoned = ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000001");
         ClientMessageId inFlight = ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000002");
         long now = System.currentTimeMillis();
@@ -167,11 +166,10 @@ class StoresOnTheEmulatorTest {
 
     @Test
     void aSendThatFailsAfterTakingItsSeqLeavesNoHoleWhenItIsRetried() {
-        DynamoConversationRepository repository = new DynamoConversationRepository(dynamo, ParleyManifest.CONVERSATIONS, ParleyManifest.MEMBERSHIPS);
-        DynamoMessageLog log = new DynamoMessageLog(dynamo, noRetries, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS);
+        DynamoMessageLog log = messageLog();
         UserId alice = UserId.of("alice");
         UserId bob = UserId.of("bob");
-        ConversationId conversation = repository.createIfAbsent(Conversation.direct(alice, bob), alice).conversation().id();
+        ConversationId conversation = direct(alice, bob);
         ClientMessageId failing = ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000003");
         long now = System.currentTimeMillis();
 
@@ -197,10 +195,9 @@ class StoresOnTheEmulatorTest {
 
     @Test
     void aSeqLeftEmptyIsVoidedOnceALaterMessageIsOldEnoughAndARetryOfItsSendTakesANewSeq() {
-        DynamoConversationRepository repository = new DynamoConversationRepository(dynamo, ParleyManifest.CONVERSATIONS, ParleyManifest.MEMBERSHIPS);
-        DynamoMessageLog log = new DynamoMessageLog(dynamo, noRetries, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS);
+        DynamoMessageLog log = messageLog();
         UserId alice = UserId.of("alice");
-        ConversationId conversation = repository.createIfAbsent(Conversation.direct(alice, UserId.of("bob")), alice).conversation().id();
+        ConversationId conversation = direct(alice, UserId.of("bob"));
         long now = System.currentTimeMillis();
         long old = now - DynamoMessageLog.CLAIM_ABANDONED_AFTER.toMillis() - 5_000;
 
@@ -230,6 +227,16 @@ class StoresOnTheEmulatorTest {
         assertThat(retried.message().seq()).as("its seq was voided, so it takes a new one").isEqualTo(7);
         assertThat(retried.duplicate()).isFalse();
         assertThat(log.after(conversation, 2, 10)).extracting(Message::seq).containsExactly(3L, 4L, 6L, 7L);
+    }
+
+    private DynamoMessageLog messageLog() {
+        return new DynamoMessageLog(dynamo, noRetries, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS);
+    }
+
+    /** A direct conversation of these two, stored as conversation.create stores it. */
+    private ConversationId direct(UserId a, UserId b) {
+        return new DynamoConversationRepository(dynamo, ParleyManifest.CONVERSATIONS, ParleyManifest.MEMBERSHIPS)
+                .createIfAbsent(Conversation.direct(a, b), a).conversation().id();
     }
 
     /** What a send killed right after step 2 leaves: the conversation's counter moved on, nothing stored. */
