@@ -3,10 +3,14 @@ package dev.parley.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.parley.functions.config.AwsClients;
+import dev.parley.functions.config.ParleyConfig;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Manifest;
 import dev.parley.functions.manifest.TableSpec;
 import dev.parley.functions.manifest.Trigger;
+import dev.parley.functions.runtime.FunctionEnvironment;
+import dev.parley.local.dynamodb.DynamoDbEmulator;
 import dev.parley.local.gateway.GatewayHandlers;
 import dev.parley.local.gateway.WebSocketProbe;
 import dev.parley.local.lambda.FunctionPrincipals;
@@ -143,6 +147,21 @@ class LocalCloudTest {
             assertThat(postAs(http, connection, "poster").statusCode()).as("poster may, and the connection is gone").isEqualTo(410);
         } finally {
             cloud.stopComponents();
+        }
+    }
+
+    @Test
+    void theFunctionsClientsCallAsTheFunctionTheRuntimeSaysTheyAre() {
+        try (DynamoDbEmulator emulator = DynamoDbEmulator.builder()
+                .accessPolicy((principal, operation, tables) -> principal.equals("fn-reader") ? Optional.empty()
+                        : Optional.of("not authorized: " + principal)).start()) {
+            ParleyConfig config = new ParleyConfig("c", "v", "m", "x", "us-east-1", Optional.of(emulator.endpoint()), Optional.empty());
+            DynamoDbClient reader = FunctionEnvironment.with(Map.of("AWS_ACCESS_KEY_ID", "fn-reader"), () -> AwsClients.dynamoDb(config));
+            DynamoDbClient other = FunctionEnvironment.with(Map.of("AWS_ACCESS_KEY_ID", "fn-other"), () -> AwsClients.dynamoDb(config));
+            assertThat(reader.listTables().tableNames()).isEmpty();
+            assertThatThrownBy(other::listTables).hasMessageContaining("not authorized: fn-other");
+            reader.close();
+            other.close();
         }
     }
 
