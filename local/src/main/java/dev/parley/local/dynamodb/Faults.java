@@ -91,6 +91,11 @@ public final class Faults {
         return Optional.empty();
     }
 
+    /** Whether any rule leaves batch keys unprocessed: without one, batches need no splitting. */
+    public boolean leavesAnyUnprocessed() {
+        return rules.values().stream().anyMatch(rule -> rule.kind() == Kind.UNPROCESSED);
+    }
+
     /** Whether a batch leaves one of its keys on this table unprocessed. */
     public boolean leaveUnprocessed(String operation, String table) {
         for (Rule rule : rules.values()) {

@@ -51,12 +51,13 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
             try {
                 JsonNode parsed = bytes.length == 0 ? Json.NODES.objectNode() : Json.MAPPER.readTree(bytes);
                 String operation = DynamoDbService.operationName(String.valueOf(target));
+                List<String> tables = tablesOf(parsed);
                 Optional<String> denial = accessPolicy.denial(AccessPolicy.principalOf(request.getHeaders().get("Authorization")),
-                        operation, tablesOf(parsed));
+                        operation, tables);
                 if (denial.isPresent()) {
                     throw DynamoDbError.accessDenied(denial.get());
                 }
-                Optional<DynamoDbError> injected = faults.apply(operation, tablesOf(parsed));
+                Optional<DynamoDbError> injected = faults.apply(operation, tables);
                 if (injected.isPresent()) {
                     throw injected.get();
                 }

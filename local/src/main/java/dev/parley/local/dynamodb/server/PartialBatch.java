@@ -27,7 +27,9 @@ final class PartialBatch {
      */
     static JsonNode run(String operation, JsonNode request, Faults faults, Function<JsonNode, JsonNode> service) {
         boolean get = operation.equals("BatchGetItem");
-        if (!(get || operation.equals("BatchWriteItem")) || !(request.get("RequestItems") instanceof ObjectNode requestItems)) {
+        // Every request passes here: without an UNPROCESSED rule it goes straight through, uncopied.
+        if (!(get || operation.equals("BatchWriteItem")) || !faults.leavesAnyUnprocessed()
+                || !(request.get("RequestItems") instanceof ObjectNode requestItems)) {
             return service.apply(request);
         }
         ObjectNode processed = requestItems.objectNode();
