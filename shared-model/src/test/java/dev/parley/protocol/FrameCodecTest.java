@@ -137,6 +137,8 @@ class FrameCodecTest {
                 .isEqualTo("field 'content.type' must be one of text, image, video, audio, file, ciphertext, void, was 'gif'");
         assertThat(rejection(send("\"c-1\"", "{\"type\":\"void\"}")).message())
                 .isEqualTo("field 'content.type' void is written by the server only");
+        assertThat(rejection(send("\"c-1\"", "{\"type\":\"void\",\"body\":\"x\"}")).message())
+                .isEqualTo("field 'content.body' is not allowed for void content");
         assertThat(rejection(send("\"c-1\"", "\"hello\"")).message()).isEqualTo("field 'content' must be a JSON object, was a string");
         assertThat(rejection(send("\"bad id!\"", "{\"type\":\"text\",\"body\":\"x\"}")).message())
                 .startsWith("field 'conversation_id' must use only letters, digits");

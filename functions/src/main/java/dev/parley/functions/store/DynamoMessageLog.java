@@ -16,6 +16,7 @@ import dev.parley.ports.MessageLog;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -91,8 +92,15 @@ public final class DynamoMessageLog implements MessageLog {
         return new Streamed(Items.message(item), connection == null ? "" : connection.s());
     }
 
-    private static String claimKey(ConversationId conversation, ClientMessageId id) {
-        return "K#" + conversation.value() + "#" + id;
+    /** The key of a send's claim in the conversations table. */
+    private static Map<String, AttributeValue> claimKey(ConversationId conversation, ClientMessageId id) {
+        return Map.of(DynamoConversationRepository.PK, s("K#" + conversation.value() + "#" + id));
+    }
+
+    /** The item at a seq, read consistently (it is known to exist). */
+    private Message storedAt(ConversationId conversation, long seq) {
+        return Items.message(dynamo.getItem(b -> b.tableName(messages).consistentRead(true)
+                .key(Map.of(Items.CONVERSATION, s(conversation.value()), Items.SEQ, n(seq)))).item());
     }
 
     @Override
@@ -101,8 +109,8 @@ public final class DynamoMessageLog implements MessageLog {
         // The attempt id tells this call's own claim from another's when the SDK retries a put that was
         // applied but answered late.
         String attempt = UUID.randomUUID().toString();
-        Map<String, AttributeValue> claim = Map.of(DynamoConversationRepository.PK, s(claimKey(conversation, id)),
-                Items.SENDER, s(sender.value()), Items.TIMESTAMP, n(serverTimestamp), ATTEMPT, s(attempt));
+        Map<String, AttributeValue> claim = new HashMap<>(claimKey(conversation, id));
+        claim.putAll(Map.of(Items.SENDER, s(sender.value()), Items.TIMESTAMP, n(serverTimestamp), ATTEMPT, s(attempt)));
         OptionalLong reserved = OptionalLong.empty();
         try {
             dynamo.putItem(b -> b.tableName(conversations).item(claim).conditionExpression("attribute_not_exists(pk)")
@@ -131,8 +139,7 @@ public final class DynamoMessageLog implements MessageLog {
             // Another retry of this same send stored it first, or this send's own first attempt at the put
             // was applied but answered late and the SDK retried it; or, for a reserved seq, the seq was
             // voided meanwhile, and the message takes the next one.
-            Message there = Items.message(dynamo.getItem(b -> b.tableName(messages).consistentRead(true)
-                    .key(Map.of(Items.CONVERSATION, s(conversation.value()), Items.SEQ, n(seq)))).item());
+            Message there = storedAt(conversation, seq);
             if (there.id().equals(id) && there.senderId().equals(sender)) {
                 return new Appended(there, true);
             }
@@ -144,7 +151,7 @@ public final class DynamoMessageLog implements MessageLog {
             // The seq is taken and nothing is stored at it. Leave it on the claim, so that a retry of this
             // send stores the message there and the conversation keeps no hole; then report the failure.
             try {
-                dynamo.updateItem(b -> b.tableName(conversations).key(Map.of(DynamoConversationRepository.PK, s(claimKey(conversation, id))))
+                dynamo.updateItem(b -> b.tableName(conversations).key(claimKey(conversation, id))
                         .updateExpression("SET #seq = :seq").expressionAttributeNames(Map.of("#seq", Items.SEQ))
                         .expressionAttributeValues(Map.of(":seq", n(seq))));
             } catch (SdkException alsoFailed) {
@@ -186,7 +193,7 @@ public final class DynamoMessageLog implements MessageLog {
     }
 
     private void releaseClaim(ConversationId conversation, ClientMessageId id) {
-        dynamo.deleteItem(b -> b.tableName(conversations).key(Map.of(DynamoConversationRepository.PK, s(claimKey(conversation, id)))));
+        dynamo.deleteItem(b -> b.tableName(conversations).key(claimKey(conversation, id)));
     }
 
     /** The message a client id was first stored as, if there is one; a send still in flight is waited for, briefly. */
@@ -198,10 +205,7 @@ public final class DynamoMessageLog implements MessageLog {
                     .keyConditionExpression("conversationId = :c AND clientId = :id")
                     .expressionAttributeValues(Map.of(":c", s(conversation.value()), ":id", s(id.toString())))).items();
             if (!found.isEmpty()) {
-                Map<String, AttributeValue> key = found.getFirst();
-                var item = dynamo.getItem(b -> b.tableName(messages).consistentRead(true).key(Map.of(
-                        Items.CONVERSATION, key.get(Items.CONVERSATION), Items.SEQ, key.get(Items.SEQ)))).item();
-                Message message = Items.message(item);
+                Message message = storedAt(conversation, Long.parseLong(found.getFirst().get(Items.SEQ).n()));
                 if (!message.senderId().equals(sender)) {
                     throw new DomainException(ErrorCode.CONFLICT, "id " + id + " is already used in conversation " + conversation);
                 }
@@ -293,8 +297,7 @@ public final class DynamoMessageLog implements MessageLog {
             dynamo.putItem(b -> b.tableName(messages).item(Items.message(voided, "")).conditionExpression("attribute_not_exists(seq)"));
             return voided;
         } catch (ConditionalCheckFailedException filledMeanwhile) {
-            return Items.message(dynamo.getItem(b -> b.tableName(messages).consistentRead(true)
-                    .key(Map.of(Items.CONVERSATION, s(conversation.value()), Items.SEQ, n(seq)))).item());
+            return storedAt(conversation, seq);
         }
     }
 
