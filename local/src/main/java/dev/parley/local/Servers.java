@@ -1,5 +1,7 @@
 package dev.parley.local;
 
+import java.util.concurrent.atomic.LongAdder;
+import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -18,6 +20,7 @@ public final class Servers {
         ServerConnector connector = new ServerConnector(server);
         connector.setHost(host);
         connector.setPort(port);
+        connector.addBean(new OpenedConnections());
         server.addConnector(connector);
         return server;
     }
@@ -36,5 +39,23 @@ public final class Servers {
     /** The port the server listens on (the one it picked, when asked for 0). */
     public static int port(Server server) {
         return ((ServerConnector) server.getConnectors()[0]).getLocalPort();
+    }
+
+    /**
+     * How many TCP connections the server has accepted since it started. Clients that keep their
+     * connections alive open a few; a count that grows with the requests shows a client reconnecting.
+     */
+    public static long connectionsOpened(Server server) {
+        return server.getConnectors()[0].getBean(OpenedConnections.class).opened.sum();
+    }
+
+    /** Jetty gives each new connection the connector's listeners: this one only counts them. */
+    private static final class OpenedConnections implements Connection.Listener {
+        private final LongAdder opened = new LongAdder();
+
+        @Override
+        public void onOpened(Connection connection) {
+            opened.increment();
+        }
     }
 }

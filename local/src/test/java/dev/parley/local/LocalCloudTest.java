@@ -165,6 +165,25 @@ class LocalCloudTest {
         }
     }
 
+    @Test
+    void manyEnvironmentsClientsShareOnePoolOfTimeoutTimers() {
+        try (DynamoDbEmulator emulator = DynamoDbEmulator.builder().start()) {
+            ParleyConfig config = new ParleyConfig("c", "v", "m", "x", "us-east-1", Optional.of(emulator.endpoint()), Optional.empty());
+            List<DynamoDbClient> clients = new java.util.ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                clients.add(AwsClients.dynamoDb(config));
+                clients.add(AwsClients.dynamoDbWithoutRetries(config));
+            }
+            // Every call arms a call timer and an attempt timer; before the pool was shared each client
+            // started threads of its own for them.
+            clients.forEach(client -> assertThat(client.listTables().tableNames()).isEmpty());
+            List<String> timerThreads = Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
+                    .filter(name -> name.startsWith("sdk-timeouts-") || name.startsWith("sdk-ScheduledExecutor")).toList();
+            assertThat(timerThreads).isNotEmpty().allMatch(name -> name.startsWith("sdk-timeouts-")).hasSizeLessThanOrEqualTo(2);
+            clients.forEach(DynamoDbClient::close);
+        }
+    }
+
     private static DynamoDbClient client(LocalCloud cloud, String accessKeyId) {
         return DynamoDbClient.builder().endpointOverride(cloud.endpoints().dynamoDb()).region(Region.US_EAST_1)
                 .httpClient(UrlConnectionHttpClient.create()).overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(1)))

@@ -18,6 +18,9 @@ import dev.parley.model.DeviceId;
 import dev.parley.model.UserId;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -63,11 +66,13 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     int rate;
     @Option(names = "--seconds", defaultValue = "10", description = "Length of each 1:1 phase (default ${DEFAULT-VALUE}).")
     int seconds;
-    // 20 s: a JFR recording showed C2 still compiling the hot paths (two long compilations a second)
-    // for about 25 s of this load; timing during that measured the compiler, not Parley.
     @Option(names = "--warmup-seconds", defaultValue = "20",
-            description = "Unmeasured 1:1 load at the same rate before the measured phases, so the JIT has compiled the hot paths (default ${DEFAULT-VALUE}).")
+            description = "The least unmeasured 1:1 load before the measured phases (default ${DEFAULT-VALUE}); it goes on, 10 s at a time,"
+                    + " until the JIT compiler is quiet or --max-warmup-seconds have passed.")
     int warmupSeconds;
+    @Option(names = "--max-warmup-seconds", defaultValue = "240",
+            description = "The most warm-up, when the JIT compiler does not quieten sooner (default ${DEFAULT-VALUE}).")
+    int maxWarmupSeconds;
     @Option(names = "--senders", defaultValue = "32", description = "Concurrent senders on one conversation (default ${DEFAULT-VALUE}).")
     int senders;
     @Option(names = "--group", defaultValue = "1024", description = "Members of the large group (default ${DEFAULT-VALUE}).")
@@ -107,6 +112,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         require(rate >= 1, "--rate must be at least 1 message a second, not " + rate);
         require(seconds >= 1, "--seconds must be at least 1, not " + seconds);
         require(warmupSeconds >= 0, "--warmup-seconds must be 0 or more, not " + warmupSeconds);
+        require(maxWarmupSeconds >= warmupSeconds, "--max-warmup-seconds must be at least --warmup-seconds (" + warmupSeconds + "), not " + maxWarmupSeconds);
         require(senders >= 2 && senders <= Conversation.MAX_GROUP_MEMBERS,
                 "--senders must be between 2 and " + Conversation.MAX_GROUP_MEMBERS + " (they share one group), not " + senders);
         require(groupSize >= users && groupSize <= Conversation.MAX_GROUP_MEMBERS,
@@ -139,19 +145,18 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         websockets.start();
         try {
             report.put("settings", Map.of("users", users, "rate", rate, "seconds", seconds, "senders", senders, "group", groupSize,
-                    "polling", polling.name(), "warmupSeconds", warmupSeconds, "cores", Runtime.getRuntime().availableProcessors(), "at", Instant.now().toString()));
+                    "polling", polling.name(), "warmupSeconds", warmupSeconds, "maxWarmupSeconds", maxWarmupSeconds,
+                    "cores", Runtime.getRuntime().availableProcessors(), "at", Instant.now().toString()));
             markdown.add("# Parley messaging benchmark\n");
             markdown.add(String.format("Run %s with `scripts/bench` on %d cores, on the local cloud (stream polling %s): %d online users in %d 1:1"
-                            + " conversations, %d messages/s for %d s per phase after %d s of unmeasured warm-up; %d concurrent senders; a %d-member group."
+                            + " conversations, %d messages/s for %d s per phase after unmeasured warm-up; %d concurrent senders; a %d-member group."
                             + " Latencies in ms.%n",
-                    Instant.now(), Runtime.getRuntime().availableProcessors(), polling, users, users / 2, rate, seconds, warmupSeconds, senders, groupSize));
+                    Instant.now(), Runtime.getRuntime().availableProcessors(), polling, users, users / 2, rate, seconds, senders, groupSize));
             List<Client> clients = connectAll("u", users);
             List<String> conversations = pairUp(clients);
-            if (warmupSeconds > 0) {
-                oneToOne(clients, conversations, false, warmupSeconds, false);
-            }
-            Map<String, Object> parleyPhase = oneToOne(clients, conversations, false, seconds, true);
-            Map<String, Object> naivePhase = oneToOne(clients, conversations, true, seconds, true);
+            warmUp(clients, conversations);
+            Map<String, Object> parleyPhase = oneToOne(clients, conversations, false, rate, seconds, true);
+            Map<String, Object> naivePhase = oneToOne(clients, conversations, true, rate, seconds, true);
             ratios(parleyPhase, naivePhase);
             contention();
             largeGroup(clients);
@@ -245,9 +250,50 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
 
     // ---- 1:1 load --------------------------------------------------------------------------------------
 
-    /** One phase of 1:1 load; unless {@code measured}, it only warms up and reports nothing. */
-    private Map<String, Object> oneToOne(List<Client> clients, List<String> conversations, boolean naive, int phaseSeconds, boolean measured)
-            throws Exception {
+    /**
+     * Unmeasured 1:1 load until the JIT compiler has caught up. Everything here shares one JVM, and C2
+     * compiles a method only after some 15,000 calls: a path taken once a message reaches that after
+     * over a minute at 200 messages/s, and a measured phase begun earlier timed the compiler working
+     * through its queue on one of the 2 cores (p99 147 ms after 20 s of warm-up; 31 ms after 60 s).
+     * So the load goes on, 10 s at a time, until compilation took under a tenth of a chunk. It starts
+     * at a quarter and then half of the rate, so that a cold process is not flooded into throttling.
+     */
+    private void warmUp(List<Client> clients, List<String> conversations) throws Exception {
+        final int chunkSeconds = 10;
+        final double quietShare = 0.10;
+        List<Double> shares = new ArrayList<>();
+        int elapsed = 0;
+        while (elapsed < maxWarmupSeconds) {
+            int chunk = Math.min(chunkSeconds, maxWarmupSeconds - elapsed);
+            int chunkRate = Math.max(1, elapsed == 0 ? rate / 4 : elapsed == chunkSeconds ? rate / 2 : rate);
+            long jitBefore = Host.compilationMillis();
+            long started = System.nanoTime();
+            oneToOne(clients, conversations, false, chunkRate, chunk, false);
+            double share = (Host.compilationMillis() - jitBefore) / ((System.nanoTime() - started) / 1e6);
+            shares.add(share);
+            elapsed += chunk;
+            if (elapsed >= warmupSeconds && chunkRate == rate && share < quietShare) {
+                break;
+            }
+        }
+        Map<String, Object> warmUp = new LinkedHashMap<>();
+        warmUp.put("seconds", elapsed);
+        warmUp.put("jitShareByChunk", shares);
+        warmUp.put("jitQuiet", !shares.isEmpty() && shares.getLast() < quietShare);
+        report.put("warmUp", warmUp);
+        if (shares.isEmpty()) {
+            markdown.add("No warm-up (--max-warmup-seconds 0): the phases below include the JIT compiler's work.\n");
+            return;
+        }
+        markdown.add(String.format("Warm-up: %d s of unmeasured 1:1 load, %d s at a time (a quarter, then half, then all of the rate), until JIT"
+                        + " compilation took under %.0f %% of a stretch%s. Its share, stretch by stretch: %s.%n",
+                elapsed, chunkSeconds, quietShare * 100, (Boolean) warmUp.get("jitQuiet") ? "" : " (it never did: the phases below include compilation)",
+                String.join(", ", shares.stream().map(share -> String.format("%.0f %%", share * 100)).toList())));
+    }
+
+    /** One phase of 1:1 load at {@code phaseRate} messages a second; unless {@code measured}, it only warms up and reports nothing. */
+    private Map<String, Object> oneToOne(List<Client> clients, List<String> conversations, boolean naive, int phaseRate, int phaseSeconds,
+                                         boolean measured) throws Exception {
         String name = naive ? "naive broadcast baseline" : "Parley 1:1";
         ConcurrentHistogram ackLatency = new ConcurrentHistogram(3);
         ConcurrentHistogram receiveLatency = new ConcurrentHistogram(3);
@@ -287,10 +333,10 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             };
         }
         Snapshot before = snapshot();
-        long total = (long) rate * phaseSeconds;
+        long total = (long) phaseRate * phaseSeconds;
         long start = System.nanoTime();
         for (long i = 0; i < total; i++) {
-            long due = start + i * 1_000_000_000L / rate;
+            long due = start + i * 1_000_000_000L / phaseRate;
             long wait = due - System.nanoTime();
             if (wait > 0) {
                 Thread.sleep(Duration.ofNanos(wait));
@@ -312,7 +358,8 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         }
         double sendSeconds = (System.nanoTime() - start) / 1e9;
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while ((received.get() < total || acked.get() < total) && System.nanoTime() < deadline) {
+        // A send answered with an error frame (throttled, failed) is never received: only the others are awaited.
+        while ((received.get() < acked.get() || acked.get() + errorFrames(gatewayErrors) < total) && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
         awaitQuiet();
@@ -357,6 +404,10 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         return phase;
     }
 
+    private static long errorFrames(Map<String, AtomicLong> errors) {
+        return errors.values().stream().mapToLong(AtomicLong::get).sum();
+    }
+
     /** Waits until nothing runs any more (no invocation for half a second): the next phase measures only itself. */
     private void awaitQuiet() throws InterruptedException {
         long last = -1;
@@ -389,12 +440,53 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     // ---- what a message costs -------------------------------------------------------------------------
 
     private record Snapshot(Map<String, Map<String, CapacityMeter.Totals>> dynamo, Map<String, Map<String, Long>> conditionalFailures,
-                            Map<String, FunctionMetrics> functions, long posts) {
+                            Map<String, FunctionMetrics> functions, long posts, Host host) {
+    }
+
+    /**
+     * What the whole process (load generator and local cloud) spent, for reading a phase's latencies:
+     * on 2 cores, a phase that keeps them busy, or that the JIT compiler or the collector competes
+     * with, queues; and TCP connections opened during a phase mean some client is reconnecting.
+     */
+    private record Host(long wallNanos, long cpuNanos, long gcMillis, long gcCount, long jitMillis, long dynamoDbConnections,
+                        long gatewayConnections) {
+        static Host now(LocalCloud cloud) {
+            long gcMillis = 0;
+            long gcCount = 0;
+            for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+                gcMillis += Math.max(0, collector.getCollectionTime());
+                gcCount += Math.max(0, collector.getCollectionCount());
+            }
+            return new Host(System.nanoTime(), ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime(),
+                    gcMillis, gcCount, compilationMillis(), cloud.dynamoDb().connectionsOpened(), cloud.gateway().connectionsOpened());
+        }
+
+        /** Milliseconds the JIT compilers have spent since the JVM started (0 where the JVM does not say). */
+        static long compilationMillis() {
+            CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+            return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
+        }
+
+        Map<String, Object> since(Host before, long messages) {
+            double wallSeconds = (wallNanos - before.wallNanos) / 1e9;
+            double cpuMillis = (cpuNanos - before.cpuNanos) / 1e6;
+            Map<String, Object> used = new LinkedHashMap<>();
+            used.put("processCpuMsPerMessage", cpuMillis / messages);
+            used.put("coresBusy", cpuMillis / 1000 / wallSeconds);
+            used.put("phaseSeconds", wallSeconds);
+            used.put("gcMillis", gcMillis - before.gcMillis);
+            used.put("gcCount", gcCount - before.gcCount);
+            used.put("jitCompilationMillis", jitMillis - before.jitMillis);
+            used.put("dynamoDbConnectionsOpened", dynamoDbConnections - before.dynamoDbConnections);
+            used.put("gatewayConnectionsOpened", gatewayConnections - before.gatewayConnections);
+            return used;
+        }
     }
 
     private Snapshot snapshot() {
         CapacityMeter meter = cloud.dynamoDb().capacity();
-        return new Snapshot(meter.snapshot(), meter.conditionalFailures(), cloud.runtime().allMetrics(), cloud.gateway().postsDelivered());
+        return new Snapshot(meter.snapshot(), meter.conditionalFailures(), cloud.runtime().allMetrics(), cloud.gateway().postsDelivered(),
+                Host.now(cloud));
     }
 
     /** The resources a phase used, per message: DynamoDB requests by table and operation, capacity, invocations, posts, cost. */
@@ -453,6 +545,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         costs.put("postToConnectionPerMessage", (double) posts / messages);
         costs.put("postToConnectionPerDelivery", deliveries == 0 ? 0 : (double) posts / deliveries);
         costs.put("modelledUsdPerMillionMessages", costPerMillion);
+        costs.put("host", after.host().since(before.host(), messages));
         return costs;
     }
 
@@ -469,6 +562,14 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         }
         text.append("\nDynamoDB requests per message, by table and operation:\n\n| table and operation | per message |\n|---|---|\n");
         ((Map<String, Double>) phase.get("dynamoDbRequestsPerMessage")).forEach((k, v) -> text.append(String.format("| %s | %.3f |%n", k, v)));
+        Map<String, Object> host = (Map<String, Object>) phase.get("host");
+        text.append(String.format("""
+                %nThe process during the phase (load generator and local cloud, %.1f s from the first send until all was quiet): \
+                %.2f ms of CPU per message, %.2f of %d cores busy on average; %d collections taking %d ms; %d ms of JIT compilation; \
+                %d TCP connections opened to the DynamoDB emulator and %d to the gateway.%n""",
+                (Double) host.get("phaseSeconds"), (Double) host.get("processCpuMsPerMessage"), (Double) host.get("coresBusy"),
+                Runtime.getRuntime().availableProcessors(), (Long) host.get("gcCount"), (Long) host.get("gcMillis"),
+                (Long) host.get("jitCompilationMillis"), (Long) host.get("dynamoDbConnectionsOpened"), (Long) host.get("gatewayConnectionsOpened")));
         return text.toString();
     }
 

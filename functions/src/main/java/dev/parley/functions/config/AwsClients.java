@@ -4,6 +4,8 @@ import dev.parley.functions.runtime.FunctionEnvironment;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -37,6 +39,22 @@ public final class AwsClients {
     static final Duration MANAGEMENT_ATTEMPT_TIMEOUT = Duration.ofSeconds(2);
     static final Duration MANAGEMENT_CALL_TIMEOUT = Duration.ofSeconds(5);
 
+    /**
+     * The timers behind those timeouts, shared by every client in the process. Left to itself each
+     * client starts a pool of up to 5 threads for them; the local cloud runs every execution
+     * environment's clients in one JVM, where that came to over 2,000 parked threads, and each young
+     * collection and safepoint walks every one of them. Its threads are daemons: they never keep a
+     * process alive, and a client closing leaves a pool it was given running.
+     */
+    private static final ScheduledExecutorService TIMEOUT_TIMERS = timeoutTimers();
+
+    private static ScheduledExecutorService timeoutTimers() {
+        ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(2, Thread.ofPlatform().name("sdk-timeouts-", 0).daemon(true).factory());
+        // A call that ends in time cancels its timer; dropping it at once keeps the queue to the calls in flight.
+        timers.setRemoveOnCancelPolicy(true);
+        return timers;
+    }
+
     public static DynamoDbClient dynamoDb(ParleyConfig config) {
         return dynamoDb(config, false);
     }
@@ -53,7 +71,7 @@ public final class AwsClients {
     private static DynamoDbClient dynamoDb(ParleyConfig config, boolean withoutRetries) {
         var builder = DynamoDbClient.builder().region(Region.of(config.region())).httpClient(UrlConnectionHttpClient.create())
                 .overrideConfiguration(o -> {
-                    o.apiCallAttemptTimeout(DYNAMODB_ATTEMPT_TIMEOUT).apiCallTimeout(DYNAMODB_CALL_TIMEOUT);
+                    o.apiCallAttemptTimeout(DYNAMODB_ATTEMPT_TIMEOUT).apiCallTimeout(DYNAMODB_CALL_TIMEOUT).scheduledExecutorService(TIMEOUT_TIMERS);
                     if (withoutRetries) {
                         o.retryStrategy(DefaultRetryStrategy.doNotRetry());
                     }
@@ -70,7 +88,7 @@ public final class AwsClients {
                 new IllegalStateException("environment variable PARLEY_MANAGEMENT_ENDPOINT is not set"));
         return ApiGatewayManagementApiClient.builder().region(Region.of(config.region())).httpClient(UrlConnectionHttpClient.create())
                 .overrideConfiguration(o -> {
-                    o.apiCallAttemptTimeout(MANAGEMENT_ATTEMPT_TIMEOUT).apiCallTimeout(MANAGEMENT_CALL_TIMEOUT);
+                    o.apiCallAttemptTimeout(MANAGEMENT_ATTEMPT_TIMEOUT).apiCallTimeout(MANAGEMENT_CALL_TIMEOUT).scheduledExecutorService(TIMEOUT_TIMERS);
                     identifyLocally(config, "execute-api", o);
                 })
                 .credentialsProvider(credentials(config.dynamoDbEndpoint())).endpointOverride(endpoint).build();

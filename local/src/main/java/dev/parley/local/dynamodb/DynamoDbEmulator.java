@@ -93,6 +93,11 @@ public final class DynamoDbEmulator implements AutoCloseable {
         return service;
     }
 
+    /** The TCP connections the emulator has accepted since it started. */
+    public long connectionsOpened() {
+        return Servers.connectionsOpened(server);
+    }
+
     /** Running totals of consumed capacity per table and operation. */
     public CapacityMeter capacity() {
         return database.capacityMeter();

@@ -139,6 +139,11 @@ public final class WebSocketGateway implements AutoCloseable {
     }
 
     /** PostToConnection calls that delivered data, since the gateway started. */
+    /** The TCP connections the gateway has accepted since it started: WebSocket clients and Management API callers. */
+    public long connectionsOpened() {
+        return Servers.connectionsOpened(server);
+    }
+
     public long postsDelivered() {
         return posts.sum();
     }
