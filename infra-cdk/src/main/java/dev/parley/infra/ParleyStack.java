@@ -131,8 +131,8 @@ public final class ParleyStack extends Stack {
                 .throttle(ThrottleSettings.builder().rateLimit(settings.throttleRate()).burstLimit(settings.throttleBurst()).build())
                 .build();
         String managementEndpoint = stage.getCallbackUrl();
-        String manageConnections = formatArn(ArnComponents.builder().service("execute-api").resource(api.getApiId())
-                .resourceName(settings.stageName() + "/POST/@connections/*").build());
+        List<String> manageConnections = FunctionSpec.CONNECTION_METHODS.stream().map(method -> formatArn(ArnComponents.builder()
+                .service("execute-api").resource(api.getApiId()).resourceName(settings.stageName() + "/" + method + "/@connections/*").build())).toList();
 
         Map<String, String> tokenSettings = Map.of(TokenVerifier.SECRET, jwtSecret.getValueAsString(),
                 TokenVerifier.JWKS_URL, jwksUrl.getValueAsString(), TokenVerifier.ISSUER, jwtIssuer.getValueAsString(),
@@ -158,7 +158,7 @@ public final class ParleyStack extends Stack {
             functions.put(spec.name(), alias);
             if (spec.managesConnections()) {
                 alias.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("execute-api:ManageConnections"))
-                        .resources(List.of(manageConnections)).build());
+                        .resources(manageConnections).build());
             }
             switch (spec.trigger()) {
                 case Trigger.WebSocketAuthorizer auth -> authorizer = Optional.of(WebSocketLambdaAuthorizer.Builder

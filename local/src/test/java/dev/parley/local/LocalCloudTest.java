@@ -145,6 +145,12 @@ class LocalCloudTest {
             assertThat(postAs(http, connection, "reader").statusCode()).as("reader does not manage connections").isEqualTo(403);
             assertThat(postAs(http, connection, "reader").body()).contains("execute-api:ManageConnections");
             assertThat(postAs(http, connection, "poster").statusCode()).as("poster may, and the connection is gone").isEqualTo(410);
+            for (String method : List.of("GET", "DELETE")) {
+                HttpResponse<String> answer = http.send(HttpRequest.newBuilder(connection).method(method, HttpRequest.BodyPublishers.noBody())
+                        .header("Authorization", authorizationOf("poster")).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(answer.statusCode()).as("the stack grants poster POST alone, not " + method).isEqualTo(403);
+                assertThat(answer.body()).contains("execute-api:ManageConnections").contains("/" + method + "/@connections/nobody");
+            }
         } finally {
             cloud.stopComponents();
         }
@@ -192,7 +198,11 @@ class LocalCloudTest {
 
     private static HttpResponse<String> postAs(HttpClient http, URI connection, String function) throws Exception {
         return http.send(HttpRequest.newBuilder(connection).POST(HttpRequest.BodyPublishers.ofString("hi"))
-                .header("Authorization", "AWS4-HMAC-SHA256 Credential=" + FunctionPrincipals.accessKeyId(function)
-                        + "/20260101/us-east-1/execute-api/aws4_request, SignedHeaders=host, Signature=0").build(), HttpResponse.BodyHandlers.ofString());
+                .header("Authorization", authorizationOf(function)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String authorizationOf(String function) {
+        return "AWS4-HMAC-SHA256 Credential=" + FunctionPrincipals.accessKeyId(function)
+                + "/20260101/us-east-1/execute-api/aws4_request, SignedHeaders=host, Signature=0";
     }
 }

@@ -24,6 +24,14 @@ public record FunctionSpec(
     private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_-]{1,64}");
 
     /**
+     * The Management API methods a function that manages connections may call on
+     * {@code @connections/{id}}: POST, to send a frame. Parley never reads (GET) or closes (DELETE) a
+     * connection, so the stack grants ManageConnections for these alone, and the local gateway
+     * refuses a function the others.
+     */
+    public static final List<String> CONNECTION_METHODS = List.of("POST");
+
+    /**
      * How a function uses a table. The CDK stack grants exactly these DynamoDB actions in IAM, and the
      * local cloud's DynamoDB refuses a function any other, so a function that needs more fails its
      * tests here before it fails on AWS.

@@ -119,8 +119,8 @@ public final class WebSocketGateway implements AutoCloseable {
     }
 
     /** Why this principal may not use the Management API on {@code resource}; empty if it may. */
-    Optional<String> manageConnectionsDenial(String principal, String resource) {
-        return principals.flatMap(p -> p.manageConnectionsDenial(principal, resource));
+    Optional<String> manageConnectionsDenial(String principal, String method, String resource) {
+        return principals.flatMap(p -> p.manageConnectionsDenial(principal, method, resource));
     }
 
     /** The gateway's fault switches. */

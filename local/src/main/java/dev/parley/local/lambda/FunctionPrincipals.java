@@ -13,7 +13,7 @@ import java.util.Optional;
  * the local cloud gives function {@code f} the access key id {@code fn-f}, and this policy lets that
  * principal do exactly what the CDK stack's IAM grants it, from the same manifest: the table
  * operations its {@link FunctionSpec.TableAccess} names, and posting to connections only if it
- * manages connections. Any other principal (a developer, a test, the stream mapping's poller) may
+ * manages connections (and never reading or closing them). Any other principal (a developer, a test, the stream mapping's poller) may
  * do anything.
  */
 public final class FunctionPrincipals implements AccessPolicy {
@@ -47,10 +47,14 @@ public final class FunctionPrincipals implements AccessPolicy {
         return Optional.empty();
     }
 
-    /** Why {@code principal} may not post to, read or close connections; empty if it may. */
-    public Optional<String> manageConnectionsDenial(String principal, String resource) {
+    /**
+     * Why {@code principal} may not call {@code method} on a connection ({@code resource} is its ARN);
+     * empty if it may: a function may only if it manages connections and the method is one of
+     * {@link FunctionSpec#CONNECTION_METHODS}, the ones the stack grants.
+     */
+    public Optional<String> manageConnectionsDenial(String principal, String method, String resource) {
         FunctionSpec function = byPrincipal.get(principal);
-        return function == null || function.managesConnections() ? Optional.empty()
+        return function == null || function.managesConnections() && FunctionSpec.CONNECTION_METHODS.contains(method) ? Optional.empty()
                 : Optional.of(notAuthorized(function, "execute-api:ManageConnections", resource));
     }
 
