@@ -45,10 +45,23 @@ class ParleyStackTest {
     static Template template;
     static JsonNode resources;
 
+    /** Synthesizes with cdk.json's context (its feature flags), as the CLI runs the app, and {@code context} over it. */
     static ParleyStack synthesize(Map<String, Object> context) {
-        App app = App.Builder.create().context(context).build();
+        Map<String, Object> all = new HashMap<>(projectContext());
+        all.putAll(context);
+        App app = App.Builder.create().context(all).build();
         StackSettings settings = StackSettings.fromContext(app.getNode()::tryGetContext, ParleyCdkApp.repositoryRoot());
         return new ParleyStack(app, "ParleyTest", StackProps.builder().build(), MANIFEST, settings);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> projectContext() {
+        try {
+            Map<String, Object> cdkJson = new ObjectMapper().readValue(ParleyCdkApp.repositoryRoot().resolve("cdk.json").toFile(), Map.class);
+            return (Map<String, Object>) cdkJson.getOrDefault("context", Map.of());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @BeforeAll
