@@ -16,6 +16,7 @@ import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.CfnParameter;
+import software.amazon.awscdk.CfnResource;
 import software.amazon.awscdk.CfnRule;
 import software.amazon.awscdk.CfnRuleAssertion;
 import software.amazon.awscdk.Duration;
@@ -351,22 +352,24 @@ public final class ParleyStack extends Stack {
     private void push(StackSettings settings) {
         settings.fcmSecret().ifPresentOrElse(
                 secret -> platformApplication("Fcm", "GCM", Map.of(
-                        "PlatformCredential", "{{resolve:secretsmanager:" + secret + ":SecretString}}")),
+                        "PlatformCredential", "{{resolve:secretsmanager:" + secret + ":SecretString}}"), settings),
                 () -> Annotations.of(this).addWarningV2("parley:noFcm", "No FCM credentials (context " + StackSettings.FCM_SECRET
                         + "): the stack has no Android push; offline Android devices get their messages on their next sync"));
+        // An application's platform cannot change: the sandbox one is another resource, so toggling
+        // parley:apnsSandbox makes CloudFormation create the new application and then delete the old.
         settings.apnsSecret().ifPresentOrElse(
-                secret -> platformApplication("Apns", settings.apnsSandbox() ? "APNS_SANDBOX" : "APNS", Map.of(
+                secret -> platformApplication(settings.apnsSandbox() ? "ApnsSandbox" : "Apns", settings.apnsSandbox() ? "APNS_SANDBOX" : "APNS", Map.of(
                         "PlatformCredential", "{{resolve:secretsmanager:" + secret + ":SecretString:signingKey}}",
                         "PlatformPrincipal", "{{resolve:secretsmanager:" + secret + ":SecretString:keyId}}",
                         "ApplePlatformTeamID", "{{resolve:secretsmanager:" + secret + ":SecretString:teamId}}",
-                        "ApplePlatformBundleID", "{{resolve:secretsmanager:" + secret + ":SecretString:bundleId}}")),
+                        "ApplePlatformBundleID", "{{resolve:secretsmanager:" + secret + ":SecretString:bundleId}}"), settings),
                 () -> Annotations.of(this).addWarningV2("parley:noApns", "No APNs credentials (context " + StackSettings.APNS_SECRET
                         + "): the stack has no iOS push; offline iOS devices get their messages on their next sync"));
     }
 
-    private void platformApplication(String id, String platform, Map<String, String> attributes) {
+    private void platformApplication(String id, String platform, Map<String, String> attributes, StackSettings settings) {
         String name = getStackName() + "-" + id.toLowerCase();
-        AwsCustomResource.Builder.create(this, "PlatformApplication-" + id)
+        AwsCustomResource application = AwsCustomResource.Builder.create(this, "PlatformApplication-" + id)
                 .onCreate(AwsSdkCall.builder().service("SNS").action("createPlatformApplication")
                         .parameters(Map.of("Name", name, "Platform", platform, "Attributes", attributes))
                         .physicalResourceId(PhysicalResourceId.fromResponse("PlatformApplicationArn"))
@@ -381,6 +384,11 @@ public final class ParleyStack extends Stack {
                         .resources(AwsCustomResourcePolicy.ANY_RESOURCE).build()))
                 .installLatestAwsSdk(false)
                 .build();
+        // The secret references read the same before and after a secret's value changes, so CloudFormation
+        // would see nothing to update: the revision, a property the handler ignores, changes the resource,
+        // and the update call then sends the freshly resolved credentials.
+        ((CfnResource) application.getNode().findChild("Resource").getNode().getDefaultChild())
+                .addPropertyOverride("CredentialsRevision", settings.pushCredentialsRevision());
     }
 
     // ---- operations ----------------------------------------------------------------------------------

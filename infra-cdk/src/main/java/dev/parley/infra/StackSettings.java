@@ -20,6 +20,9 @@ import software.amazon.awscdk.services.logs.RetentionDays;
  * @param fcmSecret     a Secrets Manager secret holding the FCM service-account JSON; none, no Android push
  * @param apnsSecret    a Secrets Manager secret with JSON keys signingKey, keyId, teamId, bundleId; none, no iOS push
  * @param apnsSandbox   register the APNs application against Apple's sandbox (development builds)
+ * @param pushCredentialsRevision a number to raise after changing a push secret's value, so the
+ *                      platform applications are updated with it (CloudFormation does not notice
+ *                      a secret's new value by itself)
  */
 public record StackSettings(
         Path functionsJar,
@@ -30,7 +33,8 @@ public record StackSettings(
         boolean retainData,
         Optional<String> fcmSecret,
         Optional<String> apnsSecret,
-        boolean apnsSandbox) {
+        boolean apnsSandbox,
+        int pushCredentialsRevision) {
 
     public static final String STAGE = "parley:stage";
     public static final String THROTTLE_RATE = "parley:throttleRate";
@@ -40,6 +44,7 @@ public record StackSettings(
     public static final String FCM_SECRET = "parley:fcmSecret";
     public static final String APNS_SECRET = "parley:apnsSecret";
     public static final String APNS_SANDBOX = "parley:apnsSandbox";
+    public static final String PUSH_CREDENTIALS_REVISION = "parley:pushCredentialsRevision";
     public static final String FUNCTIONS_JAR = "parley:functionsJar";
 
     /** Where {@code mvn package} leaves the functions' artifact, relative to the repository root. */
@@ -52,6 +57,9 @@ public record StackSettings(
         if (throttleRate < 1 || throttleBurst < 1) {
             throw new IllegalArgumentException(THROTTLE_RATE + " and " + THROTTLE_BURST + " must be at least 1, were "
                     + throttleRate + " and " + throttleBurst);
+        }
+        if (pushCredentialsRevision < 0) {
+            throw new IllegalArgumentException(PUSH_CREDENTIALS_REVISION + " must be 0 or more, was " + pushCredentialsRevision);
         }
         if (!Files.isRegularFile(functionsJar)) {
             throw new IllegalArgumentException("the functions' artifact " + functionsJar.toAbsolutePath()
@@ -74,7 +82,8 @@ public record StackSettings(
                 bool(context, RETAIN_DATA, true),
                 text(context, FCM_SECRET),
                 text(context, APNS_SECRET),
-                bool(context, APNS_SANDBOX, false));
+                bool(context, APNS_SANDBOX, false),
+                number(context, PUSH_CREDENTIALS_REVISION, 0));
     }
 
     private static Optional<String> text(Function<String, Object> context, String key) {

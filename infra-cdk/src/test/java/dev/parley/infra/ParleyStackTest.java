@@ -467,4 +467,41 @@ class ParleyStackTest {
         pushTemplate.resourceCountIs("Custom::AWS", 2);
         Annotations.fromStack(withPush).hasNoWarning("*", Match.stringLikeRegexp(".*No (FCM|APNs) credentials.*"));
     }
+
+    /** The platform applications' custom resources of a synthesis, by logical id. */
+    private static Map<String, JsonNode> platformApplications(Map<String, Object> context) {
+        JsonNode all = new ObjectMapper().valueToTree(Template.fromStack(synthesize(context)).toJSON()).get("Resources");
+        Map<String, JsonNode> found = new HashMap<>();
+        all.properties().stream().filter(e -> e.getValue().path("Type").asText().equals("Custom::AWS"))
+                .forEach(e -> found.put(e.getKey(), e.getValue().path("Properties")));
+        return found;
+    }
+
+    @Test
+    void raisingThePushRevisionUpdatesTheApplicationsWithTheSecretsCurrentValues() {
+        Map<String, JsonNode> first = platformApplications(Map.of(StackSettings.FCM_SECRET, "parley/fcm", StackSettings.APNS_SECRET, "parley/apns"));
+        Map<String, JsonNode> rotated = platformApplications(Map.of(StackSettings.FCM_SECRET, "parley/fcm", StackSettings.APNS_SECRET, "parley/apns",
+                StackSettings.PUSH_CREDENTIALS_REVISION, "2"));
+        assertThat(rotated.keySet()).as("the same resources, updated rather than replaced").isEqualTo(first.keySet()).hasSize(2);
+        first.forEach((id, properties) -> {
+            assertThat(properties.path("CredentialsRevision").asInt()).isZero();
+            assertThat(rotated.get(id).path("CredentialsRevision").asInt()).isEqualTo(2);
+            // CloudFormation resolves the references again for the update, which sends them to SNS.
+            assertThat(rotated.get(id).path("Update").toString()).contains("setPlatformApplicationAttributes")
+                    .contains("{{resolve:secretsmanager:parley/");
+        });
+    }
+
+    @Test
+    void movingApnsToOrFromTheSandboxReplacesItsApplication() {
+        Map<String, JsonNode> production = platformApplications(Map.of(StackSettings.APNS_SECRET, "parley/apns"));
+        Map<String, JsonNode> sandbox = platformApplications(Map.of(StackSettings.APNS_SECRET, "parley/apns", StackSettings.APNS_SANDBOX, "true"));
+        assertThat(production).hasSize(1);
+        assertThat(sandbox).hasSize(1);
+        // A platform application's platform cannot be changed: a new logical id makes CloudFormation
+        // create the other one and delete the old.
+        assertThat(sandbox.keySet()).doesNotContainAnyElementsOf(production.keySet());
+        assertThat(production.values().iterator().next().path("Create").asText()).contains("\"Platform\":\"APNS\"");
+        assertThat(sandbox.values().iterator().next().path("Create").asText()).contains("\"Platform\":\"APNS_SANDBOX\"");
+    }
 }

@@ -25,6 +25,7 @@ class StackSettingsTest {
         assertThat(settings.logRetention()).isEqualTo(RetentionDays.ONE_MONTH);
         assertThat(settings.retainData()).isTrue();
         assertThat(settings.fcmSecret()).isEmpty();
+        assertThat(settings.pushCredentialsRevision()).isZero();
         assertThat(settings.functionsJar()).isEqualTo(ROOT.resolve(StackSettings.DEFAULT_FUNCTIONS_JAR));
     }
 
@@ -46,6 +47,10 @@ class StackSettingsTest {
         assertThatThrownBy(() -> settings(Map.of(StackSettings.LOG_RETENTION_DAYS, "10"))).hasMessageContaining(StackSettings.LOG_RETENTION_DAYS);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.RETAIN_DATA, "yes"))).hasMessageContaining(StackSettings.RETAIN_DATA);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.STAGE, "my stage"))).hasMessageContaining(StackSettings.STAGE);
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.PUSH_CREDENTIALS_REVISION, "-1")))
+                .hasMessageContaining(StackSettings.PUSH_CREDENTIALS_REVISION);
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.PUSH_CREDENTIALS_REVISION, "v2")))
+                .hasMessageContaining(StackSettings.PUSH_CREDENTIALS_REVISION);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.FUNCTIONS_JAR, "nowhere/parley.jar")))
                 .hasMessageContaining("does not exist").hasMessageContaining("mvn");
     }
