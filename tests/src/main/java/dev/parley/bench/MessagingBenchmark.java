@@ -17,6 +17,9 @@ import dev.parley.model.Conversation;
 import dev.parley.model.DeviceId;
 import dev.parley.model.UserId;
 import java.io.ByteArrayOutputStream;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.GarbageCollectorMXBean;
@@ -37,6 +40,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 import org.eclipse.jetty.websocket.api.Callback;
@@ -93,11 +97,22 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     double priceGbSecond;
     @Option(names = "--price-websocket-message-million", defaultValue = "1.00", description = "USD per million API Gateway WebSocket messages.")
     double priceWebSocketMessage;
+    @Option(names = "--price-logs-gb", defaultValue = "0.50", description = "USD per GB of CloudWatch Logs ingested (default ${DEFAULT-VALUE}).")
+    double priceLogsGb;
+
+    /**
+     * What CloudWatch Logs bills beyond the function's own lines: 26 bytes of overhead per log event,
+     * and Lambda's START, END and REPORT lines (about 260 bytes together) per invocation.
+     */
+    static final int LOG_EVENT_OVERHEAD_BYTES = 26;
+    static final int LAMBDA_PLATFORM_LOG_BYTES_PER_INVOCATION = 260 + 3 * LOG_EVENT_OVERHEAD_BYTES;
 
     private LocalCloud cloud;
     private final WebSocketClient websockets = new WebSocketClient();
     private final Map<String, Object> report = new LinkedHashMap<>();
     private final List<String> markdown = new ArrayList<>();
+    /** The functions' log lines and EMF metrics, which they write to stdout as on Lambda, counted for the logs' cost. */
+    private final CountingStream functionLogs = new CountingStream(System.out);
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new MessagingBenchmark()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
@@ -117,7 +132,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
                 "--senders must be between 2 and " + Conversation.MAX_GROUP_MEMBERS + " (they share one group), not " + senders);
         require(groupSize >= users && groupSize <= Conversation.MAX_GROUP_MEMBERS,
                 "--group must be between --users (" + users + ", all online in it) and " + Conversation.MAX_GROUP_MEMBERS + ", not " + groupSize);
-        for (double price : new double[] {priceWrite, priceRead, priceLambdaRequest, priceGbSecond, priceWebSocketMessage}) {
+        for (double price : new double[] {priceWrite, priceRead, priceLambdaRequest, priceGbSecond, priceWebSocketMessage, priceLogsGb}) {
             require(price >= 0, "a --price-* option is negative: " + price);
         }
     }
@@ -138,6 +153,8 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         Manifest parley = ParleyManifest.manifest();
         List<FunctionSpec> functions = new ArrayList<>(parley.functions());
         functions.add(naive);
+        PrintStream console = System.out;
+        System.setOut(new PrintStream(functionLogs, true, StandardCharsets.UTF_8));
         cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Manifest(functions, parley.tables()));
         cloud.start("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--stream-polling", polling.name(), "--concurrency", "200");
         websockets.setMaxTextMessageSize(1024 * 1024);
@@ -164,6 +181,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         } finally {
             websockets.stop();
             cloud.stop();
+            System.setOut(console);
         }
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(Path.of(out + ".md"), String.join("\n", markdown) + "\n");
@@ -446,7 +464,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     // ---- what a message costs -------------------------------------------------------------------------
 
     private record Snapshot(Map<String, Map<String, CapacityMeter.Totals>> dynamo, Map<String, Map<String, Long>> conditionalFailures,
-                            Map<String, FunctionMetrics> functions, long posts, Host host) {
+                            Map<String, FunctionMetrics> functions, long posts, long logBytes, long logLines, Host host) {
     }
 
     /**
@@ -492,7 +510,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     private Snapshot snapshot() {
         CapacityMeter meter = cloud.dynamoDb().capacity();
         return new Snapshot(meter.snapshot(), meter.conditionalFailures(), cloud.runtime().allMetrics(), cloud.gateway().postsDelivered(),
-                Host.now(cloud));
+                functionLogs.bytes.sum(), functionLogs.lines.sum(), Host.now(cloud));
     }
 
     /** The resources a phase used, per message: DynamoDB requests by table and operation, capacity, invocations, posts, cost. */
@@ -538,8 +556,10 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         long posts = after.posts() - before.posts();
         // API Gateway bills each frame in, and each frame out (answers and posts), as a message.
         double websocketMessages = messages + posts + (name.startsWith("Parley") ? messages : 0);
+        double logBytes = after.logBytes() - before.logBytes() + (after.logLines() - before.logLines()) * LOG_EVENT_OVERHEAD_BYTES
+                + invocations * LAMBDA_PLATFORM_LOG_BYTES_PER_INVOCATION;
         double costPerMillion = 1e6 / messages * (writes * priceWrite / 1e6 + reads * priceRead / 1e6 + invocations * priceLambdaRequest / 1e6
-                + gbSeconds * priceGbSecond + websocketMessages * priceWebSocketMessage / 1e6);
+                + gbSeconds * priceGbSecond + websocketMessages * priceWebSocketMessage / 1e6 + logBytes / (1L << 30) * priceLogsGb);
         costs.put("dynamoDbRequestsPerMessage", requests);
         costs.put("dynamoDbWriteRequestsPerMessage", writeRequests / messages);
         costs.put("dynamoDbReadRequestsPerMessage", readRequests / messages);
@@ -550,6 +570,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         costs.put("lambdaGbSecondsPerMessage", gbSeconds / messages);
         costs.put("postToConnectionPerMessage", (double) posts / messages);
         costs.put("postToConnectionPerDelivery", deliveries == 0 ? 0 : (double) posts / deliveries);
+        costs.put("logBytesPerMessage", logBytes / messages);
         costs.put("modelledUsdPerMillionMessages", costPerMillion);
         costs.put("host", after.host().since(before.host(), messages));
         return costs;
@@ -563,7 +584,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     private String costTable(Map<String, Object> phase) {
         StringBuilder text = new StringBuilder("| per message | value |\n|---|---|\n");
         for (String key : List.of("dynamoDbWriteRequestsPerMessage", "dynamoDbReadRequestsPerMessage", "scansPerMessage", "writeUnitsPerMessage",
-                "readUnitsPerMessage", "lambdaInvocationsPerMessage", "postToConnectionPerMessage", "modelledUsdPerMillionMessages")) {
+                "readUnitsPerMessage", "lambdaInvocationsPerMessage", "postToConnectionPerMessage", "logBytesPerMessage", "modelledUsdPerMillionMessages")) {
             text.append(String.format("| %s | %.3f |%n", key, ((Number) phase.get(key)).doubleValue()));
         }
         text.append("\nDynamoDB requests per message, by table and operation:\n\n| table and operation | per message |\n|---|---|\n");
@@ -722,4 +743,34 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         return now - was;
     }
 
+
+    /** Passes bytes through to the console, counting them and the lines they make. */
+    private static final class CountingStream extends FilterOutputStream {
+        final LongAdder bytes = new LongAdder();
+        final LongAdder lines = new LongAdder();
+
+        CountingStream(OutputStream console) {
+            super(console);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+            bytes.increment();
+            if (b == '\n') {
+                lines.increment();
+            }
+        }
+
+        @Override
+        public void write(byte[] data, int offset, int length) throws IOException {
+            out.write(data, offset, length);
+            bytes.add(length);
+            for (int i = offset; i < offset + length; i++) {
+                if (data[i] == '\n') {
+                    lines.increment();
+                }
+            }
+        }
+    }
 }

@@ -24,6 +24,7 @@ class MessagingBenchmarkOptionsTest {
             "--group|50|--group must be between --users (100",
             "--group|1025|--group must be between --users (100",
             "--price-dynamodb-write-million|-0.5|a --price-* option is negative",
+            "--price-logs-gb|-1|a --price-* option is negative",
             "--polling|SLOW|--polling",
     })
     void aBadOptionIsRefusedWithItsName(String option, String value, String message) {
