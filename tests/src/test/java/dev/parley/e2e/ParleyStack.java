@@ -71,7 +71,7 @@ public final class ParleyStack {
             }
             return token;
         } catch (IOException e) {
-            throw new IllegalStateException(e);
+            throw new IllegalStateException("the token command '" + tokenCommand.get() + "' could not be run: " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
