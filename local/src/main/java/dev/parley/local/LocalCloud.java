@@ -26,7 +26,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The launcher behind {@code scripts/run-local}: the whole local cloud in one JVM. It starts DynamoDB
@@ -65,6 +67,9 @@ public final class LocalCloud implements Callable<Integer> {
     @Option(names = "--concurrency", defaultValue = "100",
             description = "Each function's concurrency limit; beyond it invocations are throttled (default: ${DEFAULT-VALUE}).")
     int concurrency;
+
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--idle-timeout", defaultValue = "PT10M", description = "Close WebSocket connections idle this long (ISO-8601, default: ${DEFAULT-VALUE}).")
     Duration idleTimeout;
@@ -234,6 +239,10 @@ public final class LocalCloud implements Callable<Integer> {
         List<ComponentReport> reports;
         try {
             reports = startComponents();
+        } catch (Servers.PortInUseException e) {
+            stopComponents();
+            spec.commandLine().getErr().println("error: " + e.getMessage() + " (--dynamodb-port, --websocket-port and --sns-port choose them; 0 picks a free one)");
+            return 1;
         } catch (RuntimeException e) {
             stopComponents();
             throw e;

@@ -28,11 +28,16 @@ public final class Servers {
     /** Starts the server with its handler; fails with the emulator's name when the port is taken. */
     public static void start(Server server, Handler handler, String name) {
         server.setHandler(handler);
+        int port = ((ServerConnector) server.getConnectors()[0]).getPort();
         try {
             server.start();
         } catch (Exception e) {
-            throw new IllegalStateException("starting " + name + " on port " + ((ServerConnector) server.getConnectors()[0]).getPort()
-                    + " failed: " + e.getMessage(), e);
+            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                if (cause instanceof java.net.BindException) {
+                    throw new PortInUseException(name, port, e);
+                }
+            }
+            throw new IllegalStateException("starting " + name + " on port " + port + " failed: " + e.getMessage(), e);
         }
     }
 
@@ -56,6 +61,13 @@ public final class Servers {
         @Override
         public void onOpened(Connection connection) {
             opened.increment();
+        }
+    }
+
+    /** The port an emulator was asked to listen on is taken: a user's mistake to name, not a crash to trace. */
+    public static final class PortInUseException extends IllegalStateException {
+        PortInUseException(String name, int port, Throwable cause) {
+            super("port " + port + ", where " + name + " listens, is in use: stop what uses it (another scripts/run-local?) or choose another port", cause);
         }
     }
 }

@@ -104,6 +104,21 @@ class LocalCloudTest {
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--idle-timeout");
     }
 
+    @Test
+    void aPortInUseIsNamedWithoutAStackTrace() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            CommandLine cli = new CommandLine(new LocalCloud(new PrintStream(new ByteArrayOutputStream())));
+            cli.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
+            int exitCode = cli.execute("--dynamodb-port", String.valueOf(taken.getLocalPort()), "--websocket-port", "0", "--sns-port", "0",
+                    "--exit-after-start");
+            assertThat(exitCode).isEqualTo(1);
+            assertThat(err.toString(StandardCharsets.UTF_8))
+                    .contains("port " + taken.getLocalPort() + ", where the DynamoDB emulator listens, is in use").contains("--dynamodb-port")
+                    .doesNotContain("\tat ");
+        }
+    }
+
     private static String[] concat(String[] first, String... more) {
         String[] all = java.util.Arrays.copyOf(first, first.length + more.length);
         System.arraycopy(more, 0, all, first.length, more.length);
