@@ -89,6 +89,8 @@ public final class ParleyStack extends Stack {
     public static final String METRICS_NAMESPACE = "Parley";
 
     private final Map<String, Table> tables = new LinkedHashMap<>();
+    /** Created with the first platform application; see {@link #pushProviderLogs}. */
+    private LogGroup pushProviderLogs;
     private final java.util.Set<String> indexedTables = new java.util.HashSet<>();
     private final Map<String, Alias> functions = new LinkedHashMap<>();
     private final List<Alarm> alarms = new ArrayList<>();
@@ -367,9 +369,23 @@ public final class ParleyStack extends Stack {
                         + "): the stack has no iOS push; offline iOS devices get their messages on their next sync"));
     }
 
+    /**
+     * The log group of the function that makes the SNS calls (one, shared by both applications), with
+     * the functions' retention. Without one, the CDK would declare /aws/lambda/<function>, which Lambda
+     * has already created in a stack deployed before, and that deploy would fail.
+     */
+    private LogGroup pushProviderLogs(StackSettings settings) {
+        if (pushProviderLogs == null) {
+            pushProviderLogs = LogGroup.Builder.create(this, "Logs-push-provider").retention(settings.logRetention())
+                    .removalPolicy(RemovalPolicy.DESTROY).build();
+        }
+        return pushProviderLogs;
+    }
+
     private void platformApplication(String id, String platform, Map<String, String> attributes, StackSettings settings) {
         String name = getStackName() + "-" + id.toLowerCase();
         AwsCustomResource application = AwsCustomResource.Builder.create(this, "PlatformApplication-" + id)
+                .logGroup(pushProviderLogs(settings))
                 .onCreate(AwsSdkCall.builder().service("SNS").action("createPlatformApplication")
                         .parameters(Map.of("Name", name, "Platform", platform, "Attributes", attributes))
                         .physicalResourceId(PhysicalResourceId.fromResponse("PlatformApplicationArn"))

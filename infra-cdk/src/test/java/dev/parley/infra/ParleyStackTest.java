@@ -504,4 +504,20 @@ class ParleyStackTest {
         assertThat(production.values().iterator().next().path("Create").asText()).contains("\"Platform\":\"APNS\"");
         assertThat(sandbox.values().iterator().next().path("Create").asText()).contains("\"Platform\":\"APNS_SANDBOX\"");
     }
+
+    @Test
+    void theSnsCallsLogToAGroupOfTheStacksWithItsRetention() {
+        ParleyStack withPush = synthesize(Map.of(StackSettings.FCM_SECRET, "parley/fcm", StackSettings.APNS_SECRET, "parley/apns",
+                StackSettings.LOG_RETENTION_DAYS, "14"));
+        JsonNode all = new ObjectMapper().valueToTree(Template.fromStack(withPush).toJSON()).get("Resources");
+        // A group named /aws/lambda/<function> would collide with the one Lambda made in a stack deployed before.
+        assertThat(all.toString()).doesNotContain("/aws/lambda/");
+        List<Map.Entry<String, JsonNode>> providers = all.properties().stream()
+                .filter(e -> e.getValue().path("Type").asText().equals("AWS::Lambda::Function"))
+                .filter(e -> !e.getValue().path("Properties").path("Handler").asText().startsWith("dev.parley")).toList();
+        assertThat(providers).as("one function makes the calls for both applications").hasSize(1);
+        String group = providers.getFirst().getValue().path("Properties").path("LoggingConfig").path("LogGroup").path("Ref").asText();
+        assertThat(group).startsWith("Logspushprovider");
+        assertThat(all.get(group).path("Properties").path("RetentionInDays").asInt()).isEqualTo(14);
+    }
 }

@@ -18,7 +18,7 @@ class MessagingBenchmarkOptionsTest {
             "--rate|0|--rate must be at least 1",
             "--seconds|0|--seconds must be at least 1",
             "--warmup-seconds|-1|--warmup-seconds must be 0 or more",
-            "--max-warmup-seconds|10|--max-warmup-seconds must be at least --warmup-seconds (20)",
+            "--max-warmup-seconds|10|--max-warmup-seconds must be 0 (no warm-up) or at least --warmup-seconds (20)",
             "--senders|1|--senders must be between 2 and 1024",
             "--senders|1025|--senders must be between 2 and 1024",
             "--group|50|--group must be between --users (100",

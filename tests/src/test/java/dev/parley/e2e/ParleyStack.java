@@ -64,10 +64,13 @@ public final class ParleyStack {
             return DevTokens.issue(secret, UserId.of(user), DeviceId.of(device), Duration.ofHours(1));
         }
         try {
-            Process process = new ProcessBuilder((tokenCommand.get() + " " + user + " " + device).split(" ")).start();
+            // Through the shell, so the command may quote a path with spaces or carry arguments of its own; its
+            // errors go to the test's output, where a failure is explained (and cannot fill a pipe nobody reads).
+            Process process = new ProcessBuilder("sh", "-c", tokenCommand.get() + " \"$@\"", "sh", user, device)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
             String token = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             if (process.waitFor() != 0 || token.isEmpty()) {
-                throw new IllegalStateException("the token command failed for " + user);
+                throw new IllegalStateException("the token command '" + tokenCommand.get() + "' failed for " + user + " (its errors are above)");
             }
             return token;
         } catch (IOException e) {

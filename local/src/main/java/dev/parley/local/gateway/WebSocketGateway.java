@@ -138,12 +138,12 @@ public final class WebSocketGateway implements AutoCloseable {
         posts.increment();
     }
 
-    /** PostToConnection calls that delivered data, since the gateway started. */
     /** The TCP connections the gateway has accepted since it started: WebSocket clients and Management API callers. */
     public long connectionsOpened() {
         return Servers.connectionsOpened(server);
     }
 
+    /** PostToConnection calls that delivered data, since the gateway started. */
     public long postsDelivered() {
         return posts.sum();
     }
