@@ -111,8 +111,12 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     private final WebSocketClient websockets = new WebSocketClient();
     private final Map<String, Object> report = new LinkedHashMap<>();
     private final List<String> markdown = new ArrayList<>();
-    /** The functions' log lines and EMF metrics, which they write to stdout as on Lambda, counted for the logs' cost. */
-    private final CountingStream functionLogs = new CountingStream(System.out);
+    /**
+     * The functions' log lines and EMF metrics, which they write to stdout as on Lambda: counted for the
+     * logs' cost, and kept in a file beside the report rather than flooding the console.
+     */
+    private CountingStream functionLogs;
+    private final PrintStream console = System.out;
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new MessagingBenchmark()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
@@ -138,6 +142,10 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         }
     }
 
+    private void progress(String step) {
+        console.printf("[%s] %s%n", java.time.LocalTime.now().withNano(0), step);
+    }
+
     private void require(boolean holds, String message) {
         if (!holds) {
             throw new ParameterException(spec.commandLine(), message);
@@ -154,14 +162,17 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         Manifest parley = ParleyManifest.manifest();
         List<FunctionSpec> functions = new ArrayList<>(parley.functions());
         functions.add(naive);
-        PrintStream console = System.out;
+        Path logFile = Path.of(out + "-functions.log").toAbsolutePath();
+        Files.createDirectories(logFile.getParent());
+        functionLogs = new CountingStream(new java.io.BufferedOutputStream(Files.newOutputStream(logFile)));
         System.setOut(new PrintStream(functionLogs, true, StandardCharsets.UTF_8));
-        cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Manifest(functions, parley.tables()));
-        cloud.start("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--stream-polling", polling.name(), "--concurrency", "200");
-        websockets.setMaxTextMessageSize(1024 * 1024);
-        websockets.setIdleTimeout(Duration.ofHours(1));
-        websockets.start();
+        progress("the functions' logs and metrics go to " + logFile + "; the report follows at the end");
         try {
+            cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Manifest(functions, parley.tables()));
+            cloud.start("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--stream-polling", polling.name(), "--concurrency", "200");
+            websockets.setMaxTextMessageSize(1024 * 1024);
+            websockets.setIdleTimeout(Duration.ofHours(1));
+            websockets.start();
             report.put("settings", Map.of("users", users, "rate", rate, "seconds", seconds, "senders", senders, "group", groupSize,
                     "polling", polling.name(), "warmupSeconds", warmupSeconds, "maxWarmupSeconds", maxWarmupSeconds,
                     "cores", Runtime.getRuntime().availableProcessors(), "at", Instant.now().toString()));
@@ -172,23 +183,34 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
                     Instant.now(), Runtime.getRuntime().availableProcessors(), polling, users, users / 2, rate, seconds, senders, groupSize));
             List<Client> clients = connectAll("u", users);
             List<String> conversations = pairUp(clients);
+            if (maxWarmupSeconds > 0) {
+                progress("warming up until the JIT compiler is quiet (a minute or so)");
+            }
             warmUp(clients, conversations);
+            progress("measuring Parley 1:1");
             Map<String, Object> parleyPhase = oneToOne(clients, conversations, false, rate, seconds, true);
+            progress("measuring the naive baseline");
             Map<String, Object> naivePhase = oneToOne(clients, conversations, true, rate, seconds, true);
             ratios(parleyPhase, naivePhase);
+            progress("concurrent senders");
             contention();
+            progress("a " + groupSize + "-member group");
             largeGroup(clients);
             clients.forEach(Client::close);
+            awaitQuiet(); // their $disconnect invocations finish before the cloud stops
         } finally {
             websockets.stop();
-            cloud.stop();
+            if (cloud != null) {
+                cloud.stop();
+            }
             System.setOut(console);
+            functionLogs.close();
         }
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(Path.of(out + ".md"), String.join("\n", markdown) + "\n");
         Files.writeString(Path.of(out + ".json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report));
         System.out.println(String.join("\n", markdown));
-        System.out.println("Reports written to " + out.toAbsolutePath() + ".md and .json");
+        System.out.println("Reports written to " + out.toAbsolutePath() + ".md and .json; the functions' logs to " + out.toAbsolutePath() + "-functions.log");
         return 0;
     }
 
