@@ -143,7 +143,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     }
 
     private void progress(String step) {
-        console.printf("[%s] %s%n", java.time.LocalTime.now().withNano(0), step);
+        console.printf("[%tT] %s%n", java.time.LocalTime.now(), step);
     }
 
     private void require(boolean holds, String message) {
