@@ -371,7 +371,7 @@ public final class ParleyStack extends Stack {
 
     /**
      * The log group of the function that makes the SNS calls (one, shared by both applications), with
-     * the functions' retention. Without one, the CDK would declare /aws/lambda/<function>, which Lambda
+     * the functions' retention. Without one, the CDK would declare {@code /aws/lambda/<function>}, which Lambda
      * has already created in a stack deployed before, and that deploy would fail.
      */
     private LogGroup pushProviderLogs(StackSettings settings) {

@@ -20,7 +20,7 @@ import software.amazon.awscdk.services.logs.RetentionDays;
  * @param fcmSecret     a Secrets Manager secret holding the FCM service-account JSON; none, no Android push
  * @param apnsSecret    a Secrets Manager secret with JSON keys signingKey, keyId, teamId, bundleId; none, no iOS push
  * @param apnsSandbox   register the APNs application against Apple's sandbox (development builds)
- * @param pushCredentialsRevision a number to raise after changing a push secret's value, so the
+ * @param pushCredentialsRevision a number to change after changing a push secret's value, so the
  *                      platform applications are updated with it (CloudFormation does not notice
  *                      a secret's new value by itself)
  */
