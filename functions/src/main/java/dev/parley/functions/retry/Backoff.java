@@ -92,7 +92,8 @@ public final class Backoff {
                 return false;
             }
             done++;
-            long wait = Math.clamp(jitter.applyAsLong(ceiling(done).toNanos()), 0, ceiling(done).toNanos());
+            long longest = ceiling(done).toNanos();
+            long wait = Math.clamp(jitter.applyAsLong(longest), 0, longest);
             try {
                 sleeper.sleep(Duration.ofNanos(wait));
                 return true;

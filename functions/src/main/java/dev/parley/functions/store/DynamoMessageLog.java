@@ -279,11 +279,10 @@ public final class DynamoMessageLog implements MessageLog {
         long expected = from;
         long abandonedBefore = clock.millis() - CLAIM_ABANDONED_AFTER.toMillis();
         for (Message message : page) {
-            for (long missing = expected; missing < message.seq(); missing++) {
-                if (message.serverTimestamp() >= abandonedBefore) {
-                    break;
+            if (message.serverTimestamp() < abandonedBefore) {
+                for (long missing = expected; missing < message.seq(); missing++) {
+                    filled.add(voidSeq(conversation, missing, message.serverTimestamp()));
                 }
-                filled.add(voidSeq(conversation, missing, message.serverTimestamp()));
             }
             filled.add(message);
             expected = message.seq() + 1;
