@@ -203,14 +203,6 @@ public final class ParleyStack extends Stack {
         return Map.copyOf(functions);
     }
 
-    public List<Alarm> alarms() {
-        return List.copyOf(alarms);
-    }
-
-    public WebSocketStage stage() {
-        return stage;
-    }
-
     // ---- tables --------------------------------------------------------------------------------------
 
     private Table table(TableSpec spec, StackSettings settings) {
@@ -227,12 +219,9 @@ public final class ParleyStack extends Stack {
         for (TableSpec.GlobalIndex index : spec.globalIndexes()) {
             var gsi = GlobalSecondaryIndexProps.builder().indexName(index.name()).partitionKey(attribute(index.partitionKey()));
             index.sortKey().ifPresent(key -> gsi.sortKey(attribute(key)));
-            if (index.projectAll()) {
-                gsi.projectionType(ProjectionType.ALL);
-            } else if (index.nonKeyAttributes().isEmpty()) {
-                gsi.projectionType(ProjectionType.KEYS_ONLY);
-            } else {
-                gsi.projectionType(ProjectionType.INCLUDE).nonKeyAttributes(index.nonKeyAttributes());
+            gsi.projectionType(ProjectionType.valueOf(index.projectionType()));
+            if (!index.nonKeyAttributes().isEmpty()) {
+                gsi.nonKeyAttributes(index.nonKeyAttributes());
             }
             table.addGlobalSecondaryIndex(gsi.build());
         }

@@ -2,7 +2,6 @@ package dev.parley.infra;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.parley.functions.manifest.TableSpec;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,8 +31,8 @@ record TableShape(String partitionKey, Optional<String> sortKey, Map<String, Ind
     static TableShape of(TableSpec spec) {
         Map<String, Index> indexes = new TreeMap<>();
         for (TableSpec.GlobalIndex index : spec.globalIndexes()) {
-            String projection = index.projectAll() ? "ALL" : index.nonKeyAttributes().isEmpty() ? "KEYS_ONLY"
-                    : "INCLUDE" + index.nonKeyAttributes().stream().sorted().toList();
+            String projection = index.projectionType()
+                    + (index.nonKeyAttributes().isEmpty() ? "" : index.nonKeyAttributes().stream().sorted().toList().toString());
             indexes.put(index.name(), new Index(key(index.partitionKey().name(), index.partitionKey().type().name()),
                     index.sortKey().map(k -> key(k.name(), k.type().name())), projection));
         }
@@ -87,7 +86,6 @@ record TableShape(String partitionKey, Optional<String> sortKey, Map<String, Ind
     }
 
     private static Optional<String> describedKey(List<KeySchemaElement> schema, KeyType kind, Map<String, String> types) {
-        return schema.stream().filter(k -> k.keyType() == kind).sorted(Comparator.comparing(KeySchemaElement::attributeName))
-                .map(k -> key(k.attributeName(), types.get(k.attributeName()))).findFirst();
+        return schema.stream().filter(k -> k.keyType() == kind).map(k -> key(k.attributeName(), types.get(k.attributeName()))).findFirst();
     }
 }

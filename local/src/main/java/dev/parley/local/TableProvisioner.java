@@ -61,13 +61,8 @@ public final class TableProvisioner {
                 ObjectNode node = indexes.addObject();
                 node.put("IndexName", index.name());
                 node.set("KeySchema", keySchema(index.partitionKey(), index.sortKey(), attributes));
-                ObjectNode projection = node.putObject("Projection");
-                if (index.projectAll()) {
-                    projection.put("ProjectionType", "ALL");
-                } else if (index.nonKeyAttributes().isEmpty()) {
-                    projection.put("ProjectionType", "KEYS_ONLY");
-                } else {
-                    projection.put("ProjectionType", "INCLUDE");
+                ObjectNode projection = node.putObject("Projection").put("ProjectionType", index.projectionType());
+                if (!index.nonKeyAttributes().isEmpty()) {
                     ArrayNode nonKey = projection.putArray("NonKeyAttributes");
                     index.nonKeyAttributes().forEach(nonKey::add);
                 }

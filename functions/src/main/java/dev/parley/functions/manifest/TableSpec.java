@@ -33,6 +33,11 @@ public record TableSpec(
                 throw new IllegalArgumentException("index " + name + " projects ALL and lists non-key attributes");
             }
         }
+
+        /** DynamoDB's name for what the index holds: ALL, KEYS_ONLY, or INCLUDE (the keys and {@code nonKeyAttributes}). */
+        public String projectionType() {
+            return projectAll ? "ALL" : nonKeyAttributes.isEmpty() ? "KEYS_ONLY" : "INCLUDE";
+        }
     }
 
     public TableSpec {
