@@ -13,20 +13,17 @@ import software.amazon.awscdk.StackProps;
  * Parley), in the account and region of the caller's AWS profile.
  */
 public final class ParleyCdkApp {
-    public static final String STACK_NAME = "parley:stackName";
-
     private ParleyCdkApp() {
     }
 
     public static void main(String[] args) {
         App app = new App();
-        Object name = app.getNode().tryGetContext(STACK_NAME);
         StackSettings settings = StackSettings.fromContext(app.getNode()::tryGetContext, repositoryRoot());
         StackProps props = StackProps.builder()
                 .description("Parley: serverless real-time messaging (WebSocket API, Lambda, DynamoDB, SNS push)")
                 .env(Environment.builder().account(System.getenv("CDK_DEFAULT_ACCOUNT")).region(System.getenv("CDK_DEFAULT_REGION")).build())
                 .build();
-        new ParleyStack(app, name == null ? "Parley" : name.toString(), props, ParleyManifest.manifest(), settings);
+        new ParleyStack(app, settings.stackName(), props, ParleyManifest.manifest(), settings);
         app.synth();
     }
 

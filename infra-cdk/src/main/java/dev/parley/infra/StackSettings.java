@@ -11,6 +11,7 @@ import software.amazon.awscdk.services.logs.RetentionDays;
  * ({@code cdk deploy -c parley:stage=prod}, or cdk.json). Secrets are never here: the JWT secret or
  * JWKS URL are stack parameters, and push credentials are named Secrets Manager secrets.
  *
+ * @param stackName     the CloudFormation stack's name
  * @param functionsJar  the one artifact every function runs ({@code mvn package} builds it)
  * @param stageName     the WebSocket API stage, the last part of the URL
  * @param throttleRate  the stage's steady request rate limit, per second
@@ -25,6 +26,7 @@ import software.amazon.awscdk.services.logs.RetentionDays;
  *                      a secret's new value by itself)
  */
 public record StackSettings(
+        String stackName,
         Path functionsJar,
         String stageName,
         int throttleRate,
@@ -36,6 +38,7 @@ public record StackSettings(
         boolean apnsSandbox,
         int pushCredentialsRevision) {
 
+    public static final String STACK_NAME = "parley:stackName";
     public static final String STAGE = "parley:stage";
     public static final String THROTTLE_RATE = "parley:throttleRate";
     public static final String THROTTLE_BURST = "parley:throttleBurst";
@@ -51,6 +54,10 @@ public record StackSettings(
     public static final Path DEFAULT_FUNCTIONS_JAR = Path.of("functions", "target", "parley-functions.jar");
 
     public StackSettings {
+        // CloudFormation's rule for stack names, checked here so a bad one is named before anything is built.
+        if (!stackName.matches("[A-Za-z][A-Za-z0-9-]{0,127}")) {
+            throw new IllegalArgumentException(STACK_NAME + " must start with a letter and be 1 to 128 letters, digits or -, was '" + stackName + "'");
+        }
         if (!stageName.matches("[A-Za-z0-9_-]{1,128}")) {
             throw new IllegalArgumentException(STAGE + " must be 1 to 128 letters, digits, - or _, was '" + stageName + "'");
         }
@@ -74,6 +81,7 @@ public record StackSettings(
     public static StackSettings fromContext(Function<String, Object> context, Path repositoryRoot) {
         Path jar = text(context, FUNCTIONS_JAR).map(Path::of).orElse(DEFAULT_FUNCTIONS_JAR);
         return new StackSettings(
+                text(context, STACK_NAME).orElse("Parley"),
                 repositoryRoot.resolve(jar).normalize(),
                 text(context, STAGE).orElse("prod"),
                 number(context, THROTTLE_RATE, 1000),

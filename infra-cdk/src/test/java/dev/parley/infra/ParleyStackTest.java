@@ -47,12 +47,15 @@ class ParleyStackTest {
 
     /** Synthesizes with cdk.json's context (its feature flags), as the CLI runs the app, and {@code context} over it. */
     static ParleyStack synthesize(Map<String, Object> context) {
-        Map<String, Object> all = new HashMap<>(projectContext());
+        Map<String, Object> all = new HashMap<>(PROJECT_CONTEXT);
         all.putAll(context);
         App app = App.Builder.create().context(all).build();
         StackSettings settings = StackSettings.fromContext(app.getNode()::tryGetContext, ParleyCdkApp.repositoryRoot());
         return new ParleyStack(app, "ParleyTest", StackProps.builder().build(), MANIFEST, settings);
     }
+
+    /** cdk.json's context, read once for every synthesis. */
+    private static final Map<String, Object> PROJECT_CONTEXT = projectContext();
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> projectContext() {
@@ -380,8 +383,7 @@ class ParleyStackTest {
 
     @Test
     void noStatementGrantsEverythingExceptWhereAwsRequiresIt() {
-        for (ParleyStack checked : List.of(stack, synthesize(Map.of(StackSettings.FCM_SECRET, "parley/fcm")))) {
-            JsonNode all = new ObjectMapper().valueToTree(Template.fromStack(checked).toJSON()).get("Resources");
+        for (JsonNode all : List.of(resources, withPushResources())) {
             all.properties().stream().filter(e -> e.getValue().path("Type").asText().equals("AWS::IAM::Policy")).forEach(policy ->
                     policy.getValue().get("Properties").get("PolicyDocument").get("Statement").forEach(statement -> {
                         List<String> actions = texts(statement.get("Action"));
@@ -468,6 +470,17 @@ class ParleyStackTest {
         Annotations.fromStack(withPush).hasNoWarning("*", Match.stringLikeRegexp(".*No (FCM|APNs) credentials.*"));
     }
 
+    private static JsonNode withPush;
+
+    /** The resources of a stack with both push platforms and 14 days of logs: synthesized once, for the tests that need push. */
+    private static synchronized JsonNode withPushResources() {
+        if (withPush == null) {
+            withPush = new ObjectMapper().valueToTree(Template.fromStack(synthesize(Map.of(StackSettings.FCM_SECRET, "parley/fcm",
+                    StackSettings.APNS_SECRET, "parley/apns", StackSettings.LOG_RETENTION_DAYS, "14"))).toJSON()).get("Resources");
+        }
+        return withPush;
+    }
+
     /** The platform applications' custom resources of a synthesis, by logical id. */
     private static Map<String, JsonNode> platformApplications(Map<String, Object> context) {
         JsonNode all = new ObjectMapper().valueToTree(Template.fromStack(synthesize(context)).toJSON()).get("Resources");
@@ -507,9 +520,7 @@ class ParleyStackTest {
 
     @Test
     void theSnsCallsLogToAGroupOfTheStacksWithItsRetention() {
-        ParleyStack withPush = synthesize(Map.of(StackSettings.FCM_SECRET, "parley/fcm", StackSettings.APNS_SECRET, "parley/apns",
-                StackSettings.LOG_RETENTION_DAYS, "14"));
-        JsonNode all = new ObjectMapper().valueToTree(Template.fromStack(withPush).toJSON()).get("Resources");
+        JsonNode all = withPushResources();
         // A group named /aws/lambda/<function> would collide with the one Lambda made in a stack deployed before.
         assertThat(all.toString()).doesNotContain("/aws/lambda/");
         List<Map.Entry<String, JsonNode>> providers = all.properties().stream()

@@ -19,6 +19,7 @@ class StackSettingsTest {
     @Test
     void defaultsAreAProductionStage() {
         StackSettings settings = settings(Map.of());
+        assertThat(settings.stackName()).isEqualTo("Parley");
         assertThat(settings.stageName()).isEqualTo("prod");
         assertThat(settings.throttleRate()).isEqualTo(1000);
         assertThat(settings.throttleBurst()).isEqualTo(2000);
@@ -47,6 +48,12 @@ class StackSettingsTest {
         assertThatThrownBy(() -> settings(Map.of(StackSettings.LOG_RETENTION_DAYS, "10"))).hasMessageContaining(StackSettings.LOG_RETENTION_DAYS);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.RETAIN_DATA, "yes"))).hasMessageContaining(StackSettings.RETAIN_DATA);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.STAGE, "my stage"))).hasMessageContaining(StackSettings.STAGE);
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.STAGE, "s".repeat(129)))).hasMessageContaining(StackSettings.STAGE);
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.THROTTLE_RATE, "0"))).hasMessageContaining(StackSettings.THROTTLE_RATE);
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.APNS_SANDBOX, "yes"))).hasMessageContaining(StackSettings.APNS_SANDBOX);
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.STACK_NAME, "1parley"))).hasMessageContaining(StackSettings.STACK_NAME);
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.STACK_NAME, "parley_dev"))).hasMessageContaining(StackSettings.STACK_NAME);
+        assertThat(settings(Map.of(StackSettings.STACK_NAME, "ParleyDev-2")).stackName()).isEqualTo("ParleyDev-2");
         assertThatThrownBy(() -> settings(Map.of(StackSettings.PUSH_CREDENTIALS_REVISION, "-1")))
                 .hasMessageContaining(StackSettings.PUSH_CREDENTIALS_REVISION);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.PUSH_CREDENTIALS_REVISION, "v2")))
