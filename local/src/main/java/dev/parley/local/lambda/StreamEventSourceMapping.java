@@ -54,7 +54,7 @@ public final class StreamEventSourceMapping implements AutoCloseable {
     private final FunctionSpec function;
     private final Trigger.StreamMapping settings;
     private final LambdaRuntime runtime;
-    private final URI dynamoDbEndpoint;
+    private final java.net.URL endpoint;
     private final Duration pollInterval;
     private final Clock clock;
     private final OnFailureDestination destination;
@@ -76,7 +76,11 @@ public final class StreamEventSourceMapping implements AutoCloseable {
         this.function = function;
         this.settings = mapping;
         this.runtime = runtime;
-        this.dynamoDbEndpoint = dynamoDbEndpoint;
+        try {
+            this.endpoint = dynamoDbEndpoint.toURL();
+        } catch (java.net.MalformedURLException e) {
+            throw new IllegalArgumentException("the DynamoDB endpoint " + dynamoDbEndpoint + " is not a URL", e);
+        }
         this.pollInterval = timing.interval;
         this.clock = clock;
         this.destination = destination;
@@ -166,29 +170,24 @@ public final class StreamEventSourceMapping implements AutoCloseable {
 
     /** Reads one shard to its end (if it closes) or until the mapping stops. */
     private void readShard(String shardId, String startingType) {
-        String iterator = call("DynamoDBStreams_20120810.GetShardIterator", Json.NODES.objectNode()
-                .put("StreamArn", streamArn).put("ShardId", shardId).put("ShardIteratorType", startingType)).path("ShardIterator").asText();
+        String iterator = shardIterator(shardId, startingType, null);
         String lastSequenceNumber = null;
         while (running && iterator != null) {
             JsonNode page;
             try {
                 page = call("DynamoDBStreams_20120810.GetRecords", Json.NODES.objectNode().put("ShardIterator", iterator).put("Limit", 1000));
-            } catch (RuntimeException failed) {
-                // Keep the place in the shard: starting it over would deliver every record again.
-                if (!running) {
-                    return;
+            } catch (CallFailed failed) {
+                // A passing failure keeps the place in the shard: starting it over would deliver every record
+                // again. Any other (trimmed records, a bad iterator) goes up, and the poller starts the shard over.
+                if (!running || !(failed.isTransient() || failed.isExpiredIterator())) {
+                    throw failed;
                 }
                 System.getLogger(StreamEventSourceMapping.class.getName()).log(System.Logger.Level.WARNING,
                         "reading shard " + shardId + " of " + settings.table() + " failed; retrying from the same place", failed);
                 sleep(pollInterval);
-                if (String.valueOf(failed.getMessage()).contains("ExpiredIteratorException")) {
-                    ObjectNode request = Json.NODES.objectNode().put("StreamArn", streamArn).put("ShardId", shardId);
-                    if (lastSequenceNumber == null) {
-                        request.put("ShardIteratorType", startingType);
-                    } else {
-                        request.put("ShardIteratorType", "AFTER_SEQUENCE_NUMBER").put("SequenceNumber", lastSequenceNumber);
-                    }
-                    iterator = call("DynamoDBStreams_20120810.GetShardIterator", request).path("ShardIterator").asText();
+                if (failed.isExpiredIterator()) {
+                    iterator = lastSequenceNumber == null ? shardIterator(shardId, startingType, null)
+                            : shardIterator(shardId, "AFTER_SEQUENCE_NUMBER", lastSequenceNumber);
                 }
                 continue;
             }
@@ -420,6 +419,37 @@ public final class StreamEventSourceMapping implements AutoCloseable {
 
     // ---- plumbing ------------------------------------------------------------------------------------------
 
+    /** An iterator into the shard: at {@code type}, or after {@code afterSequenceNumber} when it is given. */
+    private String shardIterator(String shardId, String type, String afterSequenceNumber) {
+        ObjectNode request = Json.NODES.objectNode().put("StreamArn", streamArn).put("ShardId", shardId).put("ShardIteratorType", type);
+        if (afterSequenceNumber != null) {
+            request.put("SequenceNumber", afterSequenceNumber);
+        }
+        return call("DynamoDBStreams_20120810.GetShardIterator", request).path("ShardIterator").asText();
+    }
+
+    /** A Streams call that failed: with the HTTP status and error type it was answered with (0 and "" when no answer came). */
+    static final class CallFailed extends IllegalStateException {
+        private final int status;
+        private final String type;
+
+        CallFailed(String message, int status, String type, Throwable cause) {
+            super(message, cause);
+            this.status = status;
+            this.type = type;
+        }
+
+        /** No answer, a server error or throttling: the same call may succeed later. */
+        boolean isTransient() {
+            return status == 0 || status >= 500 || type.endsWith("ThrottlingException") || type.endsWith("LimitExceededException")
+                    || type.endsWith("ProvisionedThroughputExceededException");
+        }
+
+        boolean isExpiredIterator() {
+            return type.endsWith("ExpiredIteratorException");
+        }
+    }
+
     /**
      * One Streams API call. Over HttpURLConnection rather than java.net.http.HttpClient: the poller's
      * calls are small, synchronous and many (a hundred a second with FAST polling), and the JDK's
@@ -428,7 +458,7 @@ public final class StreamEventSourceMapping implements AutoCloseable {
     private JsonNode call(String target, ObjectNode body) {
         try {
             byte[] request = Json.MAPPER.writeValueAsBytes(body);
-            HttpURLConnection connection = (HttpURLConnection) dynamoDbEndpoint.toURL().openConnection();
+            HttpURLConnection connection = (HttpURLConnection) endpoint.openConnection();
             connection.setRequestMethod("POST");
             connection.setDoOutput(true);
             connection.setConnectTimeout(CALL_TIMEOUT_MILLIS);
@@ -444,12 +474,12 @@ public final class StreamEventSourceMapping implements AutoCloseable {
             try (InputStream in = status == 200 ? connection.getInputStream() : connection.getErrorStream()) {
                 JsonNode json = in == null ? Json.NODES.objectNode() : Json.MAPPER.readTree(in);
                 if (status != 200) {
-                    throw new IllegalStateException(target + " failed with " + status + ": " + json);
+                    throw new CallFailed(target + " failed with " + status + ": " + json, status, json.path("__type").asText(""), null);
                 }
                 return json;
             }
         } catch (IOException e) {
-            throw new IllegalStateException(target + " failed", e);
+            throw new CallFailed(target + " failed: " + e, 0, "", e);
         }
     }
 

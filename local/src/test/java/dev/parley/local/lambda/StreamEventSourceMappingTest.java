@@ -131,6 +131,24 @@ class StreamEventSourceMappingTest {
     }
 
     @Test
+    void onlyPassingFailuresAreRetriedInPlace() {
+        String prefix = "com.amazonaws.dynamodb.v20120810#";
+        assertThat(new StreamEventSourceMapping.CallFailed("no answer", 0, "", null).isTransient()).isTrue();
+        assertThat(new StreamEventSourceMapping.CallFailed("500", 500, prefix + "InternalServerError", null).isTransient()).isTrue();
+        assertThat(new StreamEventSourceMapping.CallFailed("throttled", 400, prefix + "ThrottlingException", null).isTransient()).isTrue();
+        assertThat(new StreamEventSourceMapping.CallFailed("throttled", 400, prefix + "ProvisionedThroughputExceededException", null)
+                .isTransient()).isTrue();
+        StreamEventSourceMapping.CallFailed expired = new StreamEventSourceMapping.CallFailed("expired", 400, prefix + "ExpiredIteratorException", null);
+        assertThat(expired.isExpiredIterator()).isTrue();
+        assertThat(expired.isTransient()).isFalse();
+        // Records trimmed away, or an iterator the service refuses, cannot succeed by asking again: the shard starts over.
+        for (String type : List.of("TrimmedDataAccessException", "ValidationException", "ResourceNotFoundException")) {
+            StreamEventSourceMapping.CallFailed failed = new StreamEventSourceMapping.CallFailed(type, 400, prefix + type, null);
+            assertThat(failed.isTransient() || failed.isExpiredIterator()).as(type).isFalse();
+        }
+    }
+
+    @Test
     void aReportedItemFailureIsRetriedFromThatRecordOn() throws Exception {
         put("a", 1, "ok");
         put("b", 1, "fail-once");
