@@ -28,7 +28,7 @@ public final class Servers {
     /** Starts the server with its handler; fails with the emulator's name when the port is taken. */
     public static void start(Server server, Handler handler, String name) {
         server.setHandler(handler);
-        int port = ((ServerConnector) server.getConnectors()[0]).getPort();
+        int port = connector(server).getPort();
         try {
             server.start();
         } catch (Exception e) {
@@ -43,7 +43,7 @@ public final class Servers {
 
     /** The port the server listens on (the one it picked, when asked for 0). */
     public static int port(Server server) {
-        return ((ServerConnector) server.getConnectors()[0]).getLocalPort();
+        return connector(server).getLocalPort();
     }
 
     /**
@@ -51,7 +51,7 @@ public final class Servers {
      * connections alive open a few; a count that grows with the requests shows a client reconnecting.
      */
     public static long connectionsOpened(Server server) {
-        return server.getConnectors()[0].getBean(OpenedConnections.class).opened.sum();
+        return connector(server).getBean(OpenedConnections.class).opened.sum();
     }
 
     /** Jetty gives each new connection the connector's listeners: this one only counts them. */
@@ -69,5 +69,10 @@ public final class Servers {
         PortInUseException(String name, int port, Throwable cause) {
             super("port " + port + ", where " + name + " listens, is in use: stop what uses it (another scripts/run-local?) or choose another port", cause);
         }
+    }
+
+    /** The one connector each of these servers has. */
+    private static ServerConnector connector(Server server) {
+        return (ServerConnector) server.getConnectors()[0];
     }
 }

@@ -208,7 +208,8 @@ class StoresOnTheEmulatorTest {
         // A send whose message put failed after it took seq 3, leaving the seq on its claim.
         ClientMessageId failing = ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000013");
         long fault = emulator.faults().add(new Faults.Rule("PutItem", ParleyManifest.MESSAGES, Faults.Kind.INTERNAL_SERVER_ERROR, 1.0, 0));
-        assertThatThrownBy(() -> log.append(conversation, failing, alice, DeviceId.DEFAULT, "c1", Content.text("three"), old));
+        assertThatThrownBy(() -> log.append(conversation, failing, alice, DeviceId.DEFAULT, "c1", Content.text("three"), old))
+                .isInstanceOf(software.amazon.awssdk.services.dynamodb.model.DynamoDbException.class);
         emulator.faults().remove(fault);
         log.append(conversation, ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000014"), alice, DeviceId.DEFAULT, "c1",
                 Content.text("four"), old + 1);

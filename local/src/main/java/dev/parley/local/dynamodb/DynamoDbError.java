@@ -70,8 +70,10 @@ public final class DynamoDbError extends RuntimeException {
         return new DynamoDbError(400, DYNAMODB + "IdempotentParameterMismatchException", message, Map.of());
     }
 
-    public static DynamoDbError provisionedThroughputExceeded(String message) {
-        return new DynamoDbError(400, DYNAMODB + "ProvisionedThroughputExceededException", message, Map.of());
+    /** A table's throughput exceeded, in DynamoDB's words. */
+    public static DynamoDbError provisionedThroughputExceeded() {
+        return new DynamoDbError(400, DYNAMODB + "ProvisionedThroughputExceededException", "The level of configured provisioned throughput"
+                + " for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.", Map.of());
     }
 
     /** What IAM answers a principal no policy allows the action; the local cloud's {@link AccessPolicy} says when. */

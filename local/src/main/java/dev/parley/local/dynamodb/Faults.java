@@ -77,8 +77,7 @@ public final class Faults {
             switch (rule.kind()) {
                 case LATENCY -> sleep(rule.latencyMillis());
                 case PROVISIONED_THROUGHPUT_EXCEEDED -> {
-                    return Optional.of(DynamoDbError.provisionedThroughputExceeded(
-                            "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."));
+                    return Optional.of(DynamoDbError.provisionedThroughputExceeded());
                 }
                 case THROTTLING -> {
                     return Optional.of(DynamoDbError.throttling("Rate of requests exceeds the allowed throughput."));

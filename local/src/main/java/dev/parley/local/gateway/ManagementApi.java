@@ -45,7 +45,7 @@ final class ManagementApi {
             return true;
         }
         Optional<String> denial = gateway.manageConnectionsDenial(AccessPolicy.principalOf(authorization), request.getMethod(),
-                "arn:aws:execute-api:local:000000000000:" + WebSocketGateway.API_ID + "/" + gateway.stage() + "/" + request.getMethod() + "/@connections/" + connectionId);
+                gateway.executeApiArn(request.getMethod() + "/@connections/" + connectionId));
         if (denial.isPresent()) {
             error(response, callback, 403, "AccessDeniedException", denial.get());
             return true;

@@ -118,6 +118,11 @@ public final class WebSocketGateway implements AutoCloseable {
         return limits;
     }
 
+    /** The ARN API Gateway gives {@code path} on this API's stage, as in IAM policies and authorizer events. */
+    String executeApiArn(String path) {
+        return "arn:aws:execute-api:local:000000000000:" + API_ID + "/" + stage + "/" + path;
+    }
+
     /** Why this principal may not use the Management API on {@code resource}; empty if it may. */
     Optional<String> manageConnectionsDenial(String principal, String method, String resource) {
         return principals.flatMap(p -> p.manageConnectionsDenial(principal, method, resource));
@@ -204,7 +209,7 @@ public final class WebSocketGateway implements AutoCloseable {
         }
         ObjectNode event = Json.NODES.objectNode();
         event.put("type", "REQUEST");
-        event.put("methodArn", "arn:aws:execute-api:local:000000000000:" + API_ID + "/" + stage + "/$connect");
+        event.put("methodArn", executeApiArn("$connect"));
         addRequestParts(event, request);
         event.putObject("stageVariables");
         ObjectNode context = event.putObject("requestContext");

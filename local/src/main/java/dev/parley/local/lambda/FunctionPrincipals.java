@@ -3,6 +3,7 @@ package dev.parley.local.lambda;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Manifest;
 import dev.parley.local.dynamodb.AccessPolicy;
+import dev.parley.local.dynamodb.engine.Database;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,12 +37,12 @@ public final class FunctionPrincipals implements AccessPolicy {
             return Optional.empty();
         }
         if (tables.isEmpty()) {
-            return Optional.of(notAuthorized(function, "dynamodb:" + operation, "arn:aws:dynamodb:local:000000000000:table/*"));
+            return Optional.of(notAuthorized(function, "dynamodb:" + operation, Database.tableArn("*")));
         }
         for (String table : tables) {
             FunctionSpec.TableAccess access = function.tables().get(table);
             if (access == null || !access.operations().contains(operation)) {
-                return Optional.of(notAuthorized(function, "dynamodb:" + operation, "arn:aws:dynamodb:local:000000000000:table/" + table));
+                return Optional.of(notAuthorized(function, "dynamodb:" + operation, Database.tableArn(table)));
             }
         }
         return Optional.empty();

@@ -53,9 +53,12 @@ class WebSocketGatewayTest {
     }
 
     private void start(GatewayLimits limits) throws Exception {
+        start(limits, List.of("route.request.querystring.token"));
+    }
+
+    private void start(GatewayLimits limits, List<String> identitySources) throws Exception {
         Manifest manifest = new Manifest(List.of(
-                function("authorizer", GatewayHandlers.Authorizer.class,
-                        new Trigger.WebSocketAuthorizer(List.of("route.request.querystring.token"))),
+                function("authorizer", GatewayHandlers.Authorizer.class, new Trigger.WebSocketAuthorizer(identitySources)),
                 function("connect", GatewayHandlers.Connect.class, new Trigger.WebSocketRoute("$connect")),
                 function("disconnect", GatewayHandlers.Disconnect.class, new Trigger.WebSocketRoute("$disconnect")),
                 function("default", GatewayHandlers.Default.class, new Trigger.WebSocketRoute("$default")),
@@ -202,6 +205,19 @@ class WebSocketGatewayTest {
         assertThat(unsigned.statusCode()).isEqualTo(403);
         assertThat(unsigned.headers().firstValue("x-amzn-ErrorType")).contains("ForbiddenException");
         assertThat(probe.messages).isEmpty();
+    }
+
+    @Test
+    void everyIdentitySourceMustBePresent() throws Exception {
+        stop();
+        start(GatewayLimits.AWS, List.of("route.request.querystring.token", "route.request.header.X-Device"));
+        assertThat(refusal("?token=allow-ann")).as("the header source is missing").isEqualTo(401);
+        assertThat(gateway.openConnections()).isZero();
+        WebSocketProbe probe = new WebSocketProbe();
+        org.eclipse.jetty.websocket.client.ClientUpgradeRequest upgrade = new org.eclipse.jetty.websocket.client.ClientUpgradeRequest();
+        upgrade.setHeader("X-Device", "phone");
+        client.connect(probe, URI.create(gateway.webSocketUrl() + "?token=allow-ann"), upgrade).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(event("$connect").getHeaders()).containsEntry("X-Device", "phone");
     }
 
     @Test

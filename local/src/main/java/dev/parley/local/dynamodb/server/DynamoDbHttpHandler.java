@@ -25,6 +25,9 @@ import org.eclipse.jetty.util.Callback;
  */
 public final class DynamoDbHttpHandler extends Handler.Abstract {
     private static final String CONTENT_TYPE = "application/x-amz-json-1.0";
+    /** DynamoDB's own inconsistency: these errors carry "Message", every other one "message". */
+    private static final java.util.Set<String> CAPITALIZED_MESSAGE = java.util.Set.of("TransactionCanceledException", "SerializationException",
+            "AccessDeniedException");
 
     private final DynamoDbService service;
     private final Faults faults;
@@ -112,9 +115,7 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
     static ObjectNode errorBody(DynamoDbError error) {
         ObjectNode body = Json.NODES.objectNode();
         body.put("__type", error.type());
-        // DynamoDB's own inconsistency: these two carry "Message", every other error "message".
-        boolean capital = List.of("TransactionCanceledException", "SerializationException", "AccessDeniedException").contains(error.shortType());
-        body.put(capital ? "Message" : "message", error.getMessage());
+        body.put(CAPITALIZED_MESSAGE.contains(error.shortType()) ? "Message" : "message", error.getMessage());
         error.extra().forEach((name, value) -> body.set(name, Json.MAPPER.valueToTree(value)));
         return body;
     }

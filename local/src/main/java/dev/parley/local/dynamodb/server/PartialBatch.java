@@ -58,8 +58,7 @@ final class PartialBatch {
         }
         if (processed.isEmpty()) {
             // DynamoDB's answer when nothing of a batch could be processed.
-            throw DynamoDbError.provisionedThroughputExceeded("The level of configured provisioned throughput for the table was "
-                    + "exceeded. Consider increasing your provisioning level with the UpdateTable API.");
+            throw DynamoDbError.provisionedThroughputExceeded();
         }
         String unprocessedName = get ? "UnprocessedKeys" : "UnprocessedItems";
         ObjectNode response = (ObjectNode) service.apply(((ObjectNode) request.deepCopy()).set("RequestItems", processed));
