@@ -34,6 +34,15 @@ class ContentTest {
     }
 
     @Test
+    void voidContentCarriesNothing() {
+        assertThat(Content.VOID.body()).isEmpty();
+        assertThatThrownBy(() -> new Content(ContentType.VOID, Optional.of("x"), Optional.empty()))
+                .hasMessage("field 'body' is not allowed for void content");
+        assertThatThrownBy(() -> new Content(ContentType.VOID, Optional.empty(), Optional.of("https://h/x")))
+                .hasMessage("field 'media_url' is not allowed for void content");
+    }
+
+    @Test
     void aMessageNeedsAPositiveSeq() {
         assertThatThrownBy(() -> new Message(ClientMessageId.random(), ConversationId.of("c"), 0, UserId.of("a"),
                 DeviceId.DEFAULT, Content.text("x"), 1)).hasMessage("field 'seq' must be at least 1, was 0");

@@ -259,8 +259,14 @@ class FrameCodecTest {
         Message voided = Message.voided(ConversationId.of("d:a:b"), 7, 1_000);
         assertThat(Message.voided(ConversationId.of("d:a:b"), 7, 2_000).id()).as("the same entry, whoever writes it").isEqualTo(voided.id());
         assertThat(Message.voided(ConversationId.of("d:a:b"), 8, 1_000).id()).isNotEqualTo(voided.id());
-        assertThat(voided.isVoid()).isTrue();
         String frame = new FrameCodec().encode(new ServerFrame.MessageReceive(voided));
         assertThat(frame).contains("\"seq\":7").contains("\"content\":{\"type\":\"void\"}").contains("\"sender_id\":\"-\"");
+        // What a client reads back is a void entry at that seq, as its ordering buffer needs.
+        DecodeResult<ServerFrame> read = new FrameCodec().decodeServer(frame);
+        assertThat(read).isInstanceOfSatisfying(DecodeResult.Decoded.class, decoded -> {
+            Message received = ((ServerFrame.MessageReceive) decoded.frame()).message();
+            assertThat(received.isVoid()).isTrue();
+            assertThat(received).isEqualTo(voided);
+        });
     }
 }

@@ -104,8 +104,8 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
      * What CloudWatch Logs bills beyond the function's own lines: 26 bytes of overhead per log event,
      * and Lambda's START, END and REPORT lines (about 260 bytes together) per invocation.
      */
-    static final int LOG_EVENT_OVERHEAD_BYTES = 26;
-    static final int LAMBDA_PLATFORM_LOG_BYTES_PER_INVOCATION = 260 + 3 * LOG_EVENT_OVERHEAD_BYTES;
+    private static final int LOG_EVENT_OVERHEAD_BYTES = 26;
+    private static final int LAMBDA_PLATFORM_LOG_BYTES_PER_INVOCATION = 260 + 3 * LOG_EVENT_OVERHEAD_BYTES;
 
     private LocalCloud cloud;
     private final WebSocketClient websockets = new WebSocketClient();
@@ -131,8 +131,11 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         require(rate >= 1, "--rate must be at least 1 message a second, not " + rate);
         require(seconds >= 1, "--seconds must be at least 1, not " + seconds);
         require(warmupSeconds >= 0, "--warmup-seconds must be 0 or more, not " + warmupSeconds);
-        require(maxWarmupSeconds == 0 || maxWarmupSeconds >= warmupSeconds,
-                "--max-warmup-seconds must be 0 (no warm-up) or at least --warmup-seconds (" + warmupSeconds + "), not " + maxWarmupSeconds);
+        // The full rate, at which alone the compiler can be found quiet, begins in the third 10 s stretch.
+        int leastMaximum = Math.max(warmupSeconds, 30);
+        require(maxWarmupSeconds == 0 || maxWarmupSeconds >= leastMaximum,
+                "--max-warmup-seconds must be 0 (no warm-up) or at least " + leastMaximum + " (--warmup-seconds, and 30 s for the ramp), not "
+                        + maxWarmupSeconds);
         require(senders >= 2 && senders <= Conversation.MAX_GROUP_MEMBERS,
                 "--senders must be between 2 and " + Conversation.MAX_GROUP_MEMBERS + " (they share one group), not " + senders);
         require(groupSize >= users && groupSize <= Conversation.MAX_GROUP_MEMBERS,
@@ -165,7 +168,8 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         Path logFile = Path.of(out + "-functions.log").toAbsolutePath();
         Files.createDirectories(logFile.getParent());
         functionLogs = new CountingStream(new java.io.BufferedOutputStream(Files.newOutputStream(logFile)));
-        System.setOut(new PrintStream(functionLogs, true, StandardCharsets.UTF_8));
+        // Not flushed line by line: the file is written as its buffer fills, not once per log line of a measured phase.
+        System.setOut(new PrintStream(functionLogs, false, StandardCharsets.UTF_8));
         progress("the functions' logs and metrics go to " + logFile + "; the report follows at the end");
         try {
             cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Manifest(functions, parley.tables()));
@@ -206,11 +210,10 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             System.setOut(console);
             functionLogs.close();
         }
-        Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(Path.of(out + ".md"), String.join("\n", markdown) + "\n");
         Files.writeString(Path.of(out + ".json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report));
         System.out.println(String.join("\n", markdown));
-        System.out.println("Reports written to " + out.toAbsolutePath() + ".md and .json; the functions' logs to " + out.toAbsolutePath() + "-functions.log");
+        System.out.println("Reports written to " + out.toAbsolutePath() + ".md and .json; the functions' logs to " + logFile);
         return 0;
     }
 
@@ -333,7 +336,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         }
         markdown.add(String.format("Warm-up: %d s of unmeasured 1:1 load, %d s at a time (a quarter, then half, then all of the rate), until JIT"
                         + " compilation took under %.0f %% of a stretch%s. Its share, stretch by stretch: %s.%n",
-                elapsed, chunkSeconds, quietShare * 100, (Boolean) warmUp.get("jitQuiet") ? "" : " (it never did: the phases below include compilation)",
+                elapsed, chunkSeconds, quietShare * 100, quiet ? "" : " (it never did: the phases below include compilation)",
                 String.join(", ", shares.stream().map(share -> String.format("%.0f %%", share * 100)).toList())));
     }
 
@@ -776,13 +779,13 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     }
 
 
-    /** Passes bytes through to the console, counting them and the lines they make. */
+    /** Passes bytes through to where they go (the functions' log file), counting them and the lines they make. */
     private static final class CountingStream extends FilterOutputStream {
         final LongAdder bytes = new LongAdder();
         final LongAdder lines = new LongAdder();
 
-        CountingStream(OutputStream console) {
-            super(console);
+        CountingStream(OutputStream destination) {
+            super(destination);
         }
 
         @Override

@@ -480,7 +480,8 @@ class MessagingIT {
             ConversationId conversation = direct(alice, user("bob"));
             send(alice, conversation, ClientMessageId.random(), "first");
             bob.await(ServerFrame.MessageReceive.class);
-            // Seq 2 taken by a send whose function was then killed; seq 3 accepted 40 s ago, as that send's successor.
+            // Seq 2 taken by a send whose function was then killed; seq 3 accepted, as that send's successor, longer ago
+            // than a send can run.
             var takeTwo = json.objectNode().put("TableName", dev.parley.functions.manifest.ParleyManifest.CONVERSATIONS)
                     .put("UpdateExpression", "SET lastSeq = lastSeq + :two");
             takeTwo.putObject("Key").putObject("pk").put("S", "V#" + conversation.value());
@@ -497,7 +498,8 @@ class MessagingIT {
             var content = item.putObject("content").putObject("M");
             content.putObject("type").put("S", "text");
             content.putObject("body").put("S", "third");
-            item.putObject("serverTimestamp").put("N", Long.toString(System.currentTimeMillis() - 40_000));
+            item.putObject("serverTimestamp").put("N", Long.toString(System.currentTimeMillis()
+                    - dev.parley.functions.store.DynamoMessageLog.CLAIM_ABANDONED_AFTER.toMillis() - 10_000));
             service.handle("DynamoDB_20120810.PutItem", third);
             assertThat(bob.await(ServerFrame.MessageReceive.class).message().seq()).isEqualTo(3);
 
@@ -505,7 +507,7 @@ class MessagingIT {
             ServerFrame.SyncBatch batch = bob.await(ServerFrame.SyncBatch.class, b -> b.conversationId().equals(conversation));
             assertThat(batch.messages()).extracting(m -> m.seq()).containsExactly(2L, 3L);
             assertThat(batch.messages().getFirst().content().type()).isEqualTo(dev.parley.model.ContentType.VOID);
-            assertThat(batch.messages().getFirst().senderId().value()).isEqualTo("-");
+            assertThat(batch.messages().getFirst().senderId().value()).isEqualTo(dev.parley.model.Message.NOBODY.value());
             bob.await(ServerFrame.SyncDone.class);
             var live = alice.await(ServerFrame.MessageReceive.class, r -> r.message().seq() == 2);
             assertThat(live.message().isVoid()).as("the void reaches live connections too, through the stream").isTrue();
