@@ -1,6 +1,8 @@
 /**
- * Parley's use cases (send, fan-out, sync, receipts, ...), the AWS adapters behind the shared-model
- * ports, the thin Lambda handlers, and the function manifest the local cloud and the CDK stack are
- * built from. The use cases and the manifest arrive with the messaging-core and local-cloud issues.
+ * Parley's functions: use cases ({@code usecase}, plain Java over the shared-model ports), the AWS
+ * adapters behind those ports ({@code store}: DynamoDB, the Management API), the thin Lambda handlers
+ * ({@code handler}), JWT verification ({@code auth}), configuration ({@code config}) and the function
+ * manifest ({@code manifest}) the local cloud and the CDK stack are built from. {@code ArchitectureTest}
+ * holds the layers to that shape.
  */
 package dev.parley.functions;

@@ -1,5 +1,6 @@
 package dev.parley.infra;
 
+import dev.parley.functions.config.ParleyConfig;
 import dev.parley.functions.auth.TokenVerifier;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Manifest;
@@ -145,7 +146,7 @@ public final class ParleyStack extends Stack {
         for (FunctionSpec spec : manifest.functions()) {
             Map<String, String> environment = new HashMap<>(environment(spec));
             if (spec.managesConnections()) {
-                environment.put(ParleyManifest.MANAGEMENT_ENDPOINT, managementEndpoint);
+                environment.put(ParleyConfig.MANAGEMENT_ENDPOINT, managementEndpoint);
             }
             if (spec.trigger() instanceof Trigger.WebSocketAuthorizer) {
                 environment.putAll(tokenSettings);

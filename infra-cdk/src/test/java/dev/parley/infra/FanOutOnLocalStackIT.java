@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.functions.config.ParleyConfig;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Manifest;
 import dev.parley.functions.manifest.ParleyManifest;
@@ -75,7 +76,7 @@ class FanOutOnLocalStackIT {
         String functionName = "parley-" + fanOut.name();
         Map<String, String> environment = new HashMap<>(fanOut.environment());
         // Nobody is connected in this test, so nothing is posted; the function still needs the setting to start.
-        environment.put(ParleyManifest.MANAGEMENT_ENDPOINT, "http://localhost:4566/unused");
+        environment.put(ParleyConfig.MANAGEMENT_ENDPOINT, "http://localhost:4566/unused");
         environment.put("POWERTOOLS_SERVICE_NAME", ParleyStack.SERVICE_NAME);
         byte[] artifact = Files.readAllBytes(ParleyCdkApp.repositoryRoot().resolve(StackSettings.DEFAULT_FUNCTIONS_JAR));
         ObjectNode create = JSON.createObjectNode().put("FunctionName", functionName).put("Runtime", "java21")
@@ -110,7 +111,7 @@ class FanOutOnLocalStackIT {
         ConversationId conversation = new DynamoConversationRepository(dynamo, ParleyManifest.CONVERSATIONS, ParleyManifest.MEMBERSHIPS)
                 .createIfAbsent(Conversation.direct(alice, UserId.of("bob")), alice).conversation().id();
         new DynamoMessageLog(dynamo, sequencer, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS).append(conversation,
-                ClientMessageId.parse(UUID.randomUUID().toString()), alice, DeviceId.DEFAULT, "no-connection", Content.text("hi"),
+                ClientMessageId.parse(UUID.randomUUID().toString()), alice, DeviceId.DEFAULT, java.util.Optional.empty(), Content.text("hi"),
                 System.currentTimeMillis());
 
         // The function logs each conversation it fans out, with its correlation ids; bob has no connection, so a push hand-off.

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.parley.functions.config.ParleyConfig;
 import dev.parley.functions.auth.TokenVerifier;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Manifest;
@@ -130,9 +131,9 @@ class ParleyStackTest {
             });
             assertThat(variables.get("POWERTOOLS_SERVICE_NAME").asText()).isEqualTo("parley");
             assertThat(variables.get("POWERTOOLS_METRICS_NAMESPACE").asText()).isEqualTo("Parley");
-            assertThat(variables.has(ParleyManifest.MANAGEMENT_ENDPOINT)).as(spec.name() + " posts to connections")
+            assertThat(variables.has(ParleyConfig.MANAGEMENT_ENDPOINT)).as(spec.name() + " posts to connections")
                     .isEqualTo(spec.managesConnections());
-            assertThat(variables.has(ParleyManifest.DYNAMODB_ENDPOINT)).as("AWS uses DynamoDB's own endpoint").isFalse();
+            assertThat(variables.has(ParleyConfig.DYNAMODB_ENDPOINT)).as("AWS uses DynamoDB's own endpoint").isFalse();
         }
     }
 

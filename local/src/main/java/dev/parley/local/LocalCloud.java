@@ -1,6 +1,6 @@
 package dev.parley.local;
 
-import dev.parley.functions.auth.DevTokens;
+import dev.parley.functions.config.ParleyConfig;
 import dev.parley.functions.auth.TokenVerifier;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Manifest;
@@ -200,11 +200,11 @@ public final class LocalCloud implements Callable<Integer> {
     /** The function's environment plus where, locally, DynamoDB, SNS and the Management API are. */
     private static FunctionSpec withLocalEndpoints(FunctionSpec function, DynamoDbEmulator dynamoDb, SnsEmulator sns, WebSocketGateway gateway) {
         Map<String, String> environment = new HashMap<>(function.environment());
-        environment.put(ParleyManifest.DYNAMODB_ENDPOINT, dynamoDb.endpoint().toString());
-        environment.put(ParleyManifest.SNS_ENDPOINT, sns.endpoint().toString());
-        environment.put(ParleyManifest.MANAGEMENT_ENDPOINT, gateway.managementEndpoint().toString());
+        environment.put(ParleyConfig.DYNAMODB_ENDPOINT, dynamoDb.endpoint().toString());
+        environment.put(ParleyConfig.SNS_ENDPOINT, sns.endpoint().toString());
+        environment.put(ParleyConfig.MANAGEMENT_ENDPOINT, gateway.managementEndpoint().toString());
         // The function's identity, as its execution role's credentials are on Lambda: the emulators allow it what IAM would.
-        environment.put("AWS_ACCESS_KEY_ID", FunctionPrincipals.accessKeyId(function.name()));
+        environment.put(ParleyConfig.ACCESS_KEY_ID, FunctionPrincipals.accessKeyId(function.name()));
         environment.put("AWS_SECRET_ACCESS_KEY", "local");
         if (function.trigger() instanceof Trigger.WebSocketAuthorizer
                 && !environment.containsKey(TokenVerifier.SECRET) && !environment.containsKey(TokenVerifier.JWKS_URL)) {

@@ -2,8 +2,7 @@ package dev.parley.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.parley.functions.auth.DevTokens;
-import dev.parley.local.gateway.WebSocketProbe;
+import dev.parley.testsupport.WebSocketProbe;
 import dev.parley.model.DeviceId;
 import dev.parley.model.UserId;
 import java.io.IOException;

@@ -12,7 +12,7 @@ import dev.parley.functions.manifest.Trigger;
 import dev.parley.functions.runtime.FunctionEnvironment;
 import dev.parley.local.dynamodb.DynamoDbEmulator;
 import dev.parley.local.gateway.GatewayHandlers;
-import dev.parley.local.gateway.WebSocketProbe;
+import dev.parley.testsupport.WebSocketProbe;
 import dev.parley.local.lambda.FunctionPrincipals;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -176,9 +176,10 @@ class LocalCloudTest {
         try (DynamoDbEmulator emulator = DynamoDbEmulator.builder()
                 .accessPolicy((principal, operation, tables) -> principal.equals("fn-reader") ? Optional.empty()
                         : Optional.of("not authorized: " + principal)).start()) {
-            ParleyConfig config = new ParleyConfig("c", "v", "m", "x", "us-east-1", Optional.of(emulator.endpoint()), Optional.empty());
-            DynamoDbClient reader = FunctionEnvironment.with(Map.of("AWS_ACCESS_KEY_ID", "fn-reader"), () -> AwsClients.dynamoDb(config));
-            DynamoDbClient other = FunctionEnvironment.with(Map.of("AWS_ACCESS_KEY_ID", "fn-other"), () -> AwsClients.dynamoDb(config));
+            Map<String, String> environment = Map.of(ParleyConfig.CONNECTIONS_TABLE, "c", ParleyConfig.CONVERSATIONS_TABLE, "v",
+                    ParleyConfig.MEMBERSHIPS_TABLE, "m", ParleyConfig.MESSAGES_TABLE, "x", ParleyConfig.DYNAMODB_ENDPOINT, emulator.endpoint().toString());
+            DynamoDbClient reader = client(environment, "fn-reader");
+            DynamoDbClient other = client(environment, "fn-other");
             assertThat(reader.listTables().tableNames()).isEmpty();
             assertThatThrownBy(other::listTables).hasMessageContaining("not authorized: fn-other");
             reader.close();
@@ -186,10 +187,18 @@ class LocalCloudTest {
         }
     }
 
+    /** A DynamoDB client built as a function builds it, in an environment whose access key id names the function. */
+    private static DynamoDbClient client(Map<String, String> environment, String accessKeyId) {
+        Map<String, String> named = new java.util.HashMap<>(environment);
+        named.put(ParleyConfig.ACCESS_KEY_ID, accessKeyId);
+        return FunctionEnvironment.with(named, () -> AwsClients.dynamoDb(ParleyConfig.fromEnvironment()));
+    }
+
     @Test
     void manyEnvironmentsClientsShareOnePoolOfTimeoutTimers() {
         try (DynamoDbEmulator emulator = DynamoDbEmulator.builder().start()) {
-            ParleyConfig config = new ParleyConfig("c", "v", "m", "x", "us-east-1", Optional.of(emulator.endpoint()), Optional.empty());
+            ParleyConfig config = new ParleyConfig("c", "v", "m", "x", "us-east-1",
+                    Optional.of(new ParleyConfig.LocalCloud(emulator.endpoint(), "local")), Optional.empty());
             // Other tests in this JVM may have made SDK clients of their own: only threads these clients add count.
             java.util.Set<Thread> before = Thread.getAllStackTraces().keySet();
             List<DynamoDbClient> clients = new java.util.ArrayList<>();

@@ -12,6 +12,7 @@ public record ConversationId(String value) {
     public static final int MAX_LENGTH = 140;
     private static final Pattern ALLOWED = Pattern.compile("[A-Za-z0-9._@+:\\-]+");
     private static final String DIRECT_PREFIX = "d:";
+    private static final String GROUP_PREFIX = "g:";
 
     public ConversationId {
         Identifiers.requireToken(value, "conversation id", MAX_LENGTH, ALLOWED, "letters, digits and . _ @ + : -");
@@ -31,6 +32,12 @@ public record ConversationId(String value) {
         UserId first = a.compareTo(b) < 0 ? a : b;
         UserId second = first == a ? b : a;
         return new ConversationId(DIRECT_PREFIX + first.value() + ":" + second.value());
+    }
+
+    /** The group a {@code conversation.create} request makes: derived from its id, so a retried create names the same group. */
+    public static ConversationId group(RequestId create) {
+        Objects.requireNonNull(create, "create");
+        return new ConversationId(GROUP_PREFIX + create.value());
     }
 
     public boolean isDirect() {

@@ -1,5 +1,6 @@
 package dev.parley.ports;
 
+import dev.parley.model.ConnectionId;
 import dev.parley.model.DeviceId;
 import dev.parley.model.UserId;
 import java.time.Instant;
@@ -11,11 +12,14 @@ import java.util.Map;
 public interface ConnectionRegistry {
 
     /** Records a new connection (on $connect) or renews its lease (on ping). */
-    void register(String connectionId, UserId user, DeviceId device, Instant leaseUntil);
+    void register(ConnectionId connection, UserId user, DeviceId device, Instant leaseUntil);
 
-    /** Forgets a connection (on $disconnect, or when the gateway answers 410 for it); only that one. */
-    void remove(String connectionId, UserId user);
+    /** Forgets a connection (on $disconnect, or when the gateway answers 410 for it); only that one. A second removal changes nothing. */
+    void remove(ConnectionId connection, UserId user);
 
-    /** The connections of these users whose lease has not run out at {@code now}, in as few reads as the store allows. */
+    /**
+     * The connections of these users whose lease has not run out at {@code now}, in as few reads as the
+     * store allows. Only users with at least one live connection are keys of the answer.
+     */
     Map<UserId, List<LiveConnection>> liveConnections(Collection<UserId> users, Instant now);
 }

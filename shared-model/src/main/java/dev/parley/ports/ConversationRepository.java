@@ -2,6 +2,8 @@ package dev.parley.ports;
 
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
+import dev.parley.model.DomainException;
+import dev.parley.model.ErrorCode;
 import dev.parley.model.ReceiptWatermarks;
 import dev.parley.model.UserId;
 import java.util.Collection;
@@ -32,9 +34,17 @@ public interface ConversationRepository {
 
     Optional<Stored> find(ConversationId id);
 
+    /** The conversation, or a NOT_FOUND refusal naming it. */
+    default Stored require(ConversationId id) {
+        return find(id).orElseThrow(() -> new DomainException(ErrorCode.NOT_FOUND, "no conversation " + id));
+    }
+
     Map<ConversationId, Stored> findAll(Collection<ConversationId> ids);
 
-    /** Replaces the membership if the stored version is still {@code expectedVersion}; false if it changed meanwhile. */
+    /**
+     * Replaces the membership if the stored version is still {@code current}'s; false if it changed
+     * meanwhile. The membership rows of those who joined and left follow the conversation.
+     */
     boolean replaceMembers(Stored current, Conversation updated);
 
     /**

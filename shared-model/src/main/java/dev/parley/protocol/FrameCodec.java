@@ -89,7 +89,7 @@ public final class FrameCodec {
             Map.entry(ServerFrame.DeviceRegistered.TYPE, r -> new ServerFrame.DeviceRegistered(r.enumValue("platform", PushPlatform.class))),
             Map.entry(ServerFrame.Pong.TYPE, r -> new ServerFrame.Pong()),
             Map.entry(ServerFrame.Error.TYPE, r -> new ServerFrame.Error(
-                    r.enumValue("code", ErrorCode.class), r.string("message"), r.optionalString("ref"))));
+                    r.enumValue("code", ErrorCode.class), r.string("message"), r.optionalString("ref"), r.optionalInteger("retry_after_ms"))));
 
     private final ObjectMapper mapper;
     private final JsonNodeFactory nodes = JsonNodeFactory.instance;
@@ -373,6 +373,9 @@ public final class FrameCodec {
                 json.put("code", f.code().wireName());
                 json.put("message", f.message());
                 json.put("ref", f.ref().orElse(null));
+                if (f.retryAfterMs().isPresent()) {
+                    json.put("retry_after_ms", f.retryAfterMs().getAsLong());
+                }
             }
         }
     }

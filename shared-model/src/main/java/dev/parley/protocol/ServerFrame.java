@@ -220,14 +220,29 @@ public sealed interface ServerFrame extends Frame {
         }
     }
 
-    /** {@code ref} is the faulty frame's {@code id}, else its {@code type}, when the frame got that far. */
-    record Error(ErrorCode code, String message, Optional<String> ref) implements ServerFrame {
+    /**
+     * {@code ref} is the faulty frame's {@code id}, else its {@code type}, when the frame got that far;
+     * {@code retryAfterMs} says, with {@code rate_limited} only, how long to wait before sending it again.
+     */
+    record Error(ErrorCode code, String message, Optional<String> ref, OptionalLong retryAfterMs) implements ServerFrame {
         public static final String TYPE = "error";
 
         public Error {
             present(code, "code");
             present(message, "message");
             present(ref, "ref");
+            present(retryAfterMs, "retry_after_ms");
+            if (retryAfterMs.isPresent() && code != ErrorCode.RATE_LIMITED) {
+                throw new InvalidFieldException("retry_after_ms", "comes only with code rate_limited");
+            }
+            if (retryAfterMs.isPresent() && retryAfterMs.getAsLong() < 1) {
+                throw new InvalidFieldException("retry_after_ms", "must be at least 1, was " + retryAfterMs.getAsLong());
+            }
+        }
+
+        /** An error with no wait to advise. */
+        public Error(ErrorCode code, String message, Optional<String> ref) {
+            this(code, message, ref, OptionalLong.empty());
         }
 
         @Override

@@ -29,6 +29,15 @@ class IdentifiersTest {
     }
 
     @Test
+    void connectionIdsAreTheGatewaysBase64Ids() {
+        assertThat(ConnectionId.of("L0SM9cOFvHcCIhw=").value()).isEqualTo("L0SM9cOFvHcCIhw=");
+        assertThat(ConnectionId.of("a-b_c/d+e").value()).isEqualTo("a-b_c/d+e");
+        assertThatThrownBy(() -> ConnectionId.of("")).hasMessage("must not be empty");
+        assertThatThrownBy(() -> ConnectionId.of("a b")).hasMessageContaining("connection id");
+        assertThatThrownBy(() -> ConnectionId.of("c".repeat(129))).hasMessage("must be at most 128 characters (connection id)");
+    }
+
+    @Test
     void deviceIdsDefaultToDefault() {
         assertThat(DeviceId.DEFAULT.value()).isEqualTo("default");
         assertThatThrownBy(() -> DeviceId.of("phone@home")).hasMessageContaining("device id");
@@ -41,6 +50,9 @@ class IdentifiersTest {
         assertThat(ConversationId.direct(alice, bob)).isEqualTo(ConversationId.direct(bob, alice));
         assertThat(ConversationId.direct(alice, bob).value()).isEqualTo("d:alice:bob");
         assertThat(ConversationId.direct(alice, bob).isDirect()).isTrue();
+        RequestId create = RequestId.parse("0b6a4c1e-2f3d-4e5f-8a9b-1c2d3e4f5a6b");
+        assertThat(ConversationId.group(create).value()).isEqualTo("g:0b6a4c1e-2f3d-4e5f-8a9b-1c2d3e4f5a6b");
+        assertThat(ConversationId.group(create).isDirect()).isFalse();
         assertThatThrownBy(() -> ConversationId.direct(alice, alice)).isInstanceOf(DomainException.class)
                 .hasMessage("a direct conversation needs two distinct users");
     }

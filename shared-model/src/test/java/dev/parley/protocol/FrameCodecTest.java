@@ -1,6 +1,7 @@
 package dev.parley.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.parley.model.ClientMessageId;
 import dev.parley.model.Content;
@@ -47,8 +48,18 @@ class FrameCodecTest {
                 + "\",\"conversation_id\":\"c-1\",\"seq\":7,\"server_timestamp\":1700000000123,\"status\":\"duplicate\"}");
         assertThat(codec.encode(new ServerFrame.Error(ErrorCode.NOT_FOUND, "no such conversation", Optional.empty())))
                 .isEqualTo("{\"type\":\"error\",\"code\":\"not_found\",\"message\":\"no such conversation\",\"ref\":null}");
+        assertThat(codec.encode(new ServerFrame.Error(ErrorCode.RATE_LIMITED, "busy", Optional.of("message.send"), OptionalLong.of(250))))
+                .isEqualTo("{\"type\":\"error\",\"code\":\"rate_limited\",\"message\":\"busy\",\"ref\":\"message.send\",\"retry_after_ms\":250}");
         assertThat(codec.encode(new ServerFrame.HistoryBatch(ConversationId.of("c-1"), java.util.List.of(), OptionalLong.empty())))
                 .isEqualTo("{\"type\":\"history.batch\",\"conversation_id\":\"c-1\",\"messages\":[],\"next_before_seq\":null}");
+    }
+
+    @Test
+    void aWaitToAdviseComesOnlyWithRateLimitedAndIsPositive() {
+        assertThatThrownBy(() -> new ServerFrame.Error(ErrorCode.INTERNAL, "x", Optional.empty(), OptionalLong.of(5)))
+                .hasMessageContaining("retry_after_ms").hasMessageContaining("rate_limited");
+        assertThatThrownBy(() -> new ServerFrame.Error(ErrorCode.RATE_LIMITED, "x", Optional.empty(), OptionalLong.of(0)))
+                .hasMessageContaining("retry_after_ms").hasMessageContaining("at least 1");
     }
 
     @Test

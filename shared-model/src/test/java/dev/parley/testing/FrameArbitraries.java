@@ -102,6 +102,8 @@ public final class FrameArbitraries {
         all.add(Arbitraries.of(PushPlatform.class).map(ServerFrame.DeviceRegistered::new));
         all.add(Arbitraries.just(new ServerFrame.Pong()));
         all.add(Combinators.combine(Arbitraries.of(ErrorCode.class), text(200), text(100).optional()).as(ServerFrame.Error::new));
+        all.add(Combinators.combine(text(200), text(100).optional(), Arbitraries.longs().between(1, 3_600_000))
+                .as((message, ref, wait) -> new ServerFrame.Error(ErrorCode.RATE_LIMITED, message, ref, java.util.OptionalLong.of(wait))));
         return all;
     }
 

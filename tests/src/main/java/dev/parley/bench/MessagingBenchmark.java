@@ -3,7 +3,7 @@ package dev.parley.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.parley.functions.auth.DevTokens;
+import dev.parley.local.DevTokens;
 import dev.parley.functions.config.ParleyConfig;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Manifest;

@@ -6,7 +6,10 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketResponse;
 import dev.parley.functions.config.AwsClients;
 import dev.parley.functions.config.ParleyConfig;
+import dev.parley.functions.store.ConnectionsTable;
+import dev.parley.model.ConnectionId;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.apigatewaymanagementapi.ApiGatewayManagementApiClient;
 import software.amazon.awssdk.services.apigatewaymanagementapi.model.GoneException;
@@ -33,14 +36,15 @@ public final class NaiveBroadcastHandler implements RequestHandler<APIGatewayV2W
     public APIGatewayV2WebSocketResponse handleRequest(APIGatewayV2WebSocketEvent event, Context context) {
         for (var page : dynamo.scanPaginator(b -> b.tableName(table))) {
             for (Map<String, AttributeValue> item : page.items()) {
-                String pk = item.get("pk").s();
-                if (!pk.startsWith("C#")) {
+                String pk = item.get(ConnectionsTable.PK).s();
+                Optional<ConnectionId> connection = ConnectionsTable.connectionOfKey(pk);
+                if (connection.isEmpty()) {
                     continue;
                 }
                 try {
-                    management.postToConnection(b -> b.connectionId(pk.substring(2)).data(SdkBytes.fromUtf8String(event.getBody())));
+                    management.postToConnection(b -> b.connectionId(connection.get().value()).data(SdkBytes.fromUtf8String(event.getBody())));
                 } catch (GoneException gone) {
-                    dynamo.deleteItem(b -> b.tableName(table).key(Map.of("pk", AttributeValue.fromS(pk))));
+                    dynamo.deleteItem(b -> b.tableName(table).key(Map.of(ConnectionsTable.PK, AttributeValue.fromS(pk))));
                 }
             }
         }

@@ -3,22 +3,24 @@ package dev.parley.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.parley.functions.manifest.ParleyManifest;
+import dev.parley.functions.store.ConnectionsTable;
+import dev.parley.functions.store.ConversationsTable;
+import dev.parley.functions.store.DynamoMessageLog;
+import dev.parley.functions.store.MessagesTable;
 import dev.parley.model.ClientMessageId;
 import dev.parley.model.Content;
 import dev.parley.model.ConversationId;
 import dev.parley.model.ConversationKind;
+import dev.parley.model.DeviceId;
 import dev.parley.model.ErrorCode;
+import dev.parley.model.Message;
 import dev.parley.model.RequestId;
 import dev.parley.model.UserId;
 import dev.parley.protocol.AckStatus;
 import dev.parley.protocol.ClientFrame;
 import dev.parley.protocol.ServerFrame;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import dev.parley.testsupport.StdoutCapture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -32,11 +34,16 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** Parley end to end, over real WebSockets, against the local cloud (or a deployed stack). */
 class MessagingIT {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private final ParleyStack stack = ParleyStack.get();
+    private final StackUnderTest stack = StackUnderTest.get();
     private final String run = UUID.randomUUID().toString().substring(0, 8);
 
     private String user(String name) {
@@ -99,24 +106,21 @@ class MessagingIT {
     @Test
     void sendsAndDeliveriesAreLoggedWithCorrelationIdsAndCounted() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(stack.local().isPresent(), "reads the functions' stdout, which only the local cloud shares");
-        PrintStream original = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(new TeeOutputStream(original, captured), true, StandardCharsets.UTF_8));
         ConversationId conversation;
-        try (ParleyClient alice = connect(user("alice"), "phone"); ParleyClient bob = connect(user("bob"), "phone")) {
+        List<JsonNode> lines;
+        try (StdoutCapture stdout = StdoutCapture.start(); ParleyClient alice = connect(user("alice"), "phone");
+             ParleyClient bob = connect(user("bob"), "phone")) {
             conversation = direct(alice, user("bob"));
             ClientMessageId id = ClientMessageId.random();
             send(alice, conversation, id, "logged");
             send(alice, conversation, id, "logged");
             bob.await(ServerFrame.MessageReceive.class);
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (jsonLines(captured).stream().noneMatch(line -> line.has("PostToConnectionCalls")) && System.nanoTime() < deadline) {
+            while (stdout.jsonLines().stream().noneMatch(line -> line.has("PostToConnectionCalls")) && System.nanoTime() < deadline) {
                 Thread.sleep(50);
             }
-        } finally {
-            System.setOut(original);
+            lines = stdout.jsonLines();
         }
-        List<JsonNode> lines = jsonLines(captured);
         String conversationId = conversation.value();
         JsonNode accepted = lines.stream().filter(line -> line.path("message").asText().equals("message accepted")
                 && line.path("conversation_id").asText().equals(conversationId)).findFirst().orElseThrow();
@@ -141,52 +145,6 @@ class MessagingIT {
             assertThat(line.path("PostToConnectionCalls").asDouble()).isGreaterThanOrEqualTo(1.0);
             assertThat(line.has("FanOutLatency")).isTrue();
         });
-    }
-
-    /** The JSON-object lines written so far (functions' logs and EMF metrics); other lines are left out. */
-    private static List<JsonNode> jsonLines(ByteArrayOutputStream captured) throws IOException {
-        List<JsonNode> lines = new ArrayList<>();
-        String text;
-        synchronized (captured) {
-            text = captured.toString(StandardCharsets.UTF_8);
-        }
-        for (String line : text.split("\n")) {
-            if (line.startsWith("{")) {
-                try {
-                    lines.add(JSON.readTree(line));
-                } catch (com.fasterxml.jackson.core.JacksonException e) {
-                    // A line still being written when read; the next read has it whole.
-                }
-            }
-        }
-        return lines;
-    }
-
-    /** Writes to two streams: the console keeps its output while a test reads it. */
-    private static final class TeeOutputStream extends OutputStream {
-        private final OutputStream first;
-        private final ByteArrayOutputStream second;
-
-        TeeOutputStream(OutputStream first, ByteArrayOutputStream second) {
-            this.first = first;
-            this.second = second;
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            first.write(b);
-            synchronized (second) {
-                second.write(b);
-            }
-        }
-
-        @Override
-        public void write(byte[] bytes, int offset, int length) throws IOException {
-            first.write(bytes, offset, length);
-            synchronized (second) {
-                second.write(bytes, offset, length);
-            }
-        }
     }
 
     @Test
@@ -380,10 +338,10 @@ class MessagingIT {
         String url = stack.webSocketUrl().toString();
         assertThat(ParleyClient.tryConnect(java.net.URI.create(url))).isEqualTo(401);
         assertThat(ParleyClient.tryConnect(java.net.URI.create(url + "?token=not.a.jwt"))).isEqualTo(401);
-        String wronglySigned = dev.parley.functions.auth.DevTokens.issue("another-secret-of-at-least-32-bytes!!", UserId.of("x"),
+        String wronglySigned = dev.parley.local.DevTokens.issue("another-secret-of-at-least-32-bytes!!", UserId.of("x"),
                 dev.parley.model.DeviceId.DEFAULT, Duration.ofHours(1));
         assertThat(ParleyClient.tryConnect(java.net.URI.create(url + "?token=" + wronglySigned))).isEqualTo(401);
-        String expired = dev.parley.functions.auth.DevTokens.issue(dev.parley.functions.auth.DevTokens.LOCAL_SECRET, UserId.of("x"),
+        String expired = dev.parley.local.DevTokens.issue(dev.parley.local.DevTokens.LOCAL_SECRET, UserId.of("x"),
                 dev.parley.model.DeviceId.DEFAULT, Duration.ofSeconds(-120));
         assertThat(ParleyClient.tryConnect(java.net.URI.create(url + "?token=" + expired))).isEqualTo(401);
         String unsigned = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString("{\"alg\":\"none\"}".getBytes())
@@ -474,33 +432,20 @@ class MessagingIT {
     @Test
     void aSeqASendLeftEmptyReachesClientsAsAVoidEntrySoTheirOrderMovesOn() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(stack.local().isPresent(), "writes the state a killed send leaves into the local tables");
-        var service = stack.local().get().dynamoDb().service();
-        var json = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
-        try (ParleyClient alice = connect(user("alice"), "phone"); ParleyClient bob = connect(user("bob"), "phone")) {
+        DynamoDbClient dynamo = localDynamoDb(stack.local().get());
+        try (dynamo; ParleyClient alice = connect(user("alice"), "phone"); ParleyClient bob = connect(user("bob"), "phone")) {
             ConversationId conversation = direct(alice, user("bob"));
             send(alice, conversation, ClientMessageId.random(), "first");
             bob.await(ServerFrame.MessageReceive.class);
             // Seq 2 taken by a send whose function was then killed; seq 3 accepted, as that send's successor, longer ago
             // than a send can run.
-            var takeTwo = json.objectNode().put("TableName", dev.parley.functions.manifest.ParleyManifest.CONVERSATIONS)
-                    .put("UpdateExpression", "SET lastSeq = lastSeq + :two");
-            takeTwo.putObject("Key").putObject("pk").put("S", "V#" + conversation.value());
-            takeTwo.putObject("ExpressionAttributeValues").putObject(":two").put("N", "2");
-            service.handle("DynamoDB_20120810.UpdateItem", takeTwo);
-            var third = json.objectNode().put("TableName", dev.parley.functions.manifest.ParleyManifest.MESSAGES);
-            var item = third.putObject("Item");
-            item.putObject("conversationId").put("S", conversation.value());
-            item.putObject("seq").put("N", "3");
-            item.putObject("clientId").put("S", ClientMessageId.random().toString());
-            item.putObject("senderId").put("S", user("alice"));
-            item.putObject("senderDevice").put("S", "phone");
-            item.putObject("senderConnection").put("S", "");
-            var content = item.putObject("content").putObject("M");
-            content.putObject("type").put("S", "text");
-            content.putObject("body").put("S", "third");
-            item.putObject("serverTimestamp").put("N", Long.toString(System.currentTimeMillis()
-                    - dev.parley.functions.store.DynamoMessageLog.CLAIM_ABANDONED_AFTER.toMillis() - 10_000));
-            service.handle("DynamoDB_20120810.PutItem", third);
+            dynamo.updateItem(b -> b.tableName(ParleyManifest.CONVERSATIONS)
+                    .key(Map.of(ConversationsTable.PK, AttributeValue.fromS(ConversationsTable.conversationKey(conversation))))
+                    .updateExpression("SET #lastSeq = #lastSeq + :two").expressionAttributeNames(Map.of("#lastSeq", ConversationsTable.LAST_SEQ))
+                    .expressionAttributeValues(Map.of(":two", AttributeValue.fromN("2"))));
+            Message third = new Message(ClientMessageId.random(), conversation, 3, UserId.of(user("alice")), DeviceId.of("phone"),
+                    Content.text("third"), System.currentTimeMillis() - DynamoMessageLog.CLAIM_ABANDONED_AFTER.toMillis() - 10_000);
+            dynamo.putItem(b -> b.tableName(ParleyManifest.MESSAGES).item(MessagesTable.item(new MessagesTable.StoredMessage(third, Optional.empty()))));
             assertThat(bob.await(ServerFrame.MessageReceive.class).message().seq()).isEqualTo(3);
 
             bob.send(new ClientFrame.SyncRequest(Map.of(conversation, 1L), 100));
@@ -525,15 +470,23 @@ class MessagingIT {
 
     /** Reads the user's connection item from the local DynamoDB, as an operator would. */
     private static String connectionIdOfOrNull(dev.parley.local.LocalCloud cloud, String user, String device) {
-        var request = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-        request.put("TableName", dev.parley.functions.manifest.ParleyManifest.CONNECTIONS).put("ConsistentRead", true)
-                .putObject("Key").putObject("pk").put("S", "U#" + user);
-        var item = cloud.dynamoDb().service().handle("DynamoDB_20120810.GetItem", request).path("Item");
-        for (var field : item.properties()) {
-            if (field.getKey().startsWith("c_") && field.getValue().path("M").path("d").path("S").asText().equals(device)) {
-                return field.getKey().substring(2);
+        try (DynamoDbClient dynamo = localDynamoDb(cloud)) {
+            var item = dynamo.getItem(b -> b.tableName(ParleyManifest.CONNECTIONS).consistentRead(true)
+                    .key(Map.of(ConnectionsTable.PK, AttributeValue.fromS(ConnectionsTable.userKey(UserId.of(user)))))).item();
+            for (var attribute : item.entrySet()) {
+                var connection = ConnectionsTable.connectionOfEntry(attribute.getKey());
+                if (connection.isPresent() && attribute.getValue().m().get(ConnectionsTable.ENTRY_DEVICE).s().equals(device)) {
+                    return connection.get().value();
+                }
             }
+            return null;
         }
-        return null;
+    }
+
+    /** The real SDK client on the local cloud's DynamoDB, as an operator would point the CLI at it. */
+    private static DynamoDbClient localDynamoDb(dev.parley.local.LocalCloud cloud) {
+        return DynamoDbClient.builder().endpointOverride(cloud.dynamoDb().endpoint()).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("operator", "local")))
+                .httpClient(UrlConnectionHttpClient.create()).build();
     }
 }

@@ -6,18 +6,14 @@ import dev.parley.protocol.ClientFrame;
 import dev.parley.protocol.DecodeResult;
 import dev.parley.protocol.FrameCodec;
 import dev.parley.protocol.ServerFrame;
+import dev.parley.testsupport.WebSocketProbe;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.BlockingDeque;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import org.eclipse.jetty.websocket.api.Callback;
-import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.client.WebSocketClient;
 
 /** A Parley app client for the tests: a real WebSocket, frames encoded and decoded with the protocol's codec. */
@@ -26,7 +22,7 @@ public final class ParleyClient implements AutoCloseable {
     private static final FrameCodec CODEC = new FrameCodec();
     private static final WebSocketClient WEBSOCKETS = startClient();
 
-    private final Listener listener = new Listener();
+    private final WebSocketProbe listener = new WebSocketProbe();
     final String user;
     final String device;
 
@@ -46,7 +42,7 @@ public final class ParleyClient implements AutoCloseable {
         this.device = device;
     }
 
-    public static ParleyClient connect(ParleyStack stack, String user, String device) throws Exception {
+    public static ParleyClient connect(StackUnderTest stack, String user, String device) throws Exception {
         ParleyClient client = new ParleyClient(user, device);
         URI url = URI.create(stack.webSocketUrl() + "?token=" + stack.token(user, device));
         WEBSOCKETS.connect(client.listener, url).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
@@ -58,10 +54,10 @@ public final class ParleyClient implements AutoCloseable {
 
     /** Tries to connect with a given token; returns the HTTP status of a refused upgrade, or 101 if it was accepted. */
     public static int tryConnect(URI url) throws Exception {
-        Listener listener = new Listener();
+        WebSocketProbe listener = new WebSocketProbe();
         try {
             WEBSOCKETS.connect(listener, url).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-            listener.session.close();
+            listener.close();
             return 101;
         } catch (java.util.concurrent.ExecutionException e) {
             if (e.getCause() instanceof org.eclipse.jetty.websocket.api.exceptions.UpgradeException upgrade) {
@@ -71,33 +67,12 @@ public final class ParleyClient implements AutoCloseable {
         }
     }
 
-    public static final class Listener implements Session.Listener.AutoDemanding {
-        final BlockingDeque<String> frames = new LinkedBlockingDeque<>();
-        final CompletableFuture<Integer> closed = new CompletableFuture<>();
-        volatile Session session;
-
-        @Override
-        public void onWebSocketOpen(Session session) {
-            this.session = session;
-        }
-
-        @Override
-        public void onWebSocketText(String message) {
-            frames.add(message);
-        }
-
-        @Override
-        public void onWebSocketClose(int statusCode, String reason) {
-            closed.complete(statusCode);
-        }
-    }
-
     public void send(ClientFrame frame) {
         sendRaw(CODEC.encode(frame));
     }
 
     public void sendRaw(String text) {
-        listener.session.sendText(text, Callback.NOOP);
+        listener.send(text);
     }
 
     /** The next frame of this type (frames of other types before it stay queued, in order). */
@@ -111,7 +86,7 @@ public final class ParleyClient implements AutoCloseable {
         List<String> skipped = new ArrayList<>();
         try {
             while (System.nanoTime() < deadline) {
-                String text = listener.frames.poll(50, TimeUnit.MILLISECONDS);
+                String text = listener.messages.poll(50, TimeUnit.MILLISECONDS);
                 if (text == null) {
                     continue;
                 }
@@ -125,7 +100,7 @@ public final class ParleyClient implements AutoCloseable {
             }
         } finally {
             for (int i = skipped.size() - 1; i >= 0; i--) {
-                listener.frames.addFirst(skipped.get(i));
+                listener.messages.addFirst(skipped.get(i));
             }
         }
         throw new AssertionError(user + "/" + device + " got no " + type.getSimpleName() + " within " + WAIT + "; it got " + skipped);
@@ -136,7 +111,7 @@ public final class ParleyClient implements AutoCloseable {
     public <T extends ServerFrame> List<T> drain(Class<T> type, Duration wait) throws InterruptedException {
         Thread.sleep(wait.toMillis());
         List<T> found = new ArrayList<>();
-        for (Iterator<String> it = listener.frames.iterator(); it.hasNext(); ) {
+        for (Iterator<String> it = listener.messages.iterator(); it.hasNext(); ) {
             String text = it.next();
             if (CODEC.decodeServer(text) instanceof DecodeResult.Decoded<ServerFrame> decoded && type.isInstance(decoded.frame())) {
                 found.add((T) decoded.frame());
@@ -151,13 +126,11 @@ public final class ParleyClient implements AutoCloseable {
     }
 
     public boolean isOpen() {
-        return listener.session != null && listener.session.isOpen();
+        return listener.isOpen();
     }
 
     @Override
     public void close() {
-        if (listener.session != null) {
-            listener.session.close();
-        }
+        listener.close();
     }
 }

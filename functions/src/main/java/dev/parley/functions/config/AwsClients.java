@@ -1,9 +1,7 @@
 package dev.parley.functions.config;
 
-import dev.parley.functions.runtime.FunctionEnvironment;
 import java.net.URI;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
@@ -77,27 +75,26 @@ public final class AwsClients {
                     }
                     identifyLocally(config, "dynamodb", o);
                 })
-                .credentialsProvider(credentials(config.dynamoDbEndpoint()));
-        config.dynamoDbEndpoint().ifPresent(builder::endpointOverride);
+                .credentialsProvider(credentials(config));
+        config.localCloud().ifPresent(local -> builder.endpointOverride(local.dynamoDbEndpoint()));
         return builder.build();
     }
 
     /** The Management API client; on AWS its endpoint is the API's stage URL, which the stack passes in. */
     public static ApiGatewayManagementApiClient management(ParleyConfig config) {
-        URI endpoint = config.managementEndpoint().orElseThrow(() ->
-                new IllegalStateException("environment variable PARLEY_MANAGEMENT_ENDPOINT is not set"));
+        URI endpoint = config.requireManagementEndpoint();
         return ApiGatewayManagementApiClient.builder().region(Region.of(config.region())).httpClient(UrlConnectionHttpClient.create())
                 .overrideConfiguration(o -> {
                     o.apiCallAttemptTimeout(MANAGEMENT_ATTEMPT_TIMEOUT).apiCallTimeout(MANAGEMENT_CALL_TIMEOUT).scheduledExecutorService(TIMEOUT_TIMERS);
                     identifyLocally(config, "execute-api", o);
                 })
-                .credentialsProvider(credentials(config.dynamoDbEndpoint())).endpointOverride(endpoint).build();
+                .credentialsProvider(credentials(config)).endpointOverride(endpoint).build();
     }
 
-    private static AwsCredentialsProvider credentials(Optional<URI> localEndpoint) {
+    private static AwsCredentialsProvider credentials(ParleyConfig config) {
         // Locally requests go unsigned: the emulators check who calls (below), never a signature, and
         // signing was a tenth of the local cloud's CPU under load.
-        return localEndpoint.isPresent() ? AnonymousCredentialsProvider.create() : DefaultCredentialsProvider.builder().build();
+        return config.localCloud().isPresent() ? AnonymousCredentialsProvider.create() : DefaultCredentialsProvider.builder().build();
     }
 
     /**
@@ -106,10 +103,10 @@ public final class AwsClients {
      * identity what the stack's IAM allows the function. The signature itself is left out.
      */
     private static void identifyLocally(ParleyConfig config, String service, ClientOverrideConfiguration.Builder overrides) {
-        if (config.dynamoDbEndpoint().isEmpty()) {
+        if (config.localCloud().isEmpty()) {
             return;
         }
-        String authorization = "AWS4-HMAC-SHA256 Credential=" + FunctionEnvironment.get("AWS_ACCESS_KEY_ID").orElse("local")
+        String authorization = "AWS4-HMAC-SHA256 Credential=" + config.localCloud().get().accessKeyId()
                 + "/19700101/" + config.region() + "/" + service + "/aws4_request, SignedHeaders=host, Signature=unsigned";
         overrides.addExecutionInterceptor(new ExecutionInterceptor() {
             @Override

@@ -50,7 +50,7 @@ public final class AuthorizerHandler implements RequestHandler<Map<String, Objec
                 "principalId", identity.user().value(),
                 "policyDocument", Map.of("Version", "2012-10-17", "Statement", List.of(Map.of(
                         "Action", "execute-api:Invoke", "Effect", "Allow", "Resource", String.valueOf(event.get("methodArn"))))),
-                "context", Map.of(Caller.USER, identity.user().value(), Caller.DEVICE, identity.device().value()));
+                "context", Map.of(AuthorizerContext.USER, identity.user().value(), AuthorizerContext.DEVICE, identity.device().value()));
     }
 
     @SuppressWarnings("unchecked")

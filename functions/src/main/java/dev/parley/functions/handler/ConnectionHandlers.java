@@ -4,13 +4,9 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketResponse;
-import dev.parley.functions.config.AwsClients;
-import dev.parley.functions.config.ParleyConfig;
+import dev.parley.functions.observability.LogFields;
 import dev.parley.functions.observability.Telemetry;
-import dev.parley.functions.store.DynamoConnectionRegistry;
-import dev.parley.functions.usecase.Services;
-import dev.parley.ports.ConnectionRegistry;
-import java.time.Clock;
+import dev.parley.functions.usecase.Connections;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -29,30 +25,28 @@ public final class ConnectionHandlers {
         return response;
     }
 
-    static ConnectionRegistry registry() {
-        ParleyConfig config = ParleyConfig.fromEnvironment();
-        return new DynamoConnectionRegistry(AwsClients.dynamoDb(config), config.connectionsTable());
+    static Connections connections() {
+        Wiring wiring = Wiring.fromEnvironment();
+        return new Connections(wiring.connections(), wiring.clock);
     }
 
     public static final class Connect implements RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse> {
-        private final ConnectionRegistry registry;
-        private final Clock clock;
+        private final Connections connections;
 
         public Connect() {
-            this(registry(), Clock.systemUTC());
+            this(connections());
         }
 
-        Connect(ConnectionRegistry registry, Clock clock) {
-            this.registry = registry;
-            this.clock = clock;
+        Connect(Connections connections) {
+            this.connections = connections;
         }
 
         @Override
         public APIGatewayV2WebSocketResponse handleRequest(APIGatewayV2WebSocketEvent event, Context context) {
             return Telemetry.invocation(context, () -> {
-                var caller = Caller.of(event);
-                MDC.put(Telemetry.CONNECTION, caller.connectionId());
-                registry.register(caller.connectionId(), caller.user(), caller.device(), clock.instant().plus(Services.LEASE));
+                var caller = AuthorizerContext.caller(event);
+                MDC.put(LogFields.CONNECTION, caller.connection().value());
+                connections.opened(caller);
                 LOG.info("connected", StructuredArguments.entry("user", caller.user().value()), StructuredArguments.entry("device", caller.device().value()));
                 return ok();
             });
@@ -60,22 +54,22 @@ public final class ConnectionHandlers {
     }
 
     public static final class Disconnect implements RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse> {
-        private final ConnectionRegistry registry;
+        private final Connections connections;
 
         public Disconnect() {
-            this(registry());
+            this(connections());
         }
 
-        Disconnect(ConnectionRegistry registry) {
-            this.registry = registry;
+        Disconnect(Connections connections) {
+            this.connections = connections;
         }
 
         @Override
         public APIGatewayV2WebSocketResponse handleRequest(APIGatewayV2WebSocketEvent event, Context context) {
             return Telemetry.invocation(context, () -> {
-                var caller = Caller.of(event);
-                MDC.put(Telemetry.CONNECTION, caller.connectionId());
-                registry.remove(caller.connectionId(), caller.user());
+                var caller = AuthorizerContext.caller(event);
+                MDC.put(LogFields.CONNECTION, caller.connection().value());
+                connections.closed(caller);
                 LOG.info("disconnected", StructuredArguments.entry("user", caller.user().value()));
                 return ok();
             });

@@ -4,52 +4,49 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketResponse;
-import dev.parley.functions.config.AwsClients;
-import dev.parley.functions.config.ParleyConfig;
+import dev.parley.functions.observability.LogFields;
 import dev.parley.functions.observability.Telemetry;
-import dev.parley.functions.store.DynamoConnectionRegistry;
-import dev.parley.functions.store.DynamoConversationRepository;
-import dev.parley.functions.store.DynamoMessageLog;
-import dev.parley.functions.store.ManagementApiPoster;
-import dev.parley.functions.usecase.Services;
+import dev.parley.functions.retry.Backoff;
+import dev.parley.functions.usecase.Caller;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
+import dev.parley.ports.UnavailableException;
 import dev.parley.protocol.AckStatus;
 import dev.parley.protocol.ClientFrame;
 import dev.parley.protocol.DecodeResult;
 import dev.parley.protocol.FrameCodec;
 import dev.parley.protocol.ServerFrame;
-import java.time.Clock;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.lambda.powertools.logging.argument.StructuredArguments;
 import software.amazon.lambda.powertools.metrics.model.MetricUnit;
 
 /**
- * Every client frame's route (and {@code $default}): decodes the frame, runs its use case, and
- * answers with the resulting frame, or with an {@code error} frame naming the code, the problem and
- * the frame's {@code id} or {@code type}. The connection stays open whatever the frame was.
+ * Every client frame's route (and {@code $default}): decodes the frame, runs its use case
+ * ({@link FrameRoutes}), and answers with the resulting frame, or with an {@code error} frame naming
+ * the code, the problem and the frame's {@code id} or {@code type}: the use case's refusal, or
+ * {@code rate_limited} with a wait when a store could not serve it now. The connection stays open
+ * whatever the frame was.
  */
 public final class FrameHandler implements RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse> {
     private static final Logger LOG = LoggerFactory.getLogger(FrameHandler.class);
     private final FrameCodec codec = new FrameCodec();
-    private final Services services;
+    private final FrameRoutes routes;
 
     public FrameHandler() {
-        ParleyConfig config = ParleyConfig.fromEnvironment();
-        DynamoDbClient dynamo = AwsClients.dynamoDb(config);
-        DynamoConnectionRegistry connections = new DynamoConnectionRegistry(dynamo, config.connectionsTable());
-        this.services = new Services(
-                new DynamoConversationRepository(dynamo, config.conversationsTable(), config.membershipsTable()),
-                new DynamoMessageLog(dynamo, AwsClients.dynamoDbWithoutRetries(config), config.messagesTable(), config.conversationsTable()),
-                connections, new ManagementApiPoster(AwsClients.management(config)), codec, Clock.systemUTC());
+        this(Wiring.fromEnvironment());
     }
 
-    FrameHandler(Services services) {
-        this.services = services;
+    private FrameHandler(Wiring wiring) {
+        this.routes = FrameRoutes.over(wiring.conversations(), wiring.messages(), wiring.connections(), wiring.delivery(), codec, wiring.clock,
+                Backoff.DYNAMODB);
+    }
+
+    FrameHandler(FrameRoutes routes) {
+        this.routes = routes;
     }
 
     @Override
@@ -58,7 +55,7 @@ public final class FrameHandler implements RequestHandler<APIGatewayV2WebSocketE
     }
 
     private APIGatewayV2WebSocketResponse handle(APIGatewayV2WebSocketEvent event) {
-        MDC.put(Telemetry.CONNECTION, event.getRequestContext().getConnectionId());
+        MDC.put(LogFields.CONNECTION, event.getRequestContext().getConnectionId());
         String body = event.getBody();
         if (event.isIsBase64Encoded()) {
             return respond(new ServerFrame.Error(ErrorCode.BAD_REQUEST, "frames are UTF-8 JSON text, not binary", Optional.empty()));
@@ -68,16 +65,20 @@ public final class FrameHandler implements RequestHandler<APIGatewayV2WebSocketE
             return respond(rejected.error());
         }
         ClientFrame frame = ((DecodeResult.Decoded<ClientFrame>) decoded).frame();
-        Services.Caller caller = Caller.of(event);
+        Caller caller = AuthorizerContext.caller(event);
         if (frame instanceof ClientFrame.MessageSend send) {
-            MDC.put(Telemetry.CONVERSATION, send.conversationId().value());
+            MDC.put(LogFields.CONVERSATION, send.conversationId().value());
         }
         try {
-            Optional<ServerFrame> answer = services.handle(caller, frame);
+            Optional<ServerFrame> answer = routes.answer(caller, frame);
             answer.ifPresent(FrameHandler::record);
             return answer.map(this::respond).orElseGet(FrameHandler::none);
         } catch (DomainException e) {
             return respond(new ServerFrame.Error(e.code(), e.getMessage(), Optional.of(reference(frame))));
+        } catch (UnavailableException e) {
+            LOG.warn("frame deferred", StructuredArguments.entry("type", frame.type()), StructuredArguments.entry("reason", e.getMessage()));
+            return respond(new ServerFrame.Error(ErrorCode.RATE_LIMITED, "the server is busy; send the frame again after retry_after_ms",
+                    Optional.of(reference(frame)), OptionalLong.of(e.retryAfter().toMillis())));
         } catch (RuntimeException e) {
             LOG.error("frame failed", StructuredArguments.entry("type", frame.type()), e);
             return respond(new ServerFrame.Error(ErrorCode.INTERNAL, "the server failed to handle the frame; retrying may help",
@@ -88,7 +89,7 @@ public final class FrameHandler implements RequestHandler<APIGatewayV2WebSocketE
     /** Logs and counts a send's outcome: accepted with its seq, or a duplicate of an earlier one. */
     private static void record(ServerFrame answer) {
         if (answer instanceof ServerFrame.MessageAck ack) {
-            MDC.put(Telemetry.SEQ, Long.toString(ack.seq()));
+            MDC.put(LogFields.SEQ, Long.toString(ack.seq()));
             boolean duplicate = ack.status() == AckStatus.DUPLICATE;
             LOG.info(duplicate ? "duplicate send" : "message accepted", StructuredArguments.entry("client_message_id", ack.id().toString()));
             Telemetry.metrics(metrics -> metrics.addMetric(duplicate ? Telemetry.DUPLICATES : Telemetry.MESSAGES_ACCEPTED, 1, MetricUnit.COUNT));

@@ -8,6 +8,10 @@ import dev.parley.functions.handler.FrameHandler;
 import dev.parley.functions.manifest.FunctionSpec.TableAccess;
 import dev.parley.functions.manifest.TableSpec.Key;
 import dev.parley.functions.manifest.TableSpec.KeyType;
+import dev.parley.functions.store.ConnectionsTable;
+import dev.parley.functions.store.ConversationsTable;
+import dev.parley.functions.store.MembershipsTable;
+import dev.parley.functions.store.MessagesTable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,13 +23,6 @@ import java.util.Optional;
  * docs/data-model.md explains the tables and the access patterns they serve.
  */
 public final class ParleyManifest {
-    /** Where the local cloud tells a function to find DynamoDB; unset on AWS, where the SDK's default applies. */
-    public static final String DYNAMODB_ENDPOINT = "PARLEY_DYNAMODB_ENDPOINT";
-    /** The API Gateway Management API endpoint functions post to connections through. */
-    public static final String MANAGEMENT_ENDPOINT = "PARLEY_MANAGEMENT_ENDPOINT";
-    /** Where the local cloud tells a function to find SNS; unset on AWS. */
-    public static final String SNS_ENDPOINT = "PARLEY_SNS_ENDPOINT";
-
     public static final String CONNECTIONS = "parley-connections";
     public static final String CONVERSATIONS = "parley-conversations";
     public static final String MEMBERSHIPS = "parley-memberships";
@@ -65,17 +62,19 @@ public final class ParleyManifest {
         return new Manifest(functions, tables());
     }
 
+    /** Each table as its owner in {@code store} describes it: the same constants the stores read and write. */
     static List<TableSpec> tables() {
         return List.of(
-                new TableSpec(CONNECTIONS, new Key("pk", KeyType.S), Optional.empty(), List.of(), Optional.empty(), Optional.of("expiresAt")),
-                new TableSpec(CONVERSATIONS, new Key("pk", KeyType.S), Optional.empty(), List.of(), Optional.empty(), Optional.empty()),
-                new TableSpec(MEMBERSHIPS, new Key("userId", KeyType.S), Optional.of(new Key("conversationId", KeyType.S)),
-                        List.of(new TableSpec.GlobalIndex("byConversation", new Key("conversationId", KeyType.S),
-                                Optional.of(new Key("userId", KeyType.S)), false, List.of("joinedAfterSeq", "deliveredSeq", "readSeq"))),
+                new TableSpec(CONNECTIONS, new Key(ConnectionsTable.PK, KeyType.S), Optional.empty(), List.of(), Optional.empty(),
+                        Optional.of(ConnectionsTable.LEASE)),
+                new TableSpec(CONVERSATIONS, new Key(ConversationsTable.PK, KeyType.S), Optional.empty(), List.of(), Optional.empty(), Optional.empty()),
+                new TableSpec(MEMBERSHIPS, new Key(MembershipsTable.USER, KeyType.S), Optional.of(new Key(MembershipsTable.CONVERSATION, KeyType.S)),
+                        List.of(new TableSpec.GlobalIndex(MembershipsTable.BY_CONVERSATION, new Key(MembershipsTable.CONVERSATION, KeyType.S),
+                                Optional.of(new Key(MembershipsTable.USER, KeyType.S)), false, MembershipsTable.PROJECTED)),
                         Optional.empty(), Optional.empty()),
-                new TableSpec(MESSAGES, new Key("conversationId", KeyType.S), Optional.of(new Key("seq", KeyType.N)),
-                        List.of(new TableSpec.GlobalIndex("byClientId", new Key("conversationId", KeyType.S),
-                                Optional.of(new Key("clientId", KeyType.S)), false, List.of())),
+                new TableSpec(MESSAGES, new Key(MessagesTable.CONVERSATION, KeyType.S), Optional.of(new Key(MessagesTable.SEQ, KeyType.N)),
+                        List.of(new TableSpec.GlobalIndex(MessagesTable.BY_CLIENT_ID, new Key(MessagesTable.CONVERSATION, KeyType.S),
+                                Optional.of(new Key(MessagesTable.CLIENT_ID, KeyType.S)), false, List.of())),
                         Optional.of("NEW_IMAGE"), Optional.empty()));
     }
 }

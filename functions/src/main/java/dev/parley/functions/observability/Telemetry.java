@@ -1,7 +1,6 @@
 package dev.parley.functions.observability;
 
 import com.amazonaws.services.lambda.runtime.Context;
-import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.MDC;
@@ -15,17 +14,13 @@ import software.amazon.lambda.powertools.metrics.MetricsFactory;
 /**
  * Parley's logs and metrics, through Powertools for AWS Lambda. Logs are JSON lines (log4j2 with
  * Powertools' Lambda layout, {@code log4j2.xml}) carrying the Lambda context and the correlation ids
- * in {@link #CONNECTION}, {@link #CONVERSATION} and {@link #SEQ}. Metrics are CloudWatch embedded
+ * of {@link LogFields}. Metrics are CloudWatch embedded
  * metric format lines in the {@value #NAMESPACE} namespace.
  */
 public final class Telemetry {
     public static final String NAMESPACE = "Parley";
     public static final String SERVICE = "parley";
     private static final String SERVICE_FIELD = "service";
-    /** Correlation ids, as MDC keys: they appear as fields of every log line written while set. */
-    public static final String CONNECTION = "connection_id";
-    public static final String CONVERSATION = "conversation_id";
-    public static final String SEQ = "seq";
 
     public static final String MESSAGES_ACCEPTED = "MessagesAccepted";
     public static final String DUPLICATES = "DuplicateSends";
@@ -64,31 +59,9 @@ public final class Telemetry {
             try {
                 return work.get();
             } finally {
-                MDC.remove(CONNECTION);
-                MDC.remove(CONVERSATION);
-                MDC.remove(SEQ);
+                LogFields.clear();
             }
         });
-    }
-
-    /** Runs {@code work} on another thread with this thread's log context (Lambda context and correlation ids). */
-    public static Runnable withLogContext(Runnable work) {
-        Map<String, String> context = MDC.getCopyOfContextMap();
-        return () -> {
-            Map<String, String> previous = MDC.getCopyOfContextMap();
-            if (context != null) {
-                MDC.setContextMap(context);
-            }
-            try {
-                work.run();
-            } finally {
-                if (previous != null) {
-                    MDC.setContextMap(previous);
-                } else {
-                    MDC.clear();
-                }
-            }
-        };
     }
 
     /** Writes the metrics {@code record} adds as one EMF document, now; safe from concurrent invocations. */

@@ -55,10 +55,6 @@ public final class Backoff {
         this.sleeper = sleeper;
     }
 
-    public int maxRetries() {
-        return maxRetries;
-    }
-
     /** The longest wait before retry {@code retry} (1 for the first retry). */
     public Duration ceiling(int retry) {
         if (retry < 1) {

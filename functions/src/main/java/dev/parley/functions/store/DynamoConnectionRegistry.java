@@ -1,6 +1,14 @@
 package dev.parley.functions.store;
 
+import static dev.parley.functions.store.ConnectionsTable.DEVICE;
+import static dev.parley.functions.store.ConnectionsTable.ENTRY_DEVICE;
+import static dev.parley.functions.store.ConnectionsTable.ENTRY_LEASE;
+import static dev.parley.functions.store.ConnectionsTable.LEASE;
+import static dev.parley.functions.store.ConnectionsTable.PK;
+import static dev.parley.functions.store.ConnectionsTable.USER;
+
 import dev.parley.functions.retry.Backoff;
+import dev.parley.model.ConnectionId;
 import dev.parley.model.DeviceId;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConnectionRegistry;
@@ -16,23 +24,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 
-/**
- * The connections table. Two kinds of item, both keyed by {@code pk}:
- * <ul>
- * <li>{@code C#<connectionId>}: the connection's row (user, device, lease), with the lease as its
- * TTL attribute, so DynamoDB removes rows whose clients vanished without a $disconnect;</li>
- * <li>{@code U#<userId>}: the user's live connections, one top-level attribute {@code c_<connectionId>}
- * each ({@code {d: device, x: lease}}), so a fan-out reads a hundred users' connections in one
- * BatchGetItem instead of querying each user.</li>
- * </ul>
- */
+/** The connections table ({@link ConnectionsTable} describes its items), behind the {@link ConnectionRegistry} port. */
 public final class DynamoConnectionRegistry implements ConnectionRegistry {
-    static final String PK = "pk";
-    static final String USER = "userId";
-    static final String DEVICE = "deviceId";
-    static final String LEASE = "expiresAt";
-    private static final String ENTRY_PREFIX = "c_";
-
     private final DynamoDbClient dynamo;
     private final String table;
     private final Backoff backoff;
@@ -47,59 +40,57 @@ public final class DynamoConnectionRegistry implements ConnectionRegistry {
         this.backoff = backoff;
     }
 
-    static String connectionKey(String connectionId) {
-        return "C#" + connectionId;
-    }
-
-    static String userKey(UserId user) {
-        return "U#" + user.value();
+    private static Map<String, AttributeValue> key(String pk) {
+        return Map.of(PK, AttributeValue.fromS(pk));
     }
 
     @Override
-    public void register(String connectionId, UserId user, DeviceId device, Instant leaseUntil) {
-        String lease = Long.toString(leaseUntil.getEpochSecond());
-        dynamo.putItem(b -> b.tableName(table).item(Map.of(
-                PK, AttributeValue.fromS(connectionKey(connectionId)), USER, AttributeValue.fromS(user.value()),
-                DEVICE, AttributeValue.fromS(device.value()), LEASE, AttributeValue.fromN(lease))));
-        dynamo.updateItem(b -> b.tableName(table).key(Map.of(PK, AttributeValue.fromS(userKey(user))))
-                .updateExpression("SET #c = :entry")
-                .expressionAttributeNames(Map.of("#c", ENTRY_PREFIX + connectionId))
-                .expressionAttributeValues(Map.of(":entry", AttributeValue.fromM(Map.of(
-                        "d", AttributeValue.fromS(device.value()), "x", AttributeValue.fromN(lease))))));
+    public void register(ConnectionId connection, UserId user, DeviceId device, Instant leaseUntil) {
+        AttributeValue lease = AttributeValue.fromN(Long.toString(leaseUntil.getEpochSecond()));
+        SdkErrors.translating("registering a connection", () -> {
+            dynamo.putItem(b -> b.tableName(table).item(Map.of(PK, AttributeValue.fromS(ConnectionsTable.connectionKey(connection)),
+                    USER, AttributeValue.fromS(user.value()), DEVICE, AttributeValue.fromS(device.value()), LEASE, lease)));
+            dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user)))
+                    .updateExpression("SET #entry = :entry")
+                    .expressionAttributeNames(Map.of("#entry", ConnectionsTable.entryName(connection)))
+                    .expressionAttributeValues(Map.of(":entry", AttributeValue.fromM(Map.of(
+                            ENTRY_DEVICE, AttributeValue.fromS(device.value()), ENTRY_LEASE, lease)))));
+        });
     }
 
     @Override
-    public void remove(String connectionId, UserId user) {
-        // Conditional on the entry being there: a retried removal, or a 410 for a connection already
-        // gone, changes nothing and removes no other connection.
-        try {
-            dynamo.updateItem(b -> b.tableName(table).key(Map.of(PK, AttributeValue.fromS(userKey(user))))
-                    .updateExpression("REMOVE #c").conditionExpression("attribute_exists(#c)")
-                    .expressionAttributeNames(Map.of("#c", ENTRY_PREFIX + connectionId)));
-        } catch (ConditionalCheckFailedException alreadyGone) {
-            // Nothing to remove.
-        }
-        dynamo.deleteItem(b -> b.tableName(table).key(Map.of(PK, AttributeValue.fromS(connectionKey(connectionId)))));
+    public void remove(ConnectionId connection, UserId user) {
+        SdkErrors.translating("removing a connection", () -> {
+            // Conditional on the entry being there: a retried removal, or a 410 for a connection already
+            // gone, changes nothing and removes no other connection.
+            try {
+                dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user)))
+                        .updateExpression("REMOVE #entry").conditionExpression("attribute_exists(#entry)")
+                        .expressionAttributeNames(Map.of("#entry", ConnectionsTable.entryName(connection))));
+            } catch (ConditionalCheckFailedException alreadyGone) {
+                // Nothing to remove.
+            }
+            dynamo.deleteItem(b -> b.tableName(table).key(key(ConnectionsTable.connectionKey(connection))));
+        });
     }
 
     @Override
     public Map<UserId, List<LiveConnection>> liveConnections(Collection<UserId> users, Instant now) {
         Map<UserId, List<LiveConnection>> live = new HashMap<>();
-        List<Map<String, AttributeValue>> keys = new LinkedHashSet<>(users).stream()
-                .map(user -> Map.of(PK, AttributeValue.fromS(userKey(user)))).toList();
-        Batches.getAll(dynamo, backoff, table, keys, false, item -> {
-            UserId user = UserId.of(item.get(PK).s().substring(2));
-            List<LiveConnection> connections = live.computeIfAbsent(user, u -> new ArrayList<>());
-            item.forEach((name, value) -> {
-                if (name.startsWith(ENTRY_PREFIX) && value.hasM()) {
-                    Instant lease = Instant.ofEpochSecond(Long.parseLong(value.m().get("x").n()));
-                    if (lease.isAfter(now)) {
-                        connections.add(new LiveConnection(name.substring(ENTRY_PREFIX.length()), user,
-                                DeviceId.of(value.m().get("d").s()), lease));
-                    }
+        List<Map<String, AttributeValue>> keys = new LinkedHashSet<>(users).stream().map(user -> key(ConnectionsTable.userKey(user))).toList();
+        SdkErrors.translating("reading live connections", () -> Batches.getAll(dynamo, backoff, table, keys, false, item -> {
+            UserId user = ConnectionsTable.userOf(item.get(PK).s());
+            List<LiveConnection> connections = new ArrayList<>();
+            item.forEach((name, value) -> ConnectionsTable.connectionOfEntry(name).filter(connection -> value.hasM()).ifPresent(connection -> {
+                Instant lease = Instant.ofEpochSecond(Long.parseLong(value.m().get(ENTRY_LEASE).n()));
+                if (lease.isAfter(now)) {
+                    connections.add(new LiveConnection(connection, user, DeviceId.of(value.m().get(ENTRY_DEVICE).s()), lease));
                 }
-            });
-        });
+            }));
+            if (!connections.isEmpty()) {
+                live.put(user, connections);
+            }
+        }));
         return live;
     }
 }

@@ -1,10 +1,9 @@
 package dev.parley.functions.store;
 
-import static dev.parley.functions.store.Items.n;
-import static dev.parley.functions.store.Items.s;
-
 import dev.parley.functions.retry.Backoff;
+import dev.parley.functions.store.MessagesTable.StoredMessage;
 import dev.parley.model.ClientMessageId;
+import dev.parley.model.ConnectionId;
 import dev.parley.model.Content;
 import dev.parley.model.ConversationId;
 import dev.parley.model.DeviceId;
@@ -16,29 +15,26 @@ import dev.parley.ports.MessageLog;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
-
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
+import software.amazon.awssdk.enhanced.dynamodb.DynamoDbTable;
+import software.amazon.awssdk.enhanced.dynamodb.Expression;
+import software.amazon.awssdk.enhanced.dynamodb.Key;
+import software.amazon.awssdk.enhanced.dynamodb.model.QueryConditional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
-import software.amazon.awssdk.services.dynamodb.model.RequestLimitExceededException;
-import software.amazon.awssdk.services.dynamodb.model.ThrottlingException;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
 /**
- * The messages table ({@code conversationId} + {@code seq}, GSI {@code byClientId}) and the send
- * claims kept in the conversations table. A send is three writes, none of which can lose a race:
+ * The messages table ({@link MessagesTable}) and the seq counter and send claims in the conversations
+ * table ({@link ConversationsTable}, {@link SendClaims}). A send is three writes, none of which can lose a race:
  * <ol>
- * <li>claim the client id ({@code K#<conversation>#<clientId>}, put if absent): a retried send stops
- * here and finds the original seq through the GSI;</li>
+ * <li>claim the client id (put if absent): a retried send stops here and finds the original seq through the index;</li>
  * <li>take the next seq from the conversation item (an atomic add, conditional on membership): under
  * any number of concurrent senders every one gets its own seq and none fails;</li>
  * <li>put the message at that seq.</li>
@@ -49,22 +45,18 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
  * ({@link #CLAIM_ABANDONED_AFTER}), the next send with that id takes it over.
  */
 public final class DynamoMessageLog implements MessageLog {
-    static final String BY_CLIENT_ID = "byClientId";
-    /** On a claim: which append call wrote it. */
-    private static final String ATTEMPT = "attempt";
-    /**
-     * When a claim with no message is known to be abandoned: far longer than the frame functions'
-     * timeout (the manifest's test holds them to it), so its send cannot still be running.
-     */
-    public static final Duration CLAIM_ABANDONED_AFTER = Duration.ofSeconds(30);
+    public static final Duration CLAIM_ABANDONED_AFTER = SendClaims.ABANDONED_AFTER;
     /** How long a retried send waits for the byClientId index to show the original: about a second at most. */
     private static final Backoff INDEX_CATCH_UP = new Backoff(Duration.ofMillis(5), Duration.ofMillis(100), 14);
+    private static final Expression SEQ_IS_FREE = Expression.builder().expression("attribute_not_exists(#seq)")
+            .putExpressionName("#seq", MessagesTable.SEQ).build();
 
     private final DynamoDbClient dynamo;
-    private final DynamoDbClient sequencer;
+    private final SeqCounter counter;
+    private final DynamoDbTable<StoredMessage> messageItems;
+    private final SendClaims claims;
     private final Clock clock;
     private final String messages;
-    private final String conversations;
 
     /**
      * @param dynamo    the client for every call but one
@@ -76,84 +68,58 @@ public final class DynamoMessageLog implements MessageLog {
 
     /** @param clock tells when a missing seq counts as abandoned */
     public DynamoMessageLog(DynamoDbClient dynamo, DynamoDbClient sequencer, String messages, String conversations, Clock clock) {
-        this.clock = clock;
         this.dynamo = dynamo;
-        this.sequencer = sequencer;
+        this.messageItems = DynamoDbEnhancedClient.builder().dynamoDbClient(dynamo).build().table(messages, MessagesTable.SCHEMA);
+        this.claims = new SendClaims(dynamo, conversations);
+        this.counter = new SeqCounter(sequencer, conversations, claims);
+        this.clock = clock;
         this.messages = messages;
-        this.conversations = conversations;
-    }
-
-    /** A message as the stream carries it: the message, and the connection it was sent on. */
-    public record Streamed(Message message, String senderConnection) {
-    }
-
-    public static Streamed fromItem(Map<String, AttributeValue> item) {
-        AttributeValue connection = item.get(Items.SENDER_CONNECTION);
-        return new Streamed(Items.message(item), connection == null ? "" : connection.s());
-    }
-
-    /** The key of a send's claim in the conversations table. */
-    private static Map<String, AttributeValue> claimKey(ConversationId conversation, ClientMessageId id) {
-        return Map.of(DynamoConversationRepository.PK, s("K#" + conversation.value() + "#" + id));
-    }
-
-    /** The item at a seq, read consistently (it is known to exist). */
-    private Message storedAt(ConversationId conversation, long seq) {
-        return Items.message(dynamo.getItem(b -> b.tableName(messages).consistentRead(true)
-                .key(Map.of(Items.CONVERSATION, s(conversation.value()), Items.SEQ, n(seq)))).item());
     }
 
     @Override
-    public Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device, String senderConnection,
+    public Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device, Optional<ConnectionId> senderConnection,
                            Content content, long serverTimestamp) {
         // The attempt id tells this call's own claim from another's when the SDK retries a put that was
         // applied but answered late.
         String attempt = UUID.randomUUID().toString();
-        Map<String, AttributeValue> claim = new HashMap<>(claimKey(conversation, id));
-        claim.putAll(Map.of(Items.SENDER, s(sender.value()), Items.TIMESTAMP, n(serverTimestamp), ATTEMPT, s(attempt)));
-        OptionalLong reserved = OptionalLong.empty();
-        try {
-            dynamo.putItem(b -> b.tableName(conversations).item(claim).conditionExpression("attribute_not_exists(pk)")
-                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
-        } catch (ConditionalCheckFailedException claimed) {
-            if (claimed.hasItem() && claimed.item().containsKey(ATTEMPT) && claimed.item().get(ATTEMPT).s().equals(attempt)) {
-                return store(conversation, id, sender, device, senderConnection, content, serverTimestamp, OptionalLong.empty());
+        return SdkErrors.translating("storing a message", () -> {
+            OptionalLong reserved = OptionalLong.empty();
+            if (claims.claim(conversation, id, sender, serverTimestamp, attempt) == SendClaims.Claimed.TAKEN) {
+                Optional<Message> original = original(conversation, id, sender);
+                if (original.isPresent()) {
+                    return new Appended(original.get(), true);
+                }
+                reserved = claims.takeOver(conversation, id, sender, serverTimestamp, attempt);
             }
-            Optional<Message> original = original(conversation, id, sender);
-            if (original.isPresent()) {
-                return new Appended(original.get(), true);
-            }
-            reserved = takeOverClaim(claim, id, serverTimestamp);
-        }
-        return store(conversation, id, sender, device, senderConnection, content, serverTimestamp, reserved);
+            Message draft = new Message(id, conversation, 1, sender, device, content, serverTimestamp);
+            return store(draft, senderConnection, reserved);
+        });
     }
 
     /** Steps 2 and 3, for a send that holds its claim: the seq (reserved by a failed attempt, or the next one), then the message. */
-    private Appended store(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device, String senderConnection,
-                           Content content, long serverTimestamp, OptionalLong reserved) {
-        long seq = reserved.isPresent() ? reserved.getAsLong() : nextSeq(conversation, id, sender);
-        Message message = new Message(id, conversation, seq, sender, device, content, serverTimestamp);
+    private Appended store(Message draft, Optional<ConnectionId> senderConnection, OptionalLong reserved) {
+        ConversationId conversation = draft.conversationId();
+        long seq = reserved.isPresent() ? reserved.getAsLong() : counter.next(conversation, draft.id(), draft.senderId());
+        Message message = new Message(draft.id(), conversation, seq, draft.senderId(), draft.senderDevice(), draft.content(), draft.serverTimestamp());
         try {
-            dynamo.putItem(b -> b.tableName(messages).item(Items.message(message, senderConnection)).conditionExpression("attribute_not_exists(seq)"));
+            messageItems.putItem(b -> b.item(new StoredMessage(message, senderConnection)).conditionExpression(SEQ_IS_FREE));
         } catch (ConditionalCheckFailedException stored) {
             // Another retry of this same send stored it first, or this send's own first attempt at the put
             // was applied but answered late and the SDK retried it; or, for a reserved seq, the seq was
             // voided meanwhile, and the message takes the next one.
             Message there = storedAt(conversation, seq);
-            if (there.id().equals(id) && there.senderId().equals(sender)) {
+            if (there.id().equals(message.id()) && there.senderId().equals(message.senderId())) {
                 return new Appended(there, true);
             }
             if (there.isVoid() && reserved.isPresent()) {
-                return store(conversation, id, sender, device, senderConnection, content, serverTimestamp, OptionalLong.empty());
+                return store(draft, senderConnection, OptionalLong.empty());
             }
             throw new DomainException(ErrorCode.CONFLICT, "seq " + seq + " of " + conversation + " holds another message");
         } catch (SdkException failed) {
             // The seq is taken and nothing is stored at it. Leave it on the claim, so that a retry of this
             // send stores the message there and the conversation keeps no hole; then report the failure.
             try {
-                dynamo.updateItem(b -> b.tableName(conversations).key(claimKey(conversation, id))
-                        .updateExpression("SET #seq = :seq").expressionAttributeNames(Map.of("#seq", Items.SEQ))
-                        .expressionAttributeValues(Map.of(":seq", n(seq))));
+                claims.leaveSeq(conversation, message.id(), seq);
             } catch (SdkException alsoFailed) {
                 failed.addSuppressed(alsoFailed);
             }
@@ -162,50 +128,28 @@ public final class DynamoMessageLog implements MessageLog {
         return new Appended(message, false);
     }
 
-    /**
-     * Takes the conversation's next seq, if the sender is a member; otherwise releases the claim and refuses.
-     * The increment is not idempotent, so the SDK must not retry it: a retry of an attempt that was applied
-     * but answered late would take a second seq and leave the first empty. A throttled attempt was not
-     * applied, so the claim is released and the client may retry at once; after any other failure nobody
-     * knows whether a seq was taken, and the claim stays until it counts as abandoned.
-     */
-    private long nextSeq(ConversationId conversation, ClientMessageId id, UserId sender) {
-        try {
-            var updated = sequencer.updateItem(b -> b.tableName(conversations)
-                    .key(Map.of(DynamoConversationRepository.PK, s(DynamoConversationRepository.key(conversation))))
-                    .updateExpression("SET lastSeq = lastSeq + :one")
-                    .conditionExpression("attribute_exists(pk) AND contains(members, :sender)")
-                    .expressionAttributeValues(Map.of(":one", n(1), ":sender", s(sender.value())))
-                    .returnValues(ReturnValue.UPDATED_NEW)
-                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
-            return Long.parseLong(updated.attributes().get(DynamoConversationRepository.LAST_SEQ).n());
-        } catch (ConditionalCheckFailedException refused) {
-            // Release the claim, so the same send may succeed once the sender is a member.
-            releaseClaim(conversation, id);
-            if (!refused.hasItem() || refused.item().isEmpty()) {
-                throw new DomainException(ErrorCode.NOT_FOUND, "no conversation " + conversation);
-            }
-            throw new DomainException(ErrorCode.FORBIDDEN, sender + " is not a member of conversation " + conversation);
-        } catch (ProvisionedThroughputExceededException | RequestLimitExceededException | ThrottlingException throttled) {
-            releaseClaim(conversation, id);
-            throw throttled;
-        }
+    /** The item at a seq, read consistently (it is known to exist). */
+    private Message storedAt(ConversationId conversation, long seq) {
+        return messageItems.getItem(b -> b.key(key(conversation, seq)).consistentRead(true)).message();
     }
 
-    private void releaseClaim(ConversationId conversation, ClientMessageId id) {
-        dynamo.deleteItem(b -> b.tableName(conversations).key(claimKey(conversation, id)));
+    private static Key key(ConversationId conversation, long seq) {
+        return Key.builder().partitionValue(conversation.value()).sortValue(seq).build();
     }
 
     /** The message a client id was first stored as, if there is one; a send still in flight is waited for, briefly. */
     private Optional<Message> original(ConversationId conversation, ClientMessageId id, UserId sender) {
         Backoff.Retries waits = INDEX_CATCH_UP.retries();
         do {
-            // A GSI is read eventually consistently: a message just stored may take a moment to show.
-            var found = dynamo.query(b -> b.tableName(messages).indexName(BY_CLIENT_ID)
-                    .keyConditionExpression("conversationId = :c AND clientId = :id")
-                    .expressionAttributeValues(Map.of(":c", s(conversation.value()), ":id", s(id.toString())))).items();
+            // A GSI is read eventually consistently: a message just stored may take a moment to show. The
+            // index holds keys only, so the low-level client reads it and the message is fetched by its seq.
+            var found = dynamo.query(b -> b.tableName(messages).indexName(MessagesTable.BY_CLIENT_ID)
+                    .keyConditionExpression("#conversation = :conversation AND #clientId = :clientId")
+                    .expressionAttributeNames(Map.of("#conversation", MessagesTable.CONVERSATION, "#clientId", MessagesTable.CLIENT_ID))
+                    .expressionAttributeValues(Map.of(":conversation", AttributeValue.fromS(conversation.value()),
+                            ":clientId", AttributeValue.fromS(id.toString())))).items();
             if (!found.isEmpty()) {
-                Message message = storedAt(conversation, Long.parseLong(found.getFirst().get(Items.SEQ).n()));
+                Message message = storedAt(conversation, Long.parseLong(found.getFirst().get(MessagesTable.SEQ).n()));
                 if (!message.senderId().equals(sender)) {
                     throw new DomainException(ErrorCode.CONFLICT, "id " + id + " is already used in conversation " + conversation);
                 }
@@ -215,56 +159,31 @@ public final class DynamoMessageLog implements MessageLog {
         return Optional.empty();
     }
 
-    /**
-     * Makes a claim that has no message this send's own. A claim on which a failed send left its seq is
-     * taken at once, with that seq: this send stores the message there. A claim without one is taken
-     * once it is old enough that its send must have died; until then that send may still be running,
-     * and this one is refused.
-     */
-    private OptionalLong takeOverClaim(Map<String, AttributeValue> claim, ClientMessageId id, long serverTimestamp) {
-        Map<String, AttributeValue> key = Map.of(DynamoConversationRepository.PK, claim.get(DynamoConversationRepository.PK));
-        Map<String, AttributeValue> current = dynamo.getItem(b -> b.tableName(conversations).consistentRead(true).key(key)).item();
-        if (current != null && current.containsKey(Items.SEQ)) {
-            if (!current.get(Items.SENDER).s().equals(claim.get(Items.SENDER).s())) {
-                throw new DomainException(ErrorCode.CONFLICT, "id " + id + " is already used in this conversation");
-            }
-            return OptionalLong.of(Long.parseLong(current.get(Items.SEQ).n()));
-        }
-        try {
-            // Conditional on the claim's age (or its absence, if its send was refused meanwhile), so of two
-            // retries racing for it only one wins.
-            dynamo.putItem(b -> b.tableName(conversations).item(claim)
-                    .conditionExpression("attribute_not_exists(pk) OR (" + Items.TIMESTAMP + " < :abandoned AND attribute_not_exists(#seq))")
-                    .expressionAttributeNames(Map.of("#seq", Items.SEQ))
-                    .expressionAttributeValues(Map.of(":abandoned", n(serverTimestamp - CLAIM_ABANDONED_AFTER.toMillis()))));
-            return OptionalLong.empty();
-        } catch (ConditionalCheckFailedException stillRunning) {
-            throw new DomainException(ErrorCode.CONFLICT, "a send with id " + id + " is still in progress; retry it");
-        }
-    }
-
     @Override
     public List<Message> after(ConversationId conversation, long afterSeq, int limit) {
-        List<Message> page = dynamo.query(b -> b.tableName(messages).consistentRead(true).limit(limit)
-                        .keyConditionExpression("conversationId = :c AND seq > :s")
-                        .expressionAttributeValues(Map.of(":c", s(conversation.value()), ":s", n(afterSeq))))
-                .items().stream().map(Items::message).toList();
-        List<Message> filled = voidAbandoned(conversation, afterSeq + 1, page);
-        return filled.size() > limit ? filled.subList(0, limit) : filled;
+        return SdkErrors.translating("reading messages", () -> {
+            List<Message> page = firstPage(QueryConditional.sortGreaterThan(key(conversation, afterSeq)), limit, true);
+            List<Message> filled = voidAbandoned(conversation, afterSeq + 1, page);
+            return filled.size() > limit ? filled.subList(0, limit) : filled;
+        });
     }
 
     @Override
     public List<Message> before(ConversationId conversation, long beforeSeq, int limit) {
-        List<Message> page = dynamo.query(b -> b.tableName(messages).consistentRead(true).limit(limit).scanIndexForward(false)
-                        .keyConditionExpression("conversationId = :c AND seq < :s")
-                        .expressionAttributeValues(Map.of(":c", s(conversation.value()), ":s", n(beforeSeq))))
-                .items().stream().map(Items::message).toList();
-        if (page.isEmpty()) {
-            return page;
-        }
-        List<Message> ascending = new ArrayList<>(page).reversed();
-        List<Message> filled = voidAbandoned(conversation, ascending.getFirst().seq(), ascending).reversed();
-        return filled.size() > limit ? filled.subList(0, limit) : filled;
+        return SdkErrors.translating("reading messages", () -> {
+            List<Message> page = firstPage(QueryConditional.sortLessThan(key(conversation, beforeSeq)), limit, false);
+            if (page.isEmpty()) {
+                return page;
+            }
+            List<Message> ascending = new ArrayList<>(page).reversed();
+            List<Message> filled = voidAbandoned(conversation, ascending.getFirst().seq(), ascending).reversed();
+            return filled.size() > limit ? filled.subList(0, limit) : filled;
+        });
+    }
+
+    private List<Message> firstPage(QueryConditional condition, int limit, boolean ascending) {
+        return messageItems.query(b -> b.queryConditional(condition).consistentRead(true).limit(limit).scanIndexForward(ascending))
+                .iterator().next().items().stream().map(StoredMessage::message).toList();
     }
 
     /**
@@ -293,11 +212,10 @@ public final class DynamoMessageLog implements MessageLog {
     private Message voidSeq(ConversationId conversation, long seq, long timestamp) {
         Message voided = Message.voided(conversation, seq, timestamp);
         try {
-            dynamo.putItem(b -> b.tableName(messages).item(Items.message(voided, "")).conditionExpression("attribute_not_exists(seq)"));
+            messageItems.putItem(b -> b.item(new StoredMessage(voided, Optional.empty())).conditionExpression(SEQ_IS_FREE));
             return voided;
         } catch (ConditionalCheckFailedException filledMeanwhile) {
             return storedAt(conversation, seq);
         }
     }
-
 }

@@ -1,7 +1,9 @@
 package dev.parley.functions.store;
 
+import dev.parley.model.ConnectionId;
 import dev.parley.ports.ConnectionPoster;
 import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.apigatewaymanagementapi.ApiGatewayManagementApiClient;
 import software.amazon.awssdk.services.apigatewaymanagementapi.model.GoneException;
 
@@ -14,12 +16,14 @@ public final class ManagementApiPoster implements ConnectionPoster {
     }
 
     @Override
-    public Outcome post(String connectionId, String frame) {
+    public Outcome post(ConnectionId connection, String frame) {
         try {
-            client.postToConnection(b -> b.connectionId(connectionId).data(SdkBytes.fromUtf8String(frame)));
+            client.postToConnection(b -> b.connectionId(connection.value()).data(SdkBytes.fromUtf8String(frame)));
             return Outcome.DELIVERED;
         } catch (GoneException gone) {
             return Outcome.GONE;
+        } catch (SdkException failed) {
+            throw SdkErrors.translate("posting to a connection", failed);
         }
     }
 }

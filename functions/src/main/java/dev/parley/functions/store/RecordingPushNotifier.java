@@ -3,26 +3,20 @@ package dev.parley.functions.store;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.ports.PushNotifier;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.lambda.powertools.logging.argument.StructuredArguments;
 
 /**
  * Records the members a message could not reach live. Mobile push (SNS) implements this port in a
- * later step; until then the hand-off is logged and counted, so nothing is silently dropped.
+ * later step; until then the hand-off is logged (and counted by the fan-out's metrics), so nothing
+ * is silently dropped.
  */
 public final class RecordingPushNotifier implements PushNotifier {
     private static final Logger LOG = LoggerFactory.getLogger(RecordingPushNotifier.class);
-    private final AtomicLong handOffs = new AtomicLong();
 
     @Override
     public void notifyOffline(UserId recipient, Message message) {
-        handOffs.incrementAndGet();
         LOG.info("push hand-off", StructuredArguments.entry("recipient", recipient.value()));
-    }
-
-    public long handOffs() {
-        return handOffs.get();
     }
 }

@@ -1,79 +1,166 @@
 package dev.parley.functions.usecase;
 
+import dev.parley.functions.observability.LogFields;
+import dev.parley.model.ConnectionId;
 import dev.parley.model.ConversationId;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
-import dev.parley.ports.ConnectionPoster;
-import dev.parley.ports.ConnectionRegistry;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.LiveConnection;
 import dev.parley.ports.PushNotifier;
 import dev.parley.protocol.FrameCodec;
 import dev.parley.protocol.ServerFrame;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.Optional;
+import org.slf4j.MDC;
 
 /**
- * Delivers a stored message to every live connection of every member (the sender's other devices
- * included, the connection it was sent on excluded), posting in parallel with a bounded concurrency.
- * A connection that answers 410 is forgotten, and only that one; members with no live connection are
- * handed to push. A failure of any other kind fails the delivery, so the stream retries it: a retried
- * message may reach a device twice (clients drop it by seq), never zero times.
+ * Delivers a batch of newly stored messages to every live connection of every member (the sender's
+ * other devices included, the connection a message was sent on excluded), and hands members with no
+ * live connection to push.
+ * <p>
+ * Messages of one conversation are delivered in batch order; different conversations concurrently,
+ * so one slow conversation does not hold back the rest. The members of a conversation, and their
+ * connections, are looked up once for all its messages in the batch; the members of every direct
+ * conversation of the batch are looked up together. When a message's delivery fails, its
+ * conversation stops there and that message is reported failed: the stream retries from the earliest
+ * failure, so nothing after it is lost (messages of other conversations may then be delivered twice,
+ * which clients drop by seq).
  */
 public final class FanOut {
-    /** What a delivery did, for the metrics. */
-    public record Delivery(int posts, int gone, int pushed) {
+    /** At most this many conversations delivered at once per batch. */
+    public static final int MAX_PARALLEL_CONVERSATIONS = 16;
+
+    /** One message of a batch: the stream's id for its record, the message, and the connection it was sent on. */
+    public record Envelope(String recordId, Message message, Optional<ConnectionId> senderConnection) {
+    }
+
+    /** How one message's delivery went, and how long it took. */
+    public record Delivered(Message message, int posts, int gone, int pushed, double millis) {
+    }
+
+    /** A message whose delivery failed, and why. */
+    public record Failed(Envelope envelope, RuntimeException cause) {
+    }
+
+    /** The messages that failed (to be retried; in batch order), and the deliveries that were made. */
+    public record Outcome(List<Failed> failed, List<Delivered> delivered) {
     }
 
     private final ConversationRepository conversations;
-    private final ConnectionRegistry connections;
-    private final ConnectionPoster poster;
+    private final Delivery delivery;
     private final PushNotifier push;
     private final FrameCodec codec;
-    private final Clock clock;
-    private final Semaphore concurrency;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    private final Semaphore conversationSlots = new Semaphore(MAX_PARALLEL_CONVERSATIONS);
 
-    public FanOut(ConversationRepository conversations, ConnectionRegistry connections, ConnectionPoster poster, PushNotifier push,
-                  FrameCodec codec, Clock clock, int maxParallelPosts) {
+    public FanOut(ConversationRepository conversations, Delivery delivery, PushNotifier push, FrameCodec codec) {
         this.conversations = conversations;
-        this.connections = connections;
-        this.poster = poster;
+        this.delivery = delivery;
         this.push = push;
         this.codec = codec;
-        this.clock = clock;
-        this.concurrency = new Semaphore(maxParallelPosts);
+    }
+
+    public Outcome deliver(List<Envelope> batch) {
+        Map<ConversationId, List<Envelope>> byConversation = new LinkedHashMap<>();
+        batch.forEach(envelope -> byConversation.computeIfAbsent(envelope.message().conversationId(), id -> new ArrayList<>()).add(envelope));
+        List<Failed> failed = new CopyOnWriteArrayList<>();
+        List<Delivered> delivered = new CopyOnWriteArrayList<>();
+        Map<UserId, List<LiveConnection>> directLive = Map.of();
+        try {
+            directLive = lookUpDirectMembers(byConversation.keySet());
+        } catch (RuntimeException e) {
+            // Every direct conversation of the batch stops at its first message, which is retried.
+            byConversation.entrySet().removeIf(conversation -> conversation.getKey().isDirect()
+                    && failed.add(new Failed(conversation.getValue().getFirst(), e)));
+        }
+        List<Future<?>> running = new ArrayList<>();
+        for (var conversation : byConversation.entrySet()) {
+            Map<UserId, List<LiveConnection>> live = conversation.getKey().isDirect() ? directLive : null;
+            running.add(threads.submit(LogFields.withLogContext(() -> {
+                conversationSlots.acquireUninterruptibly();
+                try {
+                    deliverInOrder(conversation.getValue(), live, failed, delivered);
+                } finally {
+                    conversationSlots.release();
+                }
+            })));
+        }
+        for (Future<?> conversation : running) {
+            try {
+                conversation.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while delivering", e);
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("delivery thread failed", e.getCause());
+            }
+        }
+        List<Failed> inBatchOrder = new ArrayList<>(failed);
+        inBatchOrder.sort(Comparator.comparingInt(failure -> batch.indexOf(failure.envelope())));
+        return new Outcome(inBatchOrder, List.copyOf(delivered));
+    }
+
+    /**
+     * The live connections of every member of the batch's direct conversations, in one batched lookup
+     * instead of one per message: a busy stream carries many small conversations.
+     */
+    private Map<UserId, List<LiveConnection>> lookUpDirectMembers(Collection<ConversationId> ids) {
+        Set<UserId> users = new LinkedHashSet<>();
+        ids.stream().filter(ConversationId::isDirect).forEach(id -> users.addAll(id.directMembers()));
+        return users.isEmpty() ? Map.of() : delivery.liveConnections(users);
+    }
+
+    /**
+     * Delivers one conversation's messages in order, stopping at the first that fails. The members, and
+     * their connections unless {@code live} already has them, are looked up with the first message.
+     */
+    private void deliverInOrder(List<Envelope> messages, Map<UserId, List<LiveConnection>> live, List<Failed> failed, List<Delivered> delivered) {
+        List<UserId> members = null;
+        Map<UserId, List<LiveConnection>> connections = live;
+        for (Envelope next : messages) {
+            Message message = next.message();
+            MDC.put(LogFields.CONVERSATION, message.conversationId().value());
+            MDC.put(LogFields.SEQ, Long.toString(message.seq()));
+            try {
+                long started = System.nanoTime();
+                if (members == null) {
+                    members = members(message.conversationId());
+                }
+                if (connections == null) {
+                    connections = delivery.liveConnections(members);
+                }
+                delivered.add(deliverOne(next, members, connections, started));
+            } catch (RuntimeException e) {
+                failed.add(new Failed(next, e));
+                return;
+            }
+        }
     }
 
     /** The members of a conversation: a direct conversation's are in its id; a group's are read. */
-    public List<UserId> members(ConversationId id) {
+    private List<UserId> members(ConversationId id) {
         if (id.isDirect()) {
             return id.directMembers();
         }
         return conversations.find(id).map(stored -> stored.conversation().members()).orElse(List.of());
     }
 
-    public Delivery deliver(Message message, String senderConnection, List<UserId> members) {
-        return deliver(message, senderConnection, members, liveConnections(members));
-    }
-
-    /** The live connections of these users, found with batched key lookups (100 users a request). */
-    public Map<UserId, List<LiveConnection>> liveConnections(Collection<UserId> users) {
-        return connections.liveConnections(users, clock.instant());
-    }
-
-    /** Delivers to the members' connections in {@code live}, which a caller may have looked up for a whole batch at once. */
-    public Delivery deliver(Message message, String senderConnection, List<UserId> members, Map<UserId, List<LiveConnection>> live) {
-        String frame = codec.encode(new ServerFrame.MessageReceive(message));
-        List<Future<ConnectionPoster.Outcome>> outcomes = new ArrayList<>();
+    private Delivered deliverOne(Envelope envelope, List<UserId> members, Map<UserId, List<LiveConnection>> live, long started) {
+        Message message = envelope.message();
         List<LiveConnection> targets = new ArrayList<>();
         int pushed = 0;
         for (UserId member : members) {
@@ -83,39 +170,9 @@ public final class FanOut {
                 push.notifyOffline(member, message);
                 pushed++;
             }
-            for (LiveConnection connection : memberConnections) {
-                if (connection.connectionId().equals(senderConnection)) {
-                    continue;
-                }
-                targets.add(connection);
-                outcomes.add(threads.submit(() -> {
-                    concurrency.acquire();
-                    try {
-                        return poster.post(connection.connectionId(), frame);
-                    } finally {
-                        concurrency.release();
-                    }
-                }));
-            }
+            memberConnections.stream().filter(c -> !envelope.senderConnection().equals(Optional.of(c.connectionId()))).forEach(targets::add);
         }
-        int gone = 0;
-        RuntimeException failure = null;
-        for (int i = 0; i < outcomes.size(); i++) {
-            try {
-                if (outcomes.get(i).get() == ConnectionPoster.Outcome.GONE) {
-                    connections.remove(targets.get(i).connectionId(), targets.get(i).user());
-                    gone++;
-                }
-            } catch (ExecutionException e) {
-                failure = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while posting", e);
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
-        return new Delivery(outcomes.size(), gone, pushed);
+        Delivery.Posted posted = delivery.post(targets, codec.encode(new ServerFrame.MessageReceive(message)));
+        return new Delivered(message, posted.posts(), posted.gone(), pushed, (System.nanoTime() - started) / 1e6);
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
@@ -26,24 +27,34 @@ import org.junit.jupiter.api.Test;
 class TokenVerifierTest {
     private static final String SECRET = "a-test-secret-that-is-long-enough-for-hs256";
 
+    /** A token signed as the local cloud's development tokens are: HS256 over the shared secret. */
+    private static String hs256Token(String secret, UserId user, DeviceId device, Duration lifetime) throws Exception {
+        Instant now = Instant.now();
+        JWTClaimsSet claims = new JWTClaimsSet.Builder().subject(user.value()).claim("device", device.value())
+                .issueTime(Date.from(now)).expirationTime(Date.from(now.plus(lifetime))).build();
+        SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims);
+        jwt.sign(new MACSigner(secret.getBytes(StandardCharsets.UTF_8)));
+        return jwt.serialize();
+    }
+
     private static TokenVerifier hs256() {
         return new TokenVerifier(Optional.of(SECRET.getBytes(StandardCharsets.UTF_8)), Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     @Test
     void aDevelopmentTokenNamesTheUserAndDevice() throws Exception {
-        String token = DevTokens.issue(SECRET, UserId.of("alice"), DeviceId.of("phone"), Duration.ofMinutes(5));
+        String token = hs256Token(SECRET, UserId.of("alice"), DeviceId.of("phone"), Duration.ofMinutes(5));
         TokenVerifier.Identity identity = hs256().verify(token);
         assertThat(identity.user()).isEqualTo(UserId.of("alice"));
         assertThat(identity.device()).isEqualTo(DeviceId.of("phone"));
     }
 
     @Test
-    void expiredWronglySignedUnsignedAndMalformedTokensAreRefused() {
+    void expiredWronglySignedUnsignedAndMalformedTokensAreRefused() throws Exception {
         TokenVerifier verifier = hs256();
-        String expired = DevTokens.issue(SECRET, UserId.of("a"), DeviceId.DEFAULT, Duration.ofMinutes(-5));
+        String expired = hs256Token(SECRET, UserId.of("a"), DeviceId.DEFAULT, Duration.ofMinutes(-5));
         assertThatThrownBy(() -> verifier.verify(expired)).isInstanceOf(TokenVerifier.InvalidToken.class);
-        String other = DevTokens.issue("another-secret-that-is-long-enough-for-it", UserId.of("a"), DeviceId.DEFAULT, Duration.ofMinutes(5));
+        String other = hs256Token("another-secret-that-is-long-enough-for-it", UserId.of("a"), DeviceId.DEFAULT, Duration.ofMinutes(5));
         assertThatThrownBy(() -> verifier.verify(other)).isInstanceOf(TokenVerifier.InvalidToken.class);
         String body = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
                 ("{\"sub\":\"a\",\"exp\":" + (Instant.now().getEpochSecond() + 600) + "}").getBytes(StandardCharsets.UTF_8));
@@ -80,7 +91,7 @@ class TokenVerifierTest {
             assertThatThrownBy(() -> verifier.verify(rs256(key, "https://issuer.example", "another-app"))).isInstanceOf(TokenVerifier.InvalidToken.class);
             RSAKey stranger = new RSAKeyGenerator(2048).keyID("k1").generate();
             assertThatThrownBy(() -> verifier.verify(rs256(stranger, "https://issuer.example", "parley"))).isInstanceOf(TokenVerifier.InvalidToken.class);
-            String hmac = DevTokens.issue(SECRET, UserId.of("a"), DeviceId.DEFAULT, Duration.ofMinutes(5));
+            String hmac = hs256Token(SECRET, UserId.of("a"), DeviceId.DEFAULT, Duration.ofMinutes(5));
             assertThatThrownBy(() -> verifier.verify(hmac)).as("an HS256 token against an RS256 verifier").isInstanceOf(TokenVerifier.InvalidToken.class);
         } finally {
             jwks.stop(0);

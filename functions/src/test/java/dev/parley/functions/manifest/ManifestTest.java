@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.parley.functions.config.AwsClients;
 import dev.parley.functions.handler.FrameHandler;
+import dev.parley.functions.store.ConnectionsTable;
 import dev.parley.functions.store.DynamoMessageLog;
+import dev.parley.functions.store.MembershipsTable;
+import dev.parley.functions.store.MessagesTable;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -74,23 +77,48 @@ class ManifestTest {
 
     @Test
     void noParleyFunctionMayScan() {
-        ParleyManifest.manifest().functions().forEach(f -> f.tables().forEach((table, access) ->
+        List<FunctionSpec> withTables = ParleyManifest.manifest().functions().stream().filter(f -> !f.tables().isEmpty()).toList();
+        assertThat(withTables).as("functions that use tables").hasSizeGreaterThan(3);
+        assertThat(withTables).allSatisfy(f -> f.tables().forEach((table, access) ->
                 assertThat(access.operations()).as(f.name() + " on " + table).doesNotContain("Scan")));
+    }
+
+    /** The functions that store messages: message.send's route, and $default, which any frame may reach. */
+    private static List<FunctionSpec> senders() {
+        List<FunctionSpec> senders = ParleyManifest.manifest().functions().stream()
+                .filter(f -> f.handler().equals(FrameHandler.class.getName())).toList();
+        assertThat(senders).extracting(FunctionSpec::name).contains("route-message-send", "default");
+        return senders;
     }
 
     @Test
     void aSendsWorstCaseFitsTheFrameFunctionsTimeout() {
         // claim, seq, message, and on failure the seq left on the claim: four calls, each bounded.
         Duration worstCase = AwsClients.DYNAMODB_CALL_TIMEOUT.multipliedBy(4);
-        ParleyManifest.manifest().functions().stream().filter(f -> f.handler().equals(FrameHandler.class.getName()))
-                .forEach(f -> assertThat(worstCase).as(f.name()).isLessThan(f.timeout()));
+        assertThat(senders()).allSatisfy(f -> assertThat(worstCase).as(f.name()).isLessThan(f.timeout()));
     }
 
     @Test
     void everyFunctionThatSendsEndsLongBeforeItsClaimCountsAsAbandoned() {
-        List<FunctionSpec> senders = ParleyManifest.manifest().functions().stream()
-                .filter(f -> f.handler().equals(FrameHandler.class.getName())).toList();
-        assertThat(senders).isNotEmpty().allSatisfy(f ->
+        assertThat(senders()).allSatisfy(f ->
                 assertThat(f.timeout()).as(f.name()).isLessThan(DynamoMessageLog.CLAIM_ABANDONED_AFTER.dividedBy(2)));
+    }
+
+    @Test
+    void theTablesAreDescribedByTheSameConstantsTheStoresUse() {
+        Manifest manifest = ParleyManifest.manifest();
+        TableSpec messages = manifest.tables().stream().filter(t -> t.name().equals(ParleyManifest.MESSAGES)).findFirst().orElseThrow();
+        assertThat(messages.partitionKey().name()).isEqualTo(MessagesTable.CONVERSATION);
+        assertThat(messages.sortKey()).map(TableSpec.Key::name).contains(MessagesTable.SEQ);
+        assertThat(messages.globalIndexes()).extracting(TableSpec.GlobalIndex::name).containsExactly(MessagesTable.BY_CLIENT_ID);
+        // The static schema's keys are the table's keys.
+        assertThat(MessagesTable.SCHEMA.tableMetadata().primaryPartitionKey()).isEqualTo(messages.partitionKey().name());
+        TableSpec memberships = manifest.tables().stream().filter(t -> t.name().equals(ParleyManifest.MEMBERSHIPS)).findFirst().orElseThrow();
+        assertThat(MembershipsTable.SCHEMA.tableMetadata().primaryPartitionKey()).isEqualTo(memberships.partitionKey().name());
+        assertThat(MembershipsTable.SCHEMA.tableMetadata().indexPartitionKey(MembershipsTable.BY_CONVERSATION))
+                .isEqualTo(memberships.globalIndexes().getFirst().partitionKey().name());
+        assertThat(memberships.globalIndexes().getFirst().nonKeyAttributes()).containsExactlyElementsOf(MembershipsTable.PROJECTED);
+        TableSpec connections = manifest.tables().stream().filter(t -> t.name().equals(ParleyManifest.CONNECTIONS)).findFirst().orElseThrow();
+        assertThat(connections.ttlAttribute()).contains(ConnectionsTable.LEASE);
     }
 }

@@ -3,22 +3,15 @@ package dev.parley.functions.usecase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.parley.functions.retry.Backoff;
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
-import dev.parley.model.DeviceId;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConversationRepository;
-import dev.parley.ports.MessageLog;
 import dev.parley.protocol.ClientFrame;
-import dev.parley.protocol.FrameCodec;
 import dev.parley.protocol.ServerFrame;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -62,23 +55,22 @@ class MembershipChangeTest {
         }
     }
 
-    private final List<Duration> waits = new ArrayList<>();
+    private final Fixture world = new Fixture();
+    private final List<Duration> waits = world.waits;
 
-    private Services services(ConversationRepository repository) {
-        Backoff backoff = new Backoff(Duration.ofMillis(10), Duration.ofMillis(40), 4, bound -> bound, waits::add);
-        return new Services(repository, (MessageLog) null, new FanOutTest.Registry(), new FanOutTest.Poster(), new FrameCodec(),
-                Clock.fixed(Instant.parse("2026-06-01T12:00:00Z"), ZoneOffset.UTC), backoff);
+    private Conversations conversations(ConversationRepository repository) {
+        return new Conversations(repository, world.delivery, world.codec, world.backoff);
     }
 
-    private Optional<ServerFrame> addCarol(Services services) {
-        return services.handle(new Services.Caller(ADMIN, DeviceId.DEFAULT, "admin-phone"),
-                new ClientFrame.ConversationMembersAdd(GROUP, List.of(UserId.of("carol"))));
+    private Optional<ServerFrame> addCarol(Conversations conversations) {
+        return Optional.of(conversations.addMembers(Fixture.caller(ADMIN, "admin-phone"),
+                new ClientFrame.ConversationMembersAdd(GROUP, List.of(UserId.of("carol")))));
     }
 
     @Test
     void aLostRaceIsRetriedAfterAGrowingWait() {
         RacingRepository repository = new RacingRepository(3);
-        Optional<ServerFrame> answer = addCarol(services(repository));
+        Optional<ServerFrame> answer = addCarol(conversations(repository));
         assertThat(answer).get().isInstanceOfSatisfying(ServerFrame.ConversationUpdated.class,
                 updated -> assertThat(updated.conversation().members()).contains(UserId.of("carol")));
         assertThat(repository.attempts).isEqualTo(4);
@@ -88,7 +80,7 @@ class MembershipChangeTest {
     @Test
     void aRaceLostEveryTimeEndsInConflictAfterTheBoundedRetries() {
         RacingRepository repository = new RacingRepository(Integer.MAX_VALUE);
-        assertThatThrownBy(() -> addCarol(services(repository))).isInstanceOfSatisfying(DomainException.class,
+        assertThatThrownBy(() -> addCarol(conversations(repository))).isInstanceOfSatisfying(DomainException.class,
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
         assertThat(repository.attempts).as("the first try and 4 retries").isEqualTo(5);
         assertThat(waits).extracting(Duration::toMillis).containsExactly(10L, 20L, 40L, 40L);
@@ -97,10 +89,10 @@ class MembershipChangeTest {
     @Test
     void aChangeAlreadyMadeIsNotMadeAgainButItsMembershipRowsAreRepaired() {
         RacingRepository repository = new RacingRepository(0);
-        Services services = services(repository);
-        addCarol(services);
+        Conversations conversations = conversations(repository);
+        addCarol(conversations);
         assertThat(repository.repaired).isEmpty();
-        addCarol(services);
+        addCarol(conversations);
         assertThat(repository.attempts).as("the conversation is not updated again").isEqualTo(1);
         assertThat(repository.repaired).containsExactly(List.of(UserId.of("carol")));
     }

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** A repository fake's base: every method fails, so a test's fake overrides only what its use case may call. */
-public abstract class UnsupportedConversationRepository implements ConversationRepository {
+abstract class UnsupportedConversationRepository implements ConversationRepository {
 
     @Override
     public Stored createIfAbsent(Conversation conversation, UserId createdBy) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
 import dev.parley.functions.manifest.FunctionSpec;
+import dev.parley.testsupport.WebSocketProbe;
 import dev.parley.functions.manifest.Manifest;
 import dev.parley.functions.manifest.Trigger;
 import dev.parley.local.lambda.LambdaRuntime;
@@ -137,7 +138,7 @@ class WebSocketGatewayTest {
         assertThat(message.getRequestContext().getMessageId()).isNotBlank();
         assertThat(message.isIsBase64Encoded()).isFalse();
 
-        probe.session.close();
+        probe.session().close();
         APIGatewayV2WebSocketEvent disconnect = event("$disconnect");
         assertThat(disconnect.getRequestContext().getConnectionId()).isEqualTo(connectionId);
         assertThat(disconnect.getRequestContext().getEventType()).isEqualTo("DISCONNECT");
@@ -161,7 +162,7 @@ class WebSocketGatewayTest {
         assertThat(probe.next()).isEqualTo("default:false:{\"type\":\"no.such.route\"}");
         probe.send("not json at all");
         assertThat(probe.next()).isEqualTo("default:false:not json at all");
-        probe.session.sendBinary(ByteBuffer.wrap(new byte[] {1, 2, 3}), Callback.NOOP);
+        probe.session().sendBinary(ByteBuffer.wrap(new byte[] {1, 2, 3}), Callback.NOOP);
         assertThat(probe.next()).isEqualTo("default:true:AQID");
         probe.send("{\"type\":\"fail\"}");
         assertThat(probe.next()).startsWith("{\"message\": \"Internal server error\"");
@@ -275,7 +276,7 @@ class WebSocketGatewayTest {
         gateway.faults().forceGone(id);
         assertThatThrownBy(() -> management.postToConnection(b -> b.connectionId(id).data(SdkBytes.fromUtf8String("x"))))
                 .isInstanceOf(GoneException.class);
-        assertThat(probe.session.isOpen()).isTrue();
+        assertThat(probe.session().isOpen()).isTrue();
         gateway.faults().clear();
 
         gateway.faults().postLatency(Duration.ofMillis(200));
@@ -286,7 +287,7 @@ class WebSocketGatewayTest {
         gateway.faults().clear();
 
         gateway.faults().dropDisconnect(id);
-        probe.session.close();
+        probe.session().close();
         probe.closed.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         Thread.sleep(300);
         assertThat(GatewayHandlers.EVENTS).noneMatch(e -> e.getRequestContext().getRouteKey().equals("$disconnect"));

@@ -4,12 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.parley.testsupport.StdoutCapture;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Trigger;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,22 +55,16 @@ class LambdaRuntimeTest {
     @Test
     void aHandlerErrorIsReportedWithItsTypeCountedAndWrittenToTheLog() throws Exception {
         runtime.deploy(spec("failing", TestHandlers.Failing.class, Duration.ofSeconds(3), Map.of()), 5);
-        PrintStream original = System.out;
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(log, true, StandardCharsets.UTF_8));
-        try {
-            assertThatThrownBy(() -> runtime.invoke("failing", "{\"why\":\"test\"}"))
-                    .isInstanceOfSatisfying(FunctionError.class, e -> {
-                        assertThat(e.kind()).isEqualTo(FunctionError.Kind.HANDLER_ERROR);
-                        assertThat(e.errorType()).isEqualTo("java.lang.IllegalStateException");
-                        assertThat(e.getMessage()).contains("boom: test");
-                    });
-        } finally {
-            System.setOut(original);
-        }
+        StdoutCapture log = StdoutCapture.during(() -> assertThatThrownBy(() -> runtime.invoke("failing", "{\"why\":\"test\"}"))
+                .isInstanceOfSatisfying(FunctionError.class, e -> {
+                    assertThat(e.kind()).isEqualTo(FunctionError.Kind.HANDLER_ERROR);
+                    assertThat(e.errorType()).isEqualTo("java.lang.IllegalStateException");
+                    assertThat(e.getMessage()).contains("boom: test");
+                }));
         assertThat(runtime.metrics("failing").errors()).isEqualTo(1);
         // As Lambda writes an unhandled error to the function's log, the local runtime writes it to stdout.
-        JsonNode line = new ObjectMapper().readTree(log.toString(StandardCharsets.UTF_8).strip());
+        assertThat(log.jsonLines()).hasSize(1);
+        JsonNode line = log.jsonLines().getFirst();
         assertThat(line.path("level").asText()).isEqualTo("ERROR");
         assertThat(line.path("function_name").asText()).isEqualTo("failing");
         assertThat(line.path("errorType").asText()).isEqualTo("java.lang.IllegalStateException");

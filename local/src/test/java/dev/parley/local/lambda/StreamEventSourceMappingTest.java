@@ -7,7 +7,7 @@ import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Trigger;
 import dev.parley.local.dynamodb.DynamoDbEmulator;
 import dev.parley.local.dynamodb.Faults;
-import dev.parley.local.dynamodb.ManualClock;
+import dev.parley.testsupport.ManualClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

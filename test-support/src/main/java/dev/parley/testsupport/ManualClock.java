@@ -1,4 +1,4 @@
-package dev.parley.local.dynamodb;
+package dev.parley.testsupport;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,7 +7,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** A clock that tests move by hand, so TTL expiry, stream retention and iterator expiry need no waiting. */
+/** A clock that tests move by hand, so TTL expiry, stream retention, leases and abandoned claims need no waiting. */
 public final class ManualClock extends Clock {
     private final AtomicReference<Instant> now;
 

@@ -1,6 +1,6 @@
 package dev.parley.e2e;
 
-import dev.parley.functions.auth.DevTokens;
+import dev.parley.local.DevTokens;
 import dev.parley.functions.auth.TokenVerifier;
 import dev.parley.local.LocalCloud;
 import dev.parley.model.DeviceId;
@@ -19,30 +19,30 @@ import java.util.Optional;
  * {@code -Dparley.tokenCommand="cmd USER DEVICE"} (any command that prints a token). Tests that need
  * the local cloud's insides (fault switches, the tables) are skipped against a deployed stack.
  */
-public final class ParleyStack {
-    private static ParleyStack instance;
+public final class StackUnderTest {
+    private static StackUnderTest instance;
 
     private final URI webSocketUrl;
     private final Optional<LocalCloud> local;
     private final Optional<String> tokenCommand;
 
-    private ParleyStack(URI webSocketUrl, Optional<LocalCloud> local, Optional<String> tokenCommand) {
+    private StackUnderTest(URI webSocketUrl, Optional<LocalCloud> local, Optional<String> tokenCommand) {
         this.webSocketUrl = webSocketUrl;
         this.local = local;
         this.tokenCommand = tokenCommand;
     }
 
-    public static synchronized ParleyStack get() {
+    public static synchronized StackUnderTest get() {
         if (instance == null) {
             String url = System.getProperty("parley.url");
             if (url != null && !url.isBlank()) {
-                instance = new ParleyStack(URI.create(url), Optional.empty(), Optional.ofNullable(System.getProperty("parley.tokenCommand")));
+                instance = new StackUnderTest(URI.create(url), Optional.empty(), Optional.ofNullable(System.getProperty("parley.tokenCommand")));
             } else {
                 LocalCloud cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
                 LocalCloud.Endpoints endpoints = cloud.start("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0",
                         "--stream-polling", "FAST");
                 Runtime.getRuntime().addShutdownHook(new Thread(cloud::stop));
-                instance = new ParleyStack(endpoints.webSocket(), Optional.of(cloud), Optional.empty());
+                instance = new StackUnderTest(endpoints.webSocket(), Optional.of(cloud), Optional.empty());
             }
         }
         return instance;

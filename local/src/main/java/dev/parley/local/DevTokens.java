@@ -1,4 +1,4 @@
-package dev.parley.functions.auth;
+package dev.parley.local;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
@@ -6,6 +6,7 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import dev.parley.functions.auth.TokenVerifier;
 import dev.parley.model.DeviceId;
 import dev.parley.model.UserId;
 import java.nio.charset.StandardCharsets;

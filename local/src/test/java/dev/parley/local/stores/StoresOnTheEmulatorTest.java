@@ -1,16 +1,16 @@
-package dev.parley.local;
+package dev.parley.local.stores;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.parley.functions.manifest.ParleyManifest;
-import dev.parley.functions.retry.Backoff;
+import dev.parley.functions.store.ConversationsTable;
 import dev.parley.functions.store.DynamoConnectionRegistry;
 import dev.parley.functions.store.DynamoConversationRepository;
 import dev.parley.functions.store.DynamoMessageLog;
-import dev.parley.local.dynamodb.DynamoDbEmulator;
 import dev.parley.local.dynamodb.Faults;
 import dev.parley.model.ClientMessageId;
+import dev.parley.model.ConnectionId;
 import dev.parley.model.Content;
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
@@ -20,59 +20,31 @@ import dev.parley.model.ErrorCode;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.ports.MessageLog;
-import java.time.Duration;
+import dev.parley.ports.UnavailableException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.retries.DefaultRetryStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-/** The DynamoDB adapters against the emulator, where DynamoDB misbehaves: partial batches, abandoned sends. */
+/**
+ * The DynamoDB adapters against the emulator where DynamoDB misbehaves (partial batches, throttling,
+ * failed writes, abandoned sends): what the contract suites cannot show with a well-behaved store.
+ */
 class StoresOnTheEmulatorTest {
     private static final Instant NOW = Instant.now();
-    private DynamoDbEmulator emulator;
-    private DynamoDbClient dynamo;
-    /** The same, without the SDK's retries (as the seq increment needs). */
-    private DynamoDbClient noRetries;
-    private final List<Duration> waits = new ArrayList<>();
-    private Backoff backoff;
-
-    @BeforeEach
-    void start() {
-        emulator = DynamoDbEmulator.builder().start();
-        TableProvisioner.provision(emulator.service(), ParleyManifest.manifest().tables());
-        dynamo = client(false);
-        noRetries = client(true);
-        backoff = new Backoff(Duration.ofMillis(1), Duration.ofMillis(8), 6, bound -> bound, waits::add);
-    }
-
-    private DynamoDbClient client(boolean withoutRetries) {
-        return DynamoDbClient.builder().endpointOverride(emulator.endpoint()).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-                .overrideConfiguration(o -> {
-                    if (withoutRetries) {
-                        o.retryStrategy(DefaultRetryStrategy.doNotRetry());
-                    }
-                })
-                .httpClient(UrlConnectionHttpClient.create()).build();
-    }
+    private static final Optional<ConnectionId> C1 = Optional.of(ConnectionId.of("c1"));
+    private final EmulatedTables tables = new EmulatedTables();
+    private final DynamoDbClient dynamo = tables.dynamo;
+    private final dev.parley.local.dynamodb.DynamoDbEmulator emulator = tables.emulator;
 
     @AfterEach
     void stop() {
-        noRetries.close();
-        dynamo.close();
-        emulator.close();
+        tables.close();
     }
 
     private static List<UserId> users(int count) {
@@ -81,22 +53,21 @@ class StoresOnTheEmulatorTest {
 
     @Test
     void connectionsLeftUnprocessedAreFetchedOnRetry() {
-        DynamoConnectionRegistry registry = new DynamoConnectionRegistry(dynamo, ParleyManifest.CONNECTIONS, backoff);
+        DynamoConnectionRegistry registry = tables.connections();
         List<UserId> users = users(150);
-        users.forEach(user -> registry.register("c-" + user.value(), user, DeviceId.DEFAULT, NOW.plusSeconds(600)));
+        users.forEach(user -> registry.register(ConnectionId.of("c-" + user.value()), user, DeviceId.DEFAULT, NOW.plusSeconds(600)));
         emulator.faults().add(new Faults.Rule("BatchGetItem", ParleyManifest.CONNECTIONS, Faults.Kind.UNPROCESSED, 0.5, 0));
 
         var live = registry.liveConnections(users, NOW);
 
         assertThat(live).hasSize(150);
-        users.forEach(user -> assertThat(live.get(user)).extracting(c -> c.connectionId()).containsExactly("c-" + user.value()));
-        assertThat(waits).as("a retry waited for each partial answer").isNotEmpty();
+        users.forEach(user -> assertThat(live.get(user)).extracting(c -> c.connectionId()).containsExactly(ConnectionId.of("c-" + user.value())));
+        assertThat(tables.waits).as("a retry waited for each partial answer").isNotEmpty();
     }
 
     @Test
     void membershipsLeftUnprocessedAreWrittenOnRetry() {
-        DynamoConversationRepository repository = new DynamoConversationRepository(dynamo, ParleyManifest.CONVERSATIONS,
-                ParleyManifest.MEMBERSHIPS, backoff);
+        DynamoConversationRepository repository = tables.conversations();
         List<UserId> members = users(60);
         emulator.faults().add(new Faults.Rule("BatchWriteItem", ParleyManifest.MEMBERSHIPS, Faults.Kind.UNPROCESSED, 0.5, 0));
         ConversationId id = ConversationId.of("g:crowd");
@@ -106,14 +77,13 @@ class StoresOnTheEmulatorTest {
         emulator.faults().clear();
         assertThat(repository.members(id)).hasSize(60);
         members.forEach(user -> assertThat(repository.membership(user, id)).as(user.value()).isPresent());
-        assertThat(waits).isNotEmpty();
+        assertThat(tables.waits).isNotEmpty();
     }
 
     @Test
     void membershipRowsLostAfterTheConversationWasUpdatedAreRepaired() {
         // Without the SDK's retries, whose backoff on a throttled batch takes most of a minute.
-        DynamoConversationRepository repository = new DynamoConversationRepository(noRetries, ParleyManifest.CONVERSATIONS,
-                ParleyManifest.MEMBERSHIPS, backoff);
+        DynamoConversationRepository repository = tables.conversations(tables.noRetries);
         UserId admin = UserId.of("admin");
         UserId carol = UserId.of("carol");
         UserId bob = UserId.of("bob");
@@ -123,7 +93,7 @@ class StoresOnTheEmulatorTest {
 
         long fault = emulator.faults().add(new Faults.Rule("BatchWriteItem", ParleyManifest.MEMBERSHIPS, Faults.Kind.UNPROCESSED, 1.0, 0));
         assertThatThrownBy(() -> repository.replaceMembers(created, withCarol)).as("the rows could not be written")
-                .isInstanceOf(software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException.class);
+                .isInstanceOfSatisfying(UnavailableException.class, e -> assertThat(e.getMessage()).contains("throttled"));
         emulator.faults().remove(fault);
         var stored = repository.find(id).orElseThrow();
         assertThat(stored.conversation().members()).contains(carol).doesNotContain(bob);
@@ -149,14 +119,14 @@ class StoresOnTheEmulatorTest {
         claim(conversation, abandoned, alice, now - DynamoMessageLog.CLAIM_ABANDONED_AFTER.toMillis() - 1_000);
         claim(conversation, inFlight, alice, now - 1_000);
 
-        MessageLog.Appended retried = log.append(conversation, abandoned, alice, DeviceId.DEFAULT, "c1", Content.text("hello"), now);
+        MessageLog.Appended retried = log.append(conversation, abandoned, alice, DeviceId.DEFAULT, C1, Content.text("hello"), now);
         assertThat(retried.duplicate()).isFalse();
         assertThat(retried.message().seq()).isEqualTo(1);
-        MessageLog.Appended again = log.append(conversation, abandoned, alice, DeviceId.DEFAULT, "c1", Content.text("hello"), now + 5);
+        MessageLog.Appended again = log.append(conversation, abandoned, alice, DeviceId.DEFAULT, C1, Content.text("hello"), now + 5);
         assertThat(again.duplicate()).as("the taken-over claim now stands for the stored message").isTrue();
         assertThat(again.message().seq()).isEqualTo(1);
 
-        assertThatThrownBy(() -> log.append(conversation, inFlight, alice, DeviceId.DEFAULT, "c1", Content.text("hi"), now))
+        assertThatThrownBy(() -> log.append(conversation, inFlight, alice, DeviceId.DEFAULT, C1, Content.text("hi"), now))
                 .isInstanceOfSatisfying(DomainException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT);
                     assertThat(e.getMessage()).contains("still in progress");
@@ -174,23 +144,23 @@ class StoresOnTheEmulatorTest {
         long now = System.currentTimeMillis();
 
         long fault = emulator.faults().add(new Faults.Rule("PutItem", ParleyManifest.MESSAGES, Faults.Kind.INTERNAL_SERVER_ERROR, 1.0, 0));
-        assertThatThrownBy(() -> log.append(conversation, failing, alice, DeviceId.DEFAULT, "c1", Content.text("first"), now))
-                .isInstanceOf(software.amazon.awssdk.services.dynamodb.model.DynamoDbException.class);
+        assertThatThrownBy(() -> log.append(conversation, failing, alice, DeviceId.DEFAULT, C1, Content.text("first"), now))
+                .isInstanceOf(UnavailableException.class);
         emulator.faults().remove(fault);
         // Meanwhile bob's send takes the next seq.
         MessageLog.Appended other = log.append(conversation, ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000004"), bob,
-                DeviceId.DEFAULT, "c2", Content.text("second"), now + 1);
+                DeviceId.DEFAULT, Optional.of(ConnectionId.of("c2")), Content.text("second"), now + 1);
         assertThat(other.message().seq()).isEqualTo(2);
 
-        MessageLog.Appended retried = log.append(conversation, failing, alice, DeviceId.DEFAULT, "c1", Content.text("first"), now + 2);
+        MessageLog.Appended retried = log.append(conversation, failing, alice, DeviceId.DEFAULT, C1, Content.text("first"), now + 2);
         assertThat(retried.duplicate()).as("stored now, for the first time").isFalse();
         assertThat(retried.message().seq()).as("the seq the failed send took").isEqualTo(1);
         assertThat(log.after(conversation, 0, 10)).extracting(m -> m.seq()).containsExactly(1L, 2L);
-        MessageLog.Appended again = log.append(conversation, failing, alice, DeviceId.DEFAULT, "c1", Content.text("first"), now + 3);
+        MessageLog.Appended again = log.append(conversation, failing, alice, DeviceId.DEFAULT, C1, Content.text("first"), now + 3);
         assertThat(again.duplicate()).isTrue();
         assertThat(again.message().seq()).isEqualTo(1);
         assertThat(log.append(conversation, ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000005"), alice, DeviceId.DEFAULT,
-                "c1", Content.text("third"), now + 4).message().seq()).isEqualTo(3);
+                C1, Content.text("third"), now + 4).message().seq()).isEqualTo(3);
     }
 
     @Test
@@ -203,19 +173,19 @@ class StoresOnTheEmulatorTest {
 
         // A function killed between taking seq 1 and storing it.
         takeSeq(conversation);
-        log.append(conversation, ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000011"), alice, DeviceId.DEFAULT, "c1",
+        log.append(conversation, ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000011"), alice, DeviceId.DEFAULT, C1,
                 Content.text("two"), old);
         // A send whose message put failed after it took seq 3, leaving the seq on its claim.
         ClientMessageId failing = ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000013");
         long fault = emulator.faults().add(new Faults.Rule("PutItem", ParleyManifest.MESSAGES, Faults.Kind.INTERNAL_SERVER_ERROR, 1.0, 0));
-        assertThatThrownBy(() -> log.append(conversation, failing, alice, DeviceId.DEFAULT, "c1", Content.text("three"), old))
-                .isInstanceOf(software.amazon.awssdk.services.dynamodb.model.DynamoDbException.class);
+        assertThatThrownBy(() -> log.append(conversation, failing, alice, DeviceId.DEFAULT, C1, Content.text("three"), old))
+                .isInstanceOf(UnavailableException.class);
         emulator.faults().remove(fault);
-        log.append(conversation, ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000014"), alice, DeviceId.DEFAULT, "c1",
+        log.append(conversation, ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000014"), alice, DeviceId.DEFAULT, C1,
                 Content.text("four"), old + 1);
         // A fresh hole: its send may still be running.
         takeSeq(conversation);
-        log.append(conversation, ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000016"), alice, DeviceId.DEFAULT, "c1",
+        log.append(conversation, ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000016"), alice, DeviceId.DEFAULT, C1,
                 Content.text("six"), now);
 
         List<Message> read = log.after(conversation, 0, 10);
@@ -224,31 +194,33 @@ class StoresOnTheEmulatorTest {
         assertThat(log.after(conversation, 0, 10)).as("voiding again changes nothing").isEqualTo(read);
         assertThat(log.before(conversation, 7, 10)).extracting(Message::seq).containsExactly(6L, 4L, 3L, 2L, 1L);
 
-        MessageLog.Appended retried = log.append(conversation, failing, alice, DeviceId.DEFAULT, "c1", Content.text("three"), now);
+        MessageLog.Appended retried = log.append(conversation, failing, alice, DeviceId.DEFAULT, C1, Content.text("three"), now);
         assertThat(retried.message().seq()).as("its seq was voided, so it takes a new one").isEqualTo(7);
         assertThat(retried.duplicate()).isFalse();
         assertThat(log.after(conversation, 2, 10)).extracting(Message::seq).containsExactly(3L, 4L, 6L, 7L);
     }
 
     private DynamoMessageLog messageLog() {
-        return new DynamoMessageLog(dynamo, noRetries, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS);
+        return tables.messages();
     }
 
     /** A direct conversation of these two, stored as conversation.create stores it. */
     private ConversationId direct(UserId a, UserId b) {
-        return new DynamoConversationRepository(dynamo, ParleyManifest.CONVERSATIONS, ParleyManifest.MEMBERSHIPS)
-                .createIfAbsent(Conversation.direct(a, b), a).conversation().id();
+        return tables.conversations().createIfAbsent(Conversation.direct(a, b), a).conversation().id();
     }
 
     /** What a send killed right after step 2 leaves: the conversation's counter moved on, nothing stored. */
     private void takeSeq(ConversationId conversation) {
-        dynamo.updateItem(b -> b.tableName(ParleyManifest.CONVERSATIONS).key(Map.of("pk", AttributeValue.fromS("V#" + conversation.value())))
-                .updateExpression("SET lastSeq = lastSeq + :one").expressionAttributeValues(Map.of(":one", AttributeValue.fromN("1"))));
+        dynamo.updateItem(b -> b.tableName(ParleyManifest.CONVERSATIONS)
+                .key(Map.of(ConversationsTable.PK, AttributeValue.fromS(ConversationsTable.conversationKey(conversation))))
+                .updateExpression("SET #lastSeq = #lastSeq + :one").expressionAttributeNames(Map.of("#lastSeq", ConversationsTable.LAST_SEQ))
+                .expressionAttributeValues(Map.of(":one", AttributeValue.fromN("1"))));
     }
 
     private void claim(ConversationId conversation, ClientMessageId id, UserId sender, long at) {
         dynamo.putItem(b -> b.tableName(ParleyManifest.CONVERSATIONS).item(Map.of(
-                "pk", AttributeValue.fromS("K#" + conversation.value() + "#" + id),
-                "senderId", AttributeValue.fromS(sender.value()), "serverTimestamp", AttributeValue.fromN(Long.toString(at)))));
+                ConversationsTable.PK, AttributeValue.fromS(ConversationsTable.claimKey(conversation, id)),
+                ConversationsTable.CLAIM_SENDER, AttributeValue.fromS(sender.value()),
+                ConversationsTable.CLAIM_TIMESTAMP, AttributeValue.fromN(Long.toString(at)))));
     }
 }

@@ -1,0 +1,74 @@
+package dev.parley.functions.handler;
+
+import dev.parley.functions.retry.Backoff;
+import dev.parley.functions.usecase.Caller;
+import dev.parley.functions.usecase.Connections;
+import dev.parley.functions.usecase.Conversations;
+import dev.parley.functions.usecase.Delivery;
+import dev.parley.functions.usecase.Receipts;
+import dev.parley.functions.usecase.SendMessage;
+import dev.parley.functions.usecase.SyncAndHistory;
+import dev.parley.model.DomainException;
+import dev.parley.model.ErrorCode;
+import dev.parley.ports.ConnectionRegistry;
+import dev.parley.ports.ConversationRepository;
+import dev.parley.ports.MessageLog;
+import dev.parley.protocol.ClientFrame;
+import dev.parley.protocol.FrameCodec;
+import dev.parley.protocol.ServerFrame;
+import java.time.Clock;
+import java.util.Optional;
+
+/** Which use case answers each client frame: the frame function's one table of routes. */
+final class FrameRoutes {
+    private final Connections connections;
+    private final SendMessage sending;
+    private final Conversations conversations;
+    private final Receipts receipts;
+    private final SyncAndHistory sync;
+
+    FrameRoutes(Connections connections, SendMessage sending, Conversations conversations, Receipts receipts, SyncAndHistory sync) {
+        this.connections = connections;
+        this.sending = sending;
+        this.conversations = conversations;
+        this.receipts = receipts;
+        this.sync = sync;
+    }
+
+    /** The use cases over these ports. */
+    static FrameRoutes over(ConversationRepository conversations, MessageLog messages, ConnectionRegistry registry, Delivery delivery,
+                            FrameCodec codec, Clock clock, Backoff backoff) {
+        return new FrameRoutes(new Connections(registry, clock), new SendMessage(messages, clock),
+                new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations, messages, delivery, codec),
+                new SyncAndHistory(conversations, messages, delivery, codec));
+    }
+
+    /** The frame that answers the caller; empty when the route answers nothing (receipts). */
+    Optional<ServerFrame> answer(Caller caller, ClientFrame frame) {
+        return switch (frame) {
+            case ClientFrame.Ping ignored -> Optional.of(connections.ping(caller));
+            case ClientFrame.MessageSend send -> Optional.of(sending.send(caller, send));
+            case ClientFrame.ConversationCreate create -> Optional.of(conversations.create(caller, create));
+            case ClientFrame.ConversationMembersAdd add -> Optional.of(conversations.addMembers(caller, add));
+            case ClientFrame.ConversationMembersRemove remove -> Optional.of(conversations.removeMembers(caller, remove));
+            case ClientFrame.ConversationList list -> Optional.of(conversations.list(caller, list));
+            case ClientFrame.MessageDelivered delivered -> {
+                receipts.delivered(caller, delivered);
+                yield Optional.empty();
+            }
+            case ClientFrame.MessageRead read -> {
+                receipts.read(caller, read);
+                yield Optional.empty();
+            }
+            case ClientFrame.SyncRequest request -> Optional.of(sync.sync(caller, request));
+            case ClientFrame.HistoryRequest request -> Optional.of(sync.history(caller, request));
+            case ClientFrame.Typing ignored -> throw notYet("typing");
+            case ClientFrame.PresenceQuery ignored -> throw notYet("presence.query");
+            case ClientFrame.DeviceRegister ignored -> throw notYet("device.register");
+        };
+    }
+
+    private static DomainException notYet(String type) {
+        return new DomainException(ErrorCode.BAD_REQUEST, type + " is not served yet");
+    }
+}

@@ -1,0 +1,53 @@
+package dev.parley.functions.handler;
+
+import dev.parley.functions.config.AwsClients;
+import dev.parley.functions.config.ParleyConfig;
+import dev.parley.functions.store.DynamoConnectionRegistry;
+import dev.parley.functions.store.DynamoConversationRepository;
+import dev.parley.functions.store.DynamoMessageLog;
+import dev.parley.functions.store.ManagementApiPoster;
+import dev.parley.functions.usecase.Delivery;
+import dev.parley.ports.ConnectionRegistry;
+import dev.parley.ports.ConversationRepository;
+import dev.parley.ports.MessageLog;
+import java.time.Clock;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * The adapters a function's use cases run on, built from its environment once per execution
+ * environment (a handler's no-argument constructor): the DynamoDB stores and the Management API.
+ */
+final class Wiring {
+    /** At most this many PostToConnection calls in flight per execution environment. */
+    static final int MAX_POSTS_IN_FLIGHT = 32;
+
+    private final ParleyConfig config;
+    private final DynamoDbClient dynamo;
+    final Clock clock = Clock.systemUTC();
+
+    private Wiring(ParleyConfig config) {
+        this.config = config;
+        this.dynamo = AwsClients.dynamoDb(config);
+    }
+
+    static Wiring fromEnvironment() {
+        return new Wiring(ParleyConfig.fromEnvironment());
+    }
+
+    ConnectionRegistry connections() {
+        return new DynamoConnectionRegistry(dynamo, config.connectionsTable());
+    }
+
+    ConversationRepository conversations() {
+        return new DynamoConversationRepository(dynamo, config.conversationsTable(), config.membershipsTable());
+    }
+
+    MessageLog messages() {
+        return new DynamoMessageLog(dynamo, AwsClients.dynamoDbWithoutRetries(config), config.messagesTable(), config.conversationsTable());
+    }
+
+    /** For a function that posts to connections: the Management API's endpoint must be configured. */
+    Delivery delivery() {
+        return new Delivery(connections(), new ManagementApiPoster(AwsClients.management(config)), clock, MAX_POSTS_IN_FLIGHT);
+    }
+}

@@ -1,0 +1,119 @@
+package dev.parley.functions.store;
+
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.ConversationKind;
+import dev.parley.model.UserId;
+import dev.parley.model.WireEnum;
+import dev.parley.ports.ConversationRepository.Stored;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import software.amazon.awssdk.enhanced.dynamodb.EnhancedType;
+import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticAttributeTags;
+import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticImmutableTableSchema;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The conversations table's schema: one key, {@link #PK}, and two kinds of item.
+ * <ul>
+ * <li>{@code V#<conversationId>}: a conversation ({@link #KIND}, {@link #NAME}, {@link #MEMBERS} and
+ * {@link #ADMINS} as string sets, {@link #CREATED_BY}, the seq counter {@link #LAST_SEQ}, and
+ * {@link #VERSION} for optimistic membership changes). Read through {@link #SCHEMA}; the seq
+ * increment and the membership change are targeted updates with the low-level client.</li>
+ * <li>{@code K#<conversationId>#<clientMessageId>}: a send's claim ({@link #CLAIM_SENDER},
+ * {@link #CLAIM_TIMESTAMP}, {@link #CLAIM_ATTEMPT}, and {@link #CLAIM_SEQ} once a failed send left its
+ * seq there). Low-level: a claim is read back from a failed condition's old item.</li>
+ * </ul>
+ */
+public final class ConversationsTable {
+    public static final String PK = "pk";
+    public static final String KIND = "kind";
+    public static final String NAME = "name";
+    public static final String MEMBERS = "members";
+    public static final String ADMINS = "admins";
+    public static final String CREATED_BY = "createdBy";
+    public static final String LAST_SEQ = "lastSeq";
+    public static final String VERSION = "version";
+    public static final String CLAIM_SENDER = "senderId";
+    public static final String CLAIM_TIMESTAMP = "serverTimestamp";
+    /** Which append call wrote the claim. */
+    public static final String CLAIM_ATTEMPT = "attempt";
+    public static final String CLAIM_SEQ = "seq";
+
+    private static final String CONVERSATION_PREFIX = "V#";
+    private static final String CLAIM_PREFIX = "K#";
+
+    private ConversationsTable() {
+    }
+
+    public static String conversationKey(ConversationId id) {
+        return CONVERSATION_PREFIX + id.value();
+    }
+
+    public static String claimKey(ConversationId conversation, ClientMessageId id) {
+        return CLAIM_PREFIX + conversation.value() + "#" + id;
+    }
+
+    static Map<String, AttributeValue> conversationItemKey(ConversationId id) {
+        return Map.of(PK, AttributeValue.fromS(conversationKey(id)));
+    }
+
+    static Map<String, AttributeValue> claimItemKey(ConversationId conversation, ClientMessageId id) {
+        return Map.of(PK, AttributeValue.fromS(claimKey(conversation, id)));
+    }
+
+    static ConversationId conversationOf(String conversationKey) {
+        if (!conversationKey.startsWith(CONVERSATION_PREFIX)) {
+            throw new IllegalArgumentException("not a conversation item's key: " + conversationKey);
+        }
+        return ConversationId.of(conversationKey.substring(CONVERSATION_PREFIX.length()));
+    }
+
+    /** Collects a conversation item's attributes as the schema reads them. */
+    static final class StoredBuilder {
+        private String key;
+        private String kind;
+        private String name;
+        private Set<String> members;
+        private Set<String> admins;
+        private String createdBy;
+        private Long lastSeq;
+        private Long version;
+
+        Stored build() {
+            ConversationKind parsedKind = WireEnum.fromWireName(ConversationKind.class, String.valueOf(kind))
+                    .orElseThrow(() -> new IllegalArgumentException("a conversation item's " + KIND + " is unknown: " + kind));
+            Conversation conversation = new Conversation(conversationOf(String.valueOf(key)), parsedKind, Optional.ofNullable(name),
+                    users(members), users(admins));
+            return new Stored(conversation, UserId.of(String.valueOf(createdBy)), lastSeq == null ? 0 : lastSeq, version == null ? 0 : version);
+        }
+
+        private static List<UserId> users(Set<String> ids) {
+            return ids == null ? List.of() : ids.stream().map(UserId::of).toList();
+        }
+    }
+
+    private static Set<String> ids(List<UserId> users) {
+        // DynamoDB holds no empty set: no admins (a direct conversation) is no attribute.
+        return users.isEmpty() ? null : Set.copyOf(users.stream().map(UserId::value).toList());
+    }
+
+    public static final StaticImmutableTableSchema<Stored, StoredBuilder> SCHEMA =
+            StaticImmutableTableSchema.builder(Stored.class, StoredBuilder.class)
+                    .newItemBuilder(StoredBuilder::new, StoredBuilder::build)
+                    .addAttribute(String.class, a -> a.name(PK).getter(s -> conversationKey(s.conversation().id())).setter((b, v) -> b.key = v)
+                            .tags(StaticAttributeTags.primaryPartitionKey()))
+                    .addAttribute(String.class, a -> a.name(KIND).getter(s -> s.conversation().kind().wireName()).setter((b, v) -> b.kind = v))
+                    .addAttribute(String.class, a -> a.name(NAME).getter(s -> s.conversation().name().orElse(null)).setter((b, v) -> b.name = v))
+                    .addAttribute(EnhancedType.setOf(String.class), a -> a.name(MEMBERS).getter(s -> ids(s.conversation().members()))
+                            .setter((b, v) -> b.members = v))
+                    .addAttribute(EnhancedType.setOf(String.class), a -> a.name(ADMINS).getter(s -> ids(s.conversation().admins()))
+                            .setter((b, v) -> b.admins = v))
+                    .addAttribute(String.class, a -> a.name(CREATED_BY).getter(s -> s.createdBy().value()).setter((b, v) -> b.createdBy = v))
+                    .addAttribute(Long.class, a -> a.name(LAST_SEQ).getter(Stored::lastSeq).setter((b, v) -> b.lastSeq = v))
+                    .addAttribute(Long.class, a -> a.name(VERSION).getter(Stored::version).setter((b, v) -> b.version = v))
+                    .build();
+}

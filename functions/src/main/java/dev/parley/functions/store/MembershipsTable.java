@@ -1,0 +1,65 @@
+package dev.parley.functions.store;
+
+import dev.parley.model.ConversationId;
+import dev.parley.model.ReceiptWatermarks;
+import dev.parley.model.UserId;
+import dev.parley.ports.ConversationRepository.Membership;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticAttributeTags;
+import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticImmutableTableSchema;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The memberships table's schema: {@link #USER} + {@link #CONVERSATION}, one row per member of each
+ * conversation, with where they joined and their receipt watermarks; the {@link #BY_CONVERSATION}
+ * index ({@link #CONVERSATION} + {@link #USER}) projects {@link #PROJECTED} for the group aggregates.
+ * Rows are plain records, modelled by {@link #SCHEMA}; the watermark updates are conditional
+ * low-level updates of one attribute.
+ */
+public final class MembershipsTable {
+    public static final String USER = "userId";
+    public static final String CONVERSATION = "conversationId";
+    public static final String JOINED = "joinedAfterSeq";
+    public static final String DELIVERED = "deliveredSeq";
+    public static final String READ = "readSeq";
+    public static final String BY_CONVERSATION = "byConversation";
+    /** What {@link #BY_CONVERSATION} holds besides its keys. */
+    public static final List<String> PROJECTED = List.of(JOINED, DELIVERED, READ);
+
+    private MembershipsTable() {
+    }
+
+    static Map<String, AttributeValue> key(UserId user, ConversationId conversation) {
+        return Map.of(USER, AttributeValue.fromS(user.value()), CONVERSATION, AttributeValue.fromS(conversation.value()));
+    }
+
+    /** Collects a row's attributes as the schema reads them. */
+    static final class MembershipBuilder {
+        private String user;
+        private String conversation;
+        private Long joined;
+        private Long delivered;
+        private Long read;
+
+        Membership build() {
+            long deliveredSeq = delivered == null ? 0 : delivered;
+            // Each mark is advanced by its own conditional update; a reader never sees read ahead of delivered.
+            long readSeq = Math.min(read == null ? 0 : read, deliveredSeq);
+            return new Membership(UserId.of(String.valueOf(user)), ConversationId.of(String.valueOf(conversation)), joined == null ? 0 : joined,
+                    new ReceiptWatermarks(deliveredSeq, readSeq));
+        }
+    }
+
+    public static final StaticImmutableTableSchema<Membership, MembershipBuilder> SCHEMA =
+            StaticImmutableTableSchema.builder(Membership.class, MembershipBuilder.class)
+                    .newItemBuilder(MembershipBuilder::new, MembershipBuilder::build)
+                    .addAttribute(String.class, a -> a.name(USER).getter(m -> m.user().value()).setter((b, v) -> b.user = v)
+                            .tags(StaticAttributeTags.primaryPartitionKey(), StaticAttributeTags.secondarySortKey(BY_CONVERSATION)))
+                    .addAttribute(String.class, a -> a.name(CONVERSATION).getter(m -> m.conversationId().value()).setter((b, v) -> b.conversation = v)
+                            .tags(StaticAttributeTags.primarySortKey(), StaticAttributeTags.secondaryPartitionKey(BY_CONVERSATION)))
+                    .addAttribute(Long.class, a -> a.name(JOINED).getter(Membership::joinedAfterSeq).setter((b, v) -> b.joined = v))
+                    .addAttribute(Long.class, a -> a.name(DELIVERED).getter(m -> m.watermarks().deliveredSeq()).setter((b, v) -> b.delivered = v))
+                    .addAttribute(Long.class, a -> a.name(READ).getter(m -> m.watermarks().readSeq()).setter((b, v) -> b.read = v))
+                    .build();
+}

@@ -1,0 +1,144 @@
+package dev.parley.functions.store;
+
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.ConnectionId;
+import dev.parley.model.Content;
+import dev.parley.model.ContentType;
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.Message;
+import dev.parley.model.UserId;
+import dev.parley.model.WireEnum;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.enhanced.dynamodb.AttributeConverter;
+import software.amazon.awssdk.enhanced.dynamodb.AttributeValueType;
+import software.amazon.awssdk.enhanced.dynamodb.EnhancedType;
+import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticAttributeTags;
+import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticImmutableTableSchema;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The messages table's schema: {@link #CONVERSATION} + {@link #SEQ}, the {@link #BY_CLIENT_ID} index
+ * ({@link #CONVERSATION} + {@link #CLIENT_ID}, keys only), and a stream of new images that the
+ * fan-out reads. Its items are plain records, modelled by a static table schema ({@link #SCHEMA}):
+ * no reflection, so a cold start (or a SnapStart restore) pays nothing to build it.
+ */
+public final class MessagesTable {
+    public static final String CONVERSATION = "conversationId";
+    public static final String SEQ = "seq";
+    public static final String CLIENT_ID = "clientId";
+    public static final String SENDER = "senderId";
+    public static final String SENDER_DEVICE = "senderDevice";
+    public static final String SENDER_CONNECTION = "senderConnection";
+    public static final String CONTENT = "content";
+    public static final String TIMESTAMP = "serverTimestamp";
+    public static final String BY_CLIENT_ID = "byClientId";
+    /** In {@link #CONTENT}'s map. */
+    static final String CONTENT_TYPE = "type";
+    static final String CONTENT_BODY = "body";
+    static final String CONTENT_MEDIA_URL = "mediaUrl";
+
+    private MessagesTable() {
+    }
+
+    /** A message as stored: the message, and the connection it was sent on (which its delivery skips). */
+    public record StoredMessage(Message message, Optional<ConnectionId> senderConnection) {
+    }
+
+    /** Collects an item's attributes as the schema reads them, then makes the record; the schema's one mutable part. */
+    static final class StoredMessageBuilder {
+        private String conversation;
+        private Long seq;
+        private String clientId;
+        private String sender;
+        private String senderDevice;
+        private String senderConnection;
+        private Content content;
+        private Long timestamp;
+
+        StoredMessage build() {
+            Message message = new Message(ClientMessageId.parse(require(clientId, CLIENT_ID)), ConversationId.of(require(conversation, CONVERSATION)),
+                    require(seq, SEQ), UserId.of(require(sender, SENDER)), DeviceId.of(require(senderDevice, SENDER_DEVICE)),
+                    require(content, CONTENT), require(timestamp, TIMESTAMP));
+            // Items written before the attribute was optional hold "" for "no connection".
+            Optional<ConnectionId> connection = Optional.ofNullable(senderConnection).filter(c -> !c.isEmpty()).map(ConnectionId::of);
+            return new StoredMessage(message, connection);
+        }
+
+        private static <T> T require(T value, String attribute) {
+            if (value == null) {
+                throw new IllegalArgumentException("a message item has no " + attribute);
+            }
+            return value;
+        }
+    }
+
+    public static final StaticImmutableTableSchema<StoredMessage, StoredMessageBuilder> SCHEMA =
+            StaticImmutableTableSchema.builder(StoredMessage.class, StoredMessageBuilder.class)
+                    .newItemBuilder(StoredMessageBuilder::new, StoredMessageBuilder::build)
+                    .addAttribute(String.class, a -> a.name(CONVERSATION).getter(s -> s.message().conversationId().value())
+                            .setter((b, v) -> b.conversation = v)
+                            .tags(StaticAttributeTags.primaryPartitionKey(), StaticAttributeTags.secondaryPartitionKey(BY_CLIENT_ID)))
+                    .addAttribute(Long.class, a -> a.name(SEQ).getter(s -> s.message().seq()).setter((b, v) -> b.seq = v)
+                            .tags(StaticAttributeTags.primarySortKey()))
+                    .addAttribute(String.class, a -> a.name(CLIENT_ID).getter(s -> s.message().id().toString()).setter((b, v) -> b.clientId = v)
+                            .tags(StaticAttributeTags.secondarySortKey(BY_CLIENT_ID)))
+                    .addAttribute(String.class, a -> a.name(SENDER).getter(s -> s.message().senderId().value()).setter((b, v) -> b.sender = v))
+                    .addAttribute(String.class, a -> a.name(SENDER_DEVICE).getter(s -> s.message().senderDevice().value())
+                            .setter((b, v) -> b.senderDevice = v))
+                    .addAttribute(String.class, a -> a.name(SENDER_CONNECTION).getter(s -> s.senderConnection().map(ConnectionId::value).orElse(null))
+                            .setter((b, v) -> b.senderConnection = v))
+                    .addAttribute(EnhancedType.of(Content.class), a -> a.name(CONTENT).getter(s -> s.message().content())
+                            .setter((b, v) -> b.content = v).attributeConverter(ContentConverter.INSTANCE))
+                    .addAttribute(Long.class, a -> a.name(TIMESTAMP).getter(s -> s.message().serverTimestamp()).setter((b, v) -> b.timestamp = v))
+                    .build();
+
+    /** A message item, as written to the table (and as its stream's new image carries it). */
+    public static Map<String, AttributeValue> item(StoredMessage stored) {
+        return SCHEMA.itemToMap(stored, true);
+    }
+
+    /** Reads a message item; a malformed one fails with the attribute at fault. */
+    public static StoredMessage read(Map<String, AttributeValue> item) {
+        return SCHEMA.mapToItem(item);
+    }
+
+    /** A message's content as a map attribute: {@code {type, body?, mediaUrl?}}. */
+    static final class ContentConverter implements AttributeConverter<Content> {
+        static final ContentConverter INSTANCE = new ContentConverter();
+
+        @Override
+        public AttributeValue transformFrom(Content content) {
+            Map<String, AttributeValue> map = new HashMap<>();
+            map.put(CONTENT_TYPE, AttributeValue.fromS(content.type().wireName()));
+            content.body().ifPresent(body -> map.put(CONTENT_BODY, AttributeValue.fromS(body)));
+            content.mediaUrl().ifPresent(url -> map.put(CONTENT_MEDIA_URL, AttributeValue.fromS(url)));
+            return AttributeValue.fromM(map);
+        }
+
+        @Override
+        public Content transformTo(AttributeValue value) {
+            Map<String, AttributeValue> map = value.m();
+            AttributeValue type = map.get(CONTENT_TYPE);
+            if (type == null || type.s() == null) {
+                throw new IllegalArgumentException("a message item's content has no " + CONTENT_TYPE);
+            }
+            ContentType contentType = WireEnum.fromWireName(ContentType.class, type.s())
+                    .orElseThrow(() -> new IllegalArgumentException("a message item's content type is unknown: " + type.s()));
+            return new Content(contentType, Optional.ofNullable(map.get(CONTENT_BODY)).map(AttributeValue::s),
+                    Optional.ofNullable(map.get(CONTENT_MEDIA_URL)).map(AttributeValue::s));
+        }
+
+        @Override
+        public EnhancedType<Content> type() {
+            return EnhancedType.of(Content.class);
+        }
+
+        @Override
+        public AttributeValueType attributeValueType() {
+            return AttributeValueType.M;
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.parley.functions.usecase;
+
+import dev.parley.functions.retry.Backoff;
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.ConversationKind;
+import dev.parley.model.DomainException;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.UserId;
+import dev.parley.ports.ConversationRepository;
+import dev.parley.ports.ConversationRepository.Membership;
+import dev.parley.ports.ConversationRepository.Stored;
+import dev.parley.protocol.ClientFrame;
+import dev.parley.protocol.ConversationSummary;
+import dev.parley.protocol.FrameCodec;
+import dev.parley.protocol.ServerFrame;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** Conversations: creating them, changing a group's members, listing a user's conversations. */
+public final class Conversations {
+    private static final int LIST_PAGE = 50;
+
+    private final ConversationRepository conversations;
+    private final Delivery delivery;
+    private final FrameCodec codec;
+    private final Backoff backoff;
+
+    /** @param backoff how long to wait before trying again a membership change that lost a race */
+    public Conversations(ConversationRepository conversations, Delivery delivery, FrameCodec codec, Backoff backoff) {
+        this.conversations = conversations;
+        this.delivery = delivery;
+        this.codec = codec;
+        this.backoff = backoff;
+    }
+
+    /**
+     * {@code conversation.create}: a direct conversation with one other user (the same one whoever
+     * creates it), or a group named by the request's id, so a retried create finds what the first made.
+     */
+    public ServerFrame.ConversationCreated create(Caller caller, ClientFrame.ConversationCreate create) {
+        Conversation wanted;
+        if (create.kind() == ConversationKind.DIRECT) {
+            List<UserId> others = create.members().stream().filter(u -> !u.equals(caller.user())).toList();
+            if (others.size() != 1 || create.members().size() - others.size() > 1) {
+                throw new DomainException(ErrorCode.BAD_REQUEST, "a direct conversation is between you and exactly one other user");
+            }
+            wanted = Conversation.direct(caller.user(), others.getFirst());
+        } else {
+            wanted = Conversation.group(ConversationId.group(create.id()), caller.user(), create.members(), create.name());
+        }
+        Stored stored = conversations.createIfAbsent(wanted, caller.user());
+        if (wanted.kind() == ConversationKind.GROUP && !stored.createdBy().equals(caller.user())) {
+            throw new DomainException(ErrorCode.CONFLICT, "request id " + create.id() + " was used by another user");
+        }
+        return new ServerFrame.ConversationCreated(create.id(), stored.conversation());
+    }
+
+    public ServerFrame.ConversationUpdated addMembers(Caller caller, ClientFrame.ConversationMembersAdd add) {
+        return changeMembers(caller, add.conversationId(), add.members(), true);
+    }
+
+    public ServerFrame.ConversationUpdated removeMembers(Caller caller, ClientFrame.ConversationMembersRemove remove) {
+        return changeMembers(caller, remove.conversationId(), remove.members(), false);
+    }
+
+    /**
+     * An optimistic change of the member list, tried again when another change won the race. Everyone
+     * in the group before or after the change hears of it on their other connections.
+     */
+    private ServerFrame.ConversationUpdated changeMembers(Caller caller, ConversationId id, List<UserId> users, boolean add) {
+        Backoff.Retries retries = backoff.retries();
+        do {
+            Stored current = conversations.require(id);
+            Conversation updated = add ? current.conversation().withMembersAdded(caller.user(), users)
+                    : current.conversation().withMembersRemoved(caller.user(), users);
+            boolean unchanged = updated.equals(current.conversation());
+            if (unchanged) {
+                // Perhaps a retry of a change whose membership rows failed after the conversation was updated.
+                conversations.repairMemberships(current, users);
+            }
+            if (unchanged || conversations.replaceMembers(current, updated)) {
+                ServerFrame.ConversationUpdated frame = new ServerFrame.ConversationUpdated(updated);
+                Set<UserId> everyone = new LinkedHashSet<>(current.conversation().members());
+                everyone.addAll(updated.members());
+                delivery.postToUsers(everyone, codec.encode(frame), Optional.of(caller.connection()));
+                return frame;
+            }
+        } while (retries.await());
+        throw new DomainException(ErrorCode.CONFLICT, "the members of " + id + " kept changing; retry");
+    }
+
+    /** {@code conversation.list}: a page of the caller's conversations, each with its last seq and the caller's unread count. */
+    public ServerFrame.ConversationPage list(Caller caller, ClientFrame.ConversationList list) {
+        ConversationRepository.MembershipPage page = conversations.memberships(caller.user(), list.cursor(), LIST_PAGE);
+        Map<ConversationId, Stored> stored = conversations.findAll(page.memberships().stream().map(Membership::conversationId).toList());
+        List<ConversationSummary> summaries = new ArrayList<>();
+        for (Membership membership : page.memberships()) {
+            Stored found = stored.get(membership.conversationId());
+            if (found == null) {
+                continue;
+            }
+            Conversation conversation = found.conversation();
+            long unread = Math.max(0, found.lastSeq() - Math.max(membership.watermarks().readSeq(), membership.joinedAfterSeq()));
+            summaries.add(new ConversationSummary(conversation.id(), conversation.kind(), conversation.name(), conversation.members().size(),
+                    found.lastSeq(), unread));
+        }
+        return new ServerFrame.ConversationPage(summaries, page.nextCursor());
+    }
+}

@@ -1,0 +1,112 @@
+package dev.parley.functions.usecase;
+
+import dev.parley.model.ConnectionId;
+import dev.parley.model.UserId;
+import dev.parley.ports.ConnectionPoster;
+import dev.parley.ports.ConnectionRegistry;
+import dev.parley.ports.LiveConnection;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+
+/**
+ * The one way Parley posts frames to connections, for every use case: to live connections in
+ * parallel (a bounded number in flight), forgetting each connection that answers 410 (that one only,
+ * as the gateway says it is gone). A post that fails otherwise fails the whole call, once every other
+ * post has been tried: the caller retries, and a device may get a frame twice (clients drop repeats),
+ * never zero times.
+ */
+public final class Delivery {
+    /** How a posting went: frames posted, and connections found gone (and forgotten). */
+    public record Posted(int posts, int gone) {
+    }
+
+    private final ConnectionRegistry connections;
+    private final ConnectionPoster poster;
+    private final Clock clock;
+    private final Semaphore inFlight;
+    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+
+    public Delivery(ConnectionRegistry connections, ConnectionPoster poster, Clock clock, int maxPostsInFlight) {
+        this.connections = connections;
+        this.poster = poster;
+        this.clock = clock;
+        this.inFlight = new Semaphore(maxPostsInFlight);
+    }
+
+    /** The live connections of these users now, in as few reads as the registry allows; users with none are left out. */
+    public Map<UserId, List<LiveConnection>> liveConnections(Collection<UserId> users) {
+        return connections.liveConnections(users, clock.instant());
+    }
+
+    /** Posts to every live connection of these users except {@code except} (the connection a request came on). */
+    public Posted postToUsers(Collection<UserId> users, String frame, Optional<ConnectionId> except) {
+        List<LiveConnection> targets = new ArrayList<>();
+        liveConnections(users).values().forEach(targets::addAll);
+        except.ifPresent(skipped -> targets.removeIf(connection -> connection.connectionId().equals(skipped)));
+        return post(targets, frame);
+    }
+
+    /** Posts to one connection, the caller's own: nothing to forget if it is gone, since its $disconnect or lease does that. */
+    public ConnectionPoster.Outcome postTo(ConnectionId connection, String frame) {
+        return poster.post(connection, frame);
+    }
+
+    /** Posts the frame to each of these connections. */
+    public Posted post(List<LiveConnection> targets, String frame) {
+        if (targets.size() == 1) {
+            // One post (a 1:1 chat's usual case) needs no other thread.
+            return tally(List.of(postOne(targets.getFirst(), frame)), targets);
+        }
+        List<Future<ConnectionPoster.Outcome>> posts = new ArrayList<>(targets.size());
+        for (LiveConnection target : targets) {
+            posts.add(threads.submit(() -> postOne(target, frame)));
+        }
+        List<ConnectionPoster.Outcome> outcomes = new ArrayList<>(posts.size());
+        RuntimeException failure = null;
+        for (Future<ConnectionPoster.Outcome> post : posts) {
+            try {
+                outcomes.add(post.get());
+            } catch (ExecutionException e) {
+                outcomes.add(null);
+                failure = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while posting", e);
+            }
+        }
+        Posted posted = tally(outcomes, targets);
+        if (failure != null) {
+            throw failure;
+        }
+        return posted;
+    }
+
+    private ConnectionPoster.Outcome postOne(LiveConnection target, String frame) {
+        inFlight.acquireUninterruptibly();
+        try {
+            return poster.post(target.connectionId(), frame);
+        } finally {
+            inFlight.release();
+        }
+    }
+
+    private Posted tally(List<ConnectionPoster.Outcome> outcomes, List<LiveConnection> targets) {
+        int gone = 0;
+        for (int i = 0; i < outcomes.size(); i++) {
+            if (outcomes.get(i) == ConnectionPoster.Outcome.GONE) {
+                connections.remove(targets.get(i).connectionId(), targets.get(i).user());
+                gone++;
+            }
+        }
+        return new Posted(targets.size(), gone);
+    }
+}

@@ -1,0 +1,104 @@
+package dev.parley.functions.usecase;
+
+import dev.parley.model.ConversationId;
+import dev.parley.model.DomainException;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.Message;
+import dev.parley.model.Utf8;
+import dev.parley.ports.ConversationRepository;
+import dev.parley.ports.ConversationRepository.Membership;
+import dev.parley.ports.ConversationRepository.Stored;
+import dev.parley.ports.MessageLog;
+import dev.parley.protocol.ClientFrame;
+import dev.parley.protocol.FrameCodec;
+import dev.parley.protocol.ServerFrame;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * {@code sync.request}: what a device missed in every conversation of its user, as pages of
+ * {@code sync.batch} posted to it and a {@code sync.done} answer; {@code history.request}: older
+ * messages of one conversation, a page at a time.
+ */
+public final class SyncAndHistory {
+    private static final int MEMBERSHIP_PAGE = 100;
+    /** A little under API Gateway's 128 KB, so a batch always fits one frame. */
+    static final int MAX_BATCH_BYTES = 120 * 1024;
+
+    private final ConversationRepository conversations;
+    private final MessageLog messages;
+    private final Delivery delivery;
+    private final FrameCodec codec;
+
+    public SyncAndHistory(ConversationRepository conversations, MessageLog messages, Delivery delivery, FrameCodec codec) {
+        this.conversations = conversations;
+        this.messages = messages;
+        this.delivery = delivery;
+        this.codec = codec;
+    }
+
+    public ServerFrame.SyncDone sync(Caller caller, ClientFrame.SyncRequest request) {
+        Map<ConversationId, Membership> memberships = new LinkedHashMap<>();
+        Optional<String> cursor = Optional.empty();
+        do {
+            ConversationRepository.MembershipPage page = conversations.memberships(caller.user(), cursor, MEMBERSHIP_PAGE);
+            page.memberships().forEach(m -> memberships.put(m.conversationId(), m));
+            cursor = page.nextCursor();
+        } while (cursor.isPresent());
+        Map<ConversationId, Stored> stored = conversations.findAll(memberships.keySet());
+        for (Membership membership : memberships.values()) {
+            Stored conversation = stored.get(membership.conversationId());
+            if (conversation != null) {
+                syncOne(caller, request, membership, conversation.lastSeq());
+            }
+        }
+        return new ServerFrame.SyncDone();
+    }
+
+    /** Posts one conversation's missed messages, in batches that each fit a frame. */
+    private void syncOne(Caller caller, ClientFrame.SyncRequest request, Membership membership, long lastSeq) {
+        ConversationId id = membership.conversationId();
+        // A conversation the device did not name starts where the member joined.
+        long from = Math.max(request.state().getOrDefault(id, membership.joinedAfterSeq()), membership.joinedAfterSeq());
+        boolean more = true;
+        while (more) {
+            List<Message> page = messages.after(id, from, request.limit());
+            more = page.size() == request.limit() && page.getLast().seq() < lastSeq;
+            ServerFrame.SyncBatch batch = fit(id, page, more, membership, lastSeq);
+            more = batch.hasMore();
+            delivery.postTo(caller.connection(), codec.encode(batch));
+            if (batch.messages().isEmpty()) {
+                break;
+            }
+            from = batch.messages().getLast().seq();
+        }
+    }
+
+    /** A sync batch that fits one frame: messages are dropped from its end (and has_more set) until it does. */
+    private ServerFrame.SyncBatch fit(ConversationId id, List<Message> page, boolean more, Membership membership, long lastSeq) {
+        List<Message> kept = new ArrayList<>(page);
+        boolean hasMore = more;
+        while (true) {
+            ServerFrame.SyncBatch batch = new ServerFrame.SyncBatch(id, kept, hasMore, membership.watermarks(), lastSeq);
+            if (kept.size() <= 1 || Utf8.length(codec.encode(batch)) <= MAX_BATCH_BYTES) {
+                return batch;
+            }
+            kept.removeLast();
+            hasMore = true;
+        }
+    }
+
+    public ServerFrame.HistoryBatch history(Caller caller, ClientFrame.HistoryRequest request) {
+        ConversationId id = request.conversationId();
+        Stored stored = conversations.require(id);
+        stored.conversation().requireMember(caller.user());
+        long before = request.beforeSeq().orElse(stored.lastSeq() + 1);
+        List<Message> page = messages.before(id, before, request.limit());
+        OptionalLong next = page.size() == request.limit() && page.getLast().seq() > 1 ? OptionalLong.of(page.getLast().seq()) : OptionalLong.empty();
+        return new ServerFrame.HistoryBatch(id, page, next);
+    }
+}

@@ -1,0 +1,50 @@
+package dev.parley.functions.handler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
+import com.amazonaws.services.lambda.runtime.tests.EventLoader;
+import dev.parley.functions.usecase.Connections;
+import dev.parley.model.ConnectionId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.UserId;
+import dev.parley.ports.LiveConnection;
+import dev.parley.testsupport.ManualClock;
+import dev.parley.testsupport.ports.InMemoryConnectionRegistry;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** $connect and $disconnect, fed the events API Gateway sends. */
+class ConnectionHandlersTest {
+    private static final Instant NOW = Instant.parse("2026-06-02T09:15:30Z");
+    private static final UserId ALICE = UserId.of("alice");
+    private final InMemoryConnectionRegistry registry = new InMemoryConnectionRegistry();
+    private final Connections connections = new Connections(registry, new ManualClock(NOW));
+
+    private static APIGatewayV2WebSocketEvent event(String name) {
+        return EventLoader.loadEvent("events/" + name, APIGatewayV2WebSocketEvent.class);
+    }
+
+    @Test
+    void aConnectionIsRecordedWithTheAuthorizersUserAndDeviceAndForgottenWhenItCloses() {
+        var connected = new ConnectionHandlers.Connect(connections).handleRequest(event("websocket-connect.json"), LambdaContexts.of("connect"));
+        assertThat(connected.getStatusCode()).isEqualTo(200);
+        assertThat(registry.liveConnections(List.of(ALICE), NOW).get(ALICE)).containsExactly(
+                new LiveConnection(ConnectionId.of("Ab1CdEfGhIJ="), ALICE, DeviceId.of("phone"), NOW.plus(Connections.LEASE)));
+
+        var disconnected = new ConnectionHandlers.Disconnect(connections).handleRequest(event("websocket-disconnect.json"), LambdaContexts.of("disconnect"));
+        assertThat(disconnected.getStatusCode()).isEqualTo(200);
+        assertThat(registry.liveConnections(List.of(ALICE), NOW)).isEmpty();
+    }
+
+    @Test
+    void anEventWithoutTheAuthorizersContextFailsNamingTheCause() {
+        APIGatewayV2WebSocketEvent event = event("websocket-connect.json");
+        event.getRequestContext().setAuthorizer(null);
+        assertThatThrownBy(() -> new ConnectionHandlers.Connect(connections).handleRequest(event, LambdaContexts.of("connect")))
+                .hasMessageContaining("authorizer");
+        assertThat(registry.liveConnections(List.of(ALICE), NOW)).isEmpty();
+    }
+}

@@ -1,0 +1,156 @@
+package dev.parley.functions.handler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketResponse;
+import com.amazonaws.services.lambda.runtime.tests.EventLoader;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.parley.functions.retry.Backoff;
+import dev.parley.functions.usecase.Delivery;
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.ConnectionId;
+import dev.parley.model.Content;
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.Message;
+import dev.parley.model.UserId;
+import dev.parley.ports.MessageLog;
+import dev.parley.ports.UnavailableException;
+import dev.parley.protocol.FrameCodec;
+import dev.parley.testsupport.ManualClock;
+import dev.parley.testsupport.StdoutCapture;
+import dev.parley.testsupport.ports.InMemoryConnectionRegistry;
+import dev.parley.testsupport.ports.InMemoryConversations;
+import dev.parley.testsupport.ports.InMemoryMessageLog;
+import dev.parley.testsupport.ports.RecordingPoster;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The frame function, fed the events API Gateway sends (events/*.json), over in-memory ports. */
+class FrameHandlerTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Instant NOW = Instant.parse("2026-06-02T09:16:04Z");
+    private static final ConnectionId CONNECTION = ConnectionId.of("Ab1CdEfGhIJ=");
+    private final ManualClock clock = new ManualClock(NOW);
+    private final InMemoryConversations conversations = new InMemoryConversations();
+    private final InMemoryConnectionRegistry registry = new InMemoryConnectionRegistry();
+    private final RecordingPoster poster = new RecordingPoster();
+
+    private FrameHandler handler(MessageLog messages) {
+        return new FrameHandler(FrameRoutes.over(conversations, messages, registry, new Delivery(registry, poster, clock, 8), new FrameCodec(),
+                clock, Backoff.DYNAMODB));
+    }
+
+    private static APIGatewayV2WebSocketEvent event(String name) {
+        return EventLoader.loadEvent("events/" + name, APIGatewayV2WebSocketEvent.class);
+    }
+
+    private static JsonNode body(APIGatewayV2WebSocketResponse response) throws Exception {
+        assertThat(response.getStatusCode()).isEqualTo(200);
+        return JSON.readTree(response.getBody());
+    }
+
+    @Test
+    void aSendIsAcknowledgedAndLoggedWithItsCorrelationIds() throws Exception {
+        conversations.createIfAbsent(Conversation.direct(UserId.of("alice"), UserId.of("bob")), UserId.of("alice"));
+        InMemoryMessageLog messages = new InMemoryMessageLog(conversations);
+
+        StdoutCapture stdout = StdoutCapture.start();
+        APIGatewayV2WebSocketResponse response;
+        try (stdout) {
+            response = handler(messages).handleRequest(event("websocket-message-send.json"), LambdaContexts.of("route-message-send"));
+        }
+
+        JsonNode ack = body(response);
+        assertThat(ack.path("type").asText()).isEqualTo("message.ack");
+        assertThat(ack.path("id").asText()).isEqualTo("3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e10");
+        assertThat(ack.path("seq").asLong()).isEqualTo(1);
+        assertThat(ack.path("status").asText()).isEqualTo("sent");
+        InMemoryMessageLog.Stored stored = messages.stored(ConversationId.of("d:alice:bob")).getFirst();
+        assertThat(stored.message().senderDevice()).as("the authorizer's device").isEqualTo(DeviceId.of("phone"));
+        assertThat(stored.senderConnection()).contains(CONNECTION);
+        JsonNode accepted = stdout.jsonLines().stream().filter(line -> line.path("message").asText().equals("message accepted")).findFirst().orElseThrow();
+        assertThat(accepted.path("conversation_id").asText()).isEqualTo("d:alice:bob");
+        assertThat(accepted.path("seq").asText()).isEqualTo("1");
+        assertThat(accepted.path("connection_id").asText()).isEqualTo(CONNECTION.value());
+        assertThat(accepted.path("function_name").asText()).isEqualTo("route-message-send");
+        assertThat(stdout.jsonLines()).anySatisfy(line -> assertThat(line.path("MessagesAccepted").asDouble()).isEqualTo(1.0));
+    }
+
+    @Test
+    void aPingRenewsTheConnectionsLease() throws Exception {
+        JsonNode pong = body(handler(new InMemoryMessageLog(conversations)).handleRequest(event("websocket-message-ping.json"), LambdaContexts.of("route-ping")));
+        assertThat(pong.path("type").asText()).isEqualTo("pong");
+        assertThat(registry.liveConnections(List.of(UserId.of("alice")), NOW).get(UserId.of("alice")))
+                .singleElement().satisfies(live -> assertThat(live.connectionId()).isEqualTo(CONNECTION));
+    }
+
+    @Test
+    void aBinaryFrameIsABadRequest() throws Exception {
+        JsonNode error = body(handler(new InMemoryMessageLog(conversations)).handleRequest(event("websocket-message-binary.json"), LambdaContexts.of("default")));
+        assertThat(error.path("type").asText()).isEqualTo("error");
+        assertThat(error.path("code").asText()).isEqualTo("bad_request");
+        assertThat(error.path("message").asText()).contains("UTF-8 JSON text");
+    }
+
+    @Test
+    void aRefusalNamesItsCodeAndTheFramesId() throws Exception {
+        InMemoryMessageLog messages = new InMemoryMessageLog(conversations);
+        JsonNode error = body(handler(messages).handleRequest(event("websocket-message-send.json"), LambdaContexts.of("route-message-send")));
+        assertThat(error.path("code").asText()).isEqualTo("not_found");
+        assertThat(error.path("ref").asText()).isEqualTo("3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e10");
+        assertThat(error.has("retry_after_ms")).isFalse();
+    }
+
+    /** A message log whose store is throttled, or broken. */
+    private static MessageLog failingWith(RuntimeException failure) {
+        return new MessageLog() {
+            @Override
+            public Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
+                                   Optional<ConnectionId> senderConnection, Content content, long serverTimestamp) {
+                throw failure;
+            }
+
+            @Override
+            public List<Message> after(ConversationId conversation, long afterSeq, int limit) {
+                throw failure;
+            }
+
+            @Override
+            public List<Message> before(ConversationId conversation, long beforeSeq, int limit) {
+                throw failure;
+            }
+        };
+    }
+
+    @Test
+    void aStoreThatCannotServeNowIsRateLimitedWithTheWaitItAdvises() throws Exception {
+        FrameHandler throttled = handler(failingWith(new UnavailableException("storing a message was throttled", Duration.ofMillis(250), null)));
+        JsonNode error = body(throttled.handleRequest(event("websocket-message-send.json"), LambdaContexts.of("route-message-send")));
+        assertThat(error.path("code").asText()).isEqualTo("rate_limited");
+        assertThat(error.path("retry_after_ms").asLong()).isEqualTo(250);
+        assertThat(error.path("ref").asText()).isEqualTo("3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e10");
+    }
+
+    @Test
+    void anyOtherFailureIsInternalAndLogged() throws Exception {
+        FrameHandler broken = handler(failingWith(new IllegalStateException("storing a message was refused: ValidationException")));
+        StdoutCapture stdout = StdoutCapture.start();
+        JsonNode error;
+        try (stdout) {
+            error = body(broken.handleRequest(event("websocket-message-send.json"), LambdaContexts.of("route-message-send")));
+        }
+        assertThat(error.path("code").asText()).isEqualTo("internal");
+        assertThat(error.path("message").asText()).as("no server detail leaks").doesNotContain("ValidationException");
+        assertThat(stdout.jsonLines()).anySatisfy(line -> {
+            assertThat(line.path("message").asText()).isEqualTo("frame failed");
+            assertThat(line.path("level").asText()).isEqualTo("ERROR");
+        });
+    }
+}

@@ -1,0 +1,121 @@
+package dev.parley.functions.usecase;
+
+import static dev.parley.functions.usecase.Fixture.ALICE;
+import static dev.parley.functions.usecase.Fixture.BOB;
+import static dev.parley.functions.usecase.Fixture.CAROL;
+import static dev.parley.functions.usecase.Fixture.DAVE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Content;
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.ConversationKind;
+import dev.parley.model.DeviceId;
+import dev.parley.model.DomainException;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.ReceiptWatermarks;
+import dev.parley.model.RequestId;
+import dev.parley.protocol.ClientFrame;
+import dev.parley.protocol.ConversationSummary;
+import dev.parley.protocol.ServerFrame;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class ConversationsTest {
+    private final Fixture world = new Fixture();
+    private final Conversations conversations = new Conversations(world.conversations, world.delivery, world.codec, world.backoff);
+    private final Caller alice = world.online(ALICE, "alice-phone");
+
+    private static RequestId request() {
+        return new RequestId(UUID.randomUUID());
+    }
+
+    private ServerFrame.ConversationCreated group(RequestId id, Caller by, dev.parley.model.UserId... members) {
+        return conversations.create(by, new ClientFrame.ConversationCreate(id, ConversationKind.GROUP, List.of(members), Optional.of("crew")));
+    }
+
+    @Test
+    void aDirectConversationIsTheSameWhoeverCreatesIt() {
+        ServerFrame.ConversationCreated byAlice = conversations.create(alice,
+                new ClientFrame.ConversationCreate(request(), ConversationKind.DIRECT, List.of(BOB), Optional.empty()));
+        ServerFrame.ConversationCreated byBob = conversations.create(Fixture.caller(BOB, "bob-phone"),
+                new ClientFrame.ConversationCreate(request(), ConversationKind.DIRECT, List.of(ALICE, BOB), Optional.empty()));
+        assertThat(byAlice.conversation()).isEqualTo(Conversation.direct(ALICE, BOB)).isEqualTo(byBob.conversation());
+    }
+
+    @Test
+    void aDirectConversationIsWithExactlyOneOtherUser() {
+        for (List<dev.parley.model.UserId> members : List.of(List.of(ALICE), List.of(BOB, CAROL), List.<dev.parley.model.UserId>of())) {
+            assertThatThrownBy(() -> conversations.create(alice, new ClientFrame.ConversationCreate(request(), ConversationKind.DIRECT, members,
+                    Optional.empty()))).as(members.toString()).isInstanceOfSatisfying(DomainException.class,
+                    e -> assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST));
+        }
+    }
+
+    @Test
+    void aGroupIsNamedByItsRequestSoARetryFindsItButAnotherUsersRequestIdIsAConflict() {
+        RequestId id = request();
+        ServerFrame.ConversationCreated first = group(id, alice, BOB);
+        ServerFrame.ConversationCreated retried = group(id, alice, BOB, CAROL);
+
+        assertThat(first.conversation().id()).isEqualTo(ConversationId.group(id));
+        assertThat(first.conversation().members()).containsExactly(ALICE, BOB);
+        assertThat(first.conversation().admins()).containsExactly(ALICE);
+        assertThat(retried).isEqualTo(first);
+        assertThatThrownBy(() -> group(id, Fixture.caller(BOB, "bob-phone"), CAROL)).isInstanceOfSatisfying(DomainException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
+    }
+
+    @Test
+    void everyoneBeforeAndAfterAChangeHearsOfItButTheConnectionThatAskedAndTheNewMemberStartsAtTheLastSeq() {
+        world.online(ALICE, "alice-laptop");
+        world.online(BOB, "bob-phone");
+        world.online(CAROL, "carol-phone");
+        ConversationId crew = group(request(), alice, BOB).conversation().id();
+        world.messages.append(crew, ClientMessageId.random(), BOB, DeviceId.DEFAULT, Optional.empty(), Content.text("before carol"), 1);
+
+        ServerFrame.ConversationUpdated added = conversations.addMembers(alice, new ClientFrame.ConversationMembersAdd(crew, List.of(CAROL)));
+        ServerFrame.ConversationUpdated removed = conversations.removeMembers(alice, new ClientFrame.ConversationMembersRemove(crew, List.of(BOB)));
+
+        assertThat(added.conversation().members()).containsExactly(ALICE, BOB, CAROL);
+        assertThat(removed.conversation().members()).containsExactly(ALICE, CAROL);
+        assertThat(world.framesOf("alice-laptop", ServerFrame.ConversationUpdated.class)).containsExactly(added, removed);
+        assertThat(world.framesOf("bob-phone", ServerFrame.ConversationUpdated.class)).as("bob hears he was removed").containsExactly(added, removed);
+        assertThat(world.framesOf("carol-phone", ServerFrame.ConversationUpdated.class)).containsExactly(added, removed);
+        assertThat(world.poster.receivedBy("alice-phone")).isEmpty();
+        assertThat(world.conversations.membership(CAROL, crew)).get().extracting(m -> m.joinedAfterSeq(), m -> m.watermarks())
+                .containsExactly(1L, new ReceiptWatermarks(1, 1));
+    }
+
+    @Test
+    void onlyAnAdminChangesMembersOfAGroupThatExists() {
+        ConversationId crew = group(request(), alice, BOB).conversation().id();
+        assertThatThrownBy(() -> conversations.addMembers(Fixture.caller(BOB, "bob-phone"), new ClientFrame.ConversationMembersAdd(crew, List.of(DAVE))))
+                .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.FORBIDDEN));
+        assertThatThrownBy(() -> conversations.addMembers(alice, new ClientFrame.ConversationMembersAdd(ConversationId.of("g:none"), List.of(DAVE))))
+                .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+        assertThat(world.conversations.find(crew)).get().extracting(s -> s.conversation().members()).isEqualTo(List.of(ALICE, BOB));
+    }
+
+    @Test
+    void theListShowsEachConversationsLastSeqAndTheCallersUnreadCount() {
+        ConversationId crew = group(request(), alice, BOB).conversation().id();
+        ConversationId direct = conversations.create(alice, new ClientFrame.ConversationCreate(request(), ConversationKind.DIRECT, List.of(CAROL),
+                Optional.empty())).conversation().id();
+        for (int i = 0; i < 3; i++) {
+            world.messages.append(crew, ClientMessageId.random(), BOB, DeviceId.DEFAULT, Optional.empty(), Content.text("m" + i), 1);
+        }
+        world.conversations.advance(ALICE, crew, new ReceiptWatermarks(2, 1));
+
+        ServerFrame.ConversationPage page = conversations.list(alice, new ClientFrame.ConversationList(Optional.empty()));
+
+        assertThat(page.conversations()).containsExactlyInAnyOrder(
+                new ConversationSummary(crew, ConversationKind.GROUP, Optional.of("crew"), 2, 3, 2),
+                new ConversationSummary(direct, ConversationKind.DIRECT, Optional.empty(), 2, 0, 0));
+        assertThat(page.nextCursor()).isEmpty();
+    }
+}

@@ -1,0 +1,91 @@
+package dev.parley.functions.usecase;
+
+import static dev.parley.functions.usecase.Fixture.ALICE;
+import static dev.parley.functions.usecase.Fixture.BOB;
+import static dev.parley.functions.usecase.Fixture.NOW;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.model.ConnectionId;
+import dev.parley.model.UserId;
+import dev.parley.ports.ConnectionPoster;
+import dev.parley.ports.LiveConnection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class DeliveryTest {
+
+    @Test
+    void postsToEveryLiveConnectionOfTheUsersButTheOneExcepted() {
+        Fixture world = new Fixture();
+        world.online(ALICE, "alice-phone");
+        world.online(ALICE, "alice-laptop");
+        world.online(BOB, "bob-phone");
+        world.registry.add(BOB, "bob-old", NOW.minusSeconds(1));
+
+        Delivery.Posted posted = world.delivery.postToUsers(List.of(ALICE, BOB), "{\"type\":\"pong\"}", Optional.of(ConnectionId.of("alice-phone")));
+
+        assertThat(posted).isEqualTo(new Delivery.Posted(2, 0));
+        assertThat(world.poster.received).containsOnlyKeys(ConnectionId.of("alice-laptop"), ConnectionId.of("bob-phone"));
+        assertThat(world.registry.lookups.get()).as("one lookup for all the users").isEqualTo(1);
+    }
+
+    @Test
+    void onlyTheConnectionsThatAnswer410AreForgotten() {
+        Fixture world = new Fixture();
+        world.online(BOB, "bob-gone");
+        world.online(BOB, "bob-live");
+        world.poster.gone.add(ConnectionId.of("bob-gone"));
+
+        Delivery.Posted posted = world.delivery.postToUsers(List.of(BOB), "{}", Optional.empty());
+
+        assertThat(posted).isEqualTo(new Delivery.Posted(2, 1));
+        assertThat(world.registry.removed).containsExactly(ConnectionId.of("bob-gone"));
+        assertThat(world.delivery.liveConnections(List.of(BOB)).get(BOB)).extracting(LiveConnection::connectionId)
+                .containsExactly(ConnectionId.of("bob-live"));
+    }
+
+    @Test
+    void aFailedPostFailsTheCallOnceEveryOtherPostWasTried() {
+        Fixture world = new Fixture();
+        world.online(ALICE, "alice-phone");
+        world.online(BOB, "bob-phone");
+        world.online(BOB, "bob-gone");
+        world.poster.failing.add(ConnectionId.of("alice-phone"));
+        world.poster.gone.add(ConnectionId.of("bob-gone"));
+
+        assertThatThrownBy(() -> world.delivery.postToUsers(List.of(ALICE, BOB), "{}", Optional.empty()))
+                .hasMessageContaining("failing for alice-phone");
+
+        assertThat(world.poster.receivedBy("bob-phone")).hasSize(1);
+        assertThat(world.registry.removed).as("the 410 is still acted on").containsExactly(ConnectionId.of("bob-gone"));
+    }
+
+    @Test
+    void postsRunInParallelUpToTheBound() {
+        Fixture world = new Fixture(Duration.ofMillis(5), 16);
+        List<UserId> users = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            users.add(UserId.of("m" + i));
+            world.online(users.getLast(), "c" + i);
+        }
+
+        Delivery.Posted posted = world.delivery.postToUsers(users, "{}", Optional.empty());
+
+        assertThat(posted.posts()).isEqualTo(200);
+        assertThat(world.poster.received).hasSize(200);
+        assertThat(world.poster.maxInFlight.get()).isGreaterThan(1).isLessThanOrEqualTo(16);
+    }
+
+    @Test
+    void postingToOneConnectionSaysWhetherItIsGoneAndForgetsNothing() {
+        Fixture world = new Fixture();
+        world.poster.gone.add(ConnectionId.of("closed"));
+        assertThat(world.delivery.postTo(ConnectionId.of("open"), "{}")).isEqualTo(ConnectionPoster.Outcome.DELIVERED);
+        assertThat(world.delivery.postTo(ConnectionId.of("closed"), "{}")).isEqualTo(ConnectionPoster.Outcome.GONE);
+        assertThat(world.registry.removed).isEmpty();
+    }
+}

@@ -1,0 +1,80 @@
+package dev.parley.local.stores;
+
+import dev.parley.ports.ConnectionRegistry;
+import dev.parley.testsupport.ports.ConnectionRegistryContract;
+import dev.parley.testsupport.ports.ConversationRepositoryContract;
+import dev.parley.testsupport.ports.MessageLogContract;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
+
+/**
+ * The ports' contract suites against the DynamoDB adapters on the emulator: the same tests the
+ * in-memory fakes pass (test-support), so the fakes the use cases are tested on cannot drift from the
+ * stores the functions run on.
+ */
+class DynamoContractsTest {
+
+    /** Starts the tables when a suite first asks for its stores, and stops them after each test. */
+    private static final class OnTheEmulator {
+        private EmulatedTables tables;
+
+        EmulatedTables tables() {
+            if (tables == null) {
+                tables = new EmulatedTables();
+            }
+            return tables;
+        }
+
+        void stop() {
+            if (tables != null) {
+                tables.close();
+                tables = null;
+            }
+        }
+    }
+
+    @Nested
+    class Connections extends ConnectionRegistryContract {
+        private final OnTheEmulator emulated = new OnTheEmulator();
+
+        @Override
+        protected ConnectionRegistry registry() {
+            return emulated.tables().connections();
+        }
+
+        @AfterEach
+        void stop() {
+            emulated.stop();
+        }
+    }
+
+    @Nested
+    class Conversations extends ConversationRepositoryContract {
+        private final OnTheEmulator emulated = new OnTheEmulator();
+
+        @Override
+        protected Stores stores() {
+            return new Stores(emulated.tables().conversations(), emulated.tables().messages());
+        }
+
+        @AfterEach
+        void stop() {
+            emulated.stop();
+        }
+    }
+
+    @Nested
+    class Messages extends MessageLogContract {
+        private final OnTheEmulator emulated = new OnTheEmulator();
+
+        @Override
+        protected ConversationRepositoryContract.Stores stores() {
+            return new ConversationRepositoryContract.Stores(emulated.tables().conversations(), emulated.tables().messages());
+        }
+
+        @AfterEach
+        void stop() {
+            emulated.stop();
+        }
+    }
+}

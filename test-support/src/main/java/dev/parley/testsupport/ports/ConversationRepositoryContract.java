@@ -1,0 +1,151 @@
+package dev.parley.testsupport.ports;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Content;
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.DomainException;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.InvalidFieldException;
+import dev.parley.model.ReceiptWatermarks;
+import dev.parley.model.UserId;
+import dev.parley.ports.ConversationRepository;
+import dev.parley.ports.ConversationRepository.Membership;
+import dev.parley.ports.ConversationRepository.Stored;
+import dev.parley.ports.MessageLog;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** What every {@link ConversationRepository} does, run against the in-memory fake and the DynamoDB adapter. */
+public abstract class ConversationRepositoryContract {
+    private static final UserId ALICE = UserId.of("alice");
+    private static final UserId BOB = UserId.of("bob");
+    private static final UserId CAROL = UserId.of("carol");
+    private static final ConversationId CREW = ConversationId.of("g:crew");
+
+    private ConversationRepository repository;
+    private MessageLog messages;
+
+    /** A repository with nothing in it, and the message log that takes seqs from its conversations. */
+    protected abstract Stores stores();
+
+    public record Stores(ConversationRepository conversations, MessageLog messages) {
+    }
+
+    @BeforeEach
+    void freshStores() {
+        Stores stores = stores();
+        repository = stores.conversations();
+        messages = stores.messages();
+    }
+
+    private Stored crew(UserId... members) {
+        return repository.createIfAbsent(Conversation.group(CREW, ALICE, List.of(members), Optional.empty()), ALICE);
+    }
+
+    private void send(ConversationId id, UserId sender, int count) {
+        for (int i = 0; i < count; i++) {
+            messages.append(id, ClientMessageId.random(), sender, DeviceId.DEFAULT, Optional.empty(), Content.text("m" + i), 1_000 + i);
+        }
+    }
+
+    @Test
+    void aConversationIsCreatedOnceAndEveryMemberGetsARow() {
+        Stored created = crew(ALICE, BOB);
+        Stored again = repository.createIfAbsent(Conversation.group(CREW, BOB, List.of(BOB, CAROL), Optional.of("other")), BOB);
+
+        assertThat(again).as("the first one, not the second").isEqualTo(created);
+        assertThat(created.createdBy()).isEqualTo(ALICE);
+        assertThat(created.lastSeq()).isZero();
+        assertThat(repository.find(CREW)).contains(created);
+        assertThat(repository.membership(BOB, CREW)).contains(new Membership(BOB, CREW, 0, ReceiptWatermarks.NONE));
+        assertThat(repository.membership(CAROL, CREW)).isEmpty();
+        assertThat(repository.members(CREW)).extracting(Membership::user).containsExactlyInAnyOrder(ALICE, BOB);
+    }
+
+    @Test
+    void aDirectConversationKeepsItsShape() {
+        Stored direct = repository.createIfAbsent(Conversation.direct(BOB, ALICE), BOB);
+        assertThat(repository.find(direct.conversation().id())).get().extracting(Stored::conversation)
+                .isEqualTo(Conversation.direct(ALICE, BOB));
+    }
+
+    @Test
+    void unknownConversationsAreNotFound() {
+        crew(ALICE, BOB);
+        ConversationId nowhere = ConversationId.of("g:nowhere");
+        assertThat(repository.find(nowhere)).isEmpty();
+        assertThatThrownBy(() -> repository.require(nowhere)).isInstanceOfSatisfying(DomainException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+        assertThat(repository.findAll(List.of(CREW, nowhere))).containsOnlyKeys(CREW);
+    }
+
+    @Test
+    void membersChangeOnlyFromTheVersionTheChangeWasMadeOnAndTheirRowsFollow() {
+        Stored first = crew(ALICE, BOB);
+        send(CREW, ALICE, 3);
+        Stored current = repository.find(CREW).orElseThrow();
+        Conversation withCarol = current.conversation().withMembersAdded(ALICE, List.of(CAROL)).withMembersRemoved(ALICE, List.of(BOB));
+
+        assertThat(repository.replaceMembers(current, withCarol)).isTrue();
+        assertThat(repository.replaceMembers(current, current.conversation())).as("a stale version changes nothing").isFalse();
+
+        Stored after = repository.find(CREW).orElseThrow();
+        assertThat(after.conversation()).isEqualTo(withCarol);
+        assertThat(after.version()).isEqualTo(first.version() + 1);
+        assertThat(after.lastSeq()).isEqualTo(3);
+        assertThat(repository.membership(CAROL, CREW)).as("a new member starts after the last seq")
+                .contains(new Membership(CAROL, CREW, 3, new ReceiptWatermarks(3, 3)));
+        assertThat(repository.membership(BOB, CREW)).isEmpty();
+        repository.repairMemberships(after, List.of(ALICE, BOB, CAROL));
+        assertThat(repository.members(CREW)).as("repairing a consistent conversation changes nothing")
+                .extracting(Membership::user).containsExactlyInAnyOrder(ALICE, CAROL);
+    }
+
+    @Test
+    void aUsersMembershipsArePagedInConversationOrderBehindAnOpaqueCursor() {
+        List<ConversationId> ids = new ArrayList<>();
+        for (String name : List.of("e", "a", "d", "b", "c")) {
+            ConversationId id = ConversationId.of("g:" + name);
+            repository.createIfAbsent(Conversation.group(id, ALICE, List.of(BOB), Optional.empty()), ALICE);
+            ids.add(id);
+        }
+        List<ConversationId> paged = new ArrayList<>();
+        Optional<String> cursor = Optional.empty();
+        int pages = 0;
+        do {
+            ConversationRepository.MembershipPage page = repository.memberships(BOB, cursor, 2);
+            assertThat(page.memberships()).hasSizeLessThanOrEqualTo(2);
+            page.memberships().forEach(m -> paged.add(m.conversationId()));
+            cursor = page.nextCursor();
+            pages++;
+        } while (cursor.isPresent() && pages < 10);
+
+        assertThat(paged).extracting(ConversationId::value).containsExactly("g:a", "g:b", "g:c", "g:d", "g:e");
+        assertThat(repository.memberships(CAROL, Optional.empty(), 2).memberships()).isEmpty();
+        assertThatThrownBy(() -> repository.memberships(BOB, Optional.of("not a cursor!"), 2))
+                .isInstanceOfSatisfying(InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("cursor"));
+    }
+
+    @Test
+    void watermarksOnlyMoveForward() {
+        crew(ALICE, BOB);
+        send(CREW, ALICE, 5);
+
+        assertThat(repository.advance(BOB, CREW, new ReceiptWatermarks(3, 1))).isEqualTo(new ReceiptWatermarks(3, 1));
+        assertThat(repository.advance(BOB, CREW, new ReceiptWatermarks(2, 2))).isEqualTo(new ReceiptWatermarks(3, 2));
+        assertThat(repository.advance(BOB, CREW, new ReceiptWatermarks(1, 0))).isEqualTo(new ReceiptWatermarks(3, 2));
+        assertThat(repository.membership(BOB, CREW)).get().extracting(Membership::watermarks).isEqualTo(new ReceiptWatermarks(3, 2));
+        assertThat(repository.members(CREW)).filteredOn(m -> m.user().equals(ALICE)).extracting(Membership::watermarks)
+                .containsExactly(ReceiptWatermarks.NONE);
+        assertThat(repository.advance(CAROL, CREW, new ReceiptWatermarks(4, 4))).as("no row, nothing stored").isEqualTo(new ReceiptWatermarks(4, 4));
+        assertThat(repository.membership(CAROL, CREW)).isEmpty();
+    }
+}

@@ -1,0 +1,155 @@
+package dev.parley.testsupport.ports;
+
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.DomainException;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.InvalidFieldException;
+import dev.parley.model.ReceiptWatermarks;
+import dev.parley.model.UserId;
+import dev.parley.ports.ConversationRepository;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Conversations and memberships in memory, for use-case tests; {@link ConversationRepositoryContract}
+ * holds it to the DynamoDB adapter's behaviour. It also keeps each conversation's seq counter, which
+ * {@link InMemoryMessageLog} takes from, as the DynamoDB store keeps it on the conversation item.
+ */
+public final class InMemoryConversations implements ConversationRepository {
+    private final Map<ConversationId, Stored> conversations = new HashMap<>();
+    /** Rows by user, then conversation, in key order: a user's memberships are paged in that order. */
+    private final Map<UserId, NavigableMap<String, Membership>> rows = new HashMap<>();
+    /** How many times a conversation was read. */
+    public final AtomicInteger finds = new AtomicInteger();
+
+    @Override
+    public synchronized Stored createIfAbsent(Conversation conversation, UserId createdBy) {
+        Stored stored = conversations.computeIfAbsent(conversation.id(), id -> new Stored(conversation, createdBy, 0, 1));
+        writeRows(stored.conversation().id(), stored.conversation().members(), stored.lastSeq());
+        return stored;
+    }
+
+    private void writeRows(ConversationId id, Collection<UserId> users, long joinedAfterSeq) {
+        for (UserId user : users) {
+            rows.computeIfAbsent(user, u -> new TreeMap<>())
+                    .put(id.value(), new Membership(user, id, joinedAfterSeq, new ReceiptWatermarks(joinedAfterSeq, joinedAfterSeq)));
+        }
+    }
+
+    private void deleteRows(ConversationId id, Collection<UserId> users) {
+        users.forEach(user -> rows.getOrDefault(user, new TreeMap<>()).remove(id.value()));
+    }
+
+    @Override
+    public synchronized Optional<Stored> find(ConversationId id) {
+        finds.incrementAndGet();
+        return Optional.ofNullable(conversations.get(id));
+    }
+
+    @Override
+    public synchronized Map<ConversationId, Stored> findAll(Collection<ConversationId> ids) {
+        Map<ConversationId, Stored> found = new HashMap<>();
+        ids.stream().filter(conversations::containsKey).forEach(id -> found.put(id, conversations.get(id)));
+        return found;
+    }
+
+    @Override
+    public synchronized boolean replaceMembers(Stored current, Conversation updated) {
+        Stored stored = conversations.get(current.conversation().id());
+        if (stored == null || stored.version() != current.version()) {
+            return false;
+        }
+        conversations.put(updated.id(), new Stored(updated, stored.createdBy(), stored.lastSeq(), stored.version() + 1));
+        Set<UserId> before = new HashSet<>(current.conversation().members());
+        Set<UserId> after = new HashSet<>(updated.members());
+        writeRows(updated.id(), updated.members().stream().filter(u -> !before.contains(u)).toList(), stored.lastSeq());
+        deleteRows(updated.id(), current.conversation().members().stream().filter(u -> !after.contains(u)).toList());
+        return true;
+    }
+
+    @Override
+    public synchronized void repairMemberships(Stored stored, Collection<UserId> users) {
+        ConversationId id = stored.conversation().id();
+        for (UserId user : new HashSet<>(users)) {
+            boolean hasRow = rows.getOrDefault(user, new TreeMap<>()).containsKey(id.value());
+            if (stored.conversation().isMember(user) && !hasRow) {
+                writeRows(id, List.of(user), stored.lastSeq());
+            } else if (!stored.conversation().isMember(user) && hasRow) {
+                deleteRows(id, List.of(user));
+            }
+        }
+    }
+
+    @Override
+    public synchronized Optional<Membership> membership(UserId user, ConversationId conversation) {
+        return Optional.ofNullable(rows.getOrDefault(user, new TreeMap<>()).get(conversation.value()));
+    }
+
+    @Override
+    public synchronized MembershipPage memberships(UserId user, Optional<String> cursor, int limit) {
+        NavigableMap<String, Membership> all = rows.getOrDefault(user, new TreeMap<>());
+        NavigableMap<String, Membership> rest = cursor.isPresent() ? all.tailMap(decodeCursor(cursor.get()), false) : all;
+        List<Membership> page = rest.values().stream().limit(limit).toList();
+        // As DynamoDB does, a full page says there may be more, even when there is none.
+        Optional<String> next = page.size() == limit ? Optional.of(encodeCursor(page.getLast().conversationId().value())) : Optional.empty();
+        return new MembershipPage(page, next);
+    }
+
+    private static String encodeCursor(String conversationId) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(conversationId.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String decodeCursor(String cursor) {
+        try {
+            return ConversationId.of(new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8)).value();
+        } catch (IllegalArgumentException e) {
+            throw new InvalidFieldException("cursor", "is not a cursor this server gave out");
+        }
+    }
+
+    @Override
+    public synchronized List<Membership> members(ConversationId conversation) {
+        List<Membership> members = new ArrayList<>();
+        rows.values().forEach(byConversation -> Optional.ofNullable(byConversation.get(conversation.value())).ifPresent(members::add));
+        return members;
+    }
+
+    @Override
+    public synchronized ReceiptWatermarks advance(UserId user, ConversationId conversation, ReceiptWatermarks marks) {
+        Membership row = rows.getOrDefault(user, new TreeMap<>()).get(conversation.value());
+        if (row == null) {
+            return marks;
+        }
+        long delivered = Math.max(row.watermarks().deliveredSeq(), marks.deliveredSeq());
+        long read = Math.max(row.watermarks().readSeq(), marks.readSeq());
+        Membership advanced = new Membership(user, conversation, row.joinedAfterSeq(), new ReceiptWatermarks(delivered, Math.min(read, delivered)));
+        rows.get(user).put(conversation.value(), advanced);
+        return advanced.watermarks();
+    }
+
+    /** Takes the conversation's next seq for a sender who must be a member: the DynamoDB store's atomic, conditional increment. */
+    synchronized long takeSeq(ConversationId id, UserId sender) {
+        Stored stored = conversations.get(id);
+        if (stored == null) {
+            throw new DomainException(ErrorCode.NOT_FOUND, "no conversation " + id);
+        }
+        if (!stored.conversation().isMember(sender)) {
+            throw new DomainException(ErrorCode.FORBIDDEN, sender + " is not a member of conversation " + id);
+        }
+        Stored next = new Stored(stored.conversation(), stored.createdBy(), stored.lastSeq() + 1, stored.version());
+        conversations.put(id, next);
+        return next.lastSeq();
+    }
+}

@@ -1,0 +1,71 @@
+package dev.parley.testsupport.ports;
+
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.ConnectionId;
+import dev.parley.model.Content;
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.DomainException;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.Message;
+import dev.parley.model.UserId;
+import dev.parley.ports.MessageLog;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Each conversation's messages in memory, for use-case tests; {@link MessageLogContract} holds it to
+ * the DynamoDB adapter's behaviour. Seqs come from the {@link InMemoryConversations} counter, so only
+ * members may append, and a conversation's last seq moves with its messages.
+ */
+public final class InMemoryMessageLog implements MessageLog {
+    /** A message as stored, with the connection it was sent on. */
+    public record Stored(Message message, Optional<ConnectionId> senderConnection) {
+    }
+
+    private final InMemoryConversations conversations;
+    private final Map<ConversationId, NavigableMap<Long, Stored>> bySeq = new HashMap<>();
+    private final Map<ConversationId, Map<ClientMessageId, Message>> byClientId = new HashMap<>();
+
+    public InMemoryMessageLog(InMemoryConversations conversations) {
+        this.conversations = conversations;
+    }
+
+    @Override
+    public synchronized Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
+                                        Optional<ConnectionId> senderConnection, Content content, long serverTimestamp) {
+        Message earlier = byClientId.getOrDefault(conversation, Map.of()).get(id);
+        if (earlier != null) {
+            if (!earlier.senderId().equals(sender)) {
+                throw new DomainException(ErrorCode.CONFLICT, "id " + id + " is already used in conversation " + conversation);
+            }
+            return new Appended(earlier, true);
+        }
+        long seq = conversations.takeSeq(conversation, sender);
+        Message message = new Message(id, conversation, seq, sender, device, content, serverTimestamp);
+        bySeq.computeIfAbsent(conversation, c -> new TreeMap<>()).put(seq, new Stored(message, senderConnection));
+        byClientId.computeIfAbsent(conversation, c -> new HashMap<>()).put(id, message);
+        return new Appended(message, false);
+    }
+
+    @Override
+    public synchronized List<Message> after(ConversationId conversation, long afterSeq, int limit) {
+        return bySeq.getOrDefault(conversation, new TreeMap<>()).tailMap(afterSeq, false).values().stream()
+                .limit(limit).map(Stored::message).toList();
+    }
+
+    @Override
+    public synchronized List<Message> before(ConversationId conversation, long beforeSeq, int limit) {
+        return bySeq.getOrDefault(conversation, new TreeMap<>()).headMap(beforeSeq, false).descendingMap().values().stream()
+                .limit(limit).map(Stored::message).toList();
+    }
+
+    /** Everything stored in the conversation, in seq order: what its stream would carry. */
+    public synchronized List<Stored> stored(ConversationId conversation) {
+        return List.copyOf(bySeq.getOrDefault(conversation, new TreeMap<>()).values());
+    }
+}

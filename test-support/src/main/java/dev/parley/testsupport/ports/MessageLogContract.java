@@ -1,0 +1,108 @@
+package dev.parley.testsupport.ports;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.ConnectionId;
+import dev.parley.model.Content;
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.DomainException;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.Message;
+import dev.parley.model.UserId;
+import dev.parley.ports.ConversationRepository;
+import dev.parley.ports.MessageLog;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** What every {@link MessageLog} does, run against the in-memory fake and the DynamoDB adapter. */
+public abstract class MessageLogContract {
+    private static final UserId ALICE = UserId.of("alice");
+    private static final UserId BOB = UserId.of("bob");
+    private static final UserId EVE = UserId.of("eve");
+    private static final Optional<ConnectionId> PHONE = Optional.of(ConnectionId.of("alice-phone"));
+
+    private ConversationRepository conversations;
+    private MessageLog log;
+    private ConversationId chat;
+
+    /** A message log with nothing in it, and the repository its conversations and seq counters live in. */
+    protected abstract ConversationRepositoryContract.Stores stores();
+
+    @BeforeEach
+    void freshStores() {
+        ConversationRepositoryContract.Stores stores = stores();
+        conversations = stores.conversations();
+        log = stores.messages();
+        chat = conversations.createIfAbsent(Conversation.direct(ALICE, BOB), ALICE).conversation().id();
+    }
+
+    private MessageLog.Appended append(ClientMessageId id, UserId sender, String text) {
+        return log.append(chat, id, sender, DeviceId.of("phone"), PHONE, Content.text(text), 1_700_000_000_000L);
+    }
+
+    @Test
+    void appendsTakeConsecutiveSeqsAndReadBackInOrder() {
+        List<Message> sent = IntStream.rangeClosed(1, 5).mapToObj(i -> append(ClientMessageId.random(), i % 2 == 0 ? BOB : ALICE, "m" + i))
+                .map(MessageLog.Appended::message).toList();
+
+        assertThat(sent).extracting(Message::seq).containsExactly(1L, 2L, 3L, 4L, 5L);
+        assertThat(sent.get(1)).extracting(Message::senderId, Message::senderDevice, Message::content, Message::serverTimestamp)
+                .containsExactly(BOB, DeviceId.of("phone"), Content.text("m2"), 1_700_000_000_000L);
+        assertThat(log.after(chat, 0, 10)).isEqualTo(sent);
+        assertThat(log.after(chat, 2, 2)).extracting(Message::seq).containsExactly(3L, 4L);
+        assertThat(log.after(chat, 5, 10)).isEmpty();
+        assertThat(log.before(chat, 6, 2)).extracting(Message::seq).containsExactly(5L, 4L);
+        assertThat(log.before(chat, 1, 10)).isEmpty();
+        assertThat(conversations.find(chat)).get().extracting(ConversationRepository.Stored::lastSeq).isEqualTo(5L);
+    }
+
+    @Test
+    void aRetriedAppendIsADuplicateOfTheFirstAndStoresNothing() {
+        ClientMessageId id = ClientMessageId.random();
+        MessageLog.Appended first = append(id, ALICE, "hello");
+        MessageLog.Appended again = append(id, ALICE, "hello, edited");
+
+        assertThat(first.duplicate()).isFalse();
+        assertThat(again.duplicate()).isTrue();
+        assertThat(again.message()).isEqualTo(first.message());
+        assertThat(log.after(chat, 0, 10)).containsExactly(first.message());
+        assertThat(append(ClientMessageId.random(), ALICE, "next").message().seq()).isEqualTo(2);
+    }
+
+    @Test
+    void anIdAnotherSenderUsedIsAConflict() {
+        ClientMessageId id = ClientMessageId.random();
+        append(id, ALICE, "mine");
+        assertThatThrownBy(() -> append(id, BOB, "also mine")).isInstanceOfSatisfying(DomainException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
+        assertThat(log.after(chat, 0, 10)).hasSize(1);
+    }
+
+    @Test
+    void onlyMembersOfAnExistingConversationMayAppend() {
+        assertThatThrownBy(() -> append(ClientMessageId.random(), EVE, "let me in")).isInstanceOfSatisfying(DomainException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.FORBIDDEN));
+        ConversationId nowhere = ConversationId.of("g:nowhere");
+        assertThatThrownBy(() -> log.append(nowhere, ClientMessageId.random(), ALICE, DeviceId.DEFAULT, Optional.empty(), Content.text("?"), 1))
+                .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+        assertThat(log.after(chat, 0, 10)).isEmpty();
+        assertThat(append(ClientMessageId.random(), ALICE, "first").message().seq()).as("refusals took no seq").isEqualTo(1);
+    }
+
+    @Test
+    void aClientIdIsItsConversationsOnly() {
+        ClientMessageId id = ClientMessageId.random();
+        ConversationId other = conversations.createIfAbsent(Conversation.direct(ALICE, EVE), ALICE).conversation().id();
+        append(id, ALICE, "to bob");
+        MessageLog.Appended toEve = log.append(other, id, ALICE, DeviceId.DEFAULT, Optional.empty(), Content.text("to eve"), 1);
+        assertThat(toEve.duplicate()).isFalse();
+        assertThat(toEve.message().seq()).isEqualTo(1);
+    }
+}

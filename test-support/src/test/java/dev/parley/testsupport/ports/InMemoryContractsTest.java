@@ -1,0 +1,34 @@
+package dev.parley.testsupport.ports;
+
+import dev.parley.ports.ConnectionRegistry;
+import org.junit.jupiter.api.Nested;
+
+/** The ports' contract suites against the in-memory fakes; local's DynamoContractsTest runs the same against the DynamoDB adapters. */
+class InMemoryContractsTest {
+
+    @Nested
+    class Connections extends ConnectionRegistryContract {
+        @Override
+        protected ConnectionRegistry registry() {
+            return new InMemoryConnectionRegistry();
+        }
+    }
+
+    @Nested
+    class Conversations extends ConversationRepositoryContract {
+        @Override
+        protected Stores stores() {
+            InMemoryConversations conversations = new InMemoryConversations();
+            return new Stores(conversations, new InMemoryMessageLog(conversations));
+        }
+    }
+
+    @Nested
+    class Messages extends MessageLogContract {
+        @Override
+        protected ConversationRepositoryContract.Stores stores() {
+            InMemoryConversations conversations = new InMemoryConversations();
+            return new ConversationRepositoryContract.Stores(conversations, new InMemoryMessageLog(conversations));
+        }
+    }
+}
