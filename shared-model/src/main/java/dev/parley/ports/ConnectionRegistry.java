@@ -11,7 +11,7 @@ import java.util.Map;
 /** Where Parley keeps who is connected: found by connection id or by user, never by scanning. */
 public interface ConnectionRegistry {
 
-    /** Records a new connection (on $connect) or renews its lease (on ping). */
+    /** Records a new connection (on $connect) or renews its lease (on ping); a lease is kept to the second, rounded down. */
     void register(ConnectionId connection, UserId user, DeviceId device, Instant leaseUntil);
 
     /** Forgets a connection (on $disconnect, or when the gateway answers 410 for it); only that one. A second removal changes nothing. */

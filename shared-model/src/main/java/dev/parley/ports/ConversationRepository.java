@@ -39,6 +39,13 @@ public interface ConversationRepository {
         return find(id).orElseThrow(() -> new DomainException(ErrorCode.NOT_FOUND, "no conversation " + id));
     }
 
+    /** The conversation, if {@code user} is one of its members: else a NOT_FOUND or FORBIDDEN refusal. */
+    default Stored requireAsMember(ConversationId id, UserId user) {
+        Stored stored = require(id);
+        stored.conversation().requireMember(user);
+        return stored;
+    }
+
     Map<ConversationId, Stored> findAll(Collection<ConversationId> ids);
 
     /**

@@ -14,8 +14,9 @@ public final class UnavailableException extends RuntimeException {
 
     public UnavailableException(String message, Duration retryAfter, Throwable cause) {
         super(message, cause);
-        if (retryAfter.isNegative() || retryAfter.isZero()) {
-            throw new IllegalArgumentException("retryAfter must be positive, was " + retryAfter);
+        if (retryAfter.toMillis() < 1) {
+            // A client is told the wait in whole milliseconds.
+            throw new IllegalArgumentException("retryAfter must be at least 1 ms, was " + retryAfter);
         }
         this.retryAfter = retryAfter;
     }

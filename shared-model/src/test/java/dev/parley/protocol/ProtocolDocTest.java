@@ -93,11 +93,19 @@ class ProtocolDocTest {
                 "{\"type\":\"conversation.members.add\",\"conversation_id\":\"g\",\"members\":[\"alice\",7]}",
                 "{\"type\":\"message.unsend\"}",
                 oneByteTooLarge("{\"type\":\"ping\",\"pad\":\"", "\"}"));
-        assertThat(examples).hasSameSizeAs(causes);
+        // The codec's own answers first; then the one the functions give when a store cannot serve a frame now.
+        assertThat(examples).hasSize(causes.size() + 1);
         for (int i = 0; i < causes.size(); i++) {
             DecodeResult<ClientFrame> result = codec.decodeClient(causes.get(i));
             assertThat(result).isInstanceOf(DecodeResult.Rejected.class);
             assertThat(codec.encode(((DecodeResult.Rejected<ClientFrame>) result).error())).isEqualTo(examples.get(i));
         }
+        String rateLimited = examples.getLast();
+        DecodeResult<ServerFrame> decoded = codec.decodeServer(rateLimited);
+        assertThat(decoded).as(rateLimited).isInstanceOf(DecodeResult.Decoded.class);
+        ServerFrame.Error error = (ServerFrame.Error) ((DecodeResult.Decoded<ServerFrame>) decoded).frame();
+        assertThat(error.code()).isEqualTo(dev.parley.model.ErrorCode.RATE_LIMITED);
+        assertThat(error.retryAfterMs()).hasValue(250);
+        assertThat(codec.encode(error)).isEqualTo(rateLimited);
     }
 }

@@ -7,12 +7,16 @@ import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import dev.parley.functions.observability.LogFields;
 import dev.parley.functions.observability.Telemetry;
 import dev.parley.functions.store.MessageStreamRecords;
+import dev.parley.functions.store.MessagesTable;
 import dev.parley.functions.store.RecordingPushNotifier;
 import dev.parley.functions.usecase.FanOut;
 import dev.parley.model.Message;
 import dev.parley.protocol.FrameCodec;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -35,6 +39,8 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
 
     private FanOutHandler(Wiring wiring) {
         this(new FanOut(wiring.conversations(), wiring.delivery(), new RecordingPushNotifier(), new FrameCodec()));
+        // The stream records' schema is built now, in the snapshot SnapStart takes, not on the first batch.
+        MessagesTable.SCHEMA.tableMetadata();
     }
 
     FanOutHandler(FanOut fanOut) {
@@ -50,7 +56,7 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
         List<String> failed = new ArrayList<>();
         List<FanOut.Envelope> batch = new ArrayList<>();
         for (DynamodbEvent.DynamodbStreamRecord record : event.getRecords()) {
-            String sequenceNumber = record.getDynamodb().getSequenceNumber();
+            String sequenceNumber = sequenceNumber(record);
             try {
                 MessageStreamRecords.newMessage(record).ifPresent(stored ->
                         batch.add(new FanOut.Envelope(sequenceNumber, stored.message(), stored.senderConnection())));
@@ -60,9 +66,13 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
             }
         }
         FanOut.Outcome outcome = fanOut.deliver(batch);
+        Set<Throwable> logged = Collections.newSetFromMap(new IdentityHashMap<>());
         for (FanOut.Failed failure : outcome.failed()) {
+            // One cause may fail many messages (the batch's shared connection lookup): its trace is logged once.
+            boolean first = logged.add(failure.cause());
             withMessageFields(failure.envelope().message(), () -> LOG.error("fan-out failed",
-                    StructuredArguments.entry("sequence_number", failure.envelope().recordId()), failure.cause()));
+                    StructuredArguments.entry("sequence_number", failure.envelope().recordId()),
+                    first ? failure.cause() : StructuredArguments.entry("cause", String.valueOf(failure.cause().getMessage()))));
             failed.add(failure.envelope().recordId());
         }
         for (FanOut.Delivered one : outcome.delivered()) {
@@ -72,9 +82,13 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
         }
         recordMetrics(outcome.delivered());
         return StreamsEventResponse.builder().withBatchItemFailures(event.getRecords().stream()
-                .map(record -> record.getDynamodb().getSequenceNumber()).filter(failed::contains)
+                .map(FanOutHandler::sequenceNumber).filter(failed::contains)
                 .map(sequenceNumber -> StreamsEventResponse.BatchItemFailure.builder().withItemIdentifier(sequenceNumber).build()).toList())
                 .build();
+    }
+
+    private static String sequenceNumber(DynamodbEvent.DynamodbStreamRecord record) {
+        return record.getDynamodb() == null ? null : record.getDynamodb().getSequenceNumber();
     }
 
     /** Writes a log line with the message's conversation and seq as its correlation ids. */

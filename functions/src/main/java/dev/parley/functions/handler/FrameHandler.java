@@ -76,7 +76,9 @@ public final class FrameHandler implements RequestHandler<APIGatewayV2WebSocketE
         } catch (DomainException e) {
             return respond(new ServerFrame.Error(e.code(), e.getMessage(), Optional.of(reference(frame))));
         } catch (UnavailableException e) {
-            LOG.warn("frame deferred", StructuredArguments.entry("type", frame.type()), StructuredArguments.entry("reason", e.getMessage()));
+            LOG.warn("frame deferred", StructuredArguments.entry("type", frame.type()),
+                    StructuredArguments.entry("retry_after_ms", e.retryAfter().toMillis()), e);
+            Telemetry.metrics(metrics -> metrics.addMetric(Telemetry.FRAMES_DEFERRED, 1, MetricUnit.COUNT));
             return respond(new ServerFrame.Error(ErrorCode.RATE_LIMITED, "the server is busy; send the frame again after retry_after_ms",
                     Optional.of(reference(frame)), OptionalLong.of(e.retryAfter().toMillis())));
         } catch (RuntimeException e) {

@@ -28,6 +28,7 @@ public final class Telemetry {
     public static final String POSTS = "PostToConnectionCalls";
     public static final String GONE_CONNECTIONS = "GoneConnections";
     public static final String PUSH_HAND_OFFS = "PushHandOffs";
+    public static final String FRAMES_DEFERRED = "FramesDeferred";
 
     static {
         // On Lambda the embedded-metrics library sees AWS_LAMBDA_FUNCTION_NAME and writes to stdout, which

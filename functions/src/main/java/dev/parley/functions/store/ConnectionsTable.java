@@ -60,9 +60,19 @@ public final class ConnectionsTable {
         return ENTRY_PREFIX + connection.value();
     }
 
-    /** The connection an attribute of a user item is the entry of; empty for the item's other attributes. */
+    /**
+     * The connection an attribute of a user item is the entry of; empty for the item's other attributes,
+     * and for an entry whose name holds no connection id (written by hand, say): one bad entry must not
+     * stop a fan-out from reaching the user's other connections.
+     */
     public static Optional<ConnectionId> connectionOfEntry(String attributeName) {
-        return attributeName.startsWith(ENTRY_PREFIX)
-                ? Optional.of(ConnectionId.of(attributeName.substring(ENTRY_PREFIX.length()))) : Optional.empty();
+        if (!attributeName.startsWith(ENTRY_PREFIX)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(ConnectionId.of(attributeName.substring(ENTRY_PREFIX.length())));
+        } catch (IllegalArgumentException notAConnection) {
+            return Optional.empty();
+        }
     }
 }

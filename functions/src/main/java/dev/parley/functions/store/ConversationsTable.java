@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import software.amazon.awssdk.enhanced.dynamodb.EnhancedType;
+import software.amazon.awssdk.enhanced.dynamodb.Key;
 import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticAttributeTags;
 import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticImmutableTableSchema;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -61,6 +62,11 @@ public final class ConversationsTable {
         return Map.of(PK, AttributeValue.fromS(conversationKey(id)));
     }
 
+    /** The same key, for {@link #SCHEMA}'s table. */
+    static Key conversationSchemaKey(ConversationId id) {
+        return Key.builder().partitionValue(conversationKey(id)).build();
+    }
+
     static Map<String, AttributeValue> claimItemKey(ConversationId conversation, ClientMessageId id) {
         return Map.of(PK, AttributeValue.fromS(claimKey(conversation, id)));
     }
@@ -84,11 +90,18 @@ public final class ConversationsTable {
         private Long version;
 
         Stored build() {
-            ConversationKind parsedKind = WireEnum.fromWireName(ConversationKind.class, String.valueOf(kind))
+            ConversationKind parsedKind = WireEnum.fromWireName(ConversationKind.class, require(kind, KIND))
                     .orElseThrow(() -> new IllegalArgumentException("a conversation item's " + KIND + " is unknown: " + kind));
-            Conversation conversation = new Conversation(conversationOf(String.valueOf(key)), parsedKind, Optional.ofNullable(name),
-                    users(members), users(admins));
-            return new Stored(conversation, UserId.of(String.valueOf(createdBy)), lastSeq == null ? 0 : lastSeq, version == null ? 0 : version);
+            Conversation conversation = new Conversation(conversationOf(require(key, PK)), parsedKind, Optional.ofNullable(name),
+                    users(require(members, MEMBERS)), users(admins));
+            return new Stored(conversation, UserId.of(require(createdBy, CREATED_BY)), require(lastSeq, LAST_SEQ), require(version, VERSION));
+        }
+
+        private static <T> T require(T value, String attribute) {
+            if (value == null) {
+                throw new IllegalArgumentException("a conversation item has no " + attribute);
+            }
+            return value;
         }
 
         private static List<UserId> users(Set<String> ids) {

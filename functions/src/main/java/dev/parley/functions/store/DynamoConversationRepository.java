@@ -21,7 +21,6 @@ import java.util.Set;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbTable;
 import software.amazon.awssdk.enhanced.dynamodb.Expression;
-import software.amazon.awssdk.enhanced.dynamodb.Key;
 import software.amazon.awssdk.enhanced.dynamodb.model.Page;
 import software.amazon.awssdk.enhanced.dynamodb.model.QueryConditional;
 import software.amazon.awssdk.enhanced.dynamodb.model.QueryEnhancedRequest;
@@ -61,16 +60,19 @@ public final class DynamoConversationRepository implements ConversationRepositor
     public Stored createIfAbsent(Conversation conversation, UserId createdBy) {
         return SdkErrors.translating("creating a conversation", () -> {
             Stored created = new Stored(conversation, createdBy, 0, 1);
-            Stored stored = created;
             try {
                 conversationItems.putItem(b -> b.item(created).conditionExpression(Expression.builder().expression("attribute_not_exists(#pk)")
                         .putExpressionName("#pk", ConversationsTable.PK).build()));
             } catch (ConditionalCheckFailedException exists) {
-                stored = findItem(conversation.id()).orElseThrow();
+                // A retried create, or another user's create of the same direct conversation: the rows there
+                // are left as they are (their watermarks have moved on); only missing ones are written.
+                Stored stored = findItem(conversation.id()).orElseThrow();
+                repairRows(stored, stored.conversation().members());
+                return stored;
             }
-            // Written after the conversation, and again on a retry: a crash in between leaves nothing half-made for long.
-            writeMemberships(stored.conversation().id(), stored.conversation().members(), stored.lastSeq());
-            return stored;
+            // Written after the conversation, and made whole by a retry: a crash in between leaves nothing half-made for long.
+            writeMemberships(created.conversation().id(), created.conversation().members(), 0);
+            return created;
         });
     }
 
@@ -94,7 +96,7 @@ public final class DynamoConversationRepository implements ConversationRepositor
     }
 
     private Optional<Stored> findItem(ConversationId id) {
-        return Optional.ofNullable(conversationItems.getItem(b -> b.key(Key.builder().partitionValue(ConversationsTable.conversationKey(id)).build())
+        return Optional.ofNullable(conversationItems.getItem(b -> b.key(ConversationsTable.conversationSchemaKey(id))
                 .consistentRead(true)));
     }
 
@@ -139,16 +141,19 @@ public final class DynamoConversationRepository implements ConversationRepositor
 
     @Override
     public void repairMemberships(Stored stored, Collection<UserId> users) {
+        SdkErrors.translating("repairing memberships", () -> repairRows(stored, users));
+    }
+
+    /** Writes the rows these users lack as members (joining after the last seq) and deletes those they hold as non-members. */
+    private void repairRows(Stored stored, Collection<UserId> users) {
         ConversationId id = stored.conversation().id();
         Set<UserId> members = new HashSet<>(stored.conversation().members());
         Set<UserId> withRows = new HashSet<>();
         List<UserId> named = users.stream().distinct().toList();
-        SdkErrors.translating("repairing memberships", () -> {
-            Batches.getAll(dynamo, backoff, memberships, named.stream().map(user -> MembershipsTable.key(user, id)).toList(), true,
-                    item -> withRows.add(MembershipsTable.SCHEMA.mapToItem(item).user()));
-            writeMemberships(id, named.stream().filter(u -> members.contains(u) && !withRows.contains(u)).toList(), stored.lastSeq());
-            deleteMemberships(id, named.stream().filter(u -> !members.contains(u) && withRows.contains(u)).toList());
-        });
+        Batches.getAll(dynamo, backoff, memberships, named.stream().map(user -> MembershipsTable.key(user, id)).toList(), true,
+                item -> withRows.add(MembershipsTable.SCHEMA.mapToItem(item).user()));
+        writeMemberships(id, named.stream().filter(u -> members.contains(u) && !withRows.contains(u)).toList(), stored.lastSeq());
+        deleteMemberships(id, named.stream().filter(u -> !members.contains(u) && withRows.contains(u)).toList());
     }
 
     @Override
@@ -157,14 +162,14 @@ public final class DynamoConversationRepository implements ConversationRepositor
     }
 
     private Optional<Membership> membershipRow(UserId user, ConversationId conversation) {
-        return Optional.ofNullable(membershipRows.getItem(b -> b.key(Key.builder().partitionValue(user.value()).sortValue(conversation.value()).build())
+        return Optional.ofNullable(membershipRows.getItem(b -> b.key(MembershipsTable.schemaKey(user, conversation))
                 .consistentRead(true)));
     }
 
     @Override
     public MembershipPage memberships(UserId user, Optional<String> cursor, int limit) {
         QueryEnhancedRequest.Builder query = QueryEnhancedRequest.builder().consistentRead(true).limit(limit)
-                .queryConditional(QueryConditional.keyEqualTo(Key.builder().partitionValue(user.value()).build()));
+                .queryConditional(QueryConditional.keyEqualTo(MembershipsTable.partition(user.value())));
         cursor.ifPresent(c -> query.exclusiveStartKey(MembershipsTable.key(user, decodeCursor(c))));
         Page<Membership> page = SdkErrors.translating("listing memberships", () -> membershipRows.query(query.build()).iterator().next());
         Optional<String> next = page.lastEvaluatedKey() == null || page.lastEvaluatedKey().isEmpty() ? Optional.empty()
@@ -190,7 +195,7 @@ public final class DynamoConversationRepository implements ConversationRepositor
         return SdkErrors.translating("reading a conversation's members", () -> {
             List<Membership> all = new ArrayList<>();
             membershipRows.index(MembershipsTable.BY_CONVERSATION)
-                    .query(QueryConditional.keyEqualTo(Key.builder().partitionValue(conversation.value()).build()))
+                    .query(QueryConditional.keyEqualTo(MembershipsTable.partition(conversation.value())))
                     .forEach(page -> all.addAll(page.items()));
             return all;
         });

@@ -24,7 +24,6 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbTable;
 import software.amazon.awssdk.enhanced.dynamodb.Expression;
-import software.amazon.awssdk.enhanced.dynamodb.Key;
 import software.amazon.awssdk.enhanced.dynamodb.model.QueryConditional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -45,7 +44,11 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
  * ({@link #CLAIM_ABANDONED_AFTER}), the next send with that id takes it over.
  */
 public final class DynamoMessageLog implements MessageLog {
-    public static final Duration CLAIM_ABANDONED_AFTER = SendClaims.ABANDONED_AFTER;
+    /**
+     * When a claim with no message is known to be abandoned: far longer than the frame functions'
+     * timeout (the manifest's test holds them to it), so its send cannot still be running.
+     */
+    public static final Duration CLAIM_ABANDONED_AFTER = Duration.ofSeconds(30);
     /** How long a retried send waits for the byClientId index to show the original: about a second at most. */
     private static final Backoff INDEX_CATCH_UP = new Backoff(Duration.ofMillis(5), Duration.ofMillis(100), 14);
     private static final Expression SEQ_IS_FREE = Expression.builder().expression("attribute_not_exists(#seq)")
@@ -130,11 +133,7 @@ public final class DynamoMessageLog implements MessageLog {
 
     /** The item at a seq, read consistently (it is known to exist). */
     private Message storedAt(ConversationId conversation, long seq) {
-        return messageItems.getItem(b -> b.key(key(conversation, seq)).consistentRead(true)).message();
-    }
-
-    private static Key key(ConversationId conversation, long seq) {
-        return Key.builder().partitionValue(conversation.value()).sortValue(seq).build();
+        return messageItems.getItem(b -> b.key(MessagesTable.key(conversation, seq)).consistentRead(true)).message();
     }
 
     /** The message a client id was first stored as, if there is one; a send still in flight is waited for, briefly. */
@@ -162,7 +161,7 @@ public final class DynamoMessageLog implements MessageLog {
     @Override
     public List<Message> after(ConversationId conversation, long afterSeq, int limit) {
         return SdkErrors.translating("reading messages", () -> {
-            List<Message> page = firstPage(QueryConditional.sortGreaterThan(key(conversation, afterSeq)), limit, true);
+            List<Message> page = firstPage(QueryConditional.sortGreaterThan(MessagesTable.key(conversation, afterSeq)), limit, true);
             List<Message> filled = voidAbandoned(conversation, afterSeq + 1, page);
             return filled.size() > limit ? filled.subList(0, limit) : filled;
         });
@@ -171,7 +170,7 @@ public final class DynamoMessageLog implements MessageLog {
     @Override
     public List<Message> before(ConversationId conversation, long beforeSeq, int limit) {
         return SdkErrors.translating("reading messages", () -> {
-            List<Message> page = firstPage(QueryConditional.sortLessThan(key(conversation, beforeSeq)), limit, false);
+            List<Message> page = firstPage(QueryConditional.sortLessThan(MessagesTable.key(conversation, beforeSeq)), limit, false);
             if (page.isEmpty()) {
                 return page;
             }

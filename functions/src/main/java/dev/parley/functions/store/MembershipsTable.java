@@ -6,6 +6,7 @@ import dev.parley.model.UserId;
 import dev.parley.ports.ConversationRepository.Membership;
 import java.util.List;
 import java.util.Map;
+import software.amazon.awssdk.enhanced.dynamodb.Key;
 import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticAttributeTags;
 import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticImmutableTableSchema;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -34,6 +35,16 @@ public final class MembershipsTable {
         return Map.of(USER, AttributeValue.fromS(user.value()), CONVERSATION, AttributeValue.fromS(conversation.value()));
     }
 
+    /** The same key, for {@link #SCHEMA}'s table. */
+    static Key schemaKey(UserId user, ConversationId conversation) {
+        return Key.builder().partitionValue(user.value()).sortValue(conversation.value()).build();
+    }
+
+    /** The key of a user's rows, or of a conversation's in {@link #BY_CONVERSATION}. */
+    static Key partition(String value) {
+        return Key.builder().partitionValue(value).build();
+    }
+
     /** Collects a row's attributes as the schema reads them. */
     static final class MembershipBuilder {
         private String user;
@@ -43,11 +54,19 @@ public final class MembershipsTable {
         private Long read;
 
         Membership build() {
-            long deliveredSeq = delivered == null ? 0 : delivered;
+            long deliveredSeq = require(delivered, DELIVERED);
             // Each mark is advanced by its own conditional update; a reader never sees read ahead of delivered.
-            long readSeq = Math.min(read == null ? 0 : read, deliveredSeq);
-            return new Membership(UserId.of(String.valueOf(user)), ConversationId.of(String.valueOf(conversation)), joined == null ? 0 : joined,
+            long readSeq = Math.min(require(read, READ), deliveredSeq);
+            // Rows written before members joined mid-conversation have no joinedAfterSeq: they joined at the start.
+            return new Membership(UserId.of(require(user, USER)), ConversationId.of(require(conversation, CONVERSATION)), joined == null ? 0 : joined,
                     new ReceiptWatermarks(deliveredSeq, readSeq));
+        }
+
+        private static <T> T require(T value, String attribute) {
+            if (value == null) {
+                throw new IllegalArgumentException("a membership row has no " + attribute);
+            }
+            return value;
         }
     }
 

@@ -15,6 +15,7 @@ import java.util.Optional;
 import software.amazon.awssdk.enhanced.dynamodb.AttributeConverter;
 import software.amazon.awssdk.enhanced.dynamodb.AttributeValueType;
 import software.amazon.awssdk.enhanced.dynamodb.EnhancedType;
+import software.amazon.awssdk.enhanced.dynamodb.Key;
 import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticAttributeTags;
 import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticImmutableTableSchema;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -23,7 +24,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * The messages table's schema: {@link #CONVERSATION} + {@link #SEQ}, the {@link #BY_CLIENT_ID} index
  * ({@link #CONVERSATION} + {@link #CLIENT_ID}, keys only), and a stream of new images that the
  * fan-out reads. Its items are plain records, modelled by a static table schema ({@link #SCHEMA}):
- * no reflection, so a cold start (or a SnapStart restore) pays nothing to build it.
+ * written out, with no reflection; building it costs tens of milliseconds once per execution
+ * environment (docs/benchmarks.md, scripts/bench-item-mapping), in the snapshot where SnapStart is on.
  */
 public final class MessagesTable {
     public static final String CONVERSATION = "conversationId";
@@ -62,8 +64,9 @@ public final class MessagesTable {
             Message message = new Message(ClientMessageId.parse(require(clientId, CLIENT_ID)), ConversationId.of(require(conversation, CONVERSATION)),
                     require(seq, SEQ), UserId.of(require(sender, SENDER)), DeviceId.of(require(senderDevice, SENDER_DEVICE)),
                     require(content, CONTENT), require(timestamp, TIMESTAMP));
-            // Items written before the attribute was optional hold "" for "no connection".
-            Optional<ConnectionId> connection = Optional.ofNullable(senderConnection).filter(c -> !c.isEmpty()).map(ConnectionId::of);
+            // Items written before the attribute was optional hold "" for "no connection"; a stored value that is
+            // not a connection id reads as none rather than making the message undeliverable.
+            Optional<ConnectionId> connection = Optional.ofNullable(senderConnection).filter(MessagesTable::isConnectionId).map(ConnectionId::of);
             return new StoredMessage(message, connection);
         }
 
@@ -94,6 +97,20 @@ public final class MessagesTable {
                             .setter((b, v) -> b.content = v).attributeConverter(ContentConverter.INSTANCE))
                     .addAttribute(Long.class, a -> a.name(TIMESTAMP).getter(s -> s.message().serverTimestamp()).setter((b, v) -> b.timestamp = v))
                     .build();
+
+    private static boolean isConnectionId(String value) {
+        try {
+            ConnectionId.of(value);
+            return true;
+        } catch (IllegalArgumentException notOne) {
+            return false;
+        }
+    }
+
+    /** The key of the message at {@code seq}, for {@link #SCHEMA}'s table. */
+    static Key key(ConversationId conversation, long seq) {
+        return Key.builder().partitionValue(conversation.value()).sortValue(seq).build();
+    }
 
     /** A message item, as written to the table (and as its stream's new image carries it). */
     public static Map<String, AttributeValue> item(StoredMessage stored) {

@@ -2,13 +2,16 @@ package dev.parley.functions.store;
 
 import dev.parley.functions.retry.RetriesExhaustedException;
 import dev.parley.ports.UnavailableException;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.function.Supplier;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
-import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.exception.SdkServiceException;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
+import software.amazon.awssdk.services.dynamodb.model.RequestLimitExceededException;
+import software.amazon.awssdk.services.dynamodb.model.ThrottlingException;
 
 /**
  * Where the adapters (DynamoDB, the Management API) turn the AWS SDK's exceptions into the ports'
@@ -53,17 +56,34 @@ public final class SdkErrors {
         if (isThrottling(e)) {
             return new UnavailableException(operation + " was throttled", THROTTLED_RETRY_AFTER, e);
         }
-        boolean passing = e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException
-                || (e instanceof SdkServiceException service && service.statusCode() >= 500)
-                || (e instanceof SdkClientException && !(e instanceof SdkServiceException));
-        if (passing) {
+        if (isPassing(e)) {
             return new UnavailableException(operation + " failed: " + e.getMessage(), FAILING_RETRY_AFTER, e);
         }
         return new IllegalStateException(operation + " was refused: " + e.getMessage(), e);
     }
 
-    /** Throttling as the SDK classifies it: DynamoDB's ProvisionedThroughputExceeded, RequestLimitExceeded and ThrottlingException, any 429. */
+    /**
+     * Throttling: DynamoDB's ProvisionedThroughputExceeded, RequestLimitExceeded and ThrottlingException
+     * (by type, and by error code as the SDK classifies them), any 429.
+     */
     public static boolean isThrottling(SdkException e) {
-        return e instanceof SdkServiceException service && (service.isThrottlingException() || service.statusCode() == 429);
+        return e instanceof ProvisionedThroughputExceededException || e instanceof RequestLimitExceededException
+                || e instanceof ThrottlingException
+                || e instanceof SdkServiceException service && (service.isThrottlingException() || service.statusCode() == 429);
+    }
+
+    /**
+     * A failure that may pass: a call or attempt that timed out, a 5xx, or a client-side failure the SDK
+     * itself calls retryable (a connection reset, an I/O error). Missing credentials, a bad endpoint or an
+     * unreadable answer are faults of the deployment, not of the moment.
+     */
+    private static boolean isPassing(SdkException e) {
+        if (e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException) {
+            return true;
+        }
+        if (e instanceof SdkServiceException service) {
+            return service.statusCode() >= 500;
+        }
+        return e.retryable() || e.getCause() instanceof IOException;
     }
 }

@@ -10,7 +10,6 @@ import dev.parley.model.ConversationId;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
 import dev.parley.model.UserId;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -25,12 +24,6 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
  * failed claim is told from this call's own by the old item its condition returns.
  */
 final class SendClaims {
-    /**
-     * When a claim with no message is known to be abandoned: far longer than the frame functions'
-     * timeout (the manifest's test holds them to it), so its send cannot still be running.
-     */
-    static final Duration ABANDONED_AFTER = Duration.ofSeconds(30);
-
     private final DynamoDbClient dynamo;
     private final String table;
 
@@ -98,7 +91,7 @@ final class SendClaims {
             dynamo.putItem(b -> b.tableName(table).item(item(conversation, id, sender, timestamp, attempt))
                     .conditionExpression("attribute_not_exists(#pk) OR (#timestamp < :abandoned AND attribute_not_exists(#seq))")
                     .expressionAttributeNames(Map.of("#pk", ConversationsTable.PK, "#timestamp", CLAIM_TIMESTAMP, "#seq", CLAIM_SEQ))
-                    .expressionAttributeValues(Map.of(":abandoned", AttributeValue.fromN(Long.toString(timestamp - ABANDONED_AFTER.toMillis())))));
+                    .expressionAttributeValues(Map.of(":abandoned", AttributeValue.fromN(Long.toString(timestamp - DynamoMessageLog.CLAIM_ABANDONED_AFTER.toMillis())))));
             return OptionalLong.empty();
         } catch (ConditionalCheckFailedException stillRunning) {
             throw new DomainException(ErrorCode.CONFLICT, "a send with id " + id + " is still in progress; retry it");

@@ -5,6 +5,7 @@ import dev.parley.model.ConversationId;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
 import dev.parley.model.UserId;
+import dev.parley.ports.UnavailableException;
 import java.util.Map;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -54,8 +55,16 @@ final class SeqCounter {
         } catch (SdkException failed) {
             if (SdkErrors.isThrottling(failed)) {
                 claims.release(conversation, id);
+                throw failed;
             }
-            throw failed;
+            RuntimeException translated = SdkErrors.translate("taking a seq", failed);
+            if (translated instanceof UnavailableException) {
+                // Whether a seq was taken is unknown, so the claim stays: the same send succeeds once the
+                // claim counts as abandoned, and not before. Say so, rather than invite a retry that conflicts.
+                throw new UnavailableException("taking a seq failed, and may have taken one: " + failed.getMessage(),
+                        DynamoMessageLog.CLAIM_ABANDONED_AFTER.plusSeconds(1), failed);
+            }
+            throw translated;
         }
     }
 }

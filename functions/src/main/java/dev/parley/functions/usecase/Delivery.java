@@ -5,6 +5,7 @@ import dev.parley.model.UserId;
 import dev.parley.ports.ConnectionPoster;
 import dev.parley.ports.ConnectionRegistry;
 import dev.parley.ports.LiveConnection;
+import dev.parley.ports.UnavailableException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -49,10 +50,14 @@ public final class Delivery {
 
     /** Posts to every live connection of these users except {@code except} (the connection a request came on). */
     public Posted postToUsers(Collection<UserId> users, String frame, Optional<ConnectionId> except) {
-        List<LiveConnection> targets = new ArrayList<>();
-        liveConnections(users).values().forEach(targets::addAll);
-        except.ifPresent(skipped -> targets.removeIf(connection -> connection.connectionId().equals(skipped)));
-        return post(targets, frame);
+        List<LiveConnection> connections = new ArrayList<>();
+        liveConnections(users).values().forEach(connections::addAll);
+        return post(connections, frame, except);
+    }
+
+    /** Posts to each of these connections except {@code except}. */
+    public Posted post(Collection<LiveConnection> connections, String frame, Optional<ConnectionId> except) {
+        return post(connections.stream().filter(c -> !except.equals(Optional.of(c.connectionId()))).toList(), frame);
     }
 
     /** Posts to one connection, the caller's own: nothing to forget if it is gone, since its $disconnect or lease does that. */
@@ -71,23 +76,39 @@ public final class Delivery {
             posts.add(threads.submit(() -> postOne(target, frame)));
         }
         List<ConnectionPoster.Outcome> outcomes = new ArrayList<>(posts.size());
-        RuntimeException failure = null;
+        List<RuntimeException> failures = new ArrayList<>();
         for (Future<ConnectionPoster.Outcome> post : posts) {
             try {
                 outcomes.add(post.get());
             } catch (ExecutionException e) {
                 outcomes.add(null);
-                failure = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+                failures.add(e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause()));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while posting", e);
             }
         }
-        Posted posted = tally(outcomes, targets);
-        if (failure != null) {
-            throw failure;
+        Posted posted;
+        try {
+            posted = tally(outcomes, targets);
+        } catch (RuntimeException e) {
+            failures.add(e);
+            posted = null;
+        }
+        if (!failures.isEmpty()) {
+            throw oneFailure(failures);
         }
         return posted;
+    }
+
+    /**
+     * The failure to report for a call whose posts failed in several ways: a fault rather than a "try
+     * later", so that it is not retried as if it would pass; the others ride along as suppressed.
+     */
+    private static RuntimeException oneFailure(List<RuntimeException> failures) {
+        RuntimeException reported = failures.stream().filter(f -> !(f instanceof UnavailableException)).findFirst().orElse(failures.getFirst());
+        failures.stream().filter(f -> f != reported).forEach(reported::addSuppressed);
+        return reported;
     }
 
     private ConnectionPoster.Outcome postOne(LiveConnection target, String frame) {

@@ -170,9 +170,9 @@ public final class FanOut {
                 push.notifyOffline(member, message);
                 pushed++;
             }
-            memberConnections.stream().filter(c -> !envelope.senderConnection().equals(Optional.of(c.connectionId()))).forEach(targets::add);
+            targets.addAll(memberConnections);
         }
-        Delivery.Posted posted = delivery.post(targets, codec.encode(new ServerFrame.MessageReceive(message)));
+        Delivery.Posted posted = delivery.post(targets, codec.encode(new ServerFrame.MessageReceive(message)), envelope.senderConnection());
         return new Delivered(message, posted.posts(), posted.gone(), pushed, (System.nanoTime() - started) / 1e6);
     }
 }

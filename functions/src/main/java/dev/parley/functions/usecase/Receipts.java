@@ -43,8 +43,7 @@ public final class Receipts {
     }
 
     private void receipt(Caller caller, ConversationId id, long seq, boolean read) {
-        Stored stored = conversations.require(id);
-        stored.conversation().requireMember(caller.user());
+        Stored stored = conversations.requireAsMember(id, caller.user());
         if (seq > stored.lastSeq()) {
             throw new DomainException(ErrorCode.BAD_REQUEST, "seq " + seq + " is beyond the last seq " + stored.lastSeq() + " of " + id);
         }

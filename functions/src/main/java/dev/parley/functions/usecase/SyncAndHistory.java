@@ -1,8 +1,6 @@
 package dev.parley.functions.usecase;
 
 import dev.parley.model.ConversationId;
-import dev.parley.model.DomainException;
-import dev.parley.model.ErrorCode;
 import dev.parley.model.Message;
 import dev.parley.model.Utf8;
 import dev.parley.ports.ConversationRepository;
@@ -94,8 +92,7 @@ public final class SyncAndHistory {
 
     public ServerFrame.HistoryBatch history(Caller caller, ClientFrame.HistoryRequest request) {
         ConversationId id = request.conversationId();
-        Stored stored = conversations.require(id);
-        stored.conversation().requireMember(caller.user());
+        Stored stored = conversations.requireAsMember(id, caller.user());
         long before = request.beforeSeq().orElse(stored.lastSeq() + 1);
         List<Message> page = messages.before(id, before, request.limit());
         OptionalLong next = page.size() == request.limit() && page.getLast().seq() > 1 ? OptionalLong.of(page.getLast().seq()) : OptionalLong.empty();

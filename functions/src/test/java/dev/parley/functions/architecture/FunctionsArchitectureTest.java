@@ -1,5 +1,8 @@
 package dev.parley.functions.architecture;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleName;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -44,6 +47,11 @@ class FunctionsArchitectureTest {
             .should().dependOnClassesThat().resideInAnyPackage("software.amazon..", "com.amazonaws..",
                     "dev.parley.functions.config..", "dev.parley.functions.store..", "dev.parley.functions.handler..")
             .because("a use case runs on the ports alone, testable without AWS");
+
+    @ArchTest
+    static final ArchRule useCasesLogOnlyThroughSlf4j = noClasses().that().resideInAPackage("dev.parley.functions.usecase..")
+            .should().dependOnClassesThat(resideInAPackage("dev.parley.functions.observability..").and(not(simpleName("LogFields"))))
+            .because("Telemetry is Powertools: a use case sets correlation ids (LogFields) and leaves metrics to its handler");
 
     @ArchTest
     static final ArchRule nothingShippedUsesTestOrDevelopmentCode = noClasses()

@@ -44,6 +44,7 @@ class SdkErrorsTest {
                 service(ProvisionedThroughputExceededException.builder(), "ProvisionedThroughputExceededException", 400),
                 service(RequestLimitExceededException.builder(), "RequestLimitExceeded", 400),
                 service(ThrottlingException.builder(), "ThrottlingException", 400),
+                ProvisionedThroughputExceededException.builder().message("no error details, as a hand-made one has none").build(),
                 LimitExceededException.builder().statusCode(429).message("slow down").build()}) {
             assertThat(caught(throttled)).as(throttled.getClass().getSimpleName()).isInstanceOfSatisfying(UnavailableException.class, e -> {
                 assertThat(e.retryAfter()).isEqualTo(SdkErrors.THROTTLED_RETRY_AFTER);
@@ -57,7 +58,7 @@ class SdkErrorsTest {
         for (RuntimeException failing : new RuntimeException[] {
                 service(InternalServerErrorException.builder(), "InternalServerError", 500),
                 ApiCallTimeoutException.create(2_000),
-                SdkClientException.create("connection reset")}) {
+                SdkClientException.builder().message("Unable to execute HTTP request").cause(new java.net.SocketException("Connection reset")).build()}) {
             assertThat(caught(failing)).as(failing.getClass().getSimpleName()).isInstanceOfSatisfying(UnavailableException.class,
                     e -> assertThat(e.retryAfter()).isEqualTo(SdkErrors.FAILING_RETRY_AFTER));
         }
@@ -66,9 +67,13 @@ class SdkErrorsTest {
     }
 
     @Test
-    void aRefusedRequestIsAFaultNamingTheOperationAndNoAwsType() {
-        Throwable refused = caught(service(ResourceNotFoundException.builder(), "ResourceNotFoundException", 400));
-        assertThat(refused).isExactlyInstanceOf(IllegalStateException.class).hasMessageStartingWith("storing a message was refused");
+    void aRefusedRequestOrABrokenDeploymentIsAFaultNamingTheOperationAndNoAwsType() {
+        for (RuntimeException fault : new RuntimeException[] {
+                service(ResourceNotFoundException.builder(), "ResourceNotFoundException", 400),
+                SdkClientException.create("Unable to load credentials from any of the providers in the chain")}) {
+            assertThat(caught(fault)).as(fault.getMessage()).isExactlyInstanceOf(IllegalStateException.class)
+                    .hasMessageStartingWith("storing a message was refused");
+        }
     }
 
     @Test

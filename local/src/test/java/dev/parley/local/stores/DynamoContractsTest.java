@@ -1,11 +1,17 @@
 package dev.parley.local.stores;
 
+import dev.parley.functions.manifest.ParleyManifest;
+import dev.parley.functions.store.MembershipsTable;
+import dev.parley.model.ConversationId;
+import dev.parley.model.UserId;
 import dev.parley.ports.ConnectionRegistry;
 import dev.parley.testsupport.ports.ConnectionRegistryContract;
 import dev.parley.testsupport.ports.ConversationRepositoryContract;
 import dev.parley.testsupport.ports.MessageLogContract;
 import org.junit.jupiter.api.AfterEach;
+import java.util.Map;
 import org.junit.jupiter.api.Nested;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The ports' contract suites against the DynamoDB adapters on the emulator: the same tests the
@@ -55,6 +61,12 @@ class DynamoContractsTest {
         @Override
         protected Stores stores() {
             return new Stores(emulated.tables().conversations(), emulated.tables().messages());
+        }
+
+        @Override
+        protected void loseRow(UserId user, ConversationId conversation) {
+            emulated.tables().dynamo.deleteItem(b -> b.tableName(ParleyManifest.MEMBERSHIPS).key(Map.of(
+                    MembershipsTable.USER, AttributeValue.fromS(user.value()), MembershipsTable.CONVERSATION, AttributeValue.fromS(conversation.value()))));
         }
 
         @AfterEach

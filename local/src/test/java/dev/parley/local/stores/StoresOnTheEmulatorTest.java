@@ -135,6 +135,37 @@ class StoresOnTheEmulatorTest {
     }
 
     @Test
+    void aThrottledSeqIncrementReleasesTheClaimSoTheSameSendMayBeRetriedAtOnce() {
+        DynamoMessageLog log = messageLog();
+        UserId alice = UserId.of("alice");
+        ConversationId conversation = direct(alice, UserId.of("bob"));
+        ClientMessageId id = ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000021");
+        long now = System.currentTimeMillis();
+
+        long fault = emulator.faults().add(new Faults.Rule("UpdateItem", ParleyManifest.CONVERSATIONS,
+                Faults.Kind.PROVISIONED_THROUGHPUT_EXCEEDED, 1.0, 0));
+        assertThatThrownBy(() -> log.append(conversation, id, alice, DeviceId.DEFAULT, C1, Content.text("hi"), now))
+                .isInstanceOfSatisfying(UnavailableException.class, e -> assertThat(e.retryAfter()).isEqualTo(java.time.Duration.ofMillis(250)));
+        emulator.faults().remove(fault);
+
+        MessageLog.Appended retried = log.append(conversation, id, alice, DeviceId.DEFAULT, C1, Content.text("hi"), now + 1);
+        assertThat(retried.duplicate()).isFalse();
+        assertThat(retried.message().seq()).as("no seq was taken by the throttled attempt").isEqualTo(1);
+    }
+
+    @Test
+    void anIncrementThatMayHaveTakenASeqAsksForAWaitPastTheClaimsAbandonment() {
+        DynamoMessageLog log = messageLog();
+        UserId alice = UserId.of("alice");
+        ConversationId conversation = direct(alice, UserId.of("bob"));
+        long fault = emulator.faults().add(new Faults.Rule("UpdateItem", ParleyManifest.CONVERSATIONS, Faults.Kind.INTERNAL_SERVER_ERROR, 1.0, 0));
+        assertThatThrownBy(() -> log.append(conversation, ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000022"), alice, DeviceId.DEFAULT,
+                C1, Content.text("hi"), System.currentTimeMillis()))
+                .isInstanceOfSatisfying(UnavailableException.class, e -> assertThat(e.retryAfter()).isGreaterThan(DynamoMessageLog.CLAIM_ABANDONED_AFTER));
+        emulator.faults().remove(fault);
+    }
+
+    @Test
     void aSendThatFailsAfterTakingItsSeqLeavesNoHoleWhenItIsRetried() {
         DynamoMessageLog log = messageLog();
         UserId alice = UserId.of("alice");

@@ -70,7 +70,17 @@ public abstract class ConnectionRegistryContract {
     }
 
     @Test
-    void aHundredAndFiftyUsersAreReadInOneCall() {
+    void aLeaseIsKeptToTheSecondRoundedDown() {
+        ConnectionRegistry registry = registry();
+        registry.register(ConnectionId.of("alice-phone"), ALICE, DeviceId.of("phone"), NOW.plusMillis(1_700));
+
+        assertThat(registry.liveConnections(List.of(ALICE), NOW.plusMillis(500)).get(ALICE)).extracting(LiveConnection::leaseUntil)
+                .containsExactly(NOW.plusSeconds(1));
+        assertThat(registry.liveConnections(List.of(ALICE), NOW.plusMillis(1_200))).isEmpty();
+    }
+
+    @Test
+    void aHundredAndFiftyUsersAreAllRead() {
         ConnectionRegistry registry = registry();
         List<UserId> users = java.util.stream.IntStream.range(0, 150).mapToObj(i -> UserId.of("user-" + i)).toList();
         users.forEach(user -> registry.register(ConnectionId.of("c-" + user.value()), user, DeviceId.DEFAULT, NOW.plusSeconds(60)));

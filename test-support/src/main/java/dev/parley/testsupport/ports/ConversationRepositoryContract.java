@@ -39,6 +39,9 @@ public abstract class ConversationRepositoryContract {
     public record Stores(ConversationRepository conversations, MessageLog messages) {
     }
 
+    /** Deletes a member's row behind the repository's back, as a membership write that failed leaves it missing. */
+    protected abstract void loseRow(UserId user, ConversationId conversation);
+
     @BeforeEach
     void freshStores() {
         Stores stores = stores();
@@ -68,6 +71,36 @@ public abstract class ConversationRepositoryContract {
         assertThat(repository.membership(BOB, CREW)).contains(new Membership(BOB, CREW, 0, ReceiptWatermarks.NONE));
         assertThat(repository.membership(CAROL, CREW)).isEmpty();
         assertThat(repository.members(CREW)).extracting(Membership::user).containsExactlyInAnyOrder(ALICE, BOB);
+    }
+
+    @Test
+    void creatingAgainKeepsTheRowsThereAndRestoresOnlyTheMissingOnes() {
+        crew(ALICE, BOB, CAROL);
+        send(CREW, ALICE, 3);
+        repository.advance(BOB, CREW, new ReceiptWatermarks(3, 2));
+        loseRow(CAROL, CREW);
+
+        Stored again = crew(ALICE, BOB, CAROL);
+
+        assertThat(again.lastSeq()).isEqualTo(3);
+        assertThat(repository.membership(BOB, CREW)).as("bob's marks are his, not reset")
+                .contains(new Membership(BOB, CREW, 0, new ReceiptWatermarks(3, 2)));
+        assertThat(repository.membership(CAROL, CREW)).as("restored, joining after the last seq")
+                .contains(new Membership(CAROL, CREW, 3, new ReceiptWatermarks(3, 3)));
+    }
+
+    @Test
+    void aRepairWritesTheRowsMembersLack() {
+        crew(ALICE, BOB);
+        send(CREW, BOB, 2);
+        loseRow(BOB, CREW);
+        Stored stored = repository.find(CREW).orElseThrow();
+
+        repository.repairMemberships(stored, List.of(BOB, CAROL));
+
+        assertThat(repository.membership(BOB, CREW)).contains(new Membership(BOB, CREW, 2, new ReceiptWatermarks(2, 2)));
+        assertThat(repository.membership(CAROL, CREW)).as("not a member: no row").isEmpty();
+        assertThat(repository.membership(ALICE, CREW)).as("not named: left as it is").contains(new Membership(ALICE, CREW, 0, ReceiptWatermarks.NONE));
     }
 
     @Test

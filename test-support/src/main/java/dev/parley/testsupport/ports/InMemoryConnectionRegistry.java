@@ -29,7 +29,9 @@ public final class InMemoryConnectionRegistry implements ConnectionRegistry {
 
     @Override
     public void register(ConnectionId connection, UserId user, DeviceId device, Instant leaseUntil) {
-        byUser.computeIfAbsent(user, u -> new ConcurrentHashMap<>()).put(connection, new LiveConnection(connection, user, device, leaseUntil));
+        // Kept to the second, as the table keeps a lease (its TTL attribute is epoch seconds).
+        Instant lease = Instant.ofEpochSecond(leaseUntil.getEpochSecond());
+        byUser.computeIfAbsent(user, u -> new ConcurrentHashMap<>()).put(connection, new LiveConnection(connection, user, device, lease));
     }
 
     @Override

@@ -8,9 +8,7 @@ import dev.parley.model.InvalidFieldException;
 import dev.parley.model.ReceiptWatermarks;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConversationRepository;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -36,9 +34,15 @@ public final class InMemoryConversations implements ConversationRepository {
 
     @Override
     public synchronized Stored createIfAbsent(Conversation conversation, UserId createdBy) {
-        Stored stored = conversations.computeIfAbsent(conversation.id(), id -> new Stored(conversation, createdBy, 0, 1));
-        writeRows(stored.conversation().id(), stored.conversation().members(), stored.lastSeq());
-        return stored;
+        Stored existing = conversations.get(conversation.id());
+        if (existing != null) {
+            repairMemberships(existing, existing.conversation().members());
+            return existing;
+        }
+        Stored created = new Stored(conversation, createdBy, 0, 1);
+        conversations.put(conversation.id(), created);
+        writeRows(conversation.id(), conversation.members(), 0);
+        return created;
     }
 
     private void writeRows(ConversationId id, Collection<UserId> users, long joinedAfterSeq) {
@@ -103,20 +107,27 @@ public final class InMemoryConversations implements ConversationRepository {
         NavigableMap<String, Membership> rest = cursor.isPresent() ? all.tailMap(decodeCursor(cursor.get()), false) : all;
         List<Membership> page = rest.values().stream().limit(limit).toList();
         // As DynamoDB does, a full page says there may be more, even when there is none.
-        Optional<String> next = page.size() == limit ? Optional.of(encodeCursor(page.getLast().conversationId().value())) : Optional.empty();
+        Optional<String> next = page.size() == limit ? Optional.of(CURSOR_PREFIX + page.getLast().conversationId().value()) : Optional.empty();
         return new MembershipPage(page, next);
     }
 
-    private static String encodeCursor(String conversationId) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(conversationId.getBytes(StandardCharsets.UTF_8));
-    }
+    /** This fake's cursors: the last conversation id of the page, marked, so that a made-up cursor is refused as the store's is. */
+    private static final String CURSOR_PREFIX = "after:";
 
     private static String decodeCursor(String cursor) {
         try {
-            return ConversationId.of(new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8)).value();
+            if (!cursor.startsWith(CURSOR_PREFIX)) {
+                throw new IllegalArgumentException(cursor);
+            }
+            return ConversationId.of(cursor.substring(CURSOR_PREFIX.length())).value();
         } catch (IllegalArgumentException e) {
             throw new InvalidFieldException("cursor", "is not a cursor this server gave out");
         }
+    }
+
+    /** Deletes a member's row as a failed write would leave it missing: the state repairs start from. */
+    public synchronized void loseRow(UserId user, ConversationId conversation) {
+        deleteRows(conversation, List.of(user));
     }
 
     @Override

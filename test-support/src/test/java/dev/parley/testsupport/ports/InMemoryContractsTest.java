@@ -1,5 +1,7 @@
 package dev.parley.testsupport.ports;
 
+import dev.parley.model.ConversationId;
+import dev.parley.model.UserId;
 import dev.parley.ports.ConnectionRegistry;
 import org.junit.jupiter.api.Nested;
 
@@ -16,10 +18,16 @@ class InMemoryContractsTest {
 
     @Nested
     class Conversations extends ConversationRepositoryContract {
+        private final InMemoryConversations conversations = new InMemoryConversations();
+
         @Override
         protected Stores stores() {
-            InMemoryConversations conversations = new InMemoryConversations();
             return new Stores(conversations, new InMemoryMessageLog(conversations));
+        }
+
+        @Override
+        protected void loseRow(UserId user, ConversationId conversation) {
+            conversations.loseRow(user, conversation);
         }
     }
 

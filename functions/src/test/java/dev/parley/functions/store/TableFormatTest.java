@@ -1,0 +1,73 @@
+package dev.parley.functions.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.ConnectionId;
+import dev.parley.model.ConversationId;
+import dev.parley.model.UserId;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The stored format, spelled out. Everything else (the stores, the manifest, the CDK stack, the tests)
+ * reads the table owners' constants, so a renamed constant would pass them all while it changed a
+ * deployed key schema (CloudFormation replaces the table) or orphaned every stored item. This test
+ * is where such a change has to be made on purpose.
+ */
+class TableFormatTest {
+
+    @Test
+    void connections() {
+        assertThat(List.of(ConnectionsTable.PK, ConnectionsTable.USER, ConnectionsTable.DEVICE, ConnectionsTable.LEASE,
+                ConnectionsTable.ENTRY_DEVICE, ConnectionsTable.ENTRY_LEASE)).containsExactly("pk", "userId", "deviceId", "expiresAt", "d", "x");
+        ConnectionId connection = ConnectionId.of("L0SM9cOFvHcCIhw=");
+        assertThat(ConnectionsTable.connectionKey(connection)).isEqualTo("C#L0SM9cOFvHcCIhw=");
+        assertThat(ConnectionsTable.connectionOfKey("C#L0SM9cOFvHcCIhw=")).contains(connection);
+        assertThat(ConnectionsTable.connectionOfKey("U#alice")).isEmpty();
+        assertThat(ConnectionsTable.userKey(UserId.of("alice"))).isEqualTo("U#alice");
+        assertThat(ConnectionsTable.userOf("U#alice")).isEqualTo(UserId.of("alice"));
+        assertThat(ConnectionsTable.entryName(connection)).isEqualTo("c_L0SM9cOFvHcCIhw=");
+        assertThat(ConnectionsTable.connectionOfEntry("c_L0SM9cOFvHcCIhw=")).contains(connection);
+        assertThat(ConnectionsTable.connectionOfEntry("pk")).isEmpty();
+        assertThat(ConnectionsTable.connectionOfEntry("c_not a connection")).as("a bad entry is skipped, not fatal").isEmpty();
+    }
+
+    @Test
+    void conversations() {
+        assertThat(List.of(ConversationsTable.PK, ConversationsTable.KIND, ConversationsTable.NAME, ConversationsTable.MEMBERS,
+                ConversationsTable.ADMINS, ConversationsTable.CREATED_BY, ConversationsTable.LAST_SEQ, ConversationsTable.VERSION))
+                .containsExactly("pk", "kind", "name", "members", "admins", "createdBy", "lastSeq", "version");
+        assertThat(List.of(ConversationsTable.CLAIM_SENDER, ConversationsTable.CLAIM_TIMESTAMP, ConversationsTable.CLAIM_ATTEMPT,
+                ConversationsTable.CLAIM_SEQ)).containsExactly("senderId", "serverTimestamp", "attempt", "seq");
+        ConversationId direct = ConversationId.of("d:alice:bob");
+        assertThat(ConversationsTable.conversationKey(direct)).isEqualTo("V#d:alice:bob");
+        assertThat(ConversationsTable.conversationOf("V#d:alice:bob")).isEqualTo(direct);
+        assertThat(ConversationsTable.claimKey(direct, ClientMessageId.parse("3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e10")))
+                .isEqualTo("K#d:alice:bob#3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e10");
+        assertThat(ConversationsTable.SCHEMA.attributeNames()).containsExactlyInAnyOrder(
+                "pk", "kind", "name", "members", "admins", "createdBy", "lastSeq", "version");
+    }
+
+    @Test
+    void memberships() {
+        assertThat(List.of(MembershipsTable.USER, MembershipsTable.CONVERSATION, MembershipsTable.JOINED, MembershipsTable.DELIVERED,
+                MembershipsTable.READ, MembershipsTable.BY_CONVERSATION))
+                .containsExactly("userId", "conversationId", "joinedAfterSeq", "deliveredSeq", "readSeq", "byConversation");
+        List<String> nonKey = MembershipsTable.SCHEMA.attributeNames().stream()
+                .filter(name -> !name.equals(MembershipsTable.USER) && !name.equals(MembershipsTable.CONVERSATION)).toList();
+        assertThat(MembershipsTable.PROJECTED).as("the index projects every attribute a row has, or members() would read it as missing")
+                .containsExactlyInAnyOrderElementsOf(nonKey);
+    }
+
+    @Test
+    void messages() {
+        assertThat(MessagesTable.SCHEMA.attributeNames()).containsExactlyInAnyOrder("conversationId", "seq", "clientId", "senderId",
+                "senderDevice", "senderConnection", "content", "serverTimestamp");
+        assertThat(MessagesTable.SCHEMA.tableMetadata().primaryPartitionKey()).isEqualTo("conversationId");
+        assertThat(MessagesTable.SCHEMA.tableMetadata().primarySortKey()).isEqualTo(Optional.of("seq"));
+        assertThat(MessagesTable.BY_CLIENT_ID).isEqualTo("byClientId");
+        assertThat(MessagesTable.SCHEMA.tableMetadata().indexSortKey(MessagesTable.BY_CLIENT_ID)).contains("clientId");
+    }
+}
