@@ -110,7 +110,7 @@ class FanOutOnLocalStackIT {
         UserId alice = UserId.of("alice");
         ConversationId conversation = new DynamoConversationRepository(dynamo, ParleyManifest.CONVERSATIONS, ParleyManifest.MEMBERSHIPS)
                 .createIfAbsent(Conversation.direct(alice, UserId.of("bob")), alice).conversation().id();
-        new DynamoMessageLog(dynamo, sequencer, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS).append(conversation,
+        new DynamoMessageLog(dynamo, sequencer, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS, ParleyManifest.MEMBERSHIPS).append(conversation,
                 ClientMessageId.parse(UUID.randomUUID().toString()), alice, DeviceId.DEFAULT, java.util.Optional.empty(), Content.text("hi"),
                 System.currentTimeMillis());
 

@@ -2,6 +2,7 @@ package dev.parley.ports;
 
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
+import dev.parley.model.ConversationKind;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
 import dev.parley.model.ReceiptWatermarks;
@@ -11,11 +12,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Conversations, their members, and each member's place in each conversation. */
+/**
+ * Conversations, their members, and each member's place in each conversation. What is read on every
+ * send, receipt, sync and list ({@link Summary}, {@link Membership}) is kept apart from the member list
+ * ({@link Stored}), which only membership changes and the fan-out read: their cost does not grow with
+ * a group's size.
+ */
 public interface ConversationRepository {
 
-    /** A conversation as stored: its membership, who made it, its last seq, and a version for optimistic updates. */
-    record Stored(Conversation conversation, UserId createdBy, long lastSeq, long version) {
+    /** A conversation with its member list, who made it, and a version for optimistic membership changes. */
+    record Stored(Conversation conversation, UserId createdBy, long version) {
+    }
+
+    /** What a conversation list shows, and the last seq every reader needs: small, whatever the group's size. */
+    record Summary(ConversationId id, ConversationKind kind, Optional<String> name, int memberCount, long lastSeq) {
     }
 
     /** One member's view of one conversation: where they joined and how far they have received and read. */
@@ -27,26 +37,39 @@ public interface ConversationRepository {
     }
 
     /**
-     * Creates the conversation unless it exists; either way makes sure every member has a membership.
-     * Returns what is stored (the existing conversation when there was one).
+     * Creates the conversation unless it exists; either way makes sure every member has a membership
+     * (rows already there are left as they are). Returns what is stored (the existing conversation when
+     * there was one).
      */
     Stored createIfAbsent(Conversation conversation, UserId createdBy);
 
+    /** The conversation with its member list; its cost grows with the list. */
     Optional<Stored> find(ConversationId id);
 
     /** The conversation, or a NOT_FOUND refusal naming it. */
     default Stored require(ConversationId id) {
-        return find(id).orElseThrow(() -> new DomainException(ErrorCode.NOT_FOUND, "no conversation " + id));
+        return find(id).orElseThrow(() -> notFound(id));
     }
 
-    /** The conversation, if {@code user} is one of its members: else a NOT_FOUND or FORBIDDEN refusal. */
-    default Stored requireAsMember(ConversationId id, UserId user) {
-        Stored stored = require(id);
-        stored.conversation().requireMember(user);
-        return stored;
+    Optional<Summary> summary(ConversationId id);
+
+    /** The summaries of those of these conversations that exist, in as few reads as the store allows. */
+    Map<ConversationId, Summary> summaries(Collection<ConversationId> ids);
+
+    /** The conversation's summary, or a NOT_FOUND refusal naming it. */
+    default Summary requireSummary(ConversationId id) {
+        return summary(id).orElseThrow(() -> notFound(id));
     }
 
-    Map<ConversationId, Stored> findAll(Collection<ConversationId> ids);
+    /** The user's membership of the conversation: else a FORBIDDEN refusal, or NOT_FOUND if there is no such conversation. */
+    default Membership requireMembership(ConversationId id, UserId user) {
+        return membership(user, id).orElseThrow(() -> summary(id).isPresent()
+                ? new DomainException(ErrorCode.FORBIDDEN, user + " is not a member of conversation " + id) : notFound(id));
+    }
+
+    private static DomainException notFound(ConversationId id) {
+        return new DomainException(ErrorCode.NOT_FOUND, "no conversation " + id);
+    }
 
     /**
      * Replaces the membership if the stored version is still {@code current}'s; false if it changed

@@ -440,7 +440,7 @@ class MessagingIT {
             // Seq 2 taken by a send whose function was then killed; seq 3 accepted, as that send's successor, longer ago
             // than a send can run.
             dynamo.updateItem(b -> b.tableName(ParleyManifest.CONVERSATIONS)
-                    .key(Map.of(ConversationsTable.PK, AttributeValue.fromS(ConversationsTable.conversationKey(conversation))))
+                    .key(Map.of(ConversationsTable.PK, AttributeValue.fromS(ConversationsTable.headKey(conversation))))
                     .updateExpression("SET #lastSeq = #lastSeq + :two").expressionAttributeNames(Map.of("#lastSeq", ConversationsTable.LAST_SEQ))
                     .expressionAttributeValues(Map.of(":two", AttributeValue.fromN("2"))));
             Message third = new Message(ClientMessageId.random(), conversation, 3, UserId.of(user("alice")), DeviceId.of("phone"),

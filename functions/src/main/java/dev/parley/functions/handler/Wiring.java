@@ -43,7 +43,8 @@ final class Wiring {
     }
 
     MessageLog messages() {
-        return new DynamoMessageLog(dynamo, AwsClients.dynamoDbWithoutRetries(config), config.messagesTable(), config.conversationsTable());
+        return new DynamoMessageLog(dynamo, AwsClients.dynamoDbWithoutRetries(config), config.messagesTable(), config.conversationsTable(),
+                config.membershipsTable());
     }
 
     /** For a function that posts to connections: the Management API's endpoint must be configured. */

@@ -7,6 +7,7 @@ import dev.parley.model.ConversationKind;
 import dev.parley.model.UserId;
 import dev.parley.model.WireEnum;
 import dev.parley.ports.ConversationRepository.Stored;
+import dev.parley.ports.ConversationRepository.Summary;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,12 +19,17 @@ import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticImmutableTableSchem
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * The conversations table's schema: one key, {@link #PK}, and two kinds of item.
+ * The conversations table's schema: one key, {@link #PK}, and three kinds of item.
  * <ul>
- * <li>{@code V#<conversationId>}: a conversation ({@link #KIND}, {@link #NAME}, {@link #MEMBERS} and
- * {@link #ADMINS} as string sets, {@link #CREATED_BY}, the seq counter {@link #LAST_SEQ}, and
- * {@link #VERSION} for optimistic membership changes). Read through {@link #SCHEMA}; the seq
- * increment and the membership change are targeted updates with the low-level client.</li>
+ * <li>{@code V#<conversationId>}: a conversation with its member list ({@link #KIND}, {@link #NAME},
+ * {@link #MEMBERS} and {@link #ADMINS} as string sets, {@link #CREATED_BY}, and {@link #VERSION} for
+ * optimistic membership changes): up to about 70 KB for 1024 members. Read through {@link #SCHEMA}
+ * by membership changes and the fan-out only. A conversation stored before the head existed kept its
+ * seq counter here ({@link #LAST_SEQ}); moving it to the head leaves {@link #MOVED_SEQ}.</li>
+ * <li>{@code H#<conversationId>}: the conversation's head, small whatever the group's size: the seq
+ * counter {@link #LAST_SEQ}, which every send increments, and what a conversation list shows
+ * ({@link #NAME}, {@link #MEMBER_COUNT}, kept with the {@link #MEMBERS_VERSION} it was counted at).
+ * Read through {@link #HEAD_SCHEMA}; written with targeted low-level updates.</li>
  * <li>{@code K#<conversationId>#<clientMessageId>}: a send's claim ({@link #CLAIM_SENDER},
  * {@link #CLAIM_TIMESTAMP}, {@link #CLAIM_ATTEMPT}, and {@link #CLAIM_SEQ} once a failed send left its
  * seq there). Low-level: a claim is read back from a failed condition's old item.</li>
@@ -38,6 +44,10 @@ public final class ConversationsTable {
     public static final String CREATED_BY = "createdBy";
     public static final String LAST_SEQ = "lastSeq";
     public static final String VERSION = "version";
+    /** On a conversation stored before the head: the seq counter at the moment it moved to the head. */
+    public static final String MOVED_SEQ = "movedSeq";
+    public static final String MEMBER_COUNT = "memberCount";
+    public static final String MEMBERS_VERSION = "membersVersion";
     public static final String CLAIM_SENDER = "senderId";
     public static final String CLAIM_TIMESTAMP = "serverTimestamp";
     /** Which append call wrote the claim. */
@@ -45,6 +55,7 @@ public final class ConversationsTable {
     public static final String CLAIM_SEQ = "seq";
 
     private static final String CONVERSATION_PREFIX = "V#";
+    private static final String HEAD_PREFIX = "H#";
     private static final String CLAIM_PREFIX = "K#";
 
     private ConversationsTable() {
@@ -52,6 +63,21 @@ public final class ConversationsTable {
 
     public static String conversationKey(ConversationId id) {
         return CONVERSATION_PREFIX + id.value();
+    }
+
+    public static String headKey(ConversationId id) {
+        return HEAD_PREFIX + id.value();
+    }
+
+    static Map<String, AttributeValue> headItemKey(ConversationId id) {
+        return Map.of(PK, AttributeValue.fromS(headKey(id)));
+    }
+
+    static ConversationId conversationOfHead(String headKey) {
+        if (!headKey.startsWith(HEAD_PREFIX)) {
+            throw new IllegalArgumentException("not a conversation head's key: " + headKey);
+        }
+        return ConversationId.of(headKey.substring(HEAD_PREFIX.length()));
     }
 
     public static String claimKey(ConversationId conversation, ClientMessageId id) {
@@ -86,27 +112,26 @@ public final class ConversationsTable {
         private Set<String> members;
         private Set<String> admins;
         private String createdBy;
-        private Long lastSeq;
         private Long version;
 
         Stored build() {
-            ConversationKind parsedKind = WireEnum.fromWireName(ConversationKind.class, require(kind, KIND))
+            ConversationKind parsedKind = WireEnum.fromWireName(ConversationKind.class, require(kind, KIND, "a conversation item"))
                     .orElseThrow(() -> new IllegalArgumentException("a conversation item's " + KIND + " is unknown: " + kind));
-            Conversation conversation = new Conversation(conversationOf(require(key, PK)), parsedKind, Optional.ofNullable(name),
-                    users(require(members, MEMBERS)), users(admins));
-            return new Stored(conversation, UserId.of(require(createdBy, CREATED_BY)), require(lastSeq, LAST_SEQ), require(version, VERSION));
+            Conversation conversation = new Conversation(conversationOf(require(key, PK, "a conversation item")), parsedKind, Optional.ofNullable(name),
+                    users(require(members, MEMBERS, "a conversation item")), users(admins));
+            return new Stored(conversation, UserId.of(require(createdBy, CREATED_BY, "a conversation item")), require(version, VERSION, "a conversation item"));
         }
+    }
 
-        private static <T> T require(T value, String attribute) {
-            if (value == null) {
-                throw new IllegalArgumentException("a conversation item has no " + attribute);
-            }
-            return value;
+    private static <T> T require(T value, String attribute, String item) {
+        if (value == null) {
+            throw new IllegalArgumentException(item + " has no " + attribute);
         }
+        return value;
+    }
 
-        private static List<UserId> users(Set<String> ids) {
-            return ids == null ? List.of() : ids.stream().map(UserId::of).toList();
-        }
+    private static List<UserId> users(Set<String> ids) {
+        return ids == null ? List.of() : ids.stream().map(UserId::of).toList();
     }
 
     private static Set<String> ids(List<UserId> users) {
@@ -126,7 +151,31 @@ public final class ConversationsTable {
                     .addAttribute(EnhancedType.setOf(String.class), a -> a.name(ADMINS).getter(s -> ids(s.conversation().admins()))
                             .setter((b, v) -> b.admins = v))
                     .addAttribute(String.class, a -> a.name(CREATED_BY).getter(s -> s.createdBy().value()).setter((b, v) -> b.createdBy = v))
-                    .addAttribute(Long.class, a -> a.name(LAST_SEQ).getter(Stored::lastSeq).setter((b, v) -> b.lastSeq = v))
                     .addAttribute(Long.class, a -> a.name(VERSION).getter(Stored::version).setter((b, v) -> b.version = v))
+                    .build();
+
+    /** Collects a head's attributes as {@link #HEAD_SCHEMA} reads them. */
+    static final class SummaryBuilder {
+        private String key;
+        private String name;
+        private Integer memberCount;
+        private Long lastSeq;
+
+        Summary build() {
+            ConversationId id = conversationOfHead(require(key, PK, "a conversation head"));
+            return new Summary(id, id.isDirect() ? ConversationKind.DIRECT : ConversationKind.GROUP, Optional.ofNullable(name),
+                    require(memberCount, MEMBER_COUNT, "a conversation head"), require(lastSeq, LAST_SEQ, "a conversation head"));
+        }
+    }
+
+    /** A head as read; its writes are targeted updates, so the schema only reads (and the tests write) one. */
+    public static final StaticImmutableTableSchema<Summary, SummaryBuilder> HEAD_SCHEMA =
+            StaticImmutableTableSchema.builder(Summary.class, SummaryBuilder.class)
+                    .newItemBuilder(SummaryBuilder::new, SummaryBuilder::build)
+                    .addAttribute(String.class, a -> a.name(PK).getter(s -> headKey(s.id())).setter((b, v) -> b.key = v)
+                            .tags(StaticAttributeTags.primaryPartitionKey()))
+                    .addAttribute(String.class, a -> a.name(NAME).getter(s -> s.name().orElse(null)).setter((b, v) -> b.name = v))
+                    .addAttribute(Integer.class, a -> a.name(MEMBER_COUNT).getter(Summary::memberCount).setter((b, v) -> b.memberCount = v))
+                    .addAttribute(Long.class, a -> a.name(LAST_SEQ).getter(Summary::lastSeq).setter((b, v) -> b.lastSeq = v))
                     .build();
 }

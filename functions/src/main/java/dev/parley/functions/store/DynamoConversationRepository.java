@@ -30,9 +30,10 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
- * Conversations ({@link ConversationsTable}) and memberships ({@link MembershipsTable}) in DynamoDB.
- * Items are read and written through the tables' static schemas; the optimistic membership change,
- * the watermark advances and the batch calls (with their own backoff) use the low-level client.
+ * Conversations ({@link ConversationsTable}: the member list, and the head {@link ConversationHeads}
+ * keeps) and memberships ({@link MembershipsTable}) in DynamoDB. Items are read and written through
+ * the tables' static schemas; the optimistic membership change, the watermark advances and the batch
+ * calls (with their own backoff) use the low-level client.
  */
 public final class DynamoConversationRepository implements ConversationRepository {
     private final DynamoDbClient dynamo;
@@ -41,6 +42,7 @@ public final class DynamoConversationRepository implements ConversationRepositor
     private final String conversations;
     private final String memberships;
     private final Backoff backoff;
+    private final ConversationHeads heads;
 
     public DynamoConversationRepository(DynamoDbClient dynamo, String conversations, String memberships) {
         this(dynamo, conversations, memberships, Backoff.DYNAMODB);
@@ -54,12 +56,13 @@ public final class DynamoConversationRepository implements ConversationRepositor
         this.conversations = conversations;
         this.memberships = memberships;
         this.backoff = backoff;
+        this.heads = new ConversationHeads(dynamo, conversations, backoff);
     }
 
     @Override
     public Stored createIfAbsent(Conversation conversation, UserId createdBy) {
         return SdkErrors.translating("creating a conversation", () -> {
-            Stored created = new Stored(conversation, createdBy, 0, 1);
+            Stored created = new Stored(conversation, createdBy, 1);
             try {
                 conversationItems.putItem(b -> b.item(created).conditionExpression(Expression.builder().expression("attribute_not_exists(#pk)")
                         .putExpressionName("#pk", ConversationsTable.PK).build()));
@@ -71,6 +74,7 @@ public final class DynamoConversationRepository implements ConversationRepositor
                 return stored;
             }
             // Written after the conversation, and made whole by a retry: a crash in between leaves nothing half-made for long.
+            heads.create(created);
             writeMemberships(created.conversation().id(), created.conversation().members(), 0);
             return created;
         });
@@ -101,14 +105,13 @@ public final class DynamoConversationRepository implements ConversationRepositor
     }
 
     @Override
-    public Map<ConversationId, Stored> findAll(Collection<ConversationId> ids) {
-        Map<ConversationId, Stored> found = new HashMap<>();
-        List<Map<String, AttributeValue>> keys = new LinkedHashSet<>(ids).stream().map(ConversationsTable::conversationItemKey).toList();
-        SdkErrors.translating("reading conversations", () -> Batches.getAll(dynamo, backoff, conversations, keys, true, item -> {
-            Stored stored = ConversationsTable.SCHEMA.mapToItem(item);
-            found.put(stored.conversation().id(), stored);
-        }));
-        return found;
+    public Optional<Summary> summary(ConversationId id) {
+        return SdkErrors.translating("reading a conversation's head", () -> heads.read(id));
+    }
+
+    @Override
+    public Map<ConversationId, Summary> summaries(Collection<ConversationId> ids) {
+        return SdkErrors.translating("reading conversations' heads", () -> heads.readAll(ids));
     }
 
     @Override
@@ -132,9 +135,10 @@ public final class DynamoConversationRepository implements ConversationRepositor
             Set<UserId> before = new HashSet<>(current.conversation().members());
             Set<UserId> after = new HashSet<>(updated.members());
             // New members start after the last seq at the time they joined; sync gives them what comes after.
-            long joinedAfter = findItem(id).map(Stored::lastSeq).orElse(current.lastSeq());
+            long joinedAfter = lastSeq(id);
             writeMemberships(id, updated.members().stream().filter(u -> !before.contains(u)).toList(), joinedAfter);
             deleteMemberships(id, current.conversation().members().stream().filter(u -> !after.contains(u)).toList());
+            heads.countMembers(new Stored(updated, current.createdBy(), current.version() + 1));
             return true;
         });
     }
@@ -144,7 +148,14 @@ public final class DynamoConversationRepository implements ConversationRepositor
         SdkErrors.translating("repairing memberships", () -> repairRows(stored, users));
     }
 
-    /** Writes the rows these users lack as members (joining after the last seq) and deletes those they hold as non-members. */
+    private long lastSeq(ConversationId id) {
+        return heads.read(id).map(Summary::lastSeq).orElseThrow(() -> new IllegalStateException("conversation " + id + " has no head"));
+    }
+
+    /**
+     * Writes the rows these users lack as members (joining after the last seq) and deletes those they hold
+     * as non-members; and the head's member count, which a change that failed part-way may have left behind.
+     */
     private void repairRows(Stored stored, Collection<UserId> users) {
         ConversationId id = stored.conversation().id();
         Set<UserId> members = new HashSet<>(stored.conversation().members());
@@ -152,8 +163,12 @@ public final class DynamoConversationRepository implements ConversationRepositor
         List<UserId> named = users.stream().distinct().toList();
         Batches.getAll(dynamo, backoff, memberships, named.stream().map(user -> MembershipsTable.key(user, id)).toList(), true,
                 item -> withRows.add(MembershipsTable.SCHEMA.mapToItem(item).user()));
-        writeMemberships(id, named.stream().filter(u -> members.contains(u) && !withRows.contains(u)).toList(), stored.lastSeq());
+        List<UserId> missing = named.stream().filter(u -> members.contains(u) && !withRows.contains(u)).toList();
+        if (!missing.isEmpty()) {
+            writeMemberships(id, missing, lastSeq(id));
+        }
         deleteMemberships(id, named.stream().filter(u -> !members.contains(u) && withRows.contains(u)).toList());
+        heads.countMembers(stored);
     }
 
     @Override

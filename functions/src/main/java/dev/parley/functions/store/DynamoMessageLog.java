@@ -34,8 +34,8 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
  * table ({@link ConversationsTable}, {@link SendClaims}). A send is three writes, none of which can lose a race:
  * <ol>
  * <li>claim the client id (put if absent): a retried send stops here and finds the original seq through the index;</li>
- * <li>take the next seq from the conversation item (an atomic add, conditional on membership): under
- * any number of concurrent senders every one gets its own seq and none fails;</li>
+ * <li>check membership, and take the next seq from the conversation's head (an atomic add,
+ * {@link SeqCounter}): under any number of concurrent senders every one gets its own seq and none fails;</li>
  * <li>put the message at that seq.</li>
  * </ol>
  * A send that fails after taking its seq leaves the seq on its claim, and a retry of it stores the
@@ -65,16 +65,17 @@ public final class DynamoMessageLog implements MessageLog {
      * @param dynamo    the client for every call but one
      * @param sequencer a client without the SDK's retries, for the seq increment, which must not be repeated
      */
-    public DynamoMessageLog(DynamoDbClient dynamo, DynamoDbClient sequencer, String messages, String conversations) {
-        this(dynamo, sequencer, messages, conversations, Clock.systemUTC());
+    public DynamoMessageLog(DynamoDbClient dynamo, DynamoDbClient sequencer, String messages, String conversations, String memberships) {
+        this(dynamo, sequencer, messages, conversations, memberships, Clock.systemUTC());
     }
 
     /** @param clock tells when a missing seq counts as abandoned */
-    public DynamoMessageLog(DynamoDbClient dynamo, DynamoDbClient sequencer, String messages, String conversations, Clock clock) {
+    public DynamoMessageLog(DynamoDbClient dynamo, DynamoDbClient sequencer, String messages, String conversations, String memberships, Clock clock) {
         this.dynamo = dynamo;
         this.messageItems = DynamoDbEnhancedClient.builder().dynamoDbClient(dynamo).build().table(messages, MessagesTable.SCHEMA);
         this.claims = new SendClaims(dynamo, conversations);
-        this.counter = new SeqCounter(sequencer, conversations, claims);
+        this.counter = new SeqCounter(dynamo, sequencer, conversations, memberships, new ConversationHeads(dynamo, conversations, Backoff.DYNAMODB),
+                claims);
         this.clock = clock;
         this.messages = messages;
     }

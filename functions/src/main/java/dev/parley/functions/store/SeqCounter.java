@@ -12,18 +12,34 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
-/** A conversation's seq counter ({@link ConversationsTable#LAST_SEQ}): step 2 of a send. */
+/**
+ * Step 2 of a send: the membership check, then the increment of the conversation's seq counter on its
+ * head ({@link ConversationHeads}). Neither reads nor writes the member list, so both cost the same in
+ * a group of 1024 as in a 1:1 chat: a direct conversation's members are in its id; a group member is
+ * one who has a membership row, read consistently (1 read unit).
+ * <p>
+ * A member removed while sending: a send whose check read the row before the removal deleted it is
+ * accepted, and its seq may come after the removal's. The removal and the send were concurrent, and
+ * either order is one the members could have seen; every send that starts after the removal finished
+ * is refused.
+ */
 final class SeqCounter {
+    private final DynamoDbClient dynamo;
     private final DynamoDbClient sequencer;
-    private final String table;
+    private final String conversations;
+    private final String memberships;
+    private final ConversationHeads heads;
     private final SendClaims claims;
 
     /** @param sequencer a client without the SDK's retries: the increment must not be repeated */
-    SeqCounter(DynamoDbClient sequencer, String table, SendClaims claims) {
+    SeqCounter(DynamoDbClient dynamo, DynamoDbClient sequencer, String conversations, String memberships, ConversationHeads heads,
+               SendClaims claims) {
+        this.dynamo = dynamo;
         this.sequencer = sequencer;
-        this.table = table;
+        this.conversations = conversations;
+        this.memberships = memberships;
+        this.heads = heads;
         this.claims = claims;
     }
 
@@ -35,23 +51,23 @@ final class SeqCounter {
      * knows whether a seq was taken, and the claim stays until it counts as abandoned.
      */
     long next(ConversationId conversation, ClientMessageId id, UserId sender) {
-        try {
-            var updated = sequencer.updateItem(b -> b.tableName(table).key(ConversationsTable.conversationItemKey(conversation))
-                    .updateExpression("SET #lastSeq = #lastSeq + :one")
-                    .conditionExpression("attribute_exists(#pk) AND contains(#members, :sender)")
-                    .expressionAttributeNames(Map.of("#lastSeq", ConversationsTable.LAST_SEQ, "#pk", ConversationsTable.PK,
-                            "#members", ConversationsTable.MEMBERS))
-                    .expressionAttributeValues(Map.of(":one", AttributeValue.fromN("1"), ":sender", AttributeValue.fromS(sender.value())))
-                    .returnValues(ReturnValue.UPDATED_NEW)
-                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
-            return Long.parseLong(updated.attributes().get(ConversationsTable.LAST_SEQ).n());
-        } catch (ConditionalCheckFailedException refused) {
-            // Release the claim, so the same send may succeed once the sender is a member.
+        if (!isMember(conversation, sender)) {
+            // Released, so the same send may succeed once the sender is a member.
             claims.release(conversation, id);
-            if (!refused.hasItem() || refused.item().isEmpty()) {
-                throw new DomainException(ErrorCode.NOT_FOUND, "no conversation " + conversation);
+            throw heads.read(conversation).isPresent()
+                    ? new DomainException(ErrorCode.FORBIDDEN, sender + " is not a member of conversation " + conversation)
+                    : new DomainException(ErrorCode.NOT_FOUND, "no conversation " + conversation);
+        }
+        try {
+            try {
+                return increment(conversation);
+            } catch (ConditionalCheckFailedException headless) {
+                if (!heads.migrate(conversation)) {
+                    claims.release(conversation, id);
+                    throw new DomainException(ErrorCode.NOT_FOUND, "no conversation " + conversation);
+                }
+                return increment(conversation);
             }
-            throw new DomainException(ErrorCode.FORBIDDEN, sender + " is not a member of conversation " + conversation);
         } catch (SdkException failed) {
             if (SdkErrors.isThrottling(failed)) {
                 claims.release(conversation, id);
@@ -66,5 +82,24 @@ final class SeqCounter {
             }
             throw translated;
         }
+    }
+
+    private boolean isMember(ConversationId conversation, UserId sender) {
+        if (conversation.isDirect()) {
+            return conversation.directMembers().contains(sender);
+        }
+        Map<String, AttributeValue> row = dynamo.getItem(b -> b.tableName(memberships).key(MembershipsTable.key(sender, conversation))
+                .consistentRead(true).projectionExpression("#user").expressionAttributeNames(Map.of("#user", MembershipsTable.USER))).item();
+        return row != null && !row.isEmpty();
+    }
+
+    /** Adds one to the head's counter; a conversation without a head fails the condition. */
+    private long increment(ConversationId conversation) {
+        var updated = sequencer.updateItem(b -> b.tableName(conversations).key(ConversationsTable.headItemKey(conversation))
+                .updateExpression("SET #lastSeq = #lastSeq + :one").conditionExpression("attribute_exists(#pk)")
+                .expressionAttributeNames(Map.of("#lastSeq", ConversationsTable.LAST_SEQ, "#pk", ConversationsTable.PK))
+                .expressionAttributeValues(Map.of(":one", AttributeValue.fromN("1")))
+                .returnValues(ReturnValue.UPDATED_NEW));
+        return Long.parseLong(updated.attributes().get(ConversationsTable.LAST_SEQ).n());
     }
 }

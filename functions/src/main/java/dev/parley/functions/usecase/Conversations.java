@@ -10,6 +10,7 @@ import dev.parley.model.UserId;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.ConversationRepository.Membership;
 import dev.parley.ports.ConversationRepository.Stored;
+import dev.parley.ports.ConversationRepository.Summary;
 import dev.parley.protocol.ClientFrame;
 import dev.parley.protocol.ConversationSummary;
 import dev.parley.protocol.FrameCodec;
@@ -97,18 +98,16 @@ public final class Conversations {
     /** {@code conversation.list}: a page of the caller's conversations, each with its last seq and the caller's unread count. */
     public ServerFrame.ConversationPage list(Caller caller, ClientFrame.ConversationList list) {
         ConversationRepository.MembershipPage page = conversations.memberships(caller.user(), list.cursor(), LIST_PAGE);
-        Map<ConversationId, Stored> stored = conversations.findAll(page.memberships().stream().map(Membership::conversationId).toList());
-        List<ConversationSummary> summaries = new ArrayList<>();
+        Map<ConversationId, Summary> summaries = conversations.summaries(page.memberships().stream().map(Membership::conversationId).toList());
+        List<ConversationSummary> listed = new ArrayList<>();
         for (Membership membership : page.memberships()) {
-            Stored found = stored.get(membership.conversationId());
-            if (found == null) {
+            Summary summary = summaries.get(membership.conversationId());
+            if (summary == null) {
                 continue;
             }
-            Conversation conversation = found.conversation();
-            long unread = Math.max(0, found.lastSeq() - Math.max(membership.watermarks().readSeq(), membership.joinedAfterSeq()));
-            summaries.add(new ConversationSummary(conversation.id(), conversation.kind(), conversation.name(), conversation.members().size(),
-                    found.lastSeq(), unread));
+            long unread = Math.max(0, summary.lastSeq() - Math.max(membership.watermarks().readSeq(), membership.joinedAfterSeq()));
+            listed.add(new ConversationSummary(summary.id(), summary.kind(), summary.name(), summary.memberCount(), summary.lastSeq(), unread));
         }
-        return new ServerFrame.ConversationPage(summaries, page.nextCursor());
+        return new ServerFrame.ConversationPage(listed, page.nextCursor());
     }
 }

@@ -1,14 +1,12 @@
 package dev.parley.functions.usecase;
 
 import dev.parley.model.ConversationId;
-import dev.parley.model.ConversationKind;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
 import dev.parley.model.Message;
 import dev.parley.model.ReceiptWatermarks;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.ConversationRepository.Membership;
-import dev.parley.ports.ConversationRepository.Stored;
 import dev.parley.ports.MessageLog;
 import dev.parley.protocol.ClientFrame;
 import dev.parley.protocol.FrameCodec;
@@ -43,17 +41,18 @@ public final class Receipts {
     }
 
     private void receipt(Caller caller, ConversationId id, long seq, boolean read) {
-        Stored stored = conversations.requireAsMember(id, caller.user());
-        if (seq > stored.lastSeq()) {
-            throw new DomainException(ErrorCode.BAD_REQUEST, "seq " + seq + " is beyond the last seq " + stored.lastSeq() + " of " + id);
+        Membership membership = conversations.requireMembership(id, caller.user());
+        long lastSeq = conversations.requireSummary(id).lastSeq();
+        if (seq > lastSeq) {
+            throw new DomainException(ErrorCode.BAD_REQUEST, "seq " + seq + " is beyond the last seq " + lastSeq + " of " + id);
         }
-        ReceiptWatermarks current = conversations.membership(caller.user(), id).map(Membership::watermarks).orElse(ReceiptWatermarks.NONE);
+        ReceiptWatermarks current = membership.watermarks();
         ReceiptWatermarks wanted = read ? current.read(seq) : current.delivered(seq);
         if (wanted.equals(current)) {
             return;
         }
         ReceiptWatermarks now = conversations.advance(caller.user(), id, wanted);
-        Optional<ReceiptWatermarks> all = stored.conversation().kind() == ConversationKind.GROUP
+        Optional<ReceiptWatermarks> all = !id.isDirect()
                 ? Optional.of(ReceiptWatermarks.allOf(conversations.members(id).stream().map(Membership::watermarks).toList()))
                 : Optional.empty();
         ServerFrame.ReceiptUpdate update = new ServerFrame.ReceiptUpdate(id, caller.user(), now, all);

@@ -5,7 +5,7 @@ import dev.parley.model.Message;
 import dev.parley.model.Utf8;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.ConversationRepository.Membership;
-import dev.parley.ports.ConversationRepository.Stored;
+import dev.parley.ports.ConversationRepository.Summary;
 import dev.parley.ports.MessageLog;
 import dev.parley.protocol.ClientFrame;
 import dev.parley.protocol.FrameCodec;
@@ -47,11 +47,11 @@ public final class SyncAndHistory {
             page.memberships().forEach(m -> memberships.put(m.conversationId(), m));
             cursor = page.nextCursor();
         } while (cursor.isPresent());
-        Map<ConversationId, Stored> stored = conversations.findAll(memberships.keySet());
+        Map<ConversationId, Summary> summaries = conversations.summaries(memberships.keySet());
         for (Membership membership : memberships.values()) {
-            Stored conversation = stored.get(membership.conversationId());
-            if (conversation != null) {
-                syncOne(caller, request, membership, conversation.lastSeq());
+            Summary summary = summaries.get(membership.conversationId());
+            if (summary != null) {
+                syncOne(caller, request, membership, summary.lastSeq());
             }
         }
         return new ServerFrame.SyncDone();
@@ -92,8 +92,8 @@ public final class SyncAndHistory {
 
     public ServerFrame.HistoryBatch history(Caller caller, ClientFrame.HistoryRequest request) {
         ConversationId id = request.conversationId();
-        Stored stored = conversations.requireAsMember(id, caller.user());
-        long before = request.beforeSeq().orElse(stored.lastSeq() + 1);
+        conversations.requireMembership(id, caller.user());
+        long before = request.beforeSeq().orElse(conversations.requireSummary(id).lastSeq() + 1);
         List<Message> page = messages.before(id, before, request.limit());
         OptionalLong next = page.size() == request.limit() && page.getLast().seq() > 1 ? OptionalLong.of(page.getLast().seq()) : OptionalLong.empty();
         return new ServerFrame.HistoryBatch(id, page, next);

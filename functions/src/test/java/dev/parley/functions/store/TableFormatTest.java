@@ -39,15 +39,20 @@ class TableFormatTest {
         assertThat(List.of(ConversationsTable.PK, ConversationsTable.KIND, ConversationsTable.NAME, ConversationsTable.MEMBERS,
                 ConversationsTable.ADMINS, ConversationsTable.CREATED_BY, ConversationsTable.LAST_SEQ, ConversationsTable.VERSION))
                 .containsExactly("pk", "kind", "name", "members", "admins", "createdBy", "lastSeq", "version");
+        assertThat(List.of(ConversationsTable.MOVED_SEQ, ConversationsTable.MEMBER_COUNT, ConversationsTable.MEMBERS_VERSION))
+                .containsExactly("movedSeq", "memberCount", "membersVersion");
         assertThat(List.of(ConversationsTable.CLAIM_SENDER, ConversationsTable.CLAIM_TIMESTAMP, ConversationsTable.CLAIM_ATTEMPT,
                 ConversationsTable.CLAIM_SEQ)).containsExactly("senderId", "serverTimestamp", "attempt", "seq");
         ConversationId direct = ConversationId.of("d:alice:bob");
         assertThat(ConversationsTable.conversationKey(direct)).isEqualTo("V#d:alice:bob");
         assertThat(ConversationsTable.conversationOf("V#d:alice:bob")).isEqualTo(direct);
+        assertThat(ConversationsTable.headKey(direct)).isEqualTo("H#d:alice:bob");
+        assertThat(ConversationsTable.conversationOfHead("H#d:alice:bob")).isEqualTo(direct);
         assertThat(ConversationsTable.claimKey(direct, ClientMessageId.parse("3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e10")))
                 .isEqualTo("K#d:alice:bob#3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e10");
-        assertThat(ConversationsTable.SCHEMA.attributeNames()).containsExactlyInAnyOrder(
-                "pk", "kind", "name", "members", "admins", "createdBy", "lastSeq", "version");
+        assertThat(ConversationsTable.SCHEMA.attributeNames()).as("no seq counter on the member list's item")
+                .containsExactlyInAnyOrder("pk", "kind", "name", "members", "admins", "createdBy", "version");
+        assertThat(ConversationsTable.HEAD_SCHEMA.attributeNames()).containsExactlyInAnyOrder("pk", "name", "memberCount", "lastSeq");
     }
 
     @Test

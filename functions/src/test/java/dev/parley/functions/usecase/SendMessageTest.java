@@ -59,6 +59,6 @@ class SendMessageTest {
         assertThatThrownBy(() -> sending.send(alice, send(ClientMessageId.random(), ConversationId.of("g:none"), "hi")))
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
         assertThat(world.messages.stored(chat)).isEmpty();
-        assertThat(world.conversations.find(chat)).get().extracting(s -> s.lastSeq()).isEqualTo(0L);
+        assertThat(world.conversations.requireSummary(chat).lastSeq()).isZero();
     }
 }

@@ -24,7 +24,12 @@ abstract class UnsupportedConversationRepository implements ConversationReposito
     }
 
     @Override
-    public Map<ConversationId, Stored> findAll(Collection<ConversationId> ids) {
+    public Optional<Summary> summary(ConversationId id) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Map<ConversationId, Summary> summaries(Collection<ConversationId> ids) {
         throw new UnsupportedOperationException();
     }
 

@@ -63,7 +63,7 @@ public final class EmulatedTables implements AutoCloseable {
     }
 
     public DynamoMessageLog messages(Clock clock) {
-        return new DynamoMessageLog(dynamo, noRetries, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS, clock);
+        return new DynamoMessageLog(dynamo, noRetries, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS, ParleyManifest.MEMBERSHIPS, clock);
     }
 
     public DynamoMessageLog messages() {

@@ -7,6 +7,7 @@ import dev.parley.model.ClientMessageId;
 import dev.parley.model.Content;
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
+import dev.parley.model.ConversationKind;
 import dev.parley.model.DeviceId;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
@@ -66,7 +67,7 @@ public abstract class ConversationRepositoryContract {
 
         assertThat(again).as("the first one, not the second").isEqualTo(created);
         assertThat(created.createdBy()).isEqualTo(ALICE);
-        assertThat(created.lastSeq()).isZero();
+        assertThat(repository.summary(CREW)).contains(new ConversationRepository.Summary(CREW, ConversationKind.GROUP, Optional.empty(), 2, 0));
         assertThat(repository.find(CREW)).contains(created);
         assertThat(repository.membership(BOB, CREW)).contains(new Membership(BOB, CREW, 0, ReceiptWatermarks.NONE));
         assertThat(repository.membership(CAROL, CREW)).isEmpty();
@@ -80,9 +81,9 @@ public abstract class ConversationRepositoryContract {
         repository.advance(BOB, CREW, new ReceiptWatermarks(3, 2));
         loseRow(CAROL, CREW);
 
-        Stored again = crew(ALICE, BOB, CAROL);
+        crew(ALICE, BOB, CAROL);
 
-        assertThat(again.lastSeq()).isEqualTo(3);
+        assertThat(repository.requireSummary(CREW).lastSeq()).isEqualTo(3);
         assertThat(repository.membership(BOB, CREW)).as("bob's marks are his, not reset")
                 .contains(new Membership(BOB, CREW, 0, new ReceiptWatermarks(3, 2)));
         assertThat(repository.membership(CAROL, CREW)).as("restored, joining after the last seq")
@@ -108,6 +109,17 @@ public abstract class ConversationRepositoryContract {
         Stored direct = repository.createIfAbsent(Conversation.direct(BOB, ALICE), BOB);
         assertThat(repository.find(direct.conversation().id())).get().extracting(Stored::conversation)
                 .isEqualTo(Conversation.direct(ALICE, BOB));
+        assertThat(repository.requireSummary(direct.conversation().id()).kind()).isEqualTo(ConversationKind.DIRECT);
+    }
+
+    @Test
+    void aGroupsSummaryCarriesItsNameCountAndLastSeqWhateverItsSize() {
+        ConversationId named = ConversationId.of("g:named");
+        List<UserId> many = java.util.stream.IntStream.range(0, 150).mapToObj(i -> UserId.of("member-" + i)).toList();
+        repository.createIfAbsent(Conversation.group(named, ALICE, many, Optional.of("the many")), ALICE);
+        send(named, ALICE, 2);
+        assertThat(repository.summaries(List.of(named, CREW))).containsOnlyKeys(named).containsValue(
+                new ConversationRepository.Summary(named, ConversationKind.GROUP, Optional.of("the many"), 151, 2));
     }
 
     @Test
@@ -117,7 +129,15 @@ public abstract class ConversationRepositoryContract {
         assertThat(repository.find(nowhere)).isEmpty();
         assertThatThrownBy(() -> repository.require(nowhere)).isInstanceOfSatisfying(DomainException.class,
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
-        assertThat(repository.findAll(List.of(CREW, nowhere))).containsOnlyKeys(CREW);
+        assertThat(repository.summaries(List.of(CREW, nowhere))).containsOnlyKeys(CREW);
+        assertThat(repository.summary(nowhere)).isEmpty();
+        assertThatThrownBy(() -> repository.requireSummary(nowhere)).isInstanceOfSatisfying(DomainException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+        assertThatThrownBy(() -> repository.requireMembership(nowhere, ALICE)).isInstanceOfSatisfying(DomainException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+        assertThatThrownBy(() -> repository.requireMembership(CREW, CAROL)).isInstanceOfSatisfying(DomainException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.FORBIDDEN));
+        assertThat(repository.requireMembership(CREW, BOB).user()).isEqualTo(BOB);
     }
 
     @Test
@@ -133,7 +153,8 @@ public abstract class ConversationRepositoryContract {
         Stored after = repository.find(CREW).orElseThrow();
         assertThat(after.conversation()).isEqualTo(withCarol);
         assertThat(after.version()).isEqualTo(first.version() + 1);
-        assertThat(after.lastSeq()).isEqualTo(3);
+        assertThat(repository.requireSummary(CREW)).as("the head follows: count and last seq")
+                .isEqualTo(new ConversationRepository.Summary(CREW, ConversationKind.GROUP, Optional.empty(), 2, 3));
         assertThat(repository.membership(CAROL, CREW)).as("a new member starts after the last seq")
                 .contains(new Membership(CAROL, CREW, 3, new ReceiptWatermarks(3, 3)));
         assertThat(repository.membership(BOB, CREW)).isEmpty();

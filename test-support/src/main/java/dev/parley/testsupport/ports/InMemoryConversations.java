@@ -23,10 +23,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Conversations and memberships in memory, for use-case tests; {@link ConversationRepositoryContract}
  * holds it to the DynamoDB adapter's behaviour. It also keeps each conversation's seq counter, which
- * {@link InMemoryMessageLog} takes from, as the DynamoDB store keeps it on the conversation item.
+ * {@link InMemoryMessageLog} takes from, as the DynamoDB store keeps it on the conversation's head.
  */
 public final class InMemoryConversations implements ConversationRepository {
     private final Map<ConversationId, Stored> conversations = new HashMap<>();
+    /** Each conversation's seq counter, kept apart from its member list as the store keeps it on the conversation's head. */
+    private final Map<ConversationId, Long> lastSeqs = new HashMap<>();
     /** Rows by user, then conversation, in key order: a user's memberships are paged in that order. */
     private final Map<UserId, NavigableMap<String, Membership>> rows = new HashMap<>();
     /** How many times a conversation was read. */
@@ -39,8 +41,9 @@ public final class InMemoryConversations implements ConversationRepository {
             repairMemberships(existing, existing.conversation().members());
             return existing;
         }
-        Stored created = new Stored(conversation, createdBy, 0, 1);
+        Stored created = new Stored(conversation, createdBy, 1);
         conversations.put(conversation.id(), created);
+        lastSeqs.put(conversation.id(), 0L);
         writeRows(conversation.id(), conversation.members(), 0);
         return created;
     }
@@ -63,9 +66,19 @@ public final class InMemoryConversations implements ConversationRepository {
     }
 
     @Override
-    public synchronized Map<ConversationId, Stored> findAll(Collection<ConversationId> ids) {
-        Map<ConversationId, Stored> found = new HashMap<>();
-        ids.stream().filter(conversations::containsKey).forEach(id -> found.put(id, conversations.get(id)));
+    public synchronized Optional<Summary> summary(ConversationId id) {
+        Stored stored = conversations.get(id);
+        if (stored == null) {
+            return Optional.empty();
+        }
+        Conversation conversation = stored.conversation();
+        return Optional.of(new Summary(id, conversation.kind(), conversation.name(), conversation.members().size(), lastSeqs.get(id)));
+    }
+
+    @Override
+    public synchronized Map<ConversationId, Summary> summaries(Collection<ConversationId> ids) {
+        Map<ConversationId, Summary> found = new HashMap<>();
+        ids.forEach(id -> summary(id).ifPresent(summary -> found.put(id, summary)));
         return found;
     }
 
@@ -75,10 +88,10 @@ public final class InMemoryConversations implements ConversationRepository {
         if (stored == null || stored.version() != current.version()) {
             return false;
         }
-        conversations.put(updated.id(), new Stored(updated, stored.createdBy(), stored.lastSeq(), stored.version() + 1));
+        conversations.put(updated.id(), new Stored(updated, stored.createdBy(), stored.version() + 1));
         Set<UserId> before = new HashSet<>(current.conversation().members());
         Set<UserId> after = new HashSet<>(updated.members());
-        writeRows(updated.id(), updated.members().stream().filter(u -> !before.contains(u)).toList(), stored.lastSeq());
+        writeRows(updated.id(), updated.members().stream().filter(u -> !before.contains(u)).toList(), lastSeqs.get(updated.id()));
         deleteRows(updated.id(), current.conversation().members().stream().filter(u -> !after.contains(u)).toList());
         return true;
     }
@@ -89,7 +102,7 @@ public final class InMemoryConversations implements ConversationRepository {
         for (UserId user : new HashSet<>(users)) {
             boolean hasRow = rows.getOrDefault(user, new TreeMap<>()).containsKey(id.value());
             if (stored.conversation().isMember(user) && !hasRow) {
-                writeRows(id, List.of(user), stored.lastSeq());
+                writeRows(id, List.of(user), lastSeqs.get(id));
             } else if (!stored.conversation().isMember(user) && hasRow) {
                 deleteRows(id, List.of(user));
             }
@@ -150,17 +163,20 @@ public final class InMemoryConversations implements ConversationRepository {
         return advanced.watermarks();
     }
 
-    /** Takes the conversation's next seq for a sender who must be a member: the DynamoDB store's atomic, conditional increment. */
+    /**
+     * Takes the conversation's next seq for a sender who must be a member, as the DynamoDB store does: a
+     * direct conversation's members are in its id, a group's member is one with a membership row.
+     */
     synchronized long takeSeq(ConversationId id, UserId sender) {
-        Stored stored = conversations.get(id);
-        if (stored == null) {
+        if (!conversations.containsKey(id)) {
             throw new DomainException(ErrorCode.NOT_FOUND, "no conversation " + id);
         }
-        if (!stored.conversation().isMember(sender)) {
+        boolean member = id.isDirect() ? id.directMembers().contains(sender) : membership(sender, id).isPresent();
+        if (!member) {
             throw new DomainException(ErrorCode.FORBIDDEN, sender + " is not a member of conversation " + id);
         }
-        Stored next = new Stored(stored.conversation(), stored.createdBy(), stored.lastSeq() + 1, stored.version());
-        conversations.put(id, next);
-        return next.lastSeq();
+        long next = lastSeqs.get(id) + 1;
+        lastSeqs.put(id, next);
+        return next;
     }
 }

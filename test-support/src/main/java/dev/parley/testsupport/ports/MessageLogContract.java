@@ -60,7 +60,7 @@ public abstract class MessageLogContract {
         assertThat(log.after(chat, 5, 10)).isEmpty();
         assertThat(log.before(chat, 6, 2)).extracting(Message::seq).containsExactly(5L, 4L);
         assertThat(log.before(chat, 1, 10)).isEmpty();
-        assertThat(conversations.find(chat)).get().extracting(ConversationRepository.Stored::lastSeq).isEqualTo(5L);
+        assertThat(conversations.requireSummary(chat).lastSeq()).isEqualTo(5L);
     }
 
     @Test
@@ -94,6 +94,20 @@ public abstract class MessageLogContract {
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
         assertThat(log.after(chat, 0, 10)).isEmpty();
         assertThat(append(ClientMessageId.random(), ALICE, "first").message().seq()).as("refusals took no seq").isEqualTo(1);
+    }
+
+    @Test
+    void aGroupsMembersMayAppendAndTheyAloneAsTheMembersChange() {
+        ConversationId crew = conversations.createIfAbsent(Conversation.group(ConversationId.of("g:crew"), ALICE, List.of(BOB), Optional.empty()), ALICE)
+                .conversation().id();
+        ConversationRepository.Stored stored = conversations.require(crew);
+        assertThat(log.append(crew, ClientMessageId.random(), BOB, DeviceId.DEFAULT, Optional.empty(), Content.text("in"), 1).message().seq()).isEqualTo(1);
+        assertThat(conversations.replaceMembers(stored, stored.conversation().withMembersRemoved(ALICE, List.of(BOB)))).isTrue();
+
+        assertThatThrownBy(() -> log.append(crew, ClientMessageId.random(), BOB, DeviceId.DEFAULT, Optional.empty(), Content.text("out"), 2))
+                .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.FORBIDDEN));
+        assertThat(log.append(crew, ClientMessageId.random(), ALICE, DeviceId.DEFAULT, Optional.empty(), Content.text("still"), 3).message().seq())
+                .isEqualTo(2);
     }
 
     @Test

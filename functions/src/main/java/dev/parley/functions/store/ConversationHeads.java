@@ -1,0 +1,147 @@
+package dev.parley.functions.store;
+
+import static dev.parley.functions.store.ConversationsTable.LAST_SEQ;
+import static dev.parley.functions.store.ConversationsTable.MEMBERS_VERSION;
+import static dev.parley.functions.store.ConversationsTable.MEMBER_COUNT;
+import static dev.parley.functions.store.ConversationsTable.MOVED_SEQ;
+import static dev.parley.functions.store.ConversationsTable.NAME;
+import static dev.parley.functions.store.ConversationsTable.PK;
+
+import dev.parley.functions.retry.Backoff;
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.ports.ConversationRepository.Stored;
+import dev.parley.ports.ConversationRepository.Summary;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+
+/**
+ * Conversations' heads ({@code H#<id>} in {@link ConversationsTable}): the small item with the seq
+ * counter and what a list shows, so that neither a send nor a read of a conversation's last seq pays
+ * for its member list.
+ * <p>
+ * A conversation stored before heads existed has its counter on its {@code V#} item. The first
+ * reader or sender that finds no head moves the counter (see {@link #migrate}), in two steps that a
+ * crash between leaves recoverable: {@code V#}'s {@code lastSeq} is renamed {@code movedSeq} (so a
+ * function still running the old code, which increments {@code lastSeq}, fails instead of handing
+ * out a seq twice), then the head is put with it.
+ */
+final class ConversationHeads {
+    /** Two callers racing to move one conversation's counter: bounded, each try re-reads what the other left. */
+    private static final int MIGRATION_TRIES = 3;
+
+    private final DynamoDbClient dynamo;
+    private final String table;
+    private final Backoff backoff;
+
+    ConversationHeads(DynamoDbClient dynamo, String table, Backoff backoff) {
+        this.dynamo = dynamo;
+        this.table = table;
+        this.backoff = backoff;
+    }
+
+    /** Puts the head of a conversation being created, at seq 0, unless it has one. */
+    void create(Stored stored) {
+        put(stored, 0);
+    }
+
+    private void put(Stored stored, long lastSeq) {
+        Conversation conversation = stored.conversation();
+        Map<String, AttributeValue> head = new HashMap<>(ConversationsTable.headItemKey(conversation.id()));
+        head.put(LAST_SEQ, AttributeValue.fromN(Long.toString(lastSeq)));
+        head.put(MEMBER_COUNT, AttributeValue.fromN(Integer.toString(conversation.members().size())));
+        head.put(MEMBERS_VERSION, AttributeValue.fromN(Long.toString(stored.version())));
+        conversation.name().ifPresent(name -> head.put(NAME, AttributeValue.fromS(name)));
+        try {
+            dynamo.putItem(b -> b.tableName(table).item(head).conditionExpression("attribute_not_exists(#pk)")
+                    .expressionAttributeNames(Map.of("#pk", PK)));
+        } catch (ConditionalCheckFailedException there) {
+            // Made by a retry of the same create, or by a racing migration: the one there counts.
+        }
+    }
+
+    Optional<Summary> read(ConversationId id) {
+        Optional<Summary> head = get(id);
+        return head.isPresent() || !migrate(id) ? head : get(id);
+    }
+
+    private Optional<Summary> get(ConversationId id) {
+        Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(ConversationsTable.headItemKey(id)).consistentRead(true)).item();
+        return item == null || item.isEmpty() ? Optional.empty() : Optional.of(ConversationsTable.HEAD_SCHEMA.mapToItem(item));
+    }
+
+    /** The heads of those of these conversations that exist, 100 a request; a conversation without one gets it first. */
+    Map<ConversationId, Summary> readAll(Collection<ConversationId> ids) {
+        Map<ConversationId, Summary> found = new HashMap<>();
+        List<Map<String, AttributeValue>> keys = new LinkedHashSet<>(ids).stream().map(ConversationsTable::headItemKey).toList();
+        Batches.getAll(dynamo, backoff, table, keys, true, item -> {
+            Summary summary = ConversationsTable.HEAD_SCHEMA.mapToItem(item);
+            found.put(summary.id(), summary);
+        });
+        List<ConversationId> headless = new ArrayList<>(ids.stream().distinct().filter(id -> !found.containsKey(id)).toList());
+        headless.forEach(id -> read(id).ifPresent(summary -> found.put(id, summary)));
+        return found;
+    }
+
+    /**
+     * Records the member count of the conversation as changed to {@code version}; a count made at a
+     * later version stays (two changes racing write their counts in either order).
+     */
+    void countMembers(Stored changed) {
+        for (int attempt = 0; attempt < 2; attempt++) {
+            try {
+                dynamo.updateItem(b -> b.tableName(table).key(ConversationsTable.headItemKey(changed.conversation().id()))
+                        .updateExpression("SET #count = :count, #version = :version")
+                        .conditionExpression("attribute_exists(#pk) AND (attribute_not_exists(#version) OR #version < :version)")
+                        .expressionAttributeNames(Map.of("#count", MEMBER_COUNT, "#version", MEMBERS_VERSION, "#pk", PK))
+                        .expressionAttributeValues(Map.of(":count", AttributeValue.fromN(Integer.toString(changed.conversation().members().size())),
+                                ":version", AttributeValue.fromN(Long.toString(changed.version())))));
+                return;
+            } catch (ConditionalCheckFailedException headlessOrNewer) {
+                if (get(changed.conversation().id()).isPresent() || !migrate(changed.conversation().id())) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
+     * Gives a conversation that has none a head, from its {@code V#} item: its counter moved (a
+     * conversation stored before heads), or seq 0 (a create that failed before it put the head). False
+     * when there is no such conversation.
+     */
+    boolean migrate(ConversationId id) {
+        for (int attempt = 0; attempt < MIGRATION_TRIES; attempt++) {
+            Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(ConversationsTable.conversationItemKey(id))
+                    .consistentRead(true)).item();
+            if (item == null || item.isEmpty()) {
+                return false;
+            }
+            Stored stored = ConversationsTable.SCHEMA.mapToItem(item);
+            if (item.containsKey(LAST_SEQ)) {
+                AttributeValue lastSeq = item.get(LAST_SEQ);
+                try {
+                    dynamo.updateItem(b -> b.tableName(table).key(ConversationsTable.conversationItemKey(id))
+                            .updateExpression("SET #moved = #lastSeq REMOVE #lastSeq").conditionExpression("#lastSeq = :seen")
+                            .expressionAttributeNames(Map.of("#moved", MOVED_SEQ, "#lastSeq", LAST_SEQ))
+                            .expressionAttributeValues(Map.of(":seen", lastSeq)));
+                } catch (ConditionalCheckFailedException movedOrSentMeanwhile) {
+                    continue;
+                }
+                put(stored, Long.parseLong(lastSeq.n()));
+            } else {
+                put(stored, item.containsKey(MOVED_SEQ) ? Long.parseLong(item.get(MOVED_SEQ).n()) : 0);
+            }
+            return true;
+        }
+        throw new IllegalStateException("the seq counter of " + id + " kept changing while it was moved to its head");
+    }
+}
