@@ -7,6 +7,8 @@ import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
 import dev.parley.model.ReceiptWatermarks;
 import dev.parley.model.UserId;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -93,4 +95,32 @@ public interface ConversationRepository {
 
     /** Moves the member's watermarks forward to at least {@code marks}; never backwards. Returns the stored marks. */
     ReceiptWatermarks advance(UserId user, ConversationId conversation, ReceiptWatermarks marks);
+
+    /**
+     * Raises the group-wide marks kept for the conversation to at least {@code computed}, each mark on its
+     * own, and never lowers them: a computation from a lagging read cannot take back what was reported.
+     * Returns the marks now kept.
+     */
+    ReceiptWatermarks raiseGroupMarks(ConversationId conversation, ReceiptWatermarks computed);
+
+    /** Whether a member may be told of receipts now, and if not, from when. */
+    sealed interface NoticeTurn {
+        /** Taken: the member is told now, and the next turn is an interval away. */
+        record Taken() implements NoticeTurn {
+        }
+
+        /** The member was told less than an interval ago; the next turn is at {@code at}. */
+        record NotBefore(Instant at) implements NoticeTurn {
+        }
+
+        /** The user is not a member: nobody to tell. */
+        record NotAMember() implements NoticeTurn {
+        }
+    }
+
+    /**
+     * Takes the member's turn to be told of the conversation's receipts at {@code now}, if their last turn
+     * was at least {@code interval} before; one turn per interval, whoever asks.
+     */
+    NoticeTurn takeNoticeTurn(UserId user, ConversationId conversation, Instant now, Duration interval);
 }

@@ -708,7 +708,8 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             }
         }
         for (int i = members.size(); members.size() < groupSize - 1; i++) {
-            members.add("offline" + i);
+            // 64 characters, the protocol's longest user id: the member list is as large as a group's can be.
+            members.add(String.format("offline%04d", i) + "x".repeat(UserId.MAX_LENGTH - 11));
         }
         String conversation = request(owner, "{\"type\":\"conversation.create\",\"id\":\"" + UUID.randomUUID() + "\",\"kind\":\"group\",\"members\":["
                         + String.join(",", members.stream().map(m -> "\"" + m + "\"").toList()) + "]}",
@@ -735,15 +736,30 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         awaitQuiet();
         Snapshot after = snapshot();
         long lookups = delta(before, after, ParleyManifest.CONVERSATIONS, "GetItem") + delta(before, after, ParleyManifest.CONNECTIONS, "BatchGetItem");
+        // The send's own writes (claim, seq, message and its index), which must not grow with the group.
+        double sendWriteUnits = writeUnits(before, after, ParleyManifest.CONVERSATIONS, "PutItem") + writeUnits(before, after, ParleyManifest.CONVERSATIONS, "UpdateItem")
+                + writeUnits(before, after, ParleyManifest.MESSAGES, "PutItem");
+        double seqUpdateUnits = writeUnits(before, after, ParleyManifest.CONVERSATIONS, "UpdateItem");
         long allowed = (groupSize + 99) / 100 + 3;
-        report.put("largeGroup", Map.of("members", groupSize, "online", online.size(), "allOnlineReached", all,
-                "lookupRequests", lookups, "lookupRequestsAllowed", allowed,
-                "sendToLastReceiveMs", (reached - started) / 1e6, "fanOutWallTimeAfterAckMs", (reached - acked) / 1e6,
-                "posts", after.posts() - before.posts()));
+        report.put("largeGroup", Map.ofEntries(Map.entry("members", groupSize), Map.entry("online", online.size()),
+                Map.entry("allOnlineReached", all), Map.entry("lookupRequests", lookups), Map.entry("lookupRequestsAllowed", allowed),
+                Map.entry("sendToLastReceiveMs", (reached - started) / 1e6), Map.entry("fanOutWallTimeAfterAckMs", (reached - acked) / 1e6),
+                Map.entry("posts", after.posts() - before.posts()), Map.entry("sendWriteUnits", sendWriteUnits),
+                Map.entry("seqUpdateWriteUnits", seqUpdateUnits), Map.entry("seqCeilingMessagesPerSecond", 1000 / seqUpdateUnits)));
         markdown.add("## One message to a " + groupSize + "-member group\n");
         markdown.add(String.format("%d members, %d online: every online member reached: %s; fan-out lookups %d DynamoDB requests (allowed %d);"
                         + " %d posts; send to last receive %.1f ms, fan-out after the ack %.1f ms.%n", groupSize, online.size(), all, lookups, allowed,
                 after.posts() - before.posts(), (reached - started) / 1e6, (reached - acked) / 1e6));
+        markdown.add(String.format("The send's writes (claim, seq, message with its index): %.1f write units; the seq update alone %.1f, so one group's"
+                + " counter takes %.0f messages a second before it reaches a partition's 1,000 write units a second.%n", sendWriteUnits, seqUpdateUnits,
+                1000 / seqUpdateUnits));
+    }
+
+    /** Write units a table and operation used between two snapshots. */
+    private static double writeUnits(Snapshot before, Snapshot after, String table, String operation) {
+        double now = after.dynamo().getOrDefault(table, Map.of()).getOrDefault(operation, new CapacityMeter.Totals(0, 0, 0)).writeUnits();
+        double was = before.dynamo().getOrDefault(table, Map.of()).getOrDefault(operation, new CapacityMeter.Totals(0, 0, 0)).writeUnits();
+        return now - was;
     }
 
     /** Throttled, timed-out and failed invocations per function during a phase; functions with none are left out. */

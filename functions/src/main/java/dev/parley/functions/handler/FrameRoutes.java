@@ -39,7 +39,7 @@ final class FrameRoutes {
     static FrameRoutes over(ConversationRepository conversations, MessageLog messages, ConnectionRegistry registry, Delivery delivery,
                             FrameCodec codec, Clock clock, Backoff backoff) {
         return new FrameRoutes(new Connections(registry, clock), new SendMessage(messages, clock),
-                new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations, messages, delivery, codec),
+                new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
                 new SyncAndHistory(conversations, messages, delivery, codec));
     }
 

@@ -1,5 +1,7 @@
 package dev.parley.functions.store;
 
+import static dev.parley.functions.store.ConversationsTable.ALL_DELIVERED;
+import static dev.parley.functions.store.ConversationsTable.ALL_READ;
 import static dev.parley.functions.store.ConversationsTable.LAST_SEQ;
 import static dev.parley.functions.store.ConversationsTable.MEMBERS_VERSION;
 import static dev.parley.functions.store.ConversationsTable.MEMBER_COUNT;
@@ -10,6 +12,7 @@ import static dev.parley.functions.store.ConversationsTable.PK;
 import dev.parley.functions.retry.Backoff;
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
+import dev.parley.model.ReceiptWatermarks;
 import dev.parley.ports.ConversationRepository.Stored;
 import dev.parley.ports.ConversationRepository.Summary;
 import java.util.ArrayList;
@@ -143,5 +146,44 @@ final class ConversationHeads {
             return true;
         }
         throw new IllegalStateException("the seq counter of " + id + " kept changing while it was moved to its head");
+    }
+
+    /** The group-wide marks kept on the head raised to at least {@code computed}; see the port. */
+    ReceiptWatermarks raiseGroupMarks(ConversationId id, ReceiptWatermarks computed) {
+        for (int attempt = 0; attempt < MIGRATION_TRIES; attempt++) {
+            Map<String, AttributeValue> head = dynamo.getItem(b -> b.tableName(table).key(ConversationsTable.headItemKey(id)).consistentRead(true)).item();
+            if (head == null || head.isEmpty()) {
+                if (!migrate(id)) {
+                    return computed;
+                }
+                continue;
+            }
+            boolean kept = head.containsKey(ALL_DELIVERED);
+            ReceiptWatermarks was = kept ? new ReceiptWatermarks(Long.parseLong(head.get(ALL_DELIVERED).n()), Long.parseLong(head.get(ALL_READ).n()))
+                    : ReceiptWatermarks.NONE;
+            ReceiptWatermarks raised = new ReceiptWatermarks(Math.max(was.deliveredSeq(), computed.deliveredSeq()), Math.max(was.readSeq(), computed.readSeq()));
+            if (kept && raised.equals(was)) {
+                return was;
+            }
+            try {
+                // Conditional on the marks read, so that of two raisers racing the second merges with the first.
+                dynamo.updateItem(b -> b.tableName(table).key(ConversationsTable.headItemKey(id))
+                        .updateExpression("SET #delivered = :delivered, #read = :read")
+                        .conditionExpression(kept ? "#delivered = :wasDelivered AND #read = :wasRead" : "attribute_exists(#pk) AND attribute_not_exists(#delivered)")
+                        .expressionAttributeNames(kept ? Map.of("#delivered", ALL_DELIVERED, "#read", ALL_READ)
+                                : Map.of("#delivered", ALL_DELIVERED, "#read", ALL_READ, "#pk", PK))
+                        .expressionAttributeValues(kept ? Map.of(":delivered", n(raised.deliveredSeq()), ":read", n(raised.readSeq()),
+                                ":wasDelivered", n(was.deliveredSeq()), ":wasRead", n(was.readSeq()))
+                                : Map.of(":delivered", n(raised.deliveredSeq()), ":read", n(raised.readSeq()))));
+                return raised;
+            } catch (ConditionalCheckFailedException raisedMeanwhile) {
+                // Read again and merge.
+            }
+        }
+        throw new IllegalStateException("the group marks of " + id + " kept changing while they were raised");
+    }
+
+    private static AttributeValue n(long value) {
+        return AttributeValue.fromN(Long.toString(value));
     }
 }

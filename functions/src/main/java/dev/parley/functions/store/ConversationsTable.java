@@ -48,6 +48,9 @@ public final class ConversationsTable {
     public static final String MOVED_SEQ = "movedSeq";
     public static final String MEMBER_COUNT = "memberCount";
     public static final String MEMBERS_VERSION = "membersVersion";
+    /** On a group's head: the group-wide receipt marks last reported, which only rise. */
+    public static final String ALL_DELIVERED = "allDeliveredSeq";
+    public static final String ALL_READ = "allReadSeq";
     public static final String CLAIM_SENDER = "senderId";
     public static final String CLAIM_TIMESTAMP = "serverTimestamp";
     /** Which append call wrote the claim. */

@@ -3,13 +3,12 @@ package dev.parley.functions.store;
 import dev.parley.functions.retry.Backoff;
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
-import dev.parley.model.InvalidFieldException;
 import dev.parley.model.ReceiptWatermarks;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConversationRepository;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -43,6 +42,7 @@ public final class DynamoConversationRepository implements ConversationRepositor
     private final String memberships;
     private final Backoff backoff;
     private final ConversationHeads heads;
+    private final NoticeTurns noticeTurns;
 
     public DynamoConversationRepository(DynamoDbClient dynamo, String conversations, String memberships) {
         this(dynamo, conversations, memberships, Backoff.DYNAMODB);
@@ -57,6 +57,7 @@ public final class DynamoConversationRepository implements ConversationRepositor
         this.memberships = memberships;
         this.backoff = backoff;
         this.heads = new ConversationHeads(dynamo, conversations, backoff);
+        this.noticeTurns = new NoticeTurns(dynamo, memberships);
     }
 
     @Override
@@ -185,24 +186,11 @@ public final class DynamoConversationRepository implements ConversationRepositor
     public MembershipPage memberships(UserId user, Optional<String> cursor, int limit) {
         QueryEnhancedRequest.Builder query = QueryEnhancedRequest.builder().consistentRead(true).limit(limit)
                 .queryConditional(QueryConditional.keyEqualTo(MembershipsTable.partition(user.value())));
-        cursor.ifPresent(c -> query.exclusiveStartKey(MembershipsTable.key(user, decodeCursor(c))));
+        cursor.ifPresent(c -> query.exclusiveStartKey(MembershipsTable.key(user, MembershipsTable.conversationOfCursor(c))));
         Page<Membership> page = SdkErrors.translating("listing memberships", () -> membershipRows.query(query.build()).iterator().next());
         Optional<String> next = page.lastEvaluatedKey() == null || page.lastEvaluatedKey().isEmpty() ? Optional.empty()
-                : Optional.of(encodeCursor(page.lastEvaluatedKey().get(MembershipsTable.CONVERSATION).s()));
+                : Optional.of(MembershipsTable.cursorAfter(page.lastEvaluatedKey().get(MembershipsTable.CONVERSATION).s()));
         return new MembershipPage(page.items(), next);
-    }
-
-    /** Cursors are opaque to clients: the last conversation id of the page, base64url. */
-    private static String encodeCursor(String conversationId) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(conversationId.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static ConversationId decodeCursor(String cursor) {
-        try {
-            return ConversationId.of(new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8));
-        } catch (IllegalArgumentException e) {
-            throw new InvalidFieldException("cursor", "is not a cursor this server gave out");
-        }
     }
 
     @Override
@@ -236,5 +224,15 @@ public final class DynamoConversationRepository implements ConversationRepositor
         } catch (ConditionalCheckFailedException notForward) {
             // Already at or past seq.
         }
+    }
+
+    @Override
+    public ReceiptWatermarks raiseGroupMarks(ConversationId conversation, ReceiptWatermarks computed) {
+        return SdkErrors.translating("raising group marks", () -> heads.raiseGroupMarks(conversation, computed));
+    }
+
+    @Override
+    public NoticeTurn takeNoticeTurn(UserId user, ConversationId conversation, Instant now, Duration interval) {
+        return SdkErrors.translating("taking a notice turn", () -> noticeTurns.take(user, conversation, now, interval));
     }
 }

@@ -1,9 +1,12 @@
 package dev.parley.functions.store;
 
 import dev.parley.model.ConversationId;
+import dev.parley.model.InvalidFieldException;
 import dev.parley.model.ReceiptWatermarks;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConversationRepository.Membership;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.enhanced.dynamodb.Key;
@@ -25,6 +28,8 @@ public final class MembershipsTable {
     public static final String DELIVERED = "deliveredSeq";
     public static final String READ = "readSeq";
     public static final String BY_CONVERSATION = "byConversation";
+    /** On a member's row: when they were last told of the conversation's receipts (epoch ms); not in the index. */
+    public static final String NOTICE_AT = "noticeAt";
     /** What {@link #BY_CONVERSATION} holds besides its keys. */
     public static final List<String> PROJECTED = List.of(JOINED, DELIVERED, READ);
 
@@ -33,6 +38,20 @@ public final class MembershipsTable {
 
     static Map<String, AttributeValue> key(UserId user, ConversationId conversation) {
         return Map.of(USER, AttributeValue.fromS(user.value()), CONVERSATION, AttributeValue.fromS(conversation.value()));
+    }
+
+    /** Cursors are opaque to clients: the last conversation id of the page, base64url. */
+    static String cursorAfter(String conversationId) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(conversationId.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The conversation a cursor names; a cursor this server did not give out is refused naming the field. */
+    static ConversationId conversationOfCursor(String cursor) {
+        try {
+            return ConversationId.of(new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidFieldException("cursor", "is not a cursor this server gave out");
+        }
     }
 
     /** The same key, for {@link #SCHEMA}'s table. */

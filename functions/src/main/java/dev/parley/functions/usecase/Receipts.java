@@ -3,33 +3,22 @@ package dev.parley.functions.usecase;
 import dev.parley.model.ConversationId;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
-import dev.parley.model.Message;
 import dev.parley.model.ReceiptWatermarks;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.ConversationRepository.Membership;
-import dev.parley.ports.MessageLog;
 import dev.parley.protocol.ClientFrame;
-import dev.parley.protocol.FrameCodec;
-import dev.parley.protocol.ServerFrame;
-import java.util.List;
-import java.util.Optional;
 
 /**
- * {@code message.delivered} and {@code message.read}: a member's watermarks move forward (never back),
- * and the sender of the receipted message hears of it on their live connections ({@code receipt.update},
- * with the group-wide marks in a group).
+ * {@code message.delivered} and {@code message.read}: the reader's watermarks move forward (never back),
+ * at a cost that does not grow with the group: the reader's membership row and the conversation's head
+ * are read, the row is updated. Senders are told from the memberships table's stream, coalesced
+ * ({@link ReceiptNotices}).
  */
 public final class Receipts {
     private final ConversationRepository conversations;
-    private final MessageLog messages;
-    private final Delivery delivery;
-    private final FrameCodec codec;
 
-    public Receipts(ConversationRepository conversations, MessageLog messages, Delivery delivery, FrameCodec codec) {
+    public Receipts(ConversationRepository conversations) {
         this.conversations = conversations;
-        this.messages = messages;
-        this.delivery = delivery;
-        this.codec = codec;
     }
 
     public void delivered(Caller caller, ClientFrame.MessageDelivered delivered) {
@@ -48,18 +37,8 @@ public final class Receipts {
         }
         ReceiptWatermarks current = membership.watermarks();
         ReceiptWatermarks wanted = read ? current.read(seq) : current.delivered(seq);
-        if (wanted.equals(current)) {
-            return;
-        }
-        ReceiptWatermarks now = conversations.advance(caller.user(), id, wanted);
-        Optional<ReceiptWatermarks> all = !id.isDirect()
-                ? Optional.of(ReceiptWatermarks.allOf(conversations.members(id).stream().map(Membership::watermarks).toList()))
-                : Optional.empty();
-        ServerFrame.ReceiptUpdate update = new ServerFrame.ReceiptUpdate(id, caller.user(), now, all);
-        // The receipt is for the sender of the message it names.
-        List<Message> receipted = messages.after(id, seq - 1, 1);
-        if (!receipted.isEmpty() && !receipted.getFirst().senderId().equals(caller.user())) {
-            delivery.postToUsers(List.of(receipted.getFirst().senderId()), codec.encode(update), Optional.empty());
+        if (!wanted.equals(current)) {
+            conversations.advance(caller.user(), id, wanted);
         }
     }
 }

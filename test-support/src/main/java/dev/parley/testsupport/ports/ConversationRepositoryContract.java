@@ -18,6 +18,8 @@ import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.ConversationRepository.Membership;
 import dev.parley.ports.ConversationRepository.Stored;
 import dev.parley.ports.MessageLog;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -201,5 +203,32 @@ public abstract class ConversationRepositoryContract {
                 .containsExactly(ReceiptWatermarks.NONE);
         assertThat(repository.advance(CAROL, CREW, new ReceiptWatermarks(4, 4))).as("no row, nothing stored").isEqualTo(new ReceiptWatermarks(4, 4));
         assertThat(repository.membership(CAROL, CREW)).isEmpty();
+    }
+
+    @Test
+    void groupMarksOnlyRiseEachMarkOnItsOwn() {
+        crew(ALICE, BOB);
+        assertThat(repository.raiseGroupMarks(CREW, new ReceiptWatermarks(3, 1))).isEqualTo(new ReceiptWatermarks(3, 1));
+        assertThat(repository.raiseGroupMarks(CREW, new ReceiptWatermarks(2, 2))).isEqualTo(new ReceiptWatermarks(3, 2));
+        assertThat(repository.raiseGroupMarks(CREW, new ReceiptWatermarks(1, 0))).as("a lagging computation takes nothing back")
+                .isEqualTo(new ReceiptWatermarks(3, 2));
+    }
+
+    @Test
+    void aMemberHasOneNoticeTurnPerInterval() {
+        crew(ALICE, BOB);
+        Instant now = Instant.parse("2026-06-01T12:00:00Z");
+        Duration second = Duration.ofSeconds(1);
+
+        assertThat(repository.takeNoticeTurn(BOB, CREW, now, second)).isEqualTo(new ConversationRepository.NoticeTurn.Taken());
+        assertThat(repository.takeNoticeTurn(BOB, CREW, now.plusMillis(400), second))
+                .isEqualTo(new ConversationRepository.NoticeTurn.NotBefore(now.plus(second)));
+        assertThat(repository.takeNoticeTurn(ALICE, CREW, now.plusMillis(400), second)).as("each member has their own")
+                .isEqualTo(new ConversationRepository.NoticeTurn.Taken());
+        assertThat(repository.takeNoticeTurn(BOB, CREW, now.plus(second), second)).isEqualTo(new ConversationRepository.NoticeTurn.Taken());
+        assertThat(repository.takeNoticeTurn(CAROL, CREW, now, second)).isEqualTo(new ConversationRepository.NoticeTurn.NotAMember());
+        assertThat(repository.takeNoticeTurn(BOB, ConversationId.of("g:nowhere"), now, second)).isEqualTo(new ConversationRepository.NoticeTurn.NotAMember());
+        assertThat(repository.membership(BOB, CREW)).as("the turn leaves the row's marks alone")
+                .contains(new Membership(BOB, CREW, 0, ReceiptWatermarks.NONE));
     }
 }

@@ -9,6 +9,8 @@ import dev.parley.model.ReceiptWatermarks;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConversationRepository;
 import java.util.ArrayList;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -29,6 +31,9 @@ public final class InMemoryConversations implements ConversationRepository {
     private final Map<ConversationId, Stored> conversations = new HashMap<>();
     /** Each conversation's seq counter, kept apart from its member list as the store keeps it on the conversation's head. */
     private final Map<ConversationId, Long> lastSeqs = new HashMap<>();
+    private final Map<ConversationId, ReceiptWatermarks> groupMarks = new HashMap<>();
+    /** When each member was last told of a conversation's receipts, by user, then conversation. */
+    private final Map<UserId, Map<String, Instant>> noticeTurns = new HashMap<>();
     /** Rows by user, then conversation, in key order: a user's memberships are paged in that order. */
     private final Map<UserId, NavigableMap<String, Membership>> rows = new HashMap<>();
     /** How many times a conversation was read. */
