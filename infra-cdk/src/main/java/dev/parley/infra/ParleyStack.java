@@ -96,7 +96,8 @@ public final class ParleyStack extends Stack {
     private final Map<String, Alias> functions = new LinkedHashMap<>();
     private final List<Alarm> alarms = new ArrayList<>();
     private final WebSocketStage stage;
-    private Optional<Queue> failureQueue = Optional.empty();
+    /** Each stream consumer's on-failure queue, by function name. */
+    private final Map<String, Queue> failureQueues = new LinkedHashMap<>();
 
     public ParleyStack(Construct scope, String id, StackProps props, Manifest manifest, StackSettings settings) {
         super(scope, id, props);
@@ -167,7 +168,7 @@ public final class ParleyStack extends Stack {
             switch (spec.trigger()) {
                 case Trigger.WebSocketAuthorizer auth -> authorizer = Optional.of(WebSocketLambdaAuthorizer.Builder
                         .create("Authorizer", alias).authorizerName("token").identitySource(auth.identitySources()).build());
-                case Trigger.StreamMapping mapping -> alias.addEventSource(streamSource(mapping));
+                case Trigger.StreamMapping mapping -> alias.addEventSource(streamSource(spec.name(), mapping));
                 case Trigger.WebSocketRoute ignored -> {
                     // Routes are added once the authorizer is known, below.
                 }
@@ -305,7 +306,7 @@ public final class ParleyStack extends Stack {
         }
     }
 
-    private DynamoEventSource streamSource(Trigger.StreamMapping mapping) {
+    private DynamoEventSource streamSource(String function, Trigger.StreamMapping mapping) {
         var props = software.amazon.awscdk.services.lambda.eventsources.DynamoEventSourceProps.builder()
                 .startingPosition(StartingPosition.valueOf(mapping.startingPosition().name()))
                 .batchSize(mapping.batchSize())
@@ -322,15 +323,15 @@ public final class ParleyStack extends Stack {
         mapping.onFailureDestination().ifPresent(name -> {
             Queue queue = Queue.Builder.create(this, "Queue-" + name).retentionPeriod(Duration.days(14))
                     .encryption(QueueEncryption.SQS_MANAGED).enforceSsl(true).build();
-            failureQueue = Optional.of(queue);
+            failureQueues.put(function, queue);
             props.onFailure(new SqsDlq(queue));
         });
         return new DynamoEventSource(tables.get(mapping.table()), props.build());
     }
 
-    /** The on-failure queue of the stream mapping, if the manifest names one. */
-    public Optional<Queue> failureQueue() {
-        return failureQueue;
+    /** The on-failure queue of each stream consumer whose mapping names one, by function name. */
+    public Map<String, Queue> failureQueues() {
+        return Map.copyOf(failureQueues);
     }
 
     // ---- push ----------------------------------------------------------------------------------------
@@ -401,9 +402,10 @@ public final class ParleyStack extends Stack {
 
     private void operations(Manifest manifest, WebSocketApi api) {
         Duration period = Duration.minutes(5);
-        failureQueue().ifPresent(queue -> alarms.add(Alarm.Builder.create(this, "Alarm-FanOutFailures")
-                .alarmDescription("Stream records the fan-out gave up on are in the on-failure queue: their messages were stored but "
-                        + "not delivered live (clients still get them on sync). Inspect the queue, then redrive or purge it.")
+        failureQueues.forEach((function, queue) -> alarms.add(Alarm.Builder.create(this, "Alarm-StreamFailures-" + function)
+                .alarmDescription("Stream records " + function + " gave up on are in its on-failure queue (for the fan-out: messages stored "
+                        + "but not delivered live, which clients still get on sync; for receipts: senders not told, who see the marks on sync). "
+                        + "Inspect the queue, then redrive or purge it.")
                 .metric(queue.metricApproximateNumberOfMessagesVisible(MetricOptions.builder().period(period).statistic("Maximum").build()))
                 .threshold(0).comparisonOperator(ComparisonOperator.GREATER_THAN_THRESHOLD).evaluationPeriods(1)
                 .treatMissingData(TreatMissingData.NOT_BREACHING).build()));

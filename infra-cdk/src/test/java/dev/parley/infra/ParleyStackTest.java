@@ -223,25 +223,28 @@ class ParleyStackTest {
     }
 
     @Test
-    void theStreamMappingHasTheManifestsSettingsAndAnOnFailureQueue() {
-        FunctionSpec fanOut = MANIFEST.streamConsumers().getFirst();
-        Trigger.StreamMapping mapping = (Trigger.StreamMapping) fanOut.trigger();
+    void eachStreamMappingHasTheManifestsSettingsAndAnOnFailureQueue() {
         var mappings = ofType("AWS::Lambda::EventSourceMapping");
-        assertThat(mappings).hasSize(1);
-        JsonNode deployed = mappings.getFirst().getValue().get("Properties");
-        assertThat(refersTo(deployed.get("FunctionName"), aliasId(fanOut.name()))).as("the alias, so SnapStart applies").isTrue();
-        assertThat(deployed.get("EventSourceArn").get("Fn::GetAtt")).extracting(JsonNode::asText)
-                .containsExactly(logicalId(stack.tables().get(mapping.table())), "StreamArn");
-        assertThat(deployed.get("BatchSize").asInt()).isEqualTo(mapping.batchSize());
-        assertThat(deployed.get("StartingPosition").asText()).isEqualTo(mapping.startingPosition().name());
-        assertThat(deployed.get("ParallelizationFactor").asInt()).isEqualTo(mapping.parallelizationFactor());
-        assertThat(deployed.get("BisectBatchOnFunctionError").asBoolean()).isEqualTo(mapping.bisectBatchOnFunctionError());
-        assertThat(deployed.get("MaximumRetryAttempts").asInt()).isEqualTo(mapping.maximumRetryAttempts());
-        assertThat(deployed.get("MaximumRecordAgeInSeconds").asLong()).isEqualTo(mapping.maximumRecordAge().toSeconds());
-        assertThat(deployed.get("FunctionResponseTypes")).extracting(JsonNode::asText).containsExactly("ReportBatchItemFailures");
-        String queue = logicalId(stack.failureQueue().orElseThrow());
-        assertThat(refersTo(deployed.path("DestinationConfig").path("OnFailure").path("Destination"), queue)).isTrue();
-        assertThat(properties(queue).get("MessageRetentionPeriod").asInt()).isEqualTo(14 * 24 * 3600);
+        assertThat(MANIFEST.streamConsumers()).extracting(FunctionSpec::name).containsExactly("fanout", "receipts");
+        assertThat(mappings).hasSameSizeAs(MANIFEST.streamConsumers());
+        for (FunctionSpec consumer : MANIFEST.streamConsumers()) {
+            Trigger.StreamMapping mapping = (Trigger.StreamMapping) consumer.trigger();
+            JsonNode deployed = mappings.stream().map(e -> e.getValue().get("Properties"))
+                    .filter(p -> refersTo(p.get("FunctionName"), aliasId(consumer.name()))).findFirst().orElseThrow();
+            assertThat(deployed.get("EventSourceArn").get("Fn::GetAtt")).extracting(JsonNode::asText)
+                    .containsExactly(logicalId(stack.tables().get(mapping.table())), "StreamArn");
+            assertThat(deployed.get("BatchSize").asInt()).isEqualTo(mapping.batchSize());
+            assertThat(deployed.get("StartingPosition").asText()).isEqualTo(mapping.startingPosition().name());
+            assertThat(deployed.get("ParallelizationFactor").asInt()).isEqualTo(mapping.parallelizationFactor());
+            assertThat(deployed.get("BisectBatchOnFunctionError").asBoolean()).isEqualTo(mapping.bisectBatchOnFunctionError());
+            assertThat(deployed.get("MaximumRetryAttempts").asInt()).isEqualTo(mapping.maximumRetryAttempts());
+            assertThat(deployed.get("MaximumRecordAgeInSeconds").asLong()).isEqualTo(mapping.maximumRecordAge().toSeconds());
+            assertThat(deployed.path("MaximumBatchingWindowInSeconds").asLong()).isEqualTo(mapping.maximumBatchingWindow().toSeconds());
+            assertThat(deployed.get("FunctionResponseTypes")).extracting(JsonNode::asText).containsExactly("ReportBatchItemFailures");
+            String queue = logicalId(stack.failureQueues().get(consumer.name()));
+            assertThat(refersTo(deployed.path("DestinationConfig").path("OnFailure").path("Destination"), queue)).as(consumer.name()).isTrue();
+            assertThat(properties(queue).get("MessageRetentionPeriod").asInt()).isEqualTo(14 * 24 * 3600);
+        }
     }
 
     @Test
@@ -342,7 +345,7 @@ class ParleyStackTest {
                         expected.get(action).add(arn + "/index/*");
                     }
                 }
-                if (access == FunctionSpec.TableAccess.STREAM) {
+                if (spec.trigger() instanceof Trigger.StreamMapping mapping && mapping.table().equals(table)) {
                     String stream = logicalId(stack.tables().get(table)) + ".StreamArn";
                     for (String action : List.of("dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator")) {
                         expected.computeIfAbsent(action, a -> new TreeSet<>()).add(stream);
@@ -412,12 +415,12 @@ class ParleyStackTest {
     void alarmsWatchFailuresLagThrottlesAndTheAuthorizer() {
         Map<String, JsonNode> alarms = new HashMap<>();
         ofType("AWS::CloudWatch::Alarm").forEach(e -> alarms.put(e.getKey(), e.getValue().get("Properties")));
-        String queue = stack.failureQueue().orElseThrow().getNode().getId();
-        assertThat(alarms.values()).anySatisfy(alarm -> {
+        assertThat(stack.failureQueues()).hasSameSizeAs(MANIFEST.streamConsumers());
+        stack.failureQueues().forEach((function, queue) -> assertThat(alarms.values()).as(function).anySatisfy(alarm -> {
             assertThat(alarm.path("MetricName").asText()).isEqualTo("ApproximateNumberOfMessagesVisible");
             assertThat(alarm.get("Threshold").asInt()).isZero();
-            assertThat(refersTo(alarm.get("Dimensions"), logicalId(stack.failureQueue().get()))).as(queue).isTrue();
-        });
+            assertThat(refersTo(alarm.get("Dimensions"), logicalId(queue))).isTrue();
+        }));
         String fanOut = MANIFEST.streamConsumers().getFirst().name();
         assertThat(alarms.values()).anySatisfy(alarm -> {
             assertThat(alarm.path("MetricName").asText()).isEqualTo("IteratorAge");

@@ -3,6 +3,7 @@ package dev.parley.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.parley.functions.manifest.ParleyManifest;
 import dev.parley.functions.config.AwsClients;
 import dev.parley.functions.config.ParleyConfig;
 import dev.parley.functions.manifest.FunctionSpec;
@@ -55,7 +56,7 @@ class LocalCloudTest {
         assertThat(output).containsPattern("Management API +running +http://127\\.0\\.0\\.1:\\d+/local/@connections/");
         assertThat(output).containsPattern("Tables +running +4 from the manifest \\(4 created now\\)");
         assertThat(output).containsPattern("Lambda functions +running +\\d+ deployed");
-        assertThat(output).containsPattern("Stream event source mappings +running +1 polling");
+        assertThat(output).containsPattern("Stream event source mappings +running +" + ParleyManifest.manifest().streamConsumers().size() + " polling");
         assertThat(output).containsPattern("Development tokens +running +scripts/dev-token USER \\[DEVICE\\]");
         assertThat(output).contains("Ready in ").contains("Stopping (--exit-after-start).");
     }

@@ -6,7 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import dev.parley.functions.observability.LogFields;
 import dev.parley.functions.observability.Telemetry;
-import dev.parley.functions.store.MessageStreamRecords;
+import dev.parley.functions.store.StreamRecords;
 import dev.parley.functions.store.MessagesTable;
 import dev.parley.functions.store.RecordingPushNotifier;
 import dev.parley.functions.usecase.FanOut;
@@ -58,7 +58,7 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
         for (DynamodbEvent.DynamodbStreamRecord record : event.getRecords()) {
             String sequenceNumber = sequenceNumber(record);
             try {
-                MessageStreamRecords.newMessage(record).ifPresent(stored ->
+                StreamRecords.newMessage(record).ifPresent(stored ->
                         batch.add(new FanOut.Envelope(sequenceNumber, stored.message(), stored.senderConnection())));
             } catch (RuntimeException e) {
                 LOG.error("not a message record", StructuredArguments.entry("sequence_number", sequenceNumber), e);

@@ -5,6 +5,7 @@ import dev.parley.functions.handler.AuthorizerHandler;
 import dev.parley.functions.handler.ConnectionHandlers;
 import dev.parley.functions.handler.FanOutHandler;
 import dev.parley.functions.handler.FrameHandler;
+import dev.parley.functions.handler.ReceiptNoticesHandler;
 import dev.parley.functions.manifest.FunctionSpec.TableAccess;
 import dev.parley.functions.manifest.TableSpec.Key;
 import dev.parley.functions.manifest.TableSpec.KeyType;
@@ -59,6 +60,13 @@ public final class ParleyManifest {
                 new Trigger.StreamMapping(MESSAGES, 100, Duration.ZERO, Trigger.StartingPosition.TRIM_HORIZON, 10, true, true, 5,
                         Duration.ofHours(1), Optional.of("parley-fanout-failures")),
                 Map.of(MESSAGES, TableAccess.STREAM, CONNECTIONS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ), true));
+        // Receipts are told to senders from the memberships stream, a batch a second at most: coalesced (ReceiptNotices).
+        // The timeout covers a batch's wait for a sender's next turn (a second) with room to spare.
+        functions.add(new FunctionSpec("receipts", ReceiptNoticesHandler.class.getName(), 512, Duration.ofSeconds(30), tables,
+                new Trigger.StreamMapping(MEMBERSHIPS, 100, Duration.ofSeconds(1), Trigger.StartingPosition.TRIM_HORIZON, 1, true, true, 5,
+                        Duration.ofHours(1), Optional.of("parley-receipts-failures")),
+                Map.of(MEMBERSHIPS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ_WRITE, MESSAGES, TableAccess.READ_WRITE,
+                        CONNECTIONS, TableAccess.READ_WRITE), true));
         return new Manifest(functions, tables());
     }
 
@@ -71,7 +79,7 @@ public final class ParleyManifest {
                 new TableSpec(MEMBERSHIPS, new Key(MembershipsTable.USER, KeyType.S), Optional.of(new Key(MembershipsTable.CONVERSATION, KeyType.S)),
                         List.of(new TableSpec.GlobalIndex(MembershipsTable.BY_CONVERSATION, new Key(MembershipsTable.CONVERSATION, KeyType.S),
                                 Optional.of(new Key(MembershipsTable.USER, KeyType.S)), false, MembershipsTable.PROJECTED)),
-                        Optional.empty(), Optional.empty()),
+                        Optional.of("NEW_AND_OLD_IMAGES"), Optional.empty()),
                 new TableSpec(MESSAGES, new Key(MessagesTable.CONVERSATION, KeyType.S), Optional.of(new Key(MessagesTable.SEQ, KeyType.N)),
                         List.of(new TableSpec.GlobalIndex(MessagesTable.BY_CLIENT_ID, new Key(MessagesTable.CONVERSATION, KeyType.S),
                                 Optional.of(new Key(MessagesTable.CLIENT_ID, KeyType.S)), false, List.of())),

@@ -29,6 +29,8 @@ public final class Telemetry {
     public static final String GONE_CONNECTIONS = "GoneConnections";
     public static final String PUSH_HAND_OFFS = "PushHandOffs";
     public static final String FRAMES_DEFERRED = "FramesDeferred";
+    public static final String RECEIPTS = "Receipts";
+    public static final String RECEIPT_NOTICES = "ReceiptNotices";
 
     static {
         // On Lambda the embedded-metrics library sees AWS_LAMBDA_FUNCTION_NAME and writes to stdout, which

@@ -42,7 +42,7 @@ public final class DynamoConversationRepository implements ConversationRepositor
     private final String memberships;
     private final Backoff backoff;
     private final ConversationHeads heads;
-    private final NoticeTurns noticeTurns;
+    private final MembershipRows rows;
 
     public DynamoConversationRepository(DynamoDbClient dynamo, String conversations, String memberships) {
         this(dynamo, conversations, memberships, Backoff.DYNAMODB);
@@ -57,7 +57,7 @@ public final class DynamoConversationRepository implements ConversationRepositor
         this.memberships = memberships;
         this.backoff = backoff;
         this.heads = new ConversationHeads(dynamo, conversations, backoff);
-        this.noticeTurns = new NoticeTurns(dynamo, memberships);
+        this.rows = new MembershipRows(dynamo, memberships);
     }
 
     @Override
@@ -206,24 +206,7 @@ public final class DynamoConversationRepository implements ConversationRepositor
 
     @Override
     public ReceiptWatermarks advance(UserId user, ConversationId conversation, ReceiptWatermarks marks) {
-        return SdkErrors.translating("advancing watermarks", () -> {
-            Map<String, AttributeValue> key = MembershipsTable.key(user, conversation);
-            // Each mark moves only forward: an older receipt fails its condition and changes nothing.
-            advanceOne(key, MembershipsTable.DELIVERED, marks.deliveredSeq());
-            advanceOne(key, MembershipsTable.READ, marks.readSeq());
-            return membershipRow(user, conversation).map(Membership::watermarks).orElse(marks);
-        });
-    }
-
-    private void advanceOne(Map<String, AttributeValue> key, String mark, long seq) {
-        try {
-            dynamo.updateItem(b -> b.tableName(memberships).key(key).updateExpression("SET #mark = :seq")
-                    .conditionExpression("attribute_exists(#user) AND #mark < :seq")
-                    .expressionAttributeNames(Map.of("#mark", mark, "#user", MembershipsTable.USER))
-                    .expressionAttributeValues(Map.of(":seq", AttributeValue.fromN(Long.toString(seq)))));
-        } catch (ConditionalCheckFailedException notForward) {
-            // Already at or past seq.
-        }
+        return SdkErrors.translating("advancing watermarks", () -> rows.advance(user, conversation, marks, () -> membershipRow(user, conversation)));
     }
 
     @Override
@@ -233,6 +216,6 @@ public final class DynamoConversationRepository implements ConversationRepositor
 
     @Override
     public NoticeTurn takeNoticeTurn(UserId user, ConversationId conversation, Instant now, Duration interval) {
-        return SdkErrors.translating("taking a notice turn", () -> noticeTurns.take(user, conversation, now, interval));
+        return SdkErrors.translating("taking a notice turn", () -> rows.takeNoticeTurn(user, conversation, now, interval));
     }
 }

@@ -2,7 +2,6 @@ package dev.parley.functions.usecase;
 
 import static dev.parley.functions.usecase.Fixture.ALICE;
 import static dev.parley.functions.usecase.Fixture.BOB;
-import static dev.parley.functions.usecase.Fixture.CAROL;
 import static dev.parley.functions.usecase.Fixture.DAVE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -17,74 +16,43 @@ import dev.parley.model.ErrorCode;
 import dev.parley.model.ReceiptWatermarks;
 import dev.parley.model.UserId;
 import dev.parley.protocol.ClientFrame;
-import dev.parley.protocol.ServerFrame;
-import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
+/** The receipt frames: they move the reader's marks; telling senders is ReceiptNotices'. */
 class ReceiptsTest {
     private final Fixture world = new Fixture();
-    private final Receipts receipts = new Receipts(world.conversations, world.messages, world.delivery, world.codec);
+    private final Receipts receipts = new Receipts(world.conversations);
+    private final ConversationId chat = world.conversations.createIfAbsent(Conversation.direct(ALICE, BOB), ALICE).conversation().id();
 
-    private void send(ConversationId id, UserId sender) {
-        world.messages.append(id, ClientMessageId.random(), sender, DeviceId.DEFAULT, Optional.empty(), Content.text("hi"), 1);
+    private void send(UserId sender) {
+        world.messages.append(chat, ClientMessageId.random(), sender, DeviceId.DEFAULT, Optional.empty(), Content.text("hi"), 1);
+    }
+
+    private ReceiptWatermarks marksOf(UserId user) {
+        return world.conversations.membership(user, chat).orElseThrow().watermarks();
     }
 
     @Test
-    void aReceiptMovesTheMembersMarksAndReachesTheSendersConnections() {
-        ConversationId chat = world.conversations.createIfAbsent(Conversation.direct(ALICE, BOB), ALICE).conversation().id();
+    void aReceiptMovesTheReadersMarksForwardOnlyAndPostsNothing() {
         world.online(ALICE, "alice-phone");
-        world.online(ALICE, "alice-laptop");
         Caller bob = world.online(BOB, "bob-phone");
-        send(chat, ALICE);
-        send(chat, ALICE);
+        send(ALICE);
+        send(ALICE);
 
         receipts.delivered(bob, new ClientFrame.MessageDelivered(chat, 2));
         receipts.read(bob, new ClientFrame.MessageRead(chat, 1));
-
-        ServerFrame.ReceiptUpdate delivered = new ServerFrame.ReceiptUpdate(chat, BOB, new ReceiptWatermarks(2, 0), Optional.empty());
-        ServerFrame.ReceiptUpdate read = new ServerFrame.ReceiptUpdate(chat, BOB, new ReceiptWatermarks(2, 1), Optional.empty());
-        assertThat(world.framesOf("alice-phone")).containsExactly(delivered, read);
-        assertThat(world.framesOf("alice-laptop")).containsExactly(delivered, read);
-        assertThat(world.poster.receivedBy("bob-phone")).as("not to the reader").isEmpty();
-        assertThat(world.conversations.membership(BOB, chat)).get().extracting(m -> m.watermarks()).isEqualTo(new ReceiptWatermarks(2, 1));
-    }
-
-    @Test
-    void anOlderReceiptChangesNothingAndTellsNobody() {
-        ConversationId chat = world.conversations.createIfAbsent(Conversation.direct(ALICE, BOB), ALICE).conversation().id();
-        world.online(ALICE, "alice-phone");
-        Caller bob = world.online(BOB, "bob-phone");
-        send(chat, ALICE);
-        send(chat, ALICE);
-        receipts.read(bob, new ClientFrame.MessageRead(chat, 2));
+        assertThat(marksOf(BOB)).isEqualTo(new ReceiptWatermarks(2, 1));
         receipts.delivered(bob, new ClientFrame.MessageDelivered(chat, 1));
+        assertThat(marksOf(BOB)).as("an older receipt changes nothing").isEqualTo(new ReceiptWatermarks(2, 1));
         receipts.read(bob, new ClientFrame.MessageRead(chat, 2));
-        assertThat(world.framesOf("alice-phone")).hasSize(1);
-    }
-
-    @Test
-    void aGroupReceiptCarriesHowFarEveryMemberHasGot() {
-        ConversationId crew = world.conversations.createIfAbsent(Conversation.group(ConversationId.of("g:crew"), ALICE, List.of(BOB, CAROL),
-                Optional.empty()), ALICE).conversation().id();
-        world.online(ALICE, "alice-phone");
-        Caller bob = world.online(BOB, "bob-phone");
-        Caller carol = world.online(CAROL, "carol-phone");
-        send(crew, ALICE);
-        send(crew, ALICE);
-
-        receipts.read(Fixture.caller(ALICE, "alice-phone"), new ClientFrame.MessageRead(crew, 2));
-        receipts.read(bob, new ClientFrame.MessageRead(crew, 2));
-        receipts.read(carol, new ClientFrame.MessageRead(crew, 1));
-
-        assertThat(world.framesOf("alice-phone", ServerFrame.ReceiptUpdate.class)).extracting(ServerFrame.ReceiptUpdate::allMembers)
-                .as("alice's own receipt is not for her").containsExactly(Optional.of(new ReceiptWatermarks(0, 0)), Optional.of(new ReceiptWatermarks(1, 1)));
+        assertThat(marksOf(BOB)).isEqualTo(new ReceiptWatermarks(2, 2));
+        assertThat(world.poster.received).as("senders are told from the stream, coalesced").isEmpty();
     }
 
     @Test
     void aReceiptBeyondTheLastSeqOrFromAStrangerIsRefusedAndChangesNothing() {
-        ConversationId chat = world.conversations.createIfAbsent(Conversation.direct(ALICE, BOB), ALICE).conversation().id();
-        send(chat, ALICE);
+        send(ALICE);
         assertThatThrownBy(() -> receipts.read(Fixture.caller(BOB, "bob-phone"), new ClientFrame.MessageRead(chat, 2)))
                 .isInstanceOfSatisfying(DomainException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST);
@@ -94,6 +62,6 @@ class ReceiptsTest {
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.FORBIDDEN));
         assertThatThrownBy(() -> receipts.read(Fixture.caller(DAVE, "dave-phone"), new ClientFrame.MessageRead(ConversationId.of("g:x"), 1)))
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
-        assertThat(world.conversations.membership(BOB, chat)).get().extracting(m -> m.watermarks()).isEqualTo(ReceiptWatermarks.NONE);
+        assertThat(marksOf(BOB)).isEqualTo(ReceiptWatermarks.NONE);
     }
 }

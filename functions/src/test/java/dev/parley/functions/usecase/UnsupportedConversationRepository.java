@@ -62,4 +62,14 @@ abstract class UnsupportedConversationRepository implements ConversationReposito
     public ReceiptWatermarks advance(UserId user, ConversationId conversation, ReceiptWatermarks marks) {
         throw new UnsupportedOperationException();
     }
+
+    @Override
+    public ReceiptWatermarks raiseGroupMarks(ConversationId conversation, ReceiptWatermarks computed) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public NoticeTurn takeNoticeTurn(UserId user, ConversationId conversation, java.time.Instant now, java.time.Duration interval) {
+        throw new UnsupportedOperationException();
+    }
 }

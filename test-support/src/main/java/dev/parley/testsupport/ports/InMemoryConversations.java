@@ -143,6 +143,31 @@ public final class InMemoryConversations implements ConversationRepository {
         }
     }
 
+    @Override
+    public synchronized ReceiptWatermarks raiseGroupMarks(ConversationId conversation, ReceiptWatermarks computed) {
+        ReceiptWatermarks kept = groupMarks.getOrDefault(conversation, ReceiptWatermarks.NONE);
+        ReceiptWatermarks raised = new ReceiptWatermarks(Math.max(kept.deliveredSeq(), computed.deliveredSeq()),
+                Math.max(kept.readSeq(), computed.readSeq()));
+        groupMarks.put(conversation, raised);
+        return raised;
+    }
+
+    @Override
+    public synchronized NoticeTurn takeNoticeTurn(UserId user, ConversationId conversation, Instant now, Duration interval) {
+        if (membership(user, conversation).isEmpty()) {
+            return new NoticeTurn.NotAMember();
+        }
+        Map<String, Instant> turns = noticeTurns.computeIfAbsent(user, u -> new HashMap<>());
+        Instant last = turns.get(conversation.value());
+        // Kept to the millisecond, as the store keeps it.
+        Instant at = Instant.ofEpochMilli(now.toEpochMilli());
+        if (last != null && last.plus(interval).isAfter(at)) {
+            return new NoticeTurn.NotBefore(last.plus(interval));
+        }
+        turns.put(conversation.value(), at);
+        return new NoticeTurn.Taken();
+    }
+
     /** Deletes a member's row as a failed write would leave it missing: the state repairs start from. */
     public synchronized void loseRow(UserId user, ConversationId conversation) {
         deleteRows(conversation, List.of(user));

@@ -1,0 +1,87 @@
+package dev.parley.functions.store;
+
+import dev.parley.model.ConversationId;
+import dev.parley.model.ReceiptWatermarks;
+import dev.parley.model.UserId;
+import dev.parley.ports.ConversationRepository.Membership;
+import dev.parley.ports.ConversationRepository.NoticeTurn;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+
+/**
+ * The conditional writes of one member's row ({@link MembershipsTable}): a receipt's marks, and the
+ * member's turn to be told of receipts ({@link MembershipsTable#NOTICE_AT}). A user with no row (not a
+ * member, or no longer) has neither.
+ */
+final class MembershipRows {
+    /** A member's own receipts racing each other on their row: each try reads what the other wrote. */
+    private static final int ADVANCE_TRIES = 8;
+
+    private final DynamoDbClient dynamo;
+    private final String memberships;
+
+    MembershipRows(DynamoDbClient dynamo, String memberships) {
+        this.dynamo = dynamo;
+        this.memberships = memberships;
+    }
+
+    /**
+     * Moves the row's marks forward to at least {@code marks}, both in one write (one stream record per
+     * receipt), conditional on the marks read: a receipt racing this one makes it read again, and
+     * neither moves a mark back.
+     */
+    ReceiptWatermarks advance(UserId user, ConversationId conversation, ReceiptWatermarks marks, Supplier<Optional<Membership>> row) {
+        for (int attempt = 0; attempt < ADVANCE_TRIES; attempt++) {
+            Optional<Membership> current = row.get();
+            if (current.isEmpty()) {
+                return marks;
+            }
+            ReceiptWatermarks was = current.get().watermarks();
+            ReceiptWatermarks wanted = new ReceiptWatermarks(Math.max(was.deliveredSeq(), marks.deliveredSeq()), Math.max(was.readSeq(), marks.readSeq()));
+            if (wanted.equals(was)) {
+                return was;
+            }
+            try {
+                dynamo.updateItem(b -> b.tableName(memberships).key(MembershipsTable.key(user, conversation))
+                        .updateExpression("SET #delivered = :delivered, #read = :read")
+                        .conditionExpression("#delivered = :wasDelivered AND #read = :wasRead")
+                        .expressionAttributeNames(Map.of("#delivered", MembershipsTable.DELIVERED, "#read", MembershipsTable.READ))
+                        .expressionAttributeValues(Map.of(":delivered", number(wanted.deliveredSeq()), ":read", number(wanted.readSeq()),
+                                ":wasDelivered", number(was.deliveredSeq()), ":wasRead", number(was.readSeq()))));
+                return wanted;
+            } catch (ConditionalCheckFailedException movedMeanwhile) {
+                // Read again.
+            }
+        }
+        throw new IllegalStateException("the watermarks of " + user + " in " + conversation + " kept changing");
+    }
+
+    /** Takes the member's turn to be told of receipts, one write of which of several racing callers only one wins. */
+    NoticeTurn takeNoticeTurn(UserId user, ConversationId conversation, Instant now, Duration interval) {
+        try {
+            dynamo.updateItem(b -> b.tableName(memberships).key(MembershipsTable.key(user, conversation))
+                    .updateExpression("SET #at = :now")
+                    .conditionExpression("attribute_exists(#user) AND (attribute_not_exists(#at) OR #at <= :since)")
+                    .expressionAttributeNames(Map.of("#at", MembershipsTable.NOTICE_AT, "#user", MembershipsTable.USER))
+                    .expressionAttributeValues(Map.of(":now", number(now.toEpochMilli()), ":since", number(now.minus(interval).toEpochMilli())))
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
+            return new NoticeTurn.Taken();
+        } catch (ConditionalCheckFailedException notNow) {
+            if (!notNow.hasItem() || notNow.item().isEmpty()) {
+                return new NoticeTurn.NotAMember();
+            }
+            return new NoticeTurn.NotBefore(Instant.ofEpochMilli(Long.parseLong(notNow.item().get(MembershipsTable.NOTICE_AT).n())).plus(interval));
+        }
+    }
+
+    private static AttributeValue number(long value) {
+        return AttributeValue.fromN(Long.toString(value));
+    }
+}

@@ -1,0 +1,42 @@
+package dev.parley.functions.store;
+
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.transformers.v2.dynamodb.DynamodbAttributeValueTransformer;
+import dev.parley.functions.store.MessagesTable.StoredMessage;
+import dev.parley.ports.ConversationRepository.Membership;
+import java.util.Optional;
+
+/** Reads the tables' stream records, as Lambda hands them to the functions the streams trigger. */
+public final class StreamRecords {
+    private StreamRecords() {
+    }
+
+    /** A member's receipt marks before and after one change of their membership row. */
+    public record WatermarkChange(Membership before, Membership after) {
+    }
+
+    /**
+     * The new message a messages-table record carries; empty for a record that adds no message (a change
+     * or a removal). A new item that is not a message fails, naming what it lacks.
+     */
+    public static Optional<StoredMessage> newMessage(DynamodbEvent.DynamodbStreamRecord record) {
+        if (!"INSERT".equals(record.getEventName()) || record.getDynamodb() == null || record.getDynamodb().getNewImage() == null) {
+            return Optional.empty();
+        }
+        return Optional.of(MessagesTable.read(DynamodbAttributeValueTransformer.toAttributeValueMapV2(record.getDynamodb().getNewImage())));
+    }
+
+    /**
+     * The receipt a memberships-table record carries: a change of a row's watermarks. Empty for rows
+     * created or deleted (members joining and leaving) and for changes that leave the watermarks alone.
+     */
+    public static Optional<WatermarkChange> watermarkChange(DynamodbEvent.DynamodbStreamRecord record) {
+        if (!"MODIFY".equals(record.getEventName()) || record.getDynamodb() == null || record.getDynamodb().getOldImage() == null
+                || record.getDynamodb().getNewImage() == null) {
+            return Optional.empty();
+        }
+        Membership before = MembershipsTable.SCHEMA.mapToItem(DynamodbAttributeValueTransformer.toAttributeValueMapV2(record.getDynamodb().getOldImage()));
+        Membership after = MembershipsTable.SCHEMA.mapToItem(DynamodbAttributeValueTransformer.toAttributeValueMapV2(record.getDynamodb().getNewImage()));
+        return before.watermarks().equals(after.watermarks()) ? Optional.empty() : Optional.of(new WatermarkChange(before, after));
+    }
+}
