@@ -38,6 +38,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -200,6 +201,10 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             contention();
             progress("a " + groupSize + "-member group");
             largeGroup(clients);
+            for (int size : new int[] {10, 100, groupSize}) {
+                progress("receipts in a " + size + "-member group");
+                groupReceipts(clients, size);
+            }
             clients.forEach(Client::close);
             awaitQuiet(); // their $disconnect invocations finish before the cloud stops
         } finally {
@@ -753,6 +758,134 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         markdown.add(String.format("The send's writes (claim, seq, message with its index): %.1f write units; the seq update alone %.1f, so one group's"
                 + " counter takes %.0f messages a second before it reaches a partition's 1,000 write units a second.%n", sendWriteUnits, seqUpdateUnits,
                 1000 / seqUpdateUnits));
+    }
+
+    // ---- receipts in a group ---------------------------------------------------------------------------
+
+    /** Messages a second, and seconds, of the receipts phase: issue 12's load. */
+    private static final int RECEIPT_RATE = 10;
+    private static final int RECEIPT_SECONDS = 10;
+    /** How many of the online members take turns sending: each is told of receipts on its own messages. */
+    private static final int RECEIPT_SENDERS = 5;
+
+    /**
+     * A group of {@code size} (its offline members with 64-character ids), up to 100 of them online: 10
+     * messages a second for 10 s, every online member marking every message delivered and then read.
+     * Reports what a message and a receipt cost, by table and operation, how many receipt.update frames
+     * a sender got in any one second, and the latency to the last online receiver.
+     */
+    private void groupReceipts(List<Client> online, int size) throws Exception {
+        List<Client> members = online.subList(0, Math.min(size, online.size()));
+        Client owner = members.getFirst();
+        List<String> others = new ArrayList<>(members.stream().skip(1).map(c -> c.user).toList());
+        for (int i = others.size(); others.size() < size - 1; i++) {
+            others.add(String.format("away%05d", i) + "x".repeat(UserId.MAX_LENGTH - 9));
+        }
+        String conversation = request(owner, "{\"type\":\"conversation.create\",\"id\":\"" + UUID.randomUUID() + "\",\"kind\":\"group\",\"members\":["
+                        + String.join(",", others.stream().map(m -> "\"" + m + "\"").toList()) + "]}",
+                json -> json.path("type").asText().equals("conversation.created")).path("conversation").path("conversation_id").asText();
+        int messages = RECEIPT_RATE * RECEIPT_SECONDS;
+        Map<String, Long> sentAt = new ConcurrentHashMap<>();
+        Map<String, AtomicInteger> receivers = new ConcurrentHashMap<>();
+        Histogram toLastReceiver = new Histogram(3);
+        CountDownLatch everyoneGotEverything = new CountDownLatch(messages);
+        Map<String, Map<Long, AtomicInteger>> updatesBySecond = new ConcurrentHashMap<>();
+        for (Client client : members) {
+            client.onFrame = json -> {
+                if (!conversation.equals(json.path("conversation_id").asText())) {
+                    return;
+                }
+                switch (json.path("type").asText()) {
+                    case "message.receive" -> {
+                        long seq = json.path("seq").asLong();
+                        client.send("{\"type\":\"message.delivered\",\"conversation_id\":\"" + conversation + "\",\"seq\":" + seq + "}");
+                        client.send("{\"type\":\"message.read\",\"conversation_id\":\"" + conversation + "\",\"seq\":" + seq + "}");
+                        String id = json.path("id").asText();
+                        if (receivers.computeIfAbsent(id, i -> new AtomicInteger()).incrementAndGet() == members.size() - 1 && sentAt.containsKey(id)) {
+                            toLastReceiver.recordValue(System.nanoTime() - sentAt.get(id));
+                            everyoneGotEverything.countDown();
+                        }
+                    }
+                    case "receipt.update" -> updatesBySecond.computeIfAbsent(client.user, u -> new ConcurrentHashMap<>())
+                            .computeIfAbsent(System.currentTimeMillis() / 1000, second -> new AtomicInteger()).incrementAndGet();
+                    default -> {
+                    }
+                }
+            };
+        }
+        awaitQuiet();
+        Snapshot before = snapshot();
+        long start = System.nanoTime();
+        for (int i = 0; i < messages; i++) {
+            long due = start + i * 1_000_000_000L / RECEIPT_RATE;
+            long wait = due - System.nanoTime();
+            if (wait > 0) {
+                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            }
+            String id = UUID.randomUUID().toString();
+            sentAt.put(id, System.nanoTime());
+            members.get(i % Math.min(RECEIPT_SENDERS, members.size())).send("{\"type\":\"message.send\",\"id\":\"" + id
+                    + "\",\"conversation_id\":\"" + conversation + "\",\"content\":{\"type\":\"text\",\"body\":\"read me\"}}");
+        }
+        boolean all = members.size() < 2 || everyoneGotEverything.await(60, TimeUnit.SECONDS);
+        awaitQuiet();
+        Snapshot after = snapshot();
+        members.forEach(c -> c.onFrame = json -> { });
+        long receipts = (long) messages * (members.size() - 1) * 2;
+        int mostInASecond = updatesBySecond.values().stream().flatMap(bySecond -> bySecond.values().stream()).mapToInt(AtomicInteger::get).max().orElse(0);
+        long updates = updatesBySecond.values().stream().flatMap(bySecond -> bySecond.values().stream()).mapToLong(AtomicInteger::get).sum();
+        List<String> rows = new ArrayList<>();
+        Map<String, Object> byOperation = new LinkedHashMap<>();
+        double receiptReads = 0;
+        double receiptWrites = 0;
+        for (var table : after.dynamo().entrySet()) {
+            for (var operation : table.getValue().entrySet()) {
+                CapacityMeter.Totals was = before.dynamo().getOrDefault(table.getKey(), Map.of()).getOrDefault(operation.getKey(), new CapacityMeter.Totals(0, 0, 0));
+                long requests = operation.getValue().requests() - was.requests();
+                if (requests == 0) {
+                    continue;
+                }
+                double reads = operation.getValue().readUnits() - was.readUnits();
+                double writes = operation.getValue().writeUnits() - was.writeUnits();
+                String name = table.getKey() + " " + operation.getKey();
+                byOperation.put(name, Map.of("requests", requests, "readUnits", reads, "writeUnits", writes));
+                rows.add(String.format("| %s | %d | %.3f | %.3f | %.4f | %.4f |", name, requests, reads / messages, writes / messages,
+                        receipts == 0 ? 0 : reads / receipts, receipts == 0 ? 0 : writes / receipts));
+                if (table.getKey().equals(ParleyManifest.MEMBERSHIPS) || (table.getKey().equals(ParleyManifest.CONVERSATIONS) && operation.getKey().equals("GetItem"))) {
+                    receiptReads += reads;
+                    receiptWrites += writes;
+                }
+            }
+        }
+        Map<String, Object> phase = new LinkedHashMap<>();
+        phase.put("members", size);
+        phase.put("online", members.size());
+        phase.put("messages", messages);
+        phase.put("receipts", receipts);
+        phase.put("everyOnlineMemberGotEveryMessage", all);
+        phase.put("toLastReceiverMs", percentiles(toLastReceiver));
+        phase.put("receiptUpdates", updates);
+        phase.put("mostReceiptUpdatesToOneUserInOneSecond", mostInASecond);
+        phase.put("byTableAndOperation", byOperation);
+        phase.put("postsPerMessage", (double) (after.posts() - before.posts()) / messages);
+        phase.put("membershipsAndHeadReadUnitsPerReceipt", receipts == 0 ? 0 : receiptReads / receipts);
+        phase.put("membershipsAndHeadWriteUnitsPerReceipt", receipts == 0 ? 0 : receiptWrites / receipts);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> phases = (Map<String, Object>) report.computeIfAbsent("groupReceipts", k -> new LinkedHashMap<String, Object>());
+        phases.put(Integer.toString(size), phase);
+        markdown.add("## Receipts in a " + size + "-member group\n");
+        markdown.add(String.format("%d members, %d online; %d messages at %d/s from %d senders, each marked delivered and read by every other online member"
+                        + " (%d receipts). Every online member got every message: %s. Latency to the last online receiver: %s.%n",
+                size, members.size(), messages, RECEIPT_RATE, Math.min(RECEIPT_SENDERS, members.size()), receipts, all,
+                String.format("p50 %.1f ms, p99 %.1f ms, max %.1f ms", toLastReceiver.getValueAtPercentile(50) / 1e6,
+                        toLastReceiver.getValueAtPercentile(99) / 1e6, toLastReceiver.getMaxValue() / 1e6)));
+        markdown.add(String.format("receipt.update frames: %d in all; at most %d to one user in one second (the setting: 1 per conversation per second)."
+                        + " Posts per message (receives and receipt updates): %.1f.%n", updates, mostInASecond, (double) (after.posts() - before.posts()) / messages));
+        markdown.add("| table and operation | requests | read units per message | write units per message | read units per receipt | write units per receipt |");
+        markdown.add("|---|---|---|---|---|---|");
+        markdown.addAll(rows);
+        markdown.add(String.format("%nMemberships and head reads and writes per receipt (the receipt's own path, and the notices' share): %.3f read units, %.3f write units.%n",
+                receipts == 0 ? 0 : receiptReads / receipts, receipts == 0 ? 0 : receiptWrites / receipts));
     }
 
     /** Write units a table and operation used between two snapshots. */
