@@ -2,6 +2,7 @@ package dev.parley.functions.config;
 
 import dev.parley.functions.runtime.FunctionEnvironment;
 import java.net.URI;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -20,7 +21,8 @@ public record ParleyConfig(
         String messagesTable,
         String region,
         Optional<LocalCloud> localCloud,
-        Optional<URI> managementEndpoint) {
+        Optional<URI> managementEndpoint,
+        Duration receiptNoticeInterval) {
 
     public static final String CONNECTIONS_TABLE = "PARLEY_TABLE_CONNECTIONS";
     public static final String CONVERSATIONS_TABLE = "PARLEY_TABLE_CONVERSATIONS";
@@ -32,6 +34,9 @@ public record ParleyConfig(
     public static final String MANAGEMENT_ENDPOINT = "PARLEY_MANAGEMENT_ENDPOINT";
     /** Where the local cloud tells a function to find SNS; unset on AWS. */
     public static final String SNS_ENDPOINT = "PARLEY_SNS_ENDPOINT";
+    /** How often, at most, a user is told of one conversation's receipts, in milliseconds. */
+    public static final String RECEIPT_NOTICE_INTERVAL_MS = "PARLEY_RECEIPT_NOTICE_INTERVAL_MS";
+    public static final Duration DEFAULT_RECEIPT_NOTICE_INTERVAL = Duration.ofSeconds(1);
     /** Lambda's variable for the function's credentials; locally, the identity the local cloud knows the function by. */
     public static final String ACCESS_KEY_ID = "AWS_ACCESS_KEY_ID";
 
@@ -52,7 +57,20 @@ public record ParleyConfig(
                 FunctionEnvironment.require(MESSAGES_TABLE),
                 FunctionEnvironment.get("AWS_REGION").orElse("us-east-1"),
                 local,
-                FunctionEnvironment.get(MANAGEMENT_ENDPOINT).map(URI::create));
+                FunctionEnvironment.get(MANAGEMENT_ENDPOINT).map(URI::create),
+                FunctionEnvironment.get(RECEIPT_NOTICE_INTERVAL_MS).map(ParleyConfig::interval).orElse(DEFAULT_RECEIPT_NOTICE_INTERVAL));
+    }
+
+    private static Duration interval(String millis) {
+        try {
+            long value = Long.parseLong(millis);
+            if (value >= 1 && value <= 60_000) {
+                return Duration.ofMillis(value);
+            }
+        } catch (NumberFormatException notANumber) {
+            // Named below.
+        }
+        throw new IllegalStateException("environment variable " + RECEIPT_NOTICE_INTERVAL_MS + " must be 1 to 60000 (milliseconds), was '" + millis + "'");
     }
 
     /** The Management API's endpoint, for a function that posts to connections; on AWS the API's stage URL, which the stack passes in. */

@@ -33,7 +33,7 @@ public final class ReceiptNoticesHandler implements RequestHandler<DynamodbEvent
 
     private ReceiptNoticesHandler(Wiring wiring) {
         this(new ReceiptNotices(wiring.conversations(), wiring.messages(), wiring.delivery(), new FrameCodec(), wiring.clock,
-                duration -> Thread.sleep(duration)));
+                duration -> Thread.sleep(duration), wiring.receiptNoticeInterval()));
     }
 
     ReceiptNoticesHandler(ReceiptNotices notices) {

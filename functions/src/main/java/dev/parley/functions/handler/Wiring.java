@@ -47,6 +47,10 @@ final class Wiring {
                 config.membershipsTable());
     }
 
+    java.time.Duration receiptNoticeInterval() {
+        return config.receiptNoticeInterval();
+    }
+
     /** For a function that posts to connections: the Management API's endpoint must be configured. */
     Delivery delivery() {
         return new Delivery(connections(), new ManagementApiPoster(AwsClients.management(config)), clock, MAX_POSTS_IN_FLIGHT);

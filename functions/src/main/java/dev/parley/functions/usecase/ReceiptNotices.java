@@ -28,12 +28,10 @@ import java.util.Set;
  * conversation of a batch: the users to tell are a direct conversation's other member, or a group's
  * senders of the messages the receipts cover; a group's group-wide marks are computed once (one read
  * of every member's marks, whatever the number of receipts) and only ever rise. Each user is told at
- * most once per {@link #INTERVAL} per conversation, with the newest marks: one whose turn is not up
+ * most once per interval (a setting: a second unless configured) per conversation, with the newest marks: one whose turn is not up
  * yet is told when it is, later in the same batch (which waits for it, at most an interval).
  */
 public final class ReceiptNotices {
-    /** At most one {@code receipt.update} per user per conversation per interval. */
-    public static final Duration INTERVAL = Duration.ofSeconds(1);
     /**
      * How many of the receipted messages are read to find their senders. A group reader back after a long
      * absence covers many messages at once; senders of older ones learn from the group marks of their next notice.
@@ -61,9 +59,15 @@ public final class ReceiptNotices {
     private final FrameCodec codec;
     private final Clock clock;
     private final Backoff.Sleeper sleeper;
+    private final Duration interval;
 
+    /** @param interval how often, at most, a user is told of one conversation's receipts */
     public ReceiptNotices(ConversationRepository conversations, MessageLog messages, Delivery delivery, FrameCodec codec, Clock clock,
-                          Backoff.Sleeper sleeper) {
+                          Backoff.Sleeper sleeper, Duration interval) {
+        if (interval.toMillis() < 1) {
+            throw new IllegalArgumentException("the receipt notice interval must be at least 1 ms, was " + interval);
+        }
+        this.interval = interval;
         this.conversations = conversations;
         this.messages = messages;
         this.delivery = delivery;
@@ -82,7 +86,7 @@ public final class ReceiptNotices {
         for (var conversation : byConversation.entrySet()) {
             try {
                 for (Notice notice : notices(conversation.getKey(), conversation.getValue())) {
-                    switch (conversations.takeNoticeTurn(notice.target(), notice.conversation(), clock.instant(), INTERVAL)) {
+                    switch (conversations.takeNoticeTurn(notice.target(), notice.conversation(), clock.instant(), interval)) {
                         case NoticeTurn.Taken taken -> told += post(notice);
                         case NoticeTurn.NotBefore later -> {
                             waiting.add(notice);
@@ -121,7 +125,7 @@ public final class ReceiptNotices {
         for (Notice notice : waiting) {
             try {
                 Optional<ReceiptWatermarks> group = groups.computeIfAbsent(notice.conversation(), this::groupMarks);
-                if (conversations.takeNoticeTurn(notice.target(), notice.conversation(), clock.instant(), INTERVAL) instanceof NoticeTurn.Taken) {
+                if (conversations.takeNoticeTurn(notice.target(), notice.conversation(), clock.instant(), interval) instanceof NoticeTurn.Taken) {
                     told += post(new Notice(notice.conversation(), notice.target(), notice.latest(), group));
                 }
             } catch (RuntimeException e) {

@@ -20,6 +20,7 @@ import dev.parley.testsupport.ports.InMemoryConnectionRegistry;
 import dev.parley.testsupport.ports.InMemoryConversations;
 import dev.parley.testsupport.ports.InMemoryMessageLog;
 import dev.parley.testsupport.ports.RecordingPoster;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -41,7 +42,7 @@ class ReceiptNoticesHandlerTest {
         RecordingPoster poster = new RecordingPoster();
         ManualClock clock = new ManualClock(NOW);
         ReceiptNoticesHandler handler = new ReceiptNoticesHandler(new ReceiptNotices(conversations, messages, new Delivery(registry, poster, clock, 8),
-                new FrameCodec(), clock, clock::advance));
+                new FrameCodec(), clock, clock::advance, Duration.ofSeconds(1)));
         DynamodbEvent event = EventLoader.loadDynamoDbEvent("events/dynamodb-stream-memberships.json");
 
         StdoutCapture stdout = StdoutCapture.start();

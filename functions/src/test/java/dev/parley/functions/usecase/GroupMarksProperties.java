@@ -55,7 +55,7 @@ class GroupMarksProperties {
         }
         Receipts frames = new Receipts(world.conversations);
         ReceiptNotices notices = new ReceiptNotices(world.conversations, world.messages, world.delivery, world.codec, world.clock,
-                world.clock::advance);
+                world.clock::advance, Duration.ofSeconds(1));
         List<ReceiptNotices.Change> batch = new ArrayList<>();
         ReceiptWatermarks lastTold = ReceiptWatermarks.NONE;
         int record = 0;

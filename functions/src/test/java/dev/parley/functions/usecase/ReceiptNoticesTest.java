@@ -29,7 +29,7 @@ class ReceiptNoticesTest {
             duration -> {
                 waited.add(duration);
                 world.clock.advance(duration);
-            });
+            }, Duration.ofSeconds(1));
     private int nextRecord = 1;
 
     private void send(ConversationId id, UserId sender) {

@@ -1,0 +1,45 @@
+package dev.parley.functions.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.functions.runtime.FunctionEnvironment;
+import java.net.URI;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ParleyConfigTest {
+    private static final Map<String, String> TABLES = Map.of(ParleyConfig.CONNECTIONS_TABLE, "c", ParleyConfig.CONVERSATIONS_TABLE, "v",
+            ParleyConfig.MEMBERSHIPS_TABLE, "m", ParleyConfig.MESSAGES_TABLE, "x");
+
+    private static ParleyConfig with(Map<String, String> more) {
+        Map<String, String> environment = new HashMap<>(TABLES);
+        environment.putAll(more);
+        return FunctionEnvironment.with(environment, ParleyConfig::fromEnvironment);
+    }
+
+    @Test
+    void theLocalCloudIsKnownByItsDynamoDbEndpointAndNamesTheFunctionByItsKey() {
+        ParleyConfig local = with(Map.of(ParleyConfig.DYNAMODB_ENDPOINT, "http://127.0.0.1:8000", ParleyConfig.ACCESS_KEY_ID, "fn-send"));
+        assertThat(local.localCloud()).contains(new ParleyConfig.LocalCloud(URI.create("http://127.0.0.1:8000"), "fn-send"));
+        assertThat(with(Map.of()).localCloud()).as("on AWS").isEmpty();
+    }
+
+    @Test
+    void aMissingTableOrManagementEndpointIsNamed() {
+        assertThatThrownBy(() -> FunctionEnvironment.with(Map.of(), ParleyConfig::fromEnvironment)).hasMessageContaining(ParleyConfig.CONNECTIONS_TABLE);
+        assertThatThrownBy(() -> with(Map.of()).requireManagementEndpoint()).hasMessageContaining(ParleyConfig.MANAGEMENT_ENDPOINT);
+    }
+
+    @Test
+    void theReceiptNoticeIntervalIsASecondUnlessSetAndABadOneIsNamed() {
+        assertThat(with(Map.of()).receiptNoticeInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(with(Map.of(ParleyConfig.RECEIPT_NOTICE_INTERVAL_MS, "250")).receiptNoticeInterval()).isEqualTo(Duration.ofMillis(250));
+        for (String bad : new String[] {"0", "soon", "60001"}) {
+            assertThatThrownBy(() -> with(Map.of(ParleyConfig.RECEIPT_NOTICE_INTERVAL_MS, bad))).as(bad)
+                    .hasMessageContaining(ParleyConfig.RECEIPT_NOTICE_INTERVAL_MS).hasMessageContaining("'" + bad + "'");
+        }
+    }
+}
