@@ -34,6 +34,11 @@ public record ReceiptWatermarks(long deliveredSeq, long readSeq) {
         return seq <= readSeq ? this : new ReceiptWatermarks(Math.max(deliveredSeq, seq), seq);
     }
 
+    /** Each mark at least as far as {@code other}'s: the marks never move back, whichever is newer. */
+    public ReceiptWatermarks atLeast(ReceiptWatermarks other) {
+        return new ReceiptWatermarks(Math.max(deliveredSeq, other.deliveredSeq), Math.max(readSeq, other.readSeq));
+    }
+
     /** The group-wide marks: how far every one of the given members has got. */
     public static ReceiptWatermarks allOf(Collection<ReceiptWatermarks> members) {
         if (members.isEmpty()) {

@@ -93,8 +93,17 @@ public interface ConversationRepository {
     /** Every member's watermarks (for the group aggregates), in as few reads as the store allows. */
     List<Membership> members(ConversationId conversation);
 
-    /** Moves the member's watermarks forward to at least {@code marks}; never backwards. Returns the stored marks. */
-    ReceiptWatermarks advance(UserId user, ConversationId conversation, ReceiptWatermarks marks);
+    /**
+     * Moves the member's watermarks forward to at least {@code marks}; never backwards. {@code current}
+     * is the row as the caller read it, which saves a read when nothing changed it since. Returns the
+     * stored marks ({@code marks} when the member has no row).
+     */
+    ReceiptWatermarks advance(Membership current, ReceiptWatermarks marks);
+
+    /** The same, reading the member's row first. */
+    default ReceiptWatermarks advance(UserId user, ConversationId conversation, ReceiptWatermarks marks) {
+        return membership(user, conversation).map(current -> advance(current, marks)).orElse(marks);
+    }
 
     /**
      * Raises the group-wide marks kept for the conversation to at least {@code computed}, each mark on its

@@ -35,4 +35,15 @@ public interface MessageLog {
 
     /** Messages with seq below {@code beforeSeq}, descending, at most {@code limit}; a seq left empty for good reads as a void entry. */
     List<Message> before(ConversationId conversation, long beforeSeq, int limit);
+
+    /** Who sent the message at a seq. */
+    record Authored(long seq, UserId sender) {
+    }
+
+    /**
+     * Who sent the newest messages with seq above {@code afterSeq} and at most {@code upToSeq}, newest
+     * first, at most {@code limit} of them; seqs that hold no message are left out. Reads only, and may
+     * lag a write by a moment (it is for telling senders, not for ordering).
+     */
+    List<Authored> senders(ConversationId conversation, long afterSeq, long upToSeq, int limit);
 }

@@ -37,6 +37,7 @@ public record ParleyConfig(
     /** How often, at most, a user is told of one conversation's receipts, in milliseconds. */
     public static final String RECEIPT_NOTICE_INTERVAL_MS = "PARLEY_RECEIPT_NOTICE_INTERVAL_MS";
     public static final Duration DEFAULT_RECEIPT_NOTICE_INTERVAL = Duration.ofSeconds(1);
+    static final long LONGEST_RECEIPT_NOTICE_INTERVAL_MS = 5_000;
     /** Lambda's variable for the function's credentials; locally, the identity the local cloud knows the function by. */
     public static final String ACCESS_KEY_ID = "AWS_ACCESS_KEY_ID";
 
@@ -64,13 +65,14 @@ public record ParleyConfig(
     private static Duration interval(String millis) {
         try {
             long value = Long.parseLong(millis);
-            if (value >= 1 && value <= 60_000) {
+            // At most ReceiptNotices.LONGEST_INTERVAL: a batch's waits must fit the receipts function's timeout.
+            if (value >= 1 && value <= LONGEST_RECEIPT_NOTICE_INTERVAL_MS) {
                 return Duration.ofMillis(value);
             }
         } catch (NumberFormatException notANumber) {
             // Named below.
         }
-        throw new IllegalStateException("environment variable " + RECEIPT_NOTICE_INTERVAL_MS + " must be 1 to 60000 (milliseconds), was '" + millis + "'");
+        throw new IllegalStateException("environment variable " + RECEIPT_NOTICE_INTERVAL_MS + " must be 1 to " + LONGEST_RECEIPT_NOTICE_INTERVAL_MS + " (milliseconds), was '" + millis + "'");
     }
 
     /** The Management API's endpoint, for a function that posts to connections; on AWS the API's stage URL, which the stack passes in. */

@@ -60,12 +60,13 @@ public final class ParleyManifest {
                 new Trigger.StreamMapping(MESSAGES, 100, Duration.ZERO, Trigger.StartingPosition.TRIM_HORIZON, 10, true, true, 5,
                         Duration.ofHours(1), Optional.of("parley-fanout-failures")),
                 Map.of(MESSAGES, TableAccess.STREAM, CONNECTIONS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ), true));
-        // Receipts are told to senders from the memberships stream, a batch a second at most: coalesced (ReceiptNotices).
-        // The timeout covers a batch's wait for a sender's next turn (a second) with room to spare.
+        // Receipts are told to senders from the memberships stream, coalesced by turns (ReceiptNotices), not by a batching
+        // window, which would delay every receipt. Parallel batches per shard: a user's records stay in order in one of them,
+        // and a batch waiting for a turn holds back only its part. The timeout covers a batch's waits at the longest interval.
         functions.add(new FunctionSpec("receipts", ReceiptNoticesHandler.class.getName(), 512, Duration.ofSeconds(30), tables,
-                new Trigger.StreamMapping(MEMBERSHIPS, 100, Duration.ofSeconds(1), Trigger.StartingPosition.TRIM_HORIZON, 1, true, true, 5,
+                new Trigger.StreamMapping(MEMBERSHIPS, 100, Duration.ZERO, Trigger.StartingPosition.TRIM_HORIZON, 10, true, true, 5,
                         Duration.ofHours(1), Optional.of("parley-receipts-failures")),
-                Map.of(MEMBERSHIPS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ_WRITE, MESSAGES, TableAccess.READ_WRITE,
+                Map.of(MEMBERSHIPS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ_WRITE, MESSAGES, TableAccess.READ,
                         CONNECTIONS, TableAccess.READ_WRITE), true));
         return new Manifest(functions, tables());
     }

@@ -161,7 +161,7 @@ final class ConversationHeads {
             boolean kept = head.containsKey(ALL_DELIVERED);
             ReceiptWatermarks was = kept ? new ReceiptWatermarks(Long.parseLong(head.get(ALL_DELIVERED).n()), Long.parseLong(head.get(ALL_READ).n()))
                     : ReceiptWatermarks.NONE;
-            ReceiptWatermarks raised = new ReceiptWatermarks(Math.max(was.deliveredSeq(), computed.deliveredSeq()), Math.max(was.readSeq(), computed.readSeq()));
+            ReceiptWatermarks raised = was.atLeast(computed);
             if (kept && raised.equals(was)) {
                 return was;
             }

@@ -119,6 +119,10 @@ public final class DynamoConversationRepository implements ConversationRepositor
     public boolean replaceMembers(Stored current, Conversation updated) {
         return SdkErrors.translating("changing a conversation's members", () -> {
             ConversationId id = current.conversation().id();
+            Set<UserId> after = new HashSet<>(updated.members());
+            // Rows go before the member list, so a change that fails part-way fails closed: a removed member can send
+            // no more even if the list still names them (a retry, or the next change, finishes it), never the other way.
+            deleteMemberships(id, current.conversation().members().stream().filter(u -> !after.contains(u)).toList());
             try {
                 dynamo.updateItem(b -> b.tableName(conversations).key(ConversationsTable.conversationItemKey(id))
                         .updateExpression("SET #members = :members, #admins = :admins, #version = #version + :one")
@@ -134,11 +138,9 @@ public final class DynamoConversationRepository implements ConversationRepositor
                 return false;
             }
             Set<UserId> before = new HashSet<>(current.conversation().members());
-            Set<UserId> after = new HashSet<>(updated.members());
             // New members start after the last seq at the time they joined; sync gives them what comes after.
             long joinedAfter = lastSeq(id);
             writeMemberships(id, updated.members().stream().filter(u -> !before.contains(u)).toList(), joinedAfter);
-            deleteMemberships(id, current.conversation().members().stream().filter(u -> !after.contains(u)).toList());
             heads.countMembers(new Stored(updated, current.createdBy(), current.version() + 1));
             return true;
         });
@@ -205,8 +207,9 @@ public final class DynamoConversationRepository implements ConversationRepositor
     }
 
     @Override
-    public ReceiptWatermarks advance(UserId user, ConversationId conversation, ReceiptWatermarks marks) {
-        return SdkErrors.translating("advancing watermarks", () -> rows.advance(user, conversation, marks, () -> membershipRow(user, conversation)));
+    public ReceiptWatermarks advance(Membership current, ReceiptWatermarks marks) {
+        return SdkErrors.translating("advancing watermarks", () -> rows.advance(current, marks,
+                () -> membershipRow(current.user(), current.conversationId())));
     }
 
     @Override

@@ -181,6 +181,23 @@ public final class DynamoMessageLog implements MessageLog {
         });
     }
 
+    @Override
+    public List<Authored> senders(ConversationId conversation, long afterSeq, long upToSeq, int limit) {
+        if (upToSeq <= afterSeq) {
+            return List.of();
+        }
+        // Keys and the sender only, eventually consistent: half a read unit per 4 KB of them, and no voiding writes.
+        return SdkErrors.translating("reading senders", () -> dynamo.query(b -> b.tableName(messages).limit(limit).scanIndexForward(false)
+                        .keyConditionExpression("#conversation = :conversation AND #seq BETWEEN :from AND :to")
+                        .projectionExpression("#seq, #sender")
+                        .expressionAttributeNames(Map.of("#conversation", MessagesTable.CONVERSATION, "#seq", MessagesTable.SEQ,
+                                "#sender", MessagesTable.SENDER))
+                        .expressionAttributeValues(Map.of(":conversation", AttributeValue.fromS(conversation.value()),
+                                ":from", AttributeValue.fromN(Long.toString(afterSeq + 1)), ":to", AttributeValue.fromN(Long.toString(upToSeq)))))
+                .items().stream().filter(item -> !Message.NOBODY.value().equals(item.get(MessagesTable.SENDER).s()))
+                .map(item -> new Authored(Long.parseLong(item.get(MessagesTable.SEQ).n()), UserId.of(item.get(MessagesTable.SENDER).s()))).toList());
+    }
+
     private List<Message> firstPage(QueryConditional condition, int limit, boolean ascending) {
         return messageItems.query(b -> b.queryConditional(condition).consistentRead(true).limit(limit).scanIndexForward(ascending))
                 .iterator().next().items().stream().map(StoredMessage::message).toList();

@@ -34,17 +34,22 @@ final class MembershipRows {
 
     /**
      * Moves the row's marks forward to at least {@code marks}, both in one write (one stream record per
-     * receipt), conditional on the marks read: a receipt racing this one makes it read again, and
-     * neither moves a mark back.
+     * receipt), conditional on the marks read ({@code read} first, then {@code row} again): a receipt
+     * racing this one makes it read again, and neither moves a mark back.
      */
-    ReceiptWatermarks advance(UserId user, ConversationId conversation, ReceiptWatermarks marks, Supplier<Optional<Membership>> row) {
+    ReceiptWatermarks advance(Membership read, ReceiptWatermarks marks, Supplier<Optional<Membership>> row) {
+        Optional<Membership> current = Optional.of(read);
         for (int attempt = 0; attempt < ADVANCE_TRIES; attempt++) {
-            Optional<Membership> current = row.get();
+            if (attempt > 0) {
+                current = row.get();
+            }
             if (current.isEmpty()) {
                 return marks;
             }
+            UserId user = current.get().user();
+            ConversationId conversation = current.get().conversationId();
             ReceiptWatermarks was = current.get().watermarks();
-            ReceiptWatermarks wanted = new ReceiptWatermarks(Math.max(was.deliveredSeq(), marks.deliveredSeq()), Math.max(was.readSeq(), marks.readSeq()));
+            ReceiptWatermarks wanted = was.atLeast(marks);
             if (wanted.equals(was)) {
                 return was;
             }
@@ -60,7 +65,7 @@ final class MembershipRows {
                 // Read again.
             }
         }
-        throw new IllegalStateException("the watermarks of " + user + " in " + conversation + " kept changing");
+        throw new IllegalStateException("the watermarks of " + read.user() + " in " + read.conversationId() + " kept changing");
     }
 
     /** Takes the member's turn to be told of receipts, one write of which of several racing callers only one wins. */

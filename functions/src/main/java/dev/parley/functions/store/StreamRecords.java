@@ -27,8 +27,9 @@ public final class StreamRecords {
     }
 
     /**
-     * The receipt a memberships-table record carries: a change of a row's watermarks. Empty for rows
-     * created or deleted (members joining and leaving) and for changes that leave the watermarks alone.
+     * The receipt a memberships-table record carries: a row's watermarks moving forward. Empty for rows
+     * created or deleted (members joining and leaving), rows put anew, and changes that leave the
+     * watermarks alone (a member's notice turn).
      */
     public static Optional<WatermarkChange> watermarkChange(DynamodbEvent.DynamodbStreamRecord record) {
         if (!"MODIFY".equals(record.getEventName()) || record.getDynamodb() == null || record.getDynamodb().getOldImage() == null
@@ -37,6 +38,10 @@ public final class StreamRecords {
         }
         Membership before = MembershipsTable.SCHEMA.mapToItem(DynamodbAttributeValueTransformer.toAttributeValueMapV2(record.getDynamodb().getOldImage()));
         Membership after = MembershipsTable.SCHEMA.mapToItem(DynamodbAttributeValueTransformer.toAttributeValueMapV2(record.getDynamodb().getNewImage()));
-        return before.watermarks().equals(after.watermarks()) ? Optional.empty() : Optional.of(new WatermarkChange(before, after));
+        // A receipt moves marks forward on the same row. A row put anew over an old one (a member removed and added
+        // again, a repair) changes where they joined, or moves a mark back: not a receipt.
+        boolean receipt = !before.watermarks().equals(after.watermarks()) && before.joinedAfterSeq() == after.joinedAfterSeq()
+                && after.watermarks().equals(after.watermarks().atLeast(before.watermarks()));
+        return receipt ? Optional.of(new WatermarkChange(before, after)) : Optional.empty();
     }
 }

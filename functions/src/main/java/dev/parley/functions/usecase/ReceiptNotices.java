@@ -2,7 +2,6 @@ package dev.parley.functions.usecase;
 
 import dev.parley.functions.retry.Backoff;
 import dev.parley.model.ConversationId;
-import dev.parley.model.Message;
 import dev.parley.model.ReceiptWatermarks;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConversationRepository;
@@ -37,6 +36,10 @@ public final class ReceiptNotices {
      * absence covers many messages at once; senders of older ones learn from the group marks of their next notice.
      */
     static final int SENDERS_FROM = 100;
+    /** How many times a batch waits for turns that are not up; the function's timeout allows them at the longest interval. */
+    public static final int WAITS = 3;
+    /** The longest interval the setting allows: a batch's waits stay well inside its function's timeout. */
+    public static final Duration LONGEST_INTERVAL = Duration.ofSeconds(5);
 
     /** A member's marks as one stream record changed them. */
     public record Change(String recordId, UserId reader, ConversationId conversation, ReceiptWatermarks before, ReceiptWatermarks after) {
@@ -64,8 +67,8 @@ public final class ReceiptNotices {
     /** @param interval how often, at most, a user is told of one conversation's receipts */
     public ReceiptNotices(ConversationRepository conversations, MessageLog messages, Delivery delivery, FrameCodec codec, Clock clock,
                           Backoff.Sleeper sleeper, Duration interval) {
-        if (interval.toMillis() < 1) {
-            throw new IllegalArgumentException("the receipt notice interval must be at least 1 ms, was " + interval);
+        if (interval.toMillis() < 1 || interval.compareTo(LONGEST_INTERVAL) > 0) {
+            throw new IllegalArgumentException("the receipt notice interval must be 1 ms to " + LONGEST_INTERVAL + ", was " + interval);
         }
         this.interval = interval;
         this.conversations = conversations;
@@ -107,32 +110,53 @@ public final class ReceiptNotices {
     }
 
     /**
-     * Tells those whose turn was not up, once it is, with the group marks as they are by then. One whose
-     * turn another batch took meanwhile was told by it, with marks at least as new as these were.
+     * Tells those whose turn was not up, once it is, with the group marks as they are by then. A turn can
+     * be taken meanwhile by another batch (another shard's, or a retry); after {@link #WAITS} waits the
+     * conversation is reported failed, and the stream brings its changes back later: nobody is left untold.
      */
     private int notifyLater(List<Notice> waiting, Instant until, Map<ConversationId, List<Change>> byConversation, List<Failed> failed) {
-        Duration wait = Duration.between(clock.instant(), until);
-        if (!wait.isNegative()) {
-            try {
-                sleeper.sleep(wait);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for a notice turn", e);
-            }
-        }
         int told = 0;
-        Map<ConversationId, Optional<ReceiptWatermarks>> groups = new LinkedHashMap<>();
-        for (Notice notice : waiting) {
-            try {
-                Optional<ReceiptWatermarks> group = groups.computeIfAbsent(notice.conversation(), this::groupMarks);
-                if (conversations.takeNoticeTurn(notice.target(), notice.conversation(), clock.instant(), interval) instanceof NoticeTurn.Taken) {
-                    told += post(new Notice(notice.conversation(), notice.target(), notice.latest(), group));
+        List<Notice> left = waiting;
+        Instant next = until;
+        for (int round = 0; round < WAITS && !left.isEmpty(); round++) {
+            sleepUntil(next);
+            List<Notice> stillWaiting = new ArrayList<>();
+            Map<ConversationId, Optional<ReceiptWatermarks>> groups = new LinkedHashMap<>();
+            next = Instant.MIN;
+            for (Notice notice : left) {
+                try {
+                    Optional<ReceiptWatermarks> group = groups.computeIfAbsent(notice.conversation(), this::groupMarks);
+                    switch (conversations.takeNoticeTurn(notice.target(), notice.conversation(), clock.instant(), interval)) {
+                        case NoticeTurn.Taken taken -> told += post(new Notice(notice.conversation(), notice.target(), notice.latest(), group));
+                        case NoticeTurn.NotBefore later -> {
+                            stillWaiting.add(notice);
+                            next = later.at().isAfter(next) ? later.at() : next;
+                        }
+                        case NoticeTurn.NotAMember gone -> {
+                        }
+                    }
+                } catch (RuntimeException e) {
+                    failed.add(new Failed(byConversation.get(notice.conversation()).getFirst(), e));
                 }
-            } catch (RuntimeException e) {
-                failed.add(new Failed(byConversation.get(notice.conversation()).getFirst(), e));
             }
+            left = stillWaiting;
         }
+        left.stream().map(Notice::conversation).distinct().forEach(id -> failed.add(new Failed(byConversation.get(id).getFirst(),
+                new IllegalStateException("a notice turn in " + id + " stayed taken by others; the changes come back from the stream"))));
         return told;
+    }
+
+    private void sleepUntil(Instant until) {
+        Duration wait = Duration.between(clock.instant(), until);
+        if (wait.isNegative() || wait.isZero()) {
+            return;
+        }
+        try {
+            sleeper.sleep(wait);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a notice turn", e);
+        }
     }
 
     /** Who to tell of these changes of one conversation, each with the newest change by another member. */
@@ -155,18 +179,28 @@ public final class ReceiptNotices {
         return Optional.of(conversations.raiseGroupMarks(id, computed));
     }
 
-    /** A direct conversation's members but the reader; a group's senders of the messages the changes cover. */
+    /**
+     * A direct conversation's members but the reader; a group's senders of the messages the changes
+     * cover (each change covers the seqs its delivered mark and its read mark moved past), the newest
+     * {@link #SENDERS_FROM} of them.
+     */
     private Set<UserId> targets(ConversationId id, List<Change> changes) {
         Set<UserId> targets = new LinkedHashSet<>();
         if (id.isDirect()) {
             changes.forEach(change -> id.directMembers().stream().filter(member -> !member.equals(change.reader())).forEach(targets::add));
             return targets;
         }
-        long from = changes.stream().mapToLong(change -> change.before().readSeq()).min().orElseThrow();
-        long to = changes.stream().mapToLong(change -> change.after().deliveredSeq()).max().orElseThrow();
-        for (Message message : messages.after(id, from, SENDERS_FROM)) {
-            if (message.seq() <= to && !message.isVoid()) {
-                targets.add(message.senderId());
+        List<long[]> covered = new ArrayList<>();
+        for (Change change : changes) {
+            covered.add(new long[] {change.before().deliveredSeq(), change.after().deliveredSeq()});
+            covered.add(new long[] {change.before().readSeq(), change.after().readSeq()});
+        }
+        covered.removeIf(range -> range[1] <= range[0]);
+        long from = covered.stream().mapToLong(range -> range[0]).min().orElse(0);
+        long to = covered.stream().mapToLong(range -> range[1]).max().orElse(0);
+        for (MessageLog.Authored authored : messages.senders(id, from, to, SENDERS_FROM)) {
+            if (covered.stream().anyMatch(range -> authored.seq() > range[0] && authored.seq() <= range[1])) {
+                targets.add(authored.sender());
             }
         }
         return targets;

@@ -37,7 +37,10 @@ class ParleyConfigTest {
     void theReceiptNoticeIntervalIsASecondUnlessSetAndABadOneIsNamed() {
         assertThat(with(Map.of()).receiptNoticeInterval()).isEqualTo(Duration.ofSeconds(1));
         assertThat(with(Map.of(ParleyConfig.RECEIPT_NOTICE_INTERVAL_MS, "250")).receiptNoticeInterval()).isEqualTo(Duration.ofMillis(250));
-        for (String bad : new String[] {"0", "soon", "60001"}) {
+        assertThat(Duration.ofMillis(ParleyConfig.LONGEST_RECEIPT_NOTICE_INTERVAL_MS)).as("what the use case accepts")
+                .isEqualTo(dev.parley.functions.usecase.ReceiptNotices.LONGEST_INTERVAL);
+        assertThat(with(Map.of(ParleyConfig.RECEIPT_NOTICE_INTERVAL_MS, "5000")).receiptNoticeInterval()).isEqualTo(Duration.ofSeconds(5));
+        for (String bad : new String[] {"0", "soon", "5001"}) {
             assertThatThrownBy(() -> with(Map.of(ParleyConfig.RECEIPT_NOTICE_INTERVAL_MS, bad))).as(bad)
                     .hasMessageContaining(ParleyConfig.RECEIPT_NOTICE_INTERVAL_MS).hasMessageContaining("'" + bad + "'");
         }

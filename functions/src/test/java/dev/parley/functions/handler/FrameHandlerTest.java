@@ -126,6 +126,11 @@ class FrameHandlerTest {
             public List<Message> before(ConversationId conversation, long beforeSeq, int limit) {
                 throw failure;
             }
+
+            @Override
+            public List<Authored> senders(ConversationId conversation, long afterSeq, long upToSeq, int limit) {
+                throw failure;
+            }
         };
     }
 

@@ -121,4 +121,11 @@ class ManifestTest {
         TableSpec connections = manifest.tables().stream().filter(t -> t.name().equals(ParleyManifest.CONNECTIONS)).findFirst().orElseThrow();
         assertThat(connections.ttlAttribute()).contains(ConnectionsTable.LEASE);
     }
+
+    @Test
+    void theReceiptsFunctionOutlastsItsBatchesWaitsForTurns() {
+        FunctionSpec receipts = ParleyManifest.manifest().function("receipts").orElseThrow();
+        Duration waits = dev.parley.functions.usecase.ReceiptNotices.LONGEST_INTERVAL.multipliedBy(dev.parley.functions.usecase.ReceiptNotices.WAITS);
+        assertThat(receipts.timeout()).isGreaterThan(waits.plus(AwsClients.DYNAMODB_CALL_TIMEOUT.multipliedBy(5)));
+    }
 }

@@ -10,6 +10,8 @@ import dev.parley.model.ConversationId;
 import dev.parley.model.DeviceId;
 import dev.parley.model.ReceiptWatermarks;
 import dev.parley.model.UserId;
+import dev.parley.ports.ConversationRepository;
+import dev.parley.ports.ConversationRepository.Membership;
 import dev.parley.protocol.ClientFrame;
 import dev.parley.protocol.ServerFrame;
 import java.time.Duration;
@@ -25,22 +27,43 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * The group-wide marks a sender is told, over random orders of receipts, in random batches: each told
- * value is the minimum over the members' marks when it was computed (the in-memory store reads every
- * member exactly, so the bound on staleness is the batch), and no told value is below one told before.
+ * The group-wide marks a sender is told, over random orders of receipts, in random batches, with the
+ * members' marks read now fresh, now as an earlier read saw them (as the eventually consistent index
+ * may): a told value is never above the members' minimum, equals it whenever the read was fresh, and
+ * is never below one told before; and a batch with another member's receipt tells the sender.
  */
 class GroupMarksProperties {
     private static final int MEMBERS = 6;
     private static final int MESSAGES = 8;
 
-    /** One receipt: which member, delivered or read, up to which seq; and whether the batch ends after it. */
-    record Receipt(int member, boolean read, int seq, boolean endsBatch) {
+    /** One receipt: which member, delivered or read, up to which seq; whether the batch ends after it, and reads stale marks. */
+    record Receipt(int member, boolean read, int seq, boolean endsBatch, boolean staleRead) {
     }
 
     @Provide
     Arbitrary<List<Receipt>> receiptOrders() {
         return Combinators.combine(Arbitraries.integers().between(0, MEMBERS - 1), Arbitraries.of(true, false),
-                Arbitraries.integers().between(1, MESSAGES), Arbitraries.of(true, false, false)).as(Receipt::new).list().ofMaxSize(60);
+                Arbitraries.integers().between(1, MESSAGES), Arbitraries.of(true, false, false), Arbitraries.of(true, false))
+                .as(Receipt::new).list().ofMaxSize(60);
+    }
+
+    /** The members' marks as the index shows them: when told to lag, as they were at its first read, before any receipt. */
+    private static final class LaggingMembers extends DelegatingConversations {
+        private List<Membership> firstRead = List.of();
+        boolean lagging;
+
+        LaggingMembers(ConversationRepository delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public List<Membership> members(ConversationId conversation) {
+            List<Membership> now = super.members(conversation);
+            if (firstRead.isEmpty()) {
+                firstRead = now.stream().map(m -> new Membership(m.user(), m.conversationId(), m.joinedAfterSeq(), ReceiptWatermarks.NONE)).toList();
+            }
+            return lagging ? firstRead : now;
+        }
     }
 
     @Property(tries = 200)
@@ -54,7 +77,8 @@ class GroupMarksProperties {
             world.messages.append(crew, ClientMessageId.random(), ALICE, DeviceId.DEFAULT, Optional.empty(), Content.text("m" + i), 1);
         }
         Receipts frames = new Receipts(world.conversations);
-        ReceiptNotices notices = new ReceiptNotices(world.conversations, world.messages, world.delivery, world.codec, world.clock,
+        LaggingMembers index = new LaggingMembers(world.conversations);
+        ReceiptNotices notices = new ReceiptNotices(index, world.messages, world.delivery, world.codec, world.clock,
                 world.clock::advance, Duration.ofSeconds(1));
         List<ReceiptNotices.Change> batch = new ArrayList<>();
         ReceiptWatermarks lastTold = ReceiptWatermarks.NONE;
@@ -74,15 +98,24 @@ class GroupMarksProperties {
             }
             if (receipt.endsBatch() && !batch.isEmpty()) {
                 int told = world.framesOf("alice-phone", ServerFrame.ReceiptUpdate.class).size();
+                boolean othersReceipt = batch.stream().anyMatch(change -> !change.reader().equals(ALICE));
+                index.lagging = receipt.staleRead();
                 notices.notify(List.copyOf(batch));
                 batch.clear();
                 List<ServerFrame.ReceiptUpdate> updates = world.framesOf("alice-phone", ServerFrame.ReceiptUpdate.class);
                 ReceiptWatermarks minimum = ReceiptWatermarks.allOf(members.stream()
                         .map(member -> world.conversations.membership(member, crew).orElseThrow().watermarks()).toList());
+                if (othersReceipt) {
+                    assertThat(updates.size()).as("alice is told of others' receipts").isGreaterThan(told);
+                }
                 for (ServerFrame.ReceiptUpdate update : updates.subList(told, updates.size())) {
                     ReceiptWatermarks group = update.allMembers().orElseThrow();
-                    assertThat(group).as("the members' minimum when told").isEqualTo(minimum);
-                    assertThat(group.deliveredSeq()).isGreaterThanOrEqualTo(lastTold.deliveredSeq());
+                    assertThat(group.deliveredSeq()).as("never above the minimum").isLessThanOrEqualTo(minimum.deliveredSeq());
+                    assertThat(group.readSeq()).isLessThanOrEqualTo(minimum.readSeq());
+                    if (!receipt.staleRead()) {
+                        assertThat(group).as("the minimum, read fresh").isEqualTo(minimum);
+                    }
+                    assertThat(group.deliveredSeq()).as("never back").isGreaterThanOrEqualTo(lastTold.deliveredSeq());
                     assertThat(group.readSeq()).isGreaterThanOrEqualTo(lastTold.readSeq());
                     lastTold = group;
                 }

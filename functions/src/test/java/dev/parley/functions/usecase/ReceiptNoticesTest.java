@@ -127,4 +127,23 @@ class ReceiptNoticesTest {
         assertThat(outcome.failed()).extracting(ReceiptNotices.Failed::change).containsExactly(toAlice);
         assertThat(updatesTo("carol-phone")).singleElement().satisfies(update -> assertThat(update.member()).isEqualTo(new ReceiptWatermarks(1, 1)));
     }
+
+    @Test
+    void aReaderLaggingFarBehindDoesNotHideTheSenderOfTheNewestMessage() {
+        ConversationId crew = world.conversations.createIfAbsent(Conversation.group(ConversationId.of("g:busy"), ALICE, List.of(BOB, CAROL,
+                UserId.of("dave")), Optional.empty()), ALICE).conversation().id();
+        world.online(CAROL, "carol-phone");
+        for (int i = 0; i < 149; i++) {
+            send(crew, ALICE);
+        }
+        send(crew, CAROL);
+        List<ReceiptNotices.Change> batch = List.of(
+                receipt(crew, BOB, new ReceiptWatermarks(150, 1)),
+                receipt(crew, UserId.of("dave"), new ReceiptWatermarks(150, 150)));
+
+        notices.notify(batch);
+
+        assertThat(updatesTo("carol-phone")).as("seq 150 is carol's, the newest covered").singleElement()
+                .satisfies(update -> assertThat(update.userId()).isEqualTo(UserId.of("dave")));
+    }
 }

@@ -64,4 +64,38 @@ class ReceiptsTest {
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
         assertThat(marksOf(BOB)).isEqualTo(ReceiptWatermarks.NONE);
     }
+
+    @Test
+    void aReceiptAtOrBelowALastSeqAlreadySeenDoesNotReadTheHeadAgain() {
+        CountingSummaries counting = new CountingSummaries(world.conversations);
+        Receipts counted = new Receipts(counting);
+        Caller bob = world.online(BOB, "bob-phone");
+        send(ALICE);
+        send(ALICE);
+
+        counted.delivered(bob, new ClientFrame.MessageDelivered(chat, 2));
+        counted.read(bob, new ClientFrame.MessageRead(chat, 1));
+        counted.read(bob, new ClientFrame.MessageRead(chat, 2));
+        assertThat(counting.summaryReads).as("once, for the first seq beyond what was seen").isEqualTo(1);
+        send(ALICE);
+        counted.read(bob, new ClientFrame.MessageRead(chat, 3));
+        assertThat(counting.summaryReads).isEqualTo(2);
+        assertThatThrownBy(() -> counted.read(bob, new ClientFrame.MessageRead(chat, 4))).isInstanceOf(DomainException.class);
+        assertThat(marksOf(BOB)).isEqualTo(new ReceiptWatermarks(3, 3));
+    }
+
+    /** The in-memory repository, counting the head reads. */
+    private static final class CountingSummaries extends DelegatingConversations {
+        int summaryReads;
+
+        CountingSummaries(dev.parley.ports.ConversationRepository delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public Optional<Summary> summary(ConversationId id) {
+            summaryReads++;
+            return super.summary(id);
+        }
+    }
 }

@@ -59,7 +59,7 @@ abstract class UnsupportedConversationRepository implements ConversationReposito
     }
 
     @Override
-    public ReceiptWatermarks advance(UserId user, ConversationId conversation, ReceiptWatermarks marks) {
+    public ReceiptWatermarks advance(Membership current, ReceiptWatermarks marks) {
         throw new UnsupportedOperationException();
     }
 

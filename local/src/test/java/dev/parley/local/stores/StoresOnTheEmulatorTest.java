@@ -81,30 +81,46 @@ class StoresOnTheEmulatorTest {
     }
 
     @Test
-    void membershipRowsLostAfterTheConversationWasUpdatedAreRepaired() {
+    void aRemovalWhoseRowsCannotBeDeletedFailsClosedAndChangesNothing() {
         // Without the SDK's retries, whose backoff on a throttled batch takes most of a minute.
         DynamoConversationRepository repository = tables.conversations(tables.noRetries);
         UserId admin = UserId.of("admin");
-        UserId carol = UserId.of("carol");
         UserId bob = UserId.of("bob");
         ConversationId id = ConversationId.of("g:crew");
         var created = repository.createIfAbsent(Conversation.group(id, admin, List.of(admin, bob), Optional.empty()), admin);
-        Conversation withCarol = created.conversation().withMembersAdded(admin, List.of(carol)).withMembersRemoved(admin, List.of(bob));
 
         long fault = emulator.faults().add(new Faults.Rule("BatchWriteItem", ParleyManifest.MEMBERSHIPS, Faults.Kind.UNPROCESSED, 1.0, 0));
-        assertThatThrownBy(() -> repository.replaceMembers(created, withCarol)).as("the rows could not be written")
+        assertThatThrownBy(() -> repository.replaceMembers(created, created.conversation().withMembersRemoved(admin, List.of(bob))))
                 .isInstanceOfSatisfying(UnavailableException.class, e -> assertThat(e.getMessage()).contains("throttled"));
         emulator.faults().remove(fault);
-        var stored = repository.find(id).orElseThrow();
-        assertThat(stored.conversation().members()).contains(carol).doesNotContain(bob);
-        assertThat(repository.membership(carol, id)).isEmpty();
-        assertThat(repository.membership(bob, id)).isPresent();
 
-        repository.repairMemberships(stored, List.of(carol, bob, admin));
+        assertThat(repository.find(id).orElseThrow().conversation().members()).as("the list is not changed before the rows").contains(bob);
+        assertThat(repository.membership(bob, id)).isPresent();
+        assertThat(repository.replaceMembers(created, created.conversation().withMembersRemoved(admin, List.of(bob)))).isTrue();
+        assertThat(repository.membership(bob, id)).isEmpty();
+    }
+
+    @Test
+    void membershipRowsLostAfterTheConversationWasUpdatedAreRepaired() {
+        DynamoConversationRepository repository = tables.conversations(tables.noRetries);
+        UserId admin = UserId.of("admin");
+        UserId carol = UserId.of("carol");
+        ConversationId id = ConversationId.of("g:crew");
+        var created = repository.createIfAbsent(Conversation.group(id, admin, List.of(admin), Optional.empty()), admin);
+
+        long fault = emulator.faults().add(new Faults.Rule("BatchWriteItem", ParleyManifest.MEMBERSHIPS, Faults.Kind.UNPROCESSED, 1.0, 0));
+        assertThatThrownBy(() -> repository.replaceMembers(created, created.conversation().withMembersAdded(admin, List.of(carol))))
+                .as("the rows could not be written").isInstanceOf(UnavailableException.class);
+        emulator.faults().remove(fault);
+        var stored = repository.find(id).orElseThrow();
+        assertThat(stored.conversation().members()).contains(carol);
+        assertThat(repository.membership(carol, id)).as("so carol cannot send yet").isEmpty();
+
+        repository.repairMemberships(stored, List.of(carol, admin));
 
         assertThat(repository.membership(carol, id)).get().extracting(m -> m.joinedAfterSeq()).isEqualTo(repository.requireSummary(id).lastSeq());
-        assertThat(repository.membership(bob, id)).isEmpty();
         assertThat(repository.membership(admin, id)).as("an existing row is left as it is").isPresent();
+        assertThat(repository.requireSummary(id).memberCount()).isEqualTo(2);
     }
 
     @Test

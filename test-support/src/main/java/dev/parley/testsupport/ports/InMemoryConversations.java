@@ -146,8 +146,7 @@ public final class InMemoryConversations implements ConversationRepository {
     @Override
     public synchronized ReceiptWatermarks raiseGroupMarks(ConversationId conversation, ReceiptWatermarks computed) {
         ReceiptWatermarks kept = groupMarks.getOrDefault(conversation, ReceiptWatermarks.NONE);
-        ReceiptWatermarks raised = new ReceiptWatermarks(Math.max(kept.deliveredSeq(), computed.deliveredSeq()),
-                Math.max(kept.readSeq(), computed.readSeq()));
+        ReceiptWatermarks raised = kept.atLeast(computed);
         groupMarks.put(conversation, raised);
         return raised;
     }
@@ -181,15 +180,13 @@ public final class InMemoryConversations implements ConversationRepository {
     }
 
     @Override
-    public synchronized ReceiptWatermarks advance(UserId user, ConversationId conversation, ReceiptWatermarks marks) {
-        Membership row = rows.getOrDefault(user, new TreeMap<>()).get(conversation.value());
+    public synchronized ReceiptWatermarks advance(Membership current, ReceiptWatermarks marks) {
+        Membership row = rows.getOrDefault(current.user(), new TreeMap<>()).get(current.conversationId().value());
         if (row == null) {
             return marks;
         }
-        long delivered = Math.max(row.watermarks().deliveredSeq(), marks.deliveredSeq());
-        long read = Math.max(row.watermarks().readSeq(), marks.readSeq());
-        Membership advanced = new Membership(user, conversation, row.joinedAfterSeq(), new ReceiptWatermarks(delivered, Math.min(read, delivered)));
-        rows.get(user).put(conversation.value(), advanced);
+        Membership advanced = new Membership(row.user(), row.conversationId(), row.joinedAfterSeq(), row.watermarks().atLeast(marks));
+        rows.get(row.user()).put(row.conversationId().value(), advanced);
         return advanced.watermarks();
     }
 

@@ -64,6 +64,16 @@ public final class InMemoryMessageLog implements MessageLog {
                 .limit(limit).map(Stored::message).toList();
     }
 
+    @Override
+    public synchronized List<Authored> senders(ConversationId conversation, long afterSeq, long upToSeq, int limit) {
+        if (upToSeq <= afterSeq) {
+            return List.of();
+        }
+        return bySeq.getOrDefault(conversation, new TreeMap<>()).subMap(afterSeq, false, upToSeq, true).descendingMap().values().stream()
+                .map(Stored::message).limit(limit).filter(message -> !message.isVoid())
+                .map(message -> new Authored(message.seq(), message.senderId())).toList();
+    }
+
     /** Everything stored in the conversation, in seq order: what its stream would carry. */
     public synchronized List<Stored> stored(ConversationId conversation) {
         return List.copyOf(bySeq.getOrDefault(conversation, new TreeMap<>()).values());

@@ -119,4 +119,16 @@ public abstract class MessageLogContract {
         assertThat(toEve.duplicate()).isFalse();
         assertThat(toEve.message().seq()).isEqualTo(1);
     }
+
+    @Test
+    void sendersAreTheNewestInTheRangeNewestFirst() {
+        for (int i = 1; i <= 6; i++) {
+            append(ClientMessageId.random(), i % 2 == 0 ? BOB : ALICE, "m" + i);
+        }
+        assertThat(log.senders(chat, 1, 5, 10)).containsExactly(new MessageLog.Authored(5, ALICE), new MessageLog.Authored(4, BOB),
+                new MessageLog.Authored(3, ALICE), new MessageLog.Authored(2, BOB));
+        assertThat(log.senders(chat, 0, 6, 2)).extracting(MessageLog.Authored::seq).containsExactly(6L, 5L);
+        assertThat(log.senders(chat, 4, 4, 10)).isEmpty();
+        assertThat(log.senders(chat, 6, 9, 10)).isEmpty();
+    }
 }

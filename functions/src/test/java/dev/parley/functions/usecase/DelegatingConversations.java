@@ -1,0 +1,82 @@
+package dev.parley.functions.usecase;
+
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.ReceiptWatermarks;
+import dev.parley.model.UserId;
+import dev.parley.ports.ConversationRepository;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** A repository that passes every call on, for a test to override the one it watches or bends. */
+class DelegatingConversations implements ConversationRepository {
+    private final ConversationRepository delegate;
+
+    DelegatingConversations(ConversationRepository delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public Stored createIfAbsent(Conversation conversation, UserId createdBy) {
+        return delegate.createIfAbsent(conversation, createdBy);
+    }
+
+    @Override
+    public Optional<Stored> find(ConversationId id) {
+        return delegate.find(id);
+    }
+
+    @Override
+    public Optional<Summary> summary(ConversationId id) {
+        return delegate.summary(id);
+    }
+
+    @Override
+    public Map<ConversationId, Summary> summaries(Collection<ConversationId> ids) {
+        return delegate.summaries(ids);
+    }
+
+    @Override
+    public boolean replaceMembers(Stored current, Conversation updated) {
+        return delegate.replaceMembers(current, updated);
+    }
+
+    @Override
+    public void repairMemberships(Stored stored, Collection<UserId> users) {
+        delegate.repairMemberships(stored, users);
+    }
+
+    @Override
+    public Optional<Membership> membership(UserId user, ConversationId conversation) {
+        return delegate.membership(user, conversation);
+    }
+
+    @Override
+    public MembershipPage memberships(UserId user, Optional<String> cursor, int limit) {
+        return delegate.memberships(user, cursor, limit);
+    }
+
+    @Override
+    public List<Membership> members(ConversationId conversation) {
+        return delegate.members(conversation);
+    }
+
+    @Override
+    public ReceiptWatermarks advance(Membership current, ReceiptWatermarks marks) {
+        return delegate.advance(current, marks);
+    }
+
+    @Override
+    public ReceiptWatermarks raiseGroupMarks(ConversationId conversation, ReceiptWatermarks computed) {
+        return delegate.raiseGroupMarks(conversation, computed);
+    }
+
+    @Override
+    public NoticeTurn takeNoticeTurn(UserId user, ConversationId conversation, Instant now, Duration interval) {
+        return delegate.takeNoticeTurn(user, conversation, now, interval);
+    }
+}
