@@ -5,7 +5,6 @@ import static dev.parley.functions.store.ConversationsTable.ALL_READ;
 import static dev.parley.functions.store.ConversationsTable.LAST_SEQ;
 import static dev.parley.functions.store.ConversationsTable.MEMBERS_VERSION;
 import static dev.parley.functions.store.ConversationsTable.MEMBER_COUNT;
-import static dev.parley.functions.store.ConversationsTable.MOVED_SEQ;
 import static dev.parley.functions.store.ConversationsTable.NAME;
 import static dev.parley.functions.store.ConversationsTable.PK;
 
@@ -32,14 +31,16 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
  * for its member list.
  * <p>
  * A conversation stored before heads existed has its counter on its {@code V#} item. The first
- * reader or sender that finds no head moves the counter (see {@link #migrate}), in two steps that a
- * crash between leaves recoverable: {@code V#}'s {@code lastSeq} is renamed {@code movedSeq} (so a
- * function still running the old code, which increments {@code lastSeq}, fails instead of handing
- * out a seq twice), then the head is put with it.
+ * reader or sender that finds no head gives it one, starting from that counter. The {@code V#} item
+ * keeps its {@code lastSeq} (and a new conversation's gets one, at 0), so that functions of the
+ * previous release, still running while a deploy replaces them, can read every conversation item: a
+ * send of theirs takes its seq from {@code V#} and may meet a seq the head gave out, and then the
+ * second put of a message at that seq fails its condition (a {@code conflict} that the client's
+ * retry resolves); no seq ever holds two messages.
  */
 final class ConversationHeads {
-    /** Two callers racing to move one conversation's counter: bounded, each try re-reads what the other left. */
-    private static final int MIGRATION_TRIES = 3;
+    /** Raisers of one conversation's group marks racing: bounded, each try re-reads what the other wrote. */
+    private static final int RAISE_TRIES = 3;
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -117,40 +118,23 @@ final class ConversationHeads {
     }
 
     /**
-     * Gives a conversation that has none a head, from its {@code V#} item: its counter moved (a
-     * conversation stored before heads), or seq 0 (a create that failed before it put the head). False
-     * when there is no such conversation.
+     * Gives a conversation that has none a head, from its {@code V#} item's counter (a conversation
+     * stored before heads), or at seq 0 (a create that failed before it put the head). False when there
+     * is no such conversation.
      */
     boolean migrate(ConversationId id) {
-        for (int attempt = 0; attempt < MIGRATION_TRIES; attempt++) {
-            Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(ConversationsTable.conversationItemKey(id))
-                    .consistentRead(true)).item();
-            if (item == null || item.isEmpty()) {
-                return false;
-            }
-            Stored stored = ConversationsTable.SCHEMA.mapToItem(item);
-            if (item.containsKey(LAST_SEQ)) {
-                AttributeValue lastSeq = item.get(LAST_SEQ);
-                try {
-                    dynamo.updateItem(b -> b.tableName(table).key(ConversationsTable.conversationItemKey(id))
-                            .updateExpression("SET #moved = #lastSeq REMOVE #lastSeq").conditionExpression("#lastSeq = :seen")
-                            .expressionAttributeNames(Map.of("#moved", MOVED_SEQ, "#lastSeq", LAST_SEQ))
-                            .expressionAttributeValues(Map.of(":seen", lastSeq)));
-                } catch (ConditionalCheckFailedException movedOrSentMeanwhile) {
-                    continue;
-                }
-                put(stored, Long.parseLong(lastSeq.n()));
-            } else {
-                put(stored, item.containsKey(MOVED_SEQ) ? Long.parseLong(item.get(MOVED_SEQ).n()) : 0);
-            }
-            return true;
+        Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(ConversationsTable.conversationItemKey(id))
+                .consistentRead(true)).item();
+        if (item == null || item.isEmpty()) {
+            return false;
         }
-        throw new IllegalStateException("the seq counter of " + id + " kept changing while it was moved to its head");
+        put(ConversationsTable.SCHEMA.mapToItem(item), item.containsKey(LAST_SEQ) ? Long.parseLong(item.get(LAST_SEQ).n()) : 0);
+        return true;
     }
 
     /** The group-wide marks kept on the head raised to at least {@code computed}; see the port. */
     ReceiptWatermarks raiseGroupMarks(ConversationId id, ReceiptWatermarks computed) {
-        for (int attempt = 0; attempt < MIGRATION_TRIES; attempt++) {
+        for (int attempt = 0; attempt < RAISE_TRIES; attempt++) {
             Map<String, AttributeValue> head = dynamo.getItem(b -> b.tableName(table).key(ConversationsTable.headItemKey(id)).consistentRead(true)).item();
             if (head == null || head.isEmpty()) {
                 if (!migrate(id)) {

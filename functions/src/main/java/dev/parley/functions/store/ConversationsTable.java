@@ -24,8 +24,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * <li>{@code V#<conversationId>}: a conversation with its member list ({@link #KIND}, {@link #NAME},
  * {@link #MEMBERS} and {@link #ADMINS} as string sets, {@link #CREATED_BY}, and {@link #VERSION} for
  * optimistic membership changes): up to about 70 KB for 1024 members. Read through {@link #SCHEMA}
- * by membership changes and the fan-out only. A conversation stored before the head existed kept its
- * seq counter here ({@link #LAST_SEQ}); moving it to the head leaves {@link #MOVED_SEQ}.</li>
+ * by membership changes and the fan-out only. Its {@link #LAST_SEQ} is the seq counter of the releases
+ * before the head: kept (at 0 for a new conversation) so that they can read the item while a deploy
+ * replaces them, and never written per message.</li>
  * <li>{@code H#<conversationId>}: the conversation's head, small whatever the group's size: the seq
  * counter {@link #LAST_SEQ}, which every send increments, and what a conversation list shows
  * ({@link #NAME}, {@link #MEMBER_COUNT}, kept with the {@link #MEMBERS_VERSION} it was counted at).
@@ -44,8 +45,6 @@ public final class ConversationsTable {
     public static final String CREATED_BY = "createdBy";
     public static final String LAST_SEQ = "lastSeq";
     public static final String VERSION = "version";
-    /** On a conversation stored before the head: the seq counter at the moment it moved to the head. */
-    public static final String MOVED_SEQ = "movedSeq";
     public static final String MEMBER_COUNT = "memberCount";
     public static final String MEMBERS_VERSION = "membersVersion";
     /** On a group's head: the group-wide receipt marks last reported, which only rise. */
@@ -155,6 +154,8 @@ public final class ConversationsTable {
                             .setter((b, v) -> b.admins = v))
                     .addAttribute(String.class, a -> a.name(CREATED_BY).getter(s -> s.createdBy().value()).setter((b, v) -> b.createdBy = v))
                     .addAttribute(Long.class, a -> a.name(VERSION).getter(Stored::version).setter((b, v) -> b.version = v))
+                    // Written at 0 and never again: the counter is the head's (see LAST_SEQ above); read by nobody here.
+                    .addAttribute(Long.class, a -> a.name(LAST_SEQ).getter(s -> 0L).setter((b, v) -> { }))
                     .build();
 
     /** Collects a head's attributes as {@link #HEAD_SCHEMA} reads them. */

@@ -39,8 +39,8 @@ class TableFormatTest {
         assertThat(List.of(ConversationsTable.PK, ConversationsTable.KIND, ConversationsTable.NAME, ConversationsTable.MEMBERS,
                 ConversationsTable.ADMINS, ConversationsTable.CREATED_BY, ConversationsTable.LAST_SEQ, ConversationsTable.VERSION))
                 .containsExactly("pk", "kind", "name", "members", "admins", "createdBy", "lastSeq", "version");
-        assertThat(List.of(ConversationsTable.MOVED_SEQ, ConversationsTable.MEMBER_COUNT, ConversationsTable.MEMBERS_VERSION))
-                .containsExactly("movedSeq", "memberCount", "membersVersion");
+        assertThat(List.of(ConversationsTable.MEMBER_COUNT, ConversationsTable.MEMBERS_VERSION, ConversationsTable.ALL_DELIVERED,
+                ConversationsTable.ALL_READ)).containsExactly("memberCount", "membersVersion", "allDeliveredSeq", "allReadSeq");
         assertThat(List.of(ConversationsTable.CLAIM_SENDER, ConversationsTable.CLAIM_TIMESTAMP, ConversationsTable.CLAIM_ATTEMPT,
                 ConversationsTable.CLAIM_SEQ)).containsExactly("senderId", "serverTimestamp", "attempt", "seq");
         ConversationId direct = ConversationId.of("d:alice:bob");
@@ -50,8 +50,8 @@ class TableFormatTest {
         assertThat(ConversationsTable.conversationOfHead("H#d:alice:bob")).isEqualTo(direct);
         assertThat(ConversationsTable.claimKey(direct, ClientMessageId.parse("3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e10")))
                 .isEqualTo("K#d:alice:bob#3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e10");
-        assertThat(ConversationsTable.SCHEMA.attributeNames()).as("no seq counter on the member list's item")
-                .containsExactlyInAnyOrder("pk", "kind", "name", "members", "admins", "createdBy", "version");
+        assertThat(ConversationsTable.SCHEMA.attributeNames()).as("lastSeq kept, at 0, for the previous release to read")
+                .containsExactlyInAnyOrder("pk", "kind", "name", "members", "admins", "createdBy", "version", "lastSeq");
         assertThat(ConversationsTable.HEAD_SCHEMA.attributeNames()).containsExactlyInAnyOrder("pk", "name", "memberCount", "lastSeq");
     }
 
