@@ -25,10 +25,12 @@ import java.util.Set;
  * Tells senders how far their messages have got, from the batches of receipt changes the memberships
  * table's stream carries (a receipt frame only stores the reader's marks, {@link Receipts}). For each
  * conversation of a batch: the users to tell are a direct conversation's other member, or a group's
- * senders of the messages the receipts cover; a group's group-wide marks are computed once (one read
- * of every member's marks, whatever the number of receipts) and only ever rise. Each user is told at
- * most once per interval (a setting: a second unless configured) per conversation, with the newest marks: one whose turn is not up
- * yet is told when it is, later in the same batch (which waits for it, at most an interval).
+ * senders of the messages the receipts cover; a group's group-wide marks are computed once a pass
+ * (one read of every member's marks, whatever the number of receipts), after the turns are taken, and
+ * only ever rise. Each user is told at most once per interval (a setting: a second unless configured)
+ * per conversation. One whose turn another batch took since this batch began needs no notice from
+ * this one: that batch computes its marks after its turn, so they include these changes. One whose
+ * turn was taken before is told when it comes up, later in the same batch (which waits for it).
  */
 public final class ReceiptNotices {
     /**
@@ -52,8 +54,8 @@ public final class ReceiptNotices {
     public record Outcome(List<Failed> failed, int notices) {
     }
 
-    /** One user to tell, of what. */
-    private record Notice(ConversationId conversation, UserId target, Change latest, Optional<ReceiptWatermarks> group) {
+    /** One user to tell, of the newest change by another member. */
+    private record Notice(ConversationId conversation, UserId target, Change latest) {
     }
 
     private final ConversationRepository conversations;
@@ -80,57 +82,39 @@ public final class ReceiptNotices {
     }
 
     public Outcome notify(List<Change> batch) {
+        // Every change of the batch was stored before this moment: a notice whose turn is taken after it, by
+        // anyone, computes its group marks after the turn and so sees these changes.
+        Instant began = clock.instant();
         Map<ConversationId, List<Change>> byConversation = new LinkedHashMap<>();
         batch.forEach(change -> byConversation.computeIfAbsent(change.conversation(), id -> new ArrayList<>()).add(change));
         List<Failed> failed = new ArrayList<>();
-        List<Notice> waiting = new ArrayList<>();
-        Instant waitUntil = Instant.MIN;
-        int told = 0;
+        List<Notice> left = new ArrayList<>();
         for (var conversation : byConversation.entrySet()) {
             try {
-                for (Notice notice : notices(conversation.getKey(), conversation.getValue())) {
-                    switch (conversations.takeNoticeTurn(notice.target(), notice.conversation(), clock.instant(), interval)) {
-                        case NoticeTurn.Taken taken -> told += post(notice);
-                        case NoticeTurn.NotBefore later -> {
-                            waiting.add(notice);
-                            waitUntil = later.at().isAfter(waitUntil) ? later.at() : waitUntil;
-                        }
-                        case NoticeTurn.NotAMember gone -> {
-                        }
-                    }
-                }
+                left.addAll(notices(conversation.getKey(), conversation.getValue()));
             } catch (RuntimeException e) {
                 failed.add(new Failed(conversation.getValue().getFirst(), e));
             }
         }
-        if (!waiting.isEmpty()) {
-            told += notifyLater(waiting, waitUntil, byConversation, failed);
-        }
-        return new Outcome(failed, told);
-    }
-
-    /**
-     * Tells those whose turn was not up, once it is, with the group marks as they are by then. A turn can
-     * be taken meanwhile by another batch (another shard's, or a retry); after {@link #WAITS} waits the
-     * conversation is reported failed, and the stream brings its changes back later: nobody is left untold.
-     */
-    private int notifyLater(List<Notice> waiting, Instant until, Map<ConversationId, List<Change>> byConversation, List<Failed> failed) {
         int told = 0;
-        List<Notice> left = waiting;
-        Instant next = until;
-        for (int round = 0; round < WAITS && !left.isEmpty(); round++) {
-            sleepUntil(next);
-            List<Notice> stillWaiting = new ArrayList<>();
+        Instant next = Instant.MIN;
+        for (int round = 0; round <= WAITS && !left.isEmpty(); round++) {
+            if (round > 0) {
+                sleepUntil(next);
+            }
+            List<Notice> waiting = new ArrayList<>();
             Map<ConversationId, Optional<ReceiptWatermarks>> groups = new LinkedHashMap<>();
             next = Instant.MIN;
             for (Notice notice : left) {
                 try {
-                    Optional<ReceiptWatermarks> group = groups.computeIfAbsent(notice.conversation(), this::groupMarks);
                     switch (conversations.takeNoticeTurn(notice.target(), notice.conversation(), clock.instant(), interval)) {
-                        case NoticeTurn.Taken taken -> told += post(new Notice(notice.conversation(), notice.target(), notice.latest(), group));
+                        case NoticeTurn.Taken taken -> told += post(notice, groups.computeIfAbsent(notice.conversation(), this::groupMarks));
                         case NoticeTurn.NotBefore later -> {
-                            stillWaiting.add(notice);
-                            next = later.at().isAfter(next) ? later.at() : next;
+                            // Taken by another batch since this one began: that notice carries these changes.
+                            if (later.at().minus(interval).isBefore(began)) {
+                                waiting.add(notice);
+                                next = later.at().isAfter(next) ? later.at() : next;
+                            }
                         }
                         case NoticeTurn.NotAMember gone -> {
                         }
@@ -139,11 +123,11 @@ public final class ReceiptNotices {
                     failed.add(new Failed(byConversation.get(notice.conversation()).getFirst(), e));
                 }
             }
-            left = stillWaiting;
+            left = waiting;
         }
         left.stream().map(Notice::conversation).distinct().forEach(id -> failed.add(new Failed(byConversation.get(id).getFirst(),
-                new IllegalStateException("a notice turn in " + id + " stayed taken by others; the changes come back from the stream"))));
-        return told;
+                new IllegalStateException("a notice turn in " + id + " was not up after " + WAITS + " waits; the changes come back from the stream"))));
+        return new Outcome(failed, told);
     }
 
     private void sleepUntil(Instant until) {
@@ -161,11 +145,10 @@ public final class ReceiptNotices {
 
     /** Who to tell of these changes of one conversation, each with the newest change by another member. */
     private List<Notice> notices(ConversationId id, List<Change> changes) {
-        Optional<ReceiptWatermarks> group = groupMarks(id);
         List<Notice> notices = new ArrayList<>();
         for (UserId target : targets(id, changes)) {
             changes.reversed().stream().filter(change -> !change.reader().equals(target)).findFirst()
-                    .ifPresent(latest -> notices.add(new Notice(id, target, latest, group)));
+                    .ifPresent(latest -> notices.add(new Notice(id, target, latest)));
         }
         return notices;
     }
@@ -206,9 +189,10 @@ public final class ReceiptNotices {
         return targets;
     }
 
-    private int post(Notice notice) {
+    /** Posts the notice with the group marks computed after its turn was taken (so they include every change stored before). */
+    private int post(Notice notice, Optional<ReceiptWatermarks> group) {
         Change latest = notice.latest();
-        ServerFrame.ReceiptUpdate update = new ServerFrame.ReceiptUpdate(notice.conversation(), latest.reader(), latest.after(), notice.group());
+        ServerFrame.ReceiptUpdate update = new ServerFrame.ReceiptUpdate(notice.conversation(), latest.reader(), latest.after(), group);
         delivery.postToUsers(List.of(notice.target()), codec.encode(update), Optional.empty());
         return 1;
     }

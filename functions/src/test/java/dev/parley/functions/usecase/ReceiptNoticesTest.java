@@ -146,4 +146,24 @@ class ReceiptNoticesTest {
         assertThat(updatesTo("carol-phone")).as("seq 150 is carol's, the newest covered").singleElement()
                 .satisfies(update -> assertThat(update.userId()).isEqualTo(UserId.of("dave")));
     }
+
+    @Test
+    void aTurnAnotherBatchTookSinceThisOneBeganCoversItsChanges() {
+        ConversationId crew = world.conversations.createIfAbsent(Conversation.group(ConversationId.of("g:crew"), ALICE, List.of(BOB, CAROL),
+                Optional.empty()), ALICE).conversation().id();
+        world.online(ALICE, "alice-phone");
+        send(crew, ALICE);
+        ReceiptNotices.Change bobs = receipt(crew, BOB, new ReceiptWatermarks(1, 1));
+        ReceiptNotices.Change carols = receipt(crew, CAROL, new ReceiptWatermarks(1, 1));
+        // Two batches in parallel lanes, both stored before either began: the first to take alice's turn tells her of both.
+        notices.notify(List.of(bobs));
+
+        ReceiptNotices.Outcome second = notices.notify(List.of(carols));
+
+        assertThat(second.failed()).isEmpty();
+        assertThat(second.notices()).isZero();
+        assertThat(waited).as("no wait for a turn that already carried these changes").isEmpty();
+        assertThat(updatesTo("alice-phone")).singleElement().satisfies(update ->
+                assertThat(update.allMembers()).as("computed after the turn: bob's and carol's receipts both in").contains(new ReceiptWatermarks(0, 0)));
+    }
 }
