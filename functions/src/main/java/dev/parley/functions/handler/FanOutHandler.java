@@ -56,7 +56,7 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
         List<String> failed = new ArrayList<>();
         List<FanOut.Envelope> batch = new ArrayList<>();
         for (DynamodbEvent.DynamodbStreamRecord record : event.getRecords()) {
-            String sequenceNumber = sequenceNumber(record);
+            String sequenceNumber = StreamBatches.sequenceNumber(record);
             try {
                 StreamRecords.newMessage(record).ifPresent(stored ->
                         batch.add(new FanOut.Envelope(sequenceNumber, stored.message(), stored.senderConnection())));
@@ -81,14 +81,7 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
                     StructuredArguments.entry("latency_ms", Math.round(one.millis()))));
         }
         recordMetrics(outcome.delivered());
-        return StreamsEventResponse.builder().withBatchItemFailures(event.getRecords().stream()
-                .map(FanOutHandler::sequenceNumber).filter(failed::contains)
-                .map(sequenceNumber -> StreamsEventResponse.BatchItemFailure.builder().withItemIdentifier(sequenceNumber).build()).toList())
-                .build();
-    }
-
-    private static String sequenceNumber(DynamodbEvent.DynamodbStreamRecord record) {
-        return record.getDynamodb() == null ? null : record.getDynamodb().getSequenceNumber();
+        return StreamBatches.failures(event, failed);
     }
 
     /** Writes a log line with the message's conversation and seq as its correlation ids. */

@@ -49,7 +49,7 @@ public final class ReceiptNoticesHandler implements RequestHandler<DynamodbEvent
         List<String> failed = new ArrayList<>();
         List<ReceiptNotices.Change> batch = new ArrayList<>();
         for (DynamodbEvent.DynamodbStreamRecord record : event.getRecords()) {
-            String sequenceNumber = record.getDynamodb() == null ? null : record.getDynamodb().getSequenceNumber();
+            String sequenceNumber = StreamBatches.sequenceNumber(record);
             try {
                 StreamRecords.watermarkChange(record).ifPresent(change -> batch.add(new ReceiptNotices.Change(sequenceNumber, change.after().user(),
                         change.after().conversationId(), change.before().watermarks(), change.after().watermarks())));
@@ -75,9 +75,6 @@ public final class ReceiptNoticesHandler implements RequestHandler<DynamodbEvent
                 metrics.addMetric(Telemetry.RECEIPT_NOTICES, outcome.notices(), MetricUnit.COUNT);
             });
         }
-        return StreamsEventResponse.builder().withBatchItemFailures(event.getRecords().stream()
-                .map(record -> record.getDynamodb() == null ? null : record.getDynamodb().getSequenceNumber()).filter(failed::contains)
-                .map(sequenceNumber -> StreamsEventResponse.BatchItemFailure.builder().withItemIdentifier(sequenceNumber).build()).toList())
-                .build();
+        return StreamBatches.failures(event, failed);
     }
 }
