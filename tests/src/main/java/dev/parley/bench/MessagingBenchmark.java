@@ -886,6 +886,20 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         markdown.addAll(rows);
         markdown.add(String.format("%nMemberships and head reads and writes per receipt (the receipt's own path, and the notices' share): %.3f read units, %.3f write units.%n",
                 receipts == 0 ? 0 : receiptReads / receipts, receipts == 0 ? 0 : receiptWrites / receipts));
+        // Where the phase's time went: each function's invocations and the time they ran (a receipt's route, the fan-out, the notices).
+        List<String> busy = new ArrayList<>();
+        Map<String, Object> functions = new LinkedHashMap<>();
+        after.functions().forEach((function, now) -> {
+            FunctionMetrics was = before.functions().get(function);
+            long invocations = now.invocations() - (was == null ? 0 : was.invocations());
+            if (invocations > 0) {
+                double seconds = (now.totalDuration().toNanos() - (was == null ? 0 : was.totalDuration().toNanos())) / 1e9;
+                functions.put(function, Map.of("invocations", invocations, "seconds", seconds));
+                busy.add(String.format("%s %d invocations, %.1f s (%.1f ms each)", function, invocations, seconds, seconds * 1000 / invocations));
+            }
+        });
+        phase.put("functions", functions);
+        markdown.add("Functions during the phase: " + String.join("; ", busy) + ".\n");
     }
 
     /** Write units a table and operation used between two snapshots. */
