@@ -4,7 +4,6 @@ import dev.parley.functions.config.ParleyConfig;
 import dev.parley.functions.auth.TokenVerifier;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Manifest;
-import dev.parley.functions.manifest.ParleyManifest;
 import dev.parley.functions.manifest.TableSpec;
 import dev.parley.functions.manifest.Trigger;
 import java.util.ArrayList;

@@ -24,6 +24,7 @@ import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
 /**
  * Conversations' heads ({@code H#<id>} in {@link ConversationsTable}): the small item with the seq
@@ -107,10 +108,12 @@ final class ConversationHeads {
                         .conditionExpression("attribute_exists(#pk) AND (attribute_not_exists(#version) OR #version < :version)")
                         .expressionAttributeNames(Map.of("#count", MEMBER_COUNT, "#version", MEMBERS_VERSION, "#pk", PK))
                         .expressionAttributeValues(Map.of(":count", AttributeValue.fromN(Integer.toString(changed.conversation().members().size())),
-                                ":version", AttributeValue.fromN(Long.toString(changed.version())))));
+                                ":version", AttributeValue.fromN(Long.toString(changed.version()))))
+                        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
                 return;
             } catch (ConditionalCheckFailedException headlessOrNewer) {
-                if (get(changed.conversation().id()).isPresent() || !migrate(changed.conversation().id())) {
+                // The failed condition returns the head if there is one: then its count is newer, and stays.
+                if (headlessOrNewer.hasItem() && !headlessOrNewer.item().isEmpty() || !migrate(changed.conversation().id())) {
                     return;
                 }
             }

@@ -10,9 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -148,17 +146,18 @@ public final class DynamoConversationRepository implements ConversationRepositor
 
     @Override
     public void repairMemberships(Stored stored, Collection<UserId> users) {
-        SdkErrors.translating("repairing memberships", () -> repairRows(stored, users));
+        SdkErrors.translating("repairing memberships", () -> {
+            repairRows(stored, users);
+            // A change that failed part-way may also have left the head's count behind.
+            heads.countMembers(stored);
+        });
     }
 
     private long lastSeq(ConversationId id) {
         return heads.read(id).map(Summary::lastSeq).orElseThrow(() -> new IllegalStateException("conversation " + id + " has no head"));
     }
 
-    /**
-     * Writes the rows these users lack as members (joining after the last seq) and deletes those they hold
-     * as non-members; and the head's member count, which a change that failed part-way may have left behind.
-     */
+    /** Writes the rows these users lack as members (joining after the last seq) and deletes those they hold as non-members. */
     private void repairRows(Stored stored, Collection<UserId> users) {
         ConversationId id = stored.conversation().id();
         Set<UserId> members = new HashSet<>(stored.conversation().members());
@@ -171,7 +170,6 @@ public final class DynamoConversationRepository implements ConversationRepositor
             writeMemberships(id, missing, lastSeq(id));
         }
         deleteMemberships(id, named.stream().filter(u -> !members.contains(u) && withRows.contains(u)).toList());
-        heads.countMembers(stored);
     }
 
     @Override

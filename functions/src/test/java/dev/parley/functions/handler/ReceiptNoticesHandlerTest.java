@@ -22,7 +22,6 @@ import dev.parley.testsupport.ports.InMemoryMessageLog;
 import dev.parley.testsupport.ports.RecordingPoster;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
