@@ -13,6 +13,8 @@ import dev.parley.local.lambda.FunctionPrincipals;
 import dev.parley.local.lambda.LambdaRuntime;
 import dev.parley.local.lambda.OnFailureDestination;
 import dev.parley.local.lambda.StreamEventSourceMapping;
+import dev.parley.local.latency.LatencyDistribution;
+import dev.parley.local.latency.LatencyModel;
 import dev.parley.local.sns.SnsEmulator;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -60,9 +62,24 @@ public final class LocalCloud implements Callable<Integer> {
     @Option(names = "--data-dir", description = "Keep DynamoDB tables, items and streams in this directory across restarts (default: in memory only).")
     Path dataDirectory;
 
-    @Option(names = "--stream-polling", defaultValue = "FAST",
-            description = "How often stream mappings poll an idle shard: FAST (every 10 ms) or AWS (4 times a second, as Lambda). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--stream-polling",
+            description = "How often stream mappings poll an idle shard: FAST (every 10 ms) or AWS (4 times a second, as Lambda). Default: FAST."
+                    + " Not with a latency model that has a stream hop, whose latency replaces the poll interval's.")
     StreamEventSourceMapping.PollTiming streamPolling;
+
+    @Option(names = "--latency-model", defaultValue = "NONE",
+            description = "Delays added where AWS has them: NONE (default, as fast as this machine) or AWS (published figures and stated"
+                    + " assumptions, docs/local-cloud.md).")
+    LatencyModel.Preset latencyPreset;
+
+    @Option(names = "--latency-seed", defaultValue = "" + LatencyModel.DEFAULT_SEED,
+            description = "Seeds the latency model's draws, so a run can be repeated (default: ${DEFAULT-VALUE}).")
+    long latencySeed;
+
+    @Option(names = "--latency", paramLabel = "HOP=P50/P90/P99",
+            description = "Sets one hop's latency in ms, over the model's (repeatable; hops: stream, sqs, dynamodb, route, post),"
+                    + " e.g. --latency post=9/15/40 from scripts/smoke's figures.")
+    List<String> latencyOverrides = new ArrayList<>();
 
     @Option(names = "--concurrency", defaultValue = "100",
             description = "Each function's concurrency limit; beyond it invocations are throttled (default: ${DEFAULT-VALUE}).")
@@ -149,11 +166,14 @@ public final class LocalCloud implements Callable<Integer> {
             System.setProperty("http.maxConnections", "256");
         }
         if (concurrency < 1) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--concurrency must be at least 1, was " + concurrency);
+            throw new CommandLine.ParameterException(commandLine(), "--concurrency must be at least 1, was " + concurrency);
         }
+        LatencyModel latency = latencyModel();
+        StreamEventSourceMapping.PollTiming polling = streamPolling != null ? streamPolling : StreamEventSourceMapping.PollTiming.FAST;
         List<ComponentReport> reports = new ArrayList<>();
         FunctionPrincipals principals = new FunctionPrincipals(manifest);
-        DynamoDbEmulator.Builder dynamoBuilder = DynamoDbEmulator.builder().host(host).port(dynamoDbPort).accessPolicy(principals);
+        DynamoDbEmulator.Builder dynamoBuilder = DynamoDbEmulator.builder().host(host).port(dynamoDbPort).accessPolicy(principals)
+                .requestLatency(latency.delay(LatencyModel.Hop.DYNAMODB_REQUEST));
         if (dataDirectory != null) {
             dynamoBuilder.dataDirectory(dataDirectory);
         }
@@ -170,7 +190,7 @@ public final class LocalCloud implements Callable<Integer> {
 
         runtime = start(LambdaRuntime::new);
         gateway = start(() -> WebSocketGateway.builder(manifest, runtime).host(host).port(webSocketPort).principals(principals)
-                .limits(GatewayLimits.AWS.withIdleTimeout(idleTimeout).withMaxConnectionDuration(maxConnection)).start());
+                .limits(GatewayLimits.AWS.withIdleTimeout(idleTimeout).withMaxConnectionDuration(maxConnection)).latency(latency).start());
         // Deployed once the gateway is up: functions are told its Management API endpoint.
         for (FunctionSpec function : manifest.functions()) {
             runtime.deploy(withLocalEndpoints(function, dynamoDb, sns, gateway), concurrency);
@@ -185,16 +205,45 @@ public final class LocalCloud implements Callable<Integer> {
         for (FunctionSpec consumer : manifest.streamConsumers()) {
             Trigger.StreamMapping mapping = (Trigger.StreamMapping) consumer.trigger();
             OnFailureDestination destination = new OnFailureDestination(mapping.onFailureDestination().orElse(consumer.name() + "-failures"));
-            mappings.add(start(() -> new StreamEventSourceMapping(consumer, runtime, dynamoDb.endpoint(), streamPolling, Clock.systemUTC(), destination).start()));
+            mappings.add(start(() -> new StreamEventSourceMapping(consumer, runtime, dynamoDb.endpoint(), polling, Clock.systemUTC(), destination,
+                    latency.delay(LatencyModel.Hop.STREAM_TO_LAMBDA)).start()));
         }
         reports.add(mappings.isEmpty()
                 ? ComponentReport.notAvailable("Stream event source mappings", "the manifest has none")
-                : ComponentReport.running("Stream event source mappings", mappings.size() + " polling (" + streamPolling + ")"));
+                : ComponentReport.running("Stream event source mappings", mappings.size() + " polling (" + polling + ")"));
+        reports.add(ComponentReport.running("Latency model", latency.describe()));
         reports.add(manifest.authorizer().isPresent()
                 ? ComponentReport.running("Development tokens", "scripts/dev-token USER [DEVICE] prints one")
                 : ComponentReport.notAvailable("Development tokens", "the manifest has no authorizer"));
         endpoints = new Endpoints(dynamoDb.endpoint(), sns.endpoint(), gateway.webSocketUrl(), gateway.managementEndpoint());
         return reports;
+    }
+
+    /** The command line these options were parsed by, whose error stream a usage error goes to. */
+    private CommandLine commandLine() {
+        return spec != null ? spec.commandLine() : new CommandLine(this);
+    }
+
+    /** The latency model the options describe; refuses a stream hop together with Lambda's polling pace, which it replaces. */
+    LatencyModel latencyModel() {
+        LatencyModel model = LatencyModel.of(latencyPreset, latencySeed);
+        for (String override : latencyOverrides) {
+            int equals = override.indexOf('=');
+            if (equals < 0) {
+                throw new CommandLine.ParameterException(commandLine(), "--latency takes HOP=P50/P90/P99, was '" + override + "'");
+            }
+            try {
+                model = model.with(LatencyModel.Hop.ofKey(override.substring(0, equals)), LatencyDistribution.parse(override.substring(equals + 1)));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(commandLine(), "--latency " + override + ": " + e.getMessage());
+            }
+        }
+        if (streamPolling == StreamEventSourceMapping.PollTiming.AWS && !model.distribution(LatencyModel.Hop.STREAM_TO_LAMBDA).isZero()) {
+            throw new CommandLine.ParameterException(commandLine(), "--stream-polling AWS and a latency model with a stream hop ("
+                    + model.distribution(LatencyModel.Hop.STREAM_TO_LAMBDA) + ") would count the polling twice: the hop's figures"
+                    + " are measured from the write to the invocation; give one of them");
+        }
+        return model;
     }
 
     /** The function's environment plus where, locally, DynamoDB, SNS and the Management API are. */

@@ -59,6 +59,40 @@ class LocalCloudTest {
         assertThat(output).containsPattern("Stream event source mappings +running +" + ParleyManifest.manifest().streamConsumers().size() + " polling");
         assertThat(output).containsPattern("Development tokens +running +scripts/dev-token USER \\[DEVICE\\]");
         assertThat(output).contains("Ready in ").contains("Stopping (--exit-after-start).");
+        assertThat(output).containsPattern("Latency model +running +none \\(no added latency\\)");
+    }
+
+    @Test
+    void theAwsLatencyModelSlowsEachHopAsItSays() throws Exception {
+        Manifest manifest = new Manifest(List.of(
+                new FunctionSpec("echo", GatewayHandlers.Echo.class.getName(), 256, Duration.ofSeconds(5), Map.of(),
+                        new Trigger.WebSocketRoute("echo"), Map.of(), false)), List.of());
+        ByteArrayOutputStream report = new ByteArrayOutputStream();
+        LocalCloud cloud = new LocalCloud(new PrintStream(report, true, StandardCharsets.UTF_8), manifest);
+        // Constant hops, so the test can tell them apart: a frame's round trip crosses the route hop twice.
+        new CommandLine(cloud).parseArgs(concat(FREE_PORTS, "--latency-model", "AWS", "--latency", "route=60/60/60", "--latency", "dynamodb=40/40/40"));
+        List<ComponentReport> started = cloud.startComponents();
+        WebSocketClient client = new WebSocketClient();
+        try (DynamoDbClient dynamo = DynamoDbClient.builder().endpointOverride(cloud.endpoints().dynamoDb()).region(Region.US_EAST_1)
+                .httpClient(UrlConnectionHttpClient.create())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"))).build()) {
+            assertThat(started).anySatisfy(line -> assertThat(line.detail()).startsWith("aws+ (seed 13)").contains("route 60/60/60 ms")
+                    .contains("stream 213/341/552 ms"));
+            long before = System.nanoTime();
+            dynamo.listTables();
+            assertThat(Duration.ofNanos(System.nanoTime() - before)).isGreaterThanOrEqualTo(Duration.ofMillis(40));
+
+            client.start();
+            WebSocketProbe probe = new WebSocketProbe();
+            client.connect(probe, cloud.endpoints().webSocket()).get(5, TimeUnit.SECONDS);
+            before = System.nanoTime();
+            probe.send("{\"type\":\"echo\"}");
+            assertThat(probe.next()).contains("echo");
+            assertThat(Duration.ofNanos(System.nanoTime() - before)).isGreaterThanOrEqualTo(Duration.ofMillis(120));
+        } finally {
+            client.stop();
+            cloud.stopComponents();
+        }
     }
 
     @Test
@@ -100,6 +134,18 @@ class LocalCloudTest {
         err.reset();
         assertThat(cli.execute("--stream-polling", "SOMETIMES")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--stream-polling").contains("expected one of [AWS, FAST]");
+        err.reset();
+        assertThat(cli.execute("--latency-model", "SLOW")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--latency-model").contains("expected one of [NONE, AWS]");
+        err.reset();
+        assertThat(cli.execute(concat(FREE_PORTS, "--latency-model", "AWS", "--stream-polling", "AWS", "--exit-after-start"))).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("would count the polling twice");
+        err.reset();
+        assertThat(cli.execute(concat(FREE_PORTS, "--latency", "kinesis=1/2/3", "--exit-after-start"))).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--latency kinesis=1/2/3: no latency hop 'kinesis'");
+        err.reset();
+        assertThat(cli.execute(concat(FREE_PORTS, "--latency", "post", "--exit-after-start"))).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--latency takes HOP=P50/P90/P99");
         err.reset();
         assertThat(cli.execute("--idle-timeout", "ten minutes")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--idle-timeout");

@@ -6,6 +6,7 @@ import dev.parley.local.dynamodb.server.DynamoDbHttpHandler;
 import dev.parley.local.Servers;
 import dev.parley.local.dynamodb.server.AdminHandler;
 import dev.parley.local.dynamodb.server.DynamoDbService;
+import dev.parley.local.latency.LatencyModel;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +34,8 @@ public final class DynamoDbEmulator implements AutoCloseable {
         this.faults = new Faults(builder.faultSeed);
         this.service = new DynamoDbService(database);
         this.server = Servers.create(builder.host, builder.port, "dynamodb-emulator", 64);
-        Servers.start(server, new DynamoDbHttpHandler(service, faults, builder.accessPolicy, new AdminHandler(database, faults)), "the DynamoDB emulator");
+        Servers.start(server, new DynamoDbHttpHandler(service, faults, builder.accessPolicy, new AdminHandler(database, faults), builder.requestLatency),
+                "the DynamoDB emulator");
         this.endpoint = URI.create("http://" + builder.host + ":" + Servers.port(server));
         if (builder.ttlSweepInterval.isZero()) {
             this.sweeper = null;
@@ -126,6 +128,7 @@ public final class DynamoDbEmulator implements AutoCloseable {
         private long faultSeed = 42;
         private AccessPolicy accessPolicy = AccessPolicy.ALLOW_ALL;
         private java.util.Optional<java.nio.file.Path> dataDirectory = java.util.Optional.empty();
+        private LatencyModel.Delay requestLatency = LatencyModel.none().delay(LatencyModel.Hop.DYNAMODB_REQUEST);
 
         public Builder host(String host) {
             this.host = host;
@@ -166,6 +169,12 @@ public final class DynamoDbEmulator implements AutoCloseable {
         /** Who may call what (the local stand-in for IAM); by default everyone may call everything. */
         public Builder accessPolicy(AccessPolicy policy) {
             this.accessPolicy = java.util.Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** The latency every DynamoDB request waits before it is answered (Streams requests excepted: their latency is the mapping's hop). */
+        public Builder requestLatency(LatencyModel.Delay latency) {
+            this.requestLatency = java.util.Objects.requireNonNull(latency, "latency");
             return this;
         }
 

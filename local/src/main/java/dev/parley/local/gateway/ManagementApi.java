@@ -74,6 +74,7 @@ final class ManagementApi {
                 if (latency > 0) {
                     Thread.sleep(latency);
                 }
+                gateway.postLatency().pause();
                 send(connection.get(), data);
                 gateway.countPost();
                 response.setStatus(200);

@@ -9,6 +9,7 @@ import dev.parley.local.Servers;
 import dev.parley.local.dynamodb.server.Json;
 import dev.parley.local.lambda.FunctionError;
 import dev.parley.local.lambda.FunctionPrincipals;
+import dev.parley.local.latency.LatencyModel;
 import dev.parley.local.lambda.LambdaRuntime;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -69,8 +70,12 @@ public final class WebSocketGateway implements AutoCloseable {
     private final String host;
     private final int port;
     private final Optional<FunctionPrincipals> principals;
+    private final LatencyModel.Delay routeLatency;
+    private final LatencyModel.Delay postLatency;
 
     private WebSocketGateway(Builder builder) throws Exception {
+        this.routeLatency = builder.latency.delay(LatencyModel.Hop.ROUTE_TO_LAMBDA);
+        this.postLatency = builder.latency.delay(LatencyModel.Hop.CONNECTIONS_POST);
         this.manifest = builder.manifest;
         this.runtime = builder.runtime;
         this.limits = builder.limits;
@@ -126,6 +131,11 @@ public final class WebSocketGateway implements AutoCloseable {
     /** Why this principal may not use the Management API on {@code resource}; empty if it may. */
     Optional<String> manageConnectionsDenial(String principal, String method, String resource) {
         return principals.flatMap(p -> p.manageConnectionsDenial(principal, method, resource));
+    }
+
+    /** What each {@code @connections} POST waits under the latency model, before the frame goes out and the call is answered. */
+    LatencyModel.Delay postLatency() {
+        return postLatency;
     }
 
     /** The gateway's fault switches. */
@@ -338,9 +348,12 @@ public final class WebSocketGateway implements AutoCloseable {
         }
         ObjectNode event = event(connection, routeKey, "MESSAGE", Optional.of(body), base64);
         try {
+            // The latency model's route hop, each way: to the function, and its answer back.
+            routeLatency.pause();
             invoke(function.get(), event).ifPresent(result -> {
                 JsonNode responseBody = result.get("body");
                 if (responseBody != null && !responseBody.isNull()) {
+                    routeLatency.pause();
                     send(connection, responseBody.asText());
                 }
             });
@@ -471,6 +484,7 @@ public final class WebSocketGateway implements AutoCloseable {
         private int port;
         private Clock clock = Clock.systemUTC();
         private Optional<FunctionPrincipals> principals = Optional.empty();
+        private LatencyModel latency = LatencyModel.none();
 
         private Builder(Manifest manifest, LambdaRuntime runtime) {
             this.manifest = manifest;
@@ -506,6 +520,12 @@ public final class WebSocketGateway implements AutoCloseable {
         /** Refuse the Management API to functions whose manifest entry does not manage connections, as IAM does. */
         public Builder principals(FunctionPrincipals principals) {
             this.principals = Optional.of(principals);
+            return this;
+        }
+
+        /** The latencies of the route-to-Lambda and {@code @connections} hops (none by default). */
+        public Builder latency(LatencyModel latency) {
+            this.latency = java.util.Objects.requireNonNull(latency, "latency");
             return this;
         }
 

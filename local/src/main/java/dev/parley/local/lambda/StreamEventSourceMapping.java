@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Trigger;
 import dev.parley.local.dynamodb.server.Json;
+import dev.parley.local.latency.LatencyModel;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -15,10 +16,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.DelayQueue;
+import java.util.concurrent.Delayed;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -67,9 +72,26 @@ public final class StreamEventSourceMapping implements AutoCloseable {
     private volatile boolean running = true;
     private volatile String streamArn;
     private volatile String partitionKey;
+    private final LatencyModel.Delay hop;
+    /** Holds records for the hop's latency; one thread, so records due at the same moment leave in the order they came. */
+    /** Records held for the hop's latency, released in the order of (release time, arrival): one thread hands them to their lanes. */
+    private final DelayQueue<Held> held = new DelayQueue<>();
+    private long heldCount;
+    /** When the last record of each partition key leaves the hop, in nanoTime: a later record of the key never leaves before it. */
+    private final Map<String, Long> hopReleases = new HashMap<>();
 
     public StreamEventSourceMapping(FunctionSpec function, LambdaRuntime runtime, URI dynamoDbEndpoint, PollTiming timing,
                                     Clock clock, OnFailureDestination destination) {
+        this(function, runtime, dynamoDbEndpoint, timing, clock, destination, LatencyModel.none().delay(LatencyModel.Hop.STREAM_TO_LAMBDA));
+    }
+
+    /**
+     * @param hop the latency model's Streams-to-Lambda hop: each record waits a latency drawn from it,
+     *            counted from when the poller read it, before its lane may invoke with it; records with
+     *            one partition key keep their order (a record never goes before an earlier one of its key)
+     */
+    public StreamEventSourceMapping(FunctionSpec function, LambdaRuntime runtime, URI dynamoDbEndpoint, PollTiming timing,
+                                    Clock clock, OnFailureDestination destination, LatencyModel.Delay hop) {
         if (!(function.trigger() instanceof Trigger.StreamMapping mapping)) {
             throw new IllegalArgumentException(function.name() + " is not triggered by a stream");
         }
@@ -84,6 +106,7 @@ public final class StreamEventSourceMapping implements AutoCloseable {
         this.pollInterval = timing.interval;
         this.clock = clock;
         this.destination = destination;
+        this.hop = hop;
     }
 
     /** Finds the table's stream and starts polling it. */
@@ -103,6 +126,9 @@ public final class StreamEventSourceMapping implements AutoCloseable {
             Lane lane = new Lane(i);
             lanes.add(lane);
             threads.add(Thread.ofVirtual().name(function.name() + "-lane-" + i).start(lane::run));
+        }
+        if (!hop.isZero()) {
+            threads.add(Thread.ofVirtual().name(function.name() + "-stream-hop").start(this::releaseHeld));
         }
         threads.add(Thread.ofVirtual().name(function.name() + "-poller").start(this::poll));
         return this;
@@ -198,13 +224,61 @@ public final class StreamEventSourceMapping implements AutoCloseable {
                 event.put("eventSourceARN", streamArn);
                 lambdaIdentity(event);
                 inFlight.incrementAndGet();
-                lanes.get(laneOf(record)).enqueue(new Pending(event, shardId, clock.instant()));
+                handOver(record, new Pending(event, shardId, clock.instant()));
             }
             JsonNode next = page.get("NextShardIterator");
             iterator = next == null || next.isNull() ? null : next.asText();
             if (records.isEmpty() && iterator != null) {
                 sleep(pollInterval);
             }
+        }
+    }
+
+    /** Gives a record read from the shard to its lane: at once, or after the hop's latency. */
+    private void handOver(JsonNode record, Pending pending) {
+        Lane lane = lanes.get(laneOf(record));
+        if (hop.isZero()) {
+            lane.enqueue(pending);
+            return;
+        }
+        String key = record.path("dynamodb").path("Keys").path(partitionKey).toString();
+        long now = System.nanoTime();
+        long release = now + hop.next().toNanos();
+        synchronized (hopReleases) {
+            release = Math.max(release, hopReleases.getOrDefault(key, Long.MIN_VALUE));
+            hopReleases.put(key, release);
+            if (hopReleases.size() > 100_000) {
+                // Keys whose last record has left need no memory: nothing can go before it any more.
+                hopReleases.values().removeIf(due -> due - now < 0);
+            }
+            held.add(new Held(release, heldCount++, lane, pending));
+        }
+    }
+
+    /** The hop's one thread: hands each held record to its lane when its time comes. */
+    private void releaseHeld() {
+        while (running) {
+            try {
+                Held due = held.take();
+                due.lane().enqueue(due.pending());
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** A record waiting out the hop's latency; ties on the release time go in arrival order, so a key's records stay in order. */
+    private record Held(long releaseNanos, long arrival, Lane lane, Pending pending) implements Delayed {
+        @Override
+        public long getDelay(TimeUnit unit) {
+            return unit.convert(releaseNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public int compareTo(Delayed other) {
+            Held that = (Held) other;
+            int byTime = Long.compare(releaseNanos - that.releaseNanos, 0);
+            return byTime != 0 ? byTime : Long.compare(arrival, that.arrival);
         }
     }
 

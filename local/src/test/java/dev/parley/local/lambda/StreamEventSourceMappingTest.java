@@ -7,6 +7,8 @@ import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Trigger;
 import dev.parley.local.dynamodb.DynamoDbEmulator;
 import dev.parley.local.dynamodb.Faults;
+import dev.parley.local.latency.LatencyDistribution;
+import dev.parley.local.latency.LatencyModel;
 import dev.parley.testsupport.ManualClock;
 import java.time.Clock;
 import java.time.Duration;
@@ -69,6 +71,11 @@ class StreamEventSourceMappingTest {
 
     private StreamEventSourceMapping map(int batchSize, int parallelization, boolean reportFailures, boolean bisect, int retries,
                                         Duration maxAge, int concurrency, Clock clock) {
+        return map(batchSize, parallelization, reportFailures, bisect, retries, maxAge, concurrency, clock, LatencyModel.none());
+    }
+
+    private StreamEventSourceMapping map(int batchSize, int parallelization, boolean reportFailures, boolean bisect, int retries,
+                                        Duration maxAge, int concurrency, Clock clock, LatencyModel latency) {
         // A short batching window, so a batch holds what was written together whatever the threads' timing.
         Trigger.StreamMapping settings = new Trigger.StreamMapping("events", batchSize, Duration.ofMillis(200), Trigger.StartingPosition.TRIM_HORIZON,
                 parallelization, reportFailures, bisect, retries, maxAge, Optional.of("failures"));
@@ -76,7 +83,8 @@ class StreamEventSourceMappingTest {
                 settings, Map.of(), false);
         runtime.deploy(function, concurrency);
         StreamEventSourceMapping mapping = new StreamEventSourceMapping(function, runtime, emulator.endpoint(),
-                StreamEventSourceMapping.PollTiming.FAST, clock, new OnFailureDestination("failures")).start();
+                StreamEventSourceMapping.PollTiming.FAST, clock, new OnFailureDestination("failures"),
+                latency.delay(LatencyModel.Hop.STREAM_TO_LAMBDA)).start();
         mappings.add(mapping);
         return mapping;
     }
@@ -111,6 +119,33 @@ class StreamEventSourceMappingTest {
         assertThat(StreamHandlers.DELIVERED).allSatisfy(batch -> assertThat(batch.size()).isLessThanOrEqualTo(3));
         await(mapping::isIdle);
         assertThat(mapping.metrics().recordsDelivered()).isEqualTo(10);
+    }
+
+    @Test
+    void theLatencyModelsHopHoldsEachRecordAndKeepsEachKeysOrder() throws Exception {
+        LatencyModel constant = LatencyModel.none().with(LatencyModel.Hop.STREAM_TO_LAMBDA, new LatencyDistribution(150, 150, 150));
+        map(100, 2, true, false, 2, Duration.ofSeconds(-1), 5, Clock.systemUTC(), constant);
+        long written = System.nanoTime();
+        put("a", 1, "ok");
+        await(() -> delivered().size() == 1);
+        assertThat(Duration.ofNanos(System.nanoTime() - written)).as("the hop's 150 ms, instead of the 10 ms poll").isGreaterThanOrEqualTo(Duration.ofMillis(150));
+
+        stop();
+        start();
+        // Widely spread draws: a record drawn short still waits for the earlier records of its key.
+        map(3, 2, true, false, 2, Duration.ofSeconds(-1), 5, Clock.systemUTC(),
+                LatencyModel.none().with(LatencyModel.Hop.STREAM_TO_LAMBDA, new LatencyDistribution(20, 120, 300)));
+        List<String> expectedA = new ArrayList<>();
+        List<String> expectedB = new ArrayList<>();
+        for (int i = 1; i <= 30; i++) {
+            put("a", i, "ok");
+            put("b", i, "ok");
+            expectedA.add("a#" + i);
+            expectedB.add("b#" + i);
+        }
+        await(() -> delivered().size() == 60);
+        assertThat(delivered().stream().filter(id -> id.startsWith("a#")).toList()).containsExactlyElementsOf(expectedA);
+        assertThat(delivered().stream().filter(id -> id.startsWith("b#")).toList()).containsExactlyElementsOf(expectedB);
     }
 
     @Test

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.local.dynamodb.AccessPolicy;
 import dev.parley.local.dynamodb.DynamoDbError;
 import dev.parley.local.dynamodb.Faults;
+import dev.parley.local.latency.LatencyModel;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -25,6 +26,8 @@ import org.eclipse.jetty.util.Callback;
  */
 public final class DynamoDbHttpHandler extends Handler.Abstract {
     private static final String CONTENT_TYPE = "application/x-amz-json-1.0";
+    /** DynamoDB's own operations; Streams calls ({@code DynamoDBStreams_20120810.}) get their latency in the mapping's hop. */
+    private static final String DYNAMODB_TARGET_PREFIX = "DynamoDB_20120810.";
     /** DynamoDB's own inconsistency: these errors carry "Message", every other one "message". */
     private static final java.util.Set<String> CAPITALIZED_MESSAGE = java.util.Set.of("TransactionCanceledException", "SerializationException",
             "AccessDeniedException");
@@ -33,12 +36,15 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
     private final Faults faults;
     private final AccessPolicy accessPolicy;
     private final Handler admin;
+    private final LatencyModel.Delay latency;
 
-    public DynamoDbHttpHandler(DynamoDbService service, Faults faults, AccessPolicy accessPolicy, Handler admin) {
+    /** @param latency what each DynamoDB request waits before its answer, as a client in AWS's region would */
+    public DynamoDbHttpHandler(DynamoDbService service, Faults faults, AccessPolicy accessPolicy, Handler admin, LatencyModel.Delay latency) {
         this.service = service;
         this.faults = faults;
         this.accessPolicy = accessPolicy;
         this.admin = admin;
+        this.latency = latency;
     }
 
     @Override
@@ -74,6 +80,10 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
         } catch (RuntimeException unexpected) {
             status = 500;
             body = errorBody(DynamoDbError.internalServerError("Internal server error: " + unexpected));
+        }
+        if (target != null && target.startsWith(DYNAMODB_TARGET_PREFIX)) {
+            // After the work, before the answer: the caller sees the latency; the item is written meanwhile, as on AWS.
+            latency.pause();
         }
         write(response, callback, status, body);
         return true;
