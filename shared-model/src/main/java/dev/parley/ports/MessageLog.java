@@ -7,14 +7,41 @@ import dev.parley.model.ConversationId;
 import dev.parley.model.DeviceId;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /** Each conversation's messages, in seq order. */
 public interface MessageLog {
 
-    /** The outcome of an append: the message as stored, and whether it was stored before (a retried send). */
-    record Appended(Message message, boolean duplicate) {
+    /**
+     * The outcome of an append: the message as stored, whether it was stored before (a retried send), and,
+     * when the append took the send's {@link FastPathOffer}, the moment (epoch ms) until which the sender
+     * may deliver the message itself: the message is stored stamped with it, which tells the stream's
+     * fan-out to look for the sender's {@link #recordFastDelivery record} before delivering it again.
+     */
+    record Appended(Message message, boolean duplicate, OptionalLong fastPathUntil) {
+        public Appended(Message message, boolean duplicate) {
+            this(message, duplicate, OptionalLong.empty());
+        }
+    }
+
+    /**
+     * A send's offer to deliver its message to the live connections itself, right after storing it: taken
+     * for a new message of a conversation with at most {@code maxMembers} members, which is then stamped
+     * with the end of the fast path's {@code window}, counted from the moment it is stored.
+     */
+    record FastPathOffer(Duration window, int maxMembers) {
+        public FastPathOffer {
+            if (window.isNegative() || window.isZero()) {
+                throw new IllegalArgumentException("the fast path's window must be positive, was " + window);
+            }
+            if (maxMembers < 2) {
+                throw new IllegalArgumentException("the fast path's member bound must be at least 2, was " + maxMembers);
+            }
+        }
     }
 
     /**
@@ -27,8 +54,27 @@ public interface MessageLog {
      *         member), CONFLICT (the id is another sender's, or its first send is still running)
      * @throws UnavailableException when the store could not take it now; the same append may be retried
      */
+    default Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
+                            Optional<ConnectionId> senderConnection, Content content, long serverTimestamp) {
+        return append(conversation, id, sender, device, senderConnection, content, serverTimestamp, Optional.empty());
+    }
+
+    /** As {@link #append(ConversationId, ClientMessageId, UserId, DeviceId, Optional, Content, long)}, with the send's fast-path offer. */
     Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
-                    Optional<ConnectionId> senderConnection, Content content, long serverTimestamp);
+                    Optional<ConnectionId> senderConnection, Content content, long serverTimestamp, Optional<FastPathOffer> fastPath);
+
+    /**
+     * Records that the sender delivered a stamped message to every live connection of its members itself,
+     * in time; {@code offline} are the members it found with no live connection (for push). One write.
+     */
+    void recordFastDelivery(Message message, List<UserId> offline);
+
+    /**
+     * Which of these stamped messages have a {@link #recordFastDelivery fast delivery} recorded, each with
+     * the members its sender found offline. Reads in batches; may lag a record by a moment (a message
+     * missed is delivered again, which clients drop by seq).
+     */
+    Map<Message, List<UserId>> fastDeliveries(List<Message> stamped);
 
     /** Messages with seq above {@code afterSeq}, ascending, at most {@code limit}; a seq left empty for good reads as a void entry. */
     List<Message> after(ConversationId conversation, long afterSeq, int limit);

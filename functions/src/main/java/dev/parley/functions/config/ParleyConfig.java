@@ -22,7 +22,9 @@ public record ParleyConfig(
         String region,
         Optional<LocalCloud> localCloud,
         Optional<URI> managementEndpoint,
-        Duration receiptNoticeInterval) {
+        Duration receiptNoticeInterval,
+        int fastPathMaxConnections,
+        Duration fastPathWindow) {
 
     public static final String CONNECTIONS_TABLE = "PARLEY_TABLE_CONNECTIONS";
     public static final String CONVERSATIONS_TABLE = "PARLEY_TABLE_CONVERSATIONS";
@@ -38,6 +40,17 @@ public record ParleyConfig(
     public static final String RECEIPT_NOTICE_INTERVAL_MS = "PARLEY_RECEIPT_NOTICE_INTERVAL_MS";
     public static final Duration DEFAULT_RECEIPT_NOTICE_INTERVAL = Duration.ofSeconds(1);
     static final long LONGEST_RECEIPT_NOTICE_INTERVAL_MS = 5_000;
+    /**
+     * The send's fast path (docs/functions.md): conversations of at most this many members, with at most
+     * this many live connections, are delivered by the send itself; 0 turns the fast path off.
+     */
+    public static final String FAST_PATH_MAX_CONNECTIONS = "PARLEY_FAST_PATH_MAX_CONNECTIONS";
+    public static final int DEFAULT_FAST_PATH_MAX_CONNECTIONS = 64;
+    static final int LARGEST_FAST_PATH_MAX_CONNECTIONS = 256;
+    /** How long, at most, a send waits for its fast path's posts to be answered, in milliseconds. */
+    public static final String FAST_PATH_WINDOW_MS = "PARLEY_FAST_PATH_WINDOW_MS";
+    public static final Duration DEFAULT_FAST_PATH_WINDOW = Duration.ofMillis(100);
+    static final long LONGEST_FAST_PATH_WINDOW_MS = 1_000;
     /** Lambda's variable for the function's credentials; locally, the identity the local cloud knows the function by. */
     public static final String ACCESS_KEY_ID = "AWS_ACCESS_KEY_ID";
 
@@ -59,20 +72,29 @@ public record ParleyConfig(
                 FunctionEnvironment.get("AWS_REGION").orElse("us-east-1"),
                 local,
                 FunctionEnvironment.get(MANAGEMENT_ENDPOINT).map(URI::create),
-                FunctionEnvironment.get(RECEIPT_NOTICE_INTERVAL_MS).map(ParleyConfig::interval).orElse(DEFAULT_RECEIPT_NOTICE_INTERVAL));
+                FunctionEnvironment.get(RECEIPT_NOTICE_INTERVAL_MS).map(ParleyConfig::interval).orElse(DEFAULT_RECEIPT_NOTICE_INTERVAL),
+                FunctionEnvironment.get(FAST_PATH_MAX_CONNECTIONS).map(value -> (int) bounded(FAST_PATH_MAX_CONNECTIONS, value, 0,
+                        LARGEST_FAST_PATH_MAX_CONNECTIONS, "connections; 0 turns the fast path off")).orElse(DEFAULT_FAST_PATH_MAX_CONNECTIONS),
+                FunctionEnvironment.get(FAST_PATH_WINDOW_MS).map(value -> Duration.ofMillis(bounded(FAST_PATH_WINDOW_MS, value, 1,
+                        LONGEST_FAST_PATH_WINDOW_MS, "milliseconds"))).orElse(DEFAULT_FAST_PATH_WINDOW));
     }
 
-    private static Duration interval(String millis) {
+    /** A whole number from {@code from} to {@code to}; anything else fails the cold start, naming the variable. */
+    private static long bounded(String variable, String text, long from, long to, String unit) {
         try {
-            long value = Long.parseLong(millis);
-            // At most ReceiptNotices.LONGEST_INTERVAL: a batch's waits must fit the receipts function's timeout.
-            if (value >= 1 && value <= LONGEST_RECEIPT_NOTICE_INTERVAL_MS) {
-                return Duration.ofMillis(value);
+            long value = Long.parseLong(text);
+            if (value >= from && value <= to) {
+                return value;
             }
         } catch (NumberFormatException notANumber) {
             // Named below.
         }
-        throw new IllegalStateException("environment variable " + RECEIPT_NOTICE_INTERVAL_MS + " must be 1 to " + LONGEST_RECEIPT_NOTICE_INTERVAL_MS + " (milliseconds), was '" + millis + "'");
+        throw new IllegalStateException("environment variable " + variable + " must be " + from + " to " + to + " (" + unit + "), was '" + text + "'");
+    }
+
+    /** At most ReceiptNotices.LONGEST_INTERVAL: a batch's waits must fit the receipts function's timeout. */
+    private static Duration interval(String millis) {
+        return Duration.ofMillis(bounded(RECEIPT_NOTICE_INTERVAL_MS, millis, 1, LONGEST_RECEIPT_NOTICE_INTERVAL_MS, "milliseconds"));
     }
 
     /** The Management API's endpoint, for a function that posts to connections; on AWS the API's stage URL, which the stack passes in. */

@@ -38,7 +38,7 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
     }
 
     private FanOutHandler(Wiring wiring) {
-        this(new FanOut(wiring.conversations(), wiring.delivery(), new RecordingPushNotifier(), new FrameCodec()));
+        this(new FanOut(wiring.conversations(), wiring.messages(), wiring.delivery(), new RecordingPushNotifier(), new FrameCodec(), wiring.clock));
         // The stream records' schema is built now, in the snapshot SnapStart takes, not on the first batch.
         MessagesTable.SCHEMA.tableMetadata();
     }
@@ -59,7 +59,7 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
             String sequenceNumber = StreamBatches.sequenceNumber(record);
             try {
                 StreamRecords.newMessage(record).ifPresent(stored ->
-                        batch.add(new FanOut.Envelope(sequenceNumber, stored.message(), stored.senderConnection())));
+                        batch.add(new FanOut.Envelope(sequenceNumber, stored.message(), stored.senderConnection(), stored.fastPathUntil())));
             } catch (RuntimeException e) {
                 LOG.error("not a message record", StructuredArguments.entry("sequence_number", sequenceNumber), e);
                 failed.add(sequenceNumber);
@@ -76,6 +76,10 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
             failed.add(failure.envelope().recordId());
         }
         for (FanOut.Delivered one : outcome.delivered()) {
+            if (one.bySend()) {
+                // Counted below; its send logged its delivery.
+                continue;
+            }
             withMessageFields(one.message(), () -> LOG.info("fan-out", StructuredArguments.entry("posts", one.posts()),
                     StructuredArguments.entry("gone", one.gone()), StructuredArguments.entry("push_hand_offs", one.pushed()),
                     StructuredArguments.entry("latency_ms", Math.round(one.millis()))));
@@ -101,12 +105,12 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
             return;
         }
         Telemetry.metrics(metrics -> {
-            for (FanOut.Delivered one : delivered) {
-                metrics.addMetric(Telemetry.FAN_OUT_LATENCY, one.millis(), MetricUnit.MILLISECONDS);
-            }
+            delivered.stream().filter(one -> !one.bySend())
+                    .forEach(one -> metrics.addMetric(Telemetry.FAN_OUT_LATENCY, one.millis(), MetricUnit.MILLISECONDS));
             metrics.addMetric(Telemetry.POSTS, delivered.stream().mapToInt(FanOut.Delivered::posts).sum(), MetricUnit.COUNT);
             metrics.addMetric(Telemetry.GONE_CONNECTIONS, delivered.stream().mapToInt(FanOut.Delivered::gone).sum(), MetricUnit.COUNT);
             metrics.addMetric(Telemetry.PUSH_HAND_OFFS, delivered.stream().mapToInt(FanOut.Delivered::pushed).sum(), MetricUnit.COUNT);
+            metrics.addMetric(Telemetry.DELIVERED_BY_SEND, delivered.stream().filter(FanOut.Delivered::bySend).count(), MetricUnit.COUNT);
         });
     }
 }

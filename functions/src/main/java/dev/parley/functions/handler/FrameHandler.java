@@ -8,6 +8,7 @@ import dev.parley.functions.observability.LogFields;
 import dev.parley.functions.observability.Telemetry;
 import dev.parley.functions.retry.Backoff;
 import dev.parley.functions.usecase.Caller;
+import dev.parley.functions.usecase.SendMessage;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
 import dev.parley.ports.UnavailableException;
@@ -42,7 +43,7 @@ public final class FrameHandler implements RequestHandler<APIGatewayV2WebSocketE
 
     private FrameHandler(Wiring wiring) {
         this.routes = FrameRoutes.over(wiring.conversations(), wiring.messages(), wiring.connections(), wiring.delivery(), codec, wiring.clock,
-                Backoff.DYNAMODB);
+                Backoff.DYNAMODB, wiring.fastPath());
     }
 
     FrameHandler(FrameRoutes routes) {
@@ -70,9 +71,12 @@ public final class FrameHandler implements RequestHandler<APIGatewayV2WebSocketE
             MDC.put(LogFields.CONVERSATION, send.conversationId().value());
         }
         try {
-            Optional<ServerFrame> answer = routes.answer(caller, frame);
-            answer.ifPresent(FrameHandler::record);
-            return answer.map(this::respond).orElseGet(FrameHandler::none);
+            if (frame instanceof ClientFrame.MessageSend send) {
+                SendMessage.Sent sent = routes.send(caller, send);
+                record(sent);
+                return sent.ackPosted() ? none() : respond(sent.ack());
+            }
+            return routes.answer(caller, frame).map(this::respond).orElseGet(FrameHandler::none);
         } catch (DomainException e) {
             return respond(new ServerFrame.Error(e.code(), e.getMessage(), Optional.of(reference(frame))));
         } catch (UnavailableException e) {
@@ -88,14 +92,26 @@ public final class FrameHandler implements RequestHandler<APIGatewayV2WebSocketE
         }
     }
 
-    /** Logs and counts a send's outcome: accepted with its seq, or a duplicate of an earlier one. */
-    private static void record(ServerFrame answer) {
-        if (answer instanceof ServerFrame.MessageAck ack) {
-            MDC.put(LogFields.SEQ, Long.toString(ack.seq()));
-            boolean duplicate = ack.status() == AckStatus.DUPLICATE;
+    /** Logs and counts a send's outcome: accepted with its seq (and what its fast path did), or a duplicate of an earlier one. */
+    private static void record(SendMessage.Sent sent) {
+        ServerFrame.MessageAck ack = sent.ack();
+        MDC.put(LogFields.SEQ, Long.toString(ack.seq()));
+        boolean duplicate = ack.status() == AckStatus.DUPLICATE;
+        if (sent.fastDelivery().isPresent()) {
+            SendMessage.FastDelivery fast = sent.fastDelivery().get();
+            LOG.info("message accepted", StructuredArguments.entry("client_message_id", ack.id().toString()),
+                    StructuredArguments.entry("fast_posts", fast.posts()), StructuredArguments.entry("gone", fast.gone()),
+                    StructuredArguments.entry("fast_path_complete", fast.recorded()));
+        } else {
             LOG.info(duplicate ? "duplicate send" : "message accepted", StructuredArguments.entry("client_message_id", ack.id().toString()));
-            Telemetry.metrics(metrics -> metrics.addMetric(duplicate ? Telemetry.DUPLICATES : Telemetry.MESSAGES_ACCEPTED, 1, MetricUnit.COUNT));
         }
+        Telemetry.metrics(metrics -> {
+            metrics.addMetric(duplicate ? Telemetry.DUPLICATES : Telemetry.MESSAGES_ACCEPTED, 1, MetricUnit.COUNT);
+            sent.fastDelivery().ifPresent(fast -> {
+                metrics.addMetric(Telemetry.POSTS, fast.posts(), MetricUnit.COUNT);
+                metrics.addMetric(fast.recorded() ? Telemetry.FAST_PATH_COMPLETE : Telemetry.FAST_PATH_INCOMPLETE, 1, MetricUnit.COUNT);
+            });
+        });
     }
 
     /** The frame's {@code id} when it has one, else its type. */

@@ -35,19 +35,27 @@ final class FrameRoutes {
         this.sync = sync;
     }
 
-    /** The use cases over these ports. */
+    /** The use cases over these ports; sends take the fast path when it is given. */
     static FrameRoutes over(ConversationRepository conversations, MessageLog messages, ConnectionRegistry registry, Delivery delivery,
-                            FrameCodec codec, Clock clock, Backoff backoff) {
-        return new FrameRoutes(new Connections(registry, clock), new SendMessage(messages, clock),
+                            FrameCodec codec, Clock clock, Backoff backoff, Optional<SendMessage.FastPath> fastPath) {
+        return new FrameRoutes(new Connections(registry, clock), new SendMessage(messages, conversations, delivery, codec, clock, fastPath),
                 new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
                 new SyncAndHistory(conversations, messages, delivery, codec));
     }
 
-    /** The frame that answers the caller; empty when the route answers nothing (receipts). */
+    /** A send: what it did, which the frame function logs and counts. */
+    SendMessage.Sent send(Caller caller, ClientFrame.MessageSend send) {
+        return sending.send(caller, send);
+    }
+
+    /** The frame that answers the caller; empty when the route answers nothing (receipts, and a send whose ack was posted already). */
     Optional<ServerFrame> answer(Caller caller, ClientFrame frame) {
         return switch (frame) {
             case ClientFrame.Ping ignored -> Optional.of(connections.ping(caller));
-            case ClientFrame.MessageSend send -> Optional.of(sending.send(caller, send));
+            case ClientFrame.MessageSend send -> {
+                SendMessage.Sent sent = send(caller, send);
+                yield sent.ackPosted() ? Optional.empty() : Optional.of(sent.ack());
+            }
             case ClientFrame.ConversationCreate create -> Optional.of(conversations.create(caller, create));
             case ClientFrame.ConversationMembersAdd add -> Optional.of(conversations.addMembers(caller, add));
             case ClientFrame.ConversationMembersRemove remove -> Optional.of(conversations.removeMembers(caller, remove));

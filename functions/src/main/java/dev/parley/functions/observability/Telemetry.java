@@ -29,6 +29,11 @@ public final class Telemetry {
     public static final String GONE_CONNECTIONS = "GoneConnections";
     public static final String PUSH_HAND_OFFS = "PushHandOffs";
     public static final String FRAMES_DEFERRED = "FramesDeferred";
+    /** Sends whose fast path delivered to every live connection in time, and recorded it; and those that left it to the stream. */
+    public static final String FAST_PATH_COMPLETE = "FastPathComplete";
+    public static final String FAST_PATH_INCOMPLETE = "FastPathIncomplete";
+    /** Messages the fan-out found delivered by their sends' fast path, so only push was left. */
+    public static final String DELIVERED_BY_SEND = "DeliveredBySend";
     public static final String RECEIPTS = "Receipts";
     public static final String RECEIPT_NOTICES = "ReceiptNotices";
 

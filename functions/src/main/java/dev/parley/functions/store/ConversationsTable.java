@@ -32,8 +32,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * ({@link #NAME}, {@link #MEMBER_COUNT}, kept with the {@link #MEMBERS_VERSION} it was counted at).
  * Read through {@link #HEAD_SCHEMA}; written with targeted low-level updates.</li>
  * <li>{@code K#<conversationId>#<clientMessageId>}: a send's claim ({@link #CLAIM_SENDER},
- * {@link #CLAIM_TIMESTAMP}, {@link #CLAIM_ATTEMPT}, and {@link #CLAIM_SEQ} once a failed send left its
- * seq there). Low-level: a claim is read back from a failed condition's old item.</li>
+ * {@link #CLAIM_TIMESTAMP}, {@link #CLAIM_ATTEMPT}, {@link #CLAIM_SEQ} once a failed send left its
+ * seq there, and {@link #CLAIM_FAST_DELIVERY} once the send delivered its message itself). Low-level: a claim is read back from a failed condition's old item.</li>
  * </ul>
  */
 public final class ConversationsTable {
@@ -55,6 +55,8 @@ public final class ConversationsTable {
     /** Which append call wrote the claim. */
     public static final String CLAIM_ATTEMPT = "attempt";
     public static final String CLAIM_SEQ = "seq";
+    /** On a claim whose send delivered its message itself (the fast path): the members it found offline, a list. */
+    public static final String CLAIM_FAST_DELIVERY = "fastDelivery";
 
     private static final String CONVERSATION_PREFIX = "V#";
     private static final String HEAD_PREFIX = "H#";

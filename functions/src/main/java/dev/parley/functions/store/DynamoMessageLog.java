@@ -51,13 +51,14 @@ public final class DynamoMessageLog implements MessageLog {
     public static final Duration CLAIM_ABANDONED_AFTER = Duration.ofSeconds(30);
     /** How long a retried send waits for the byClientId index to show the original: about a second at most. */
     private static final Backoff INDEX_CATCH_UP = new Backoff(Duration.ofMillis(5), Duration.ofMillis(100), 14);
-    private static final Expression SEQ_IS_FREE = Expression.builder().expression("attribute_not_exists(#seq)")
+    static final Expression SEQ_IS_FREE = Expression.builder().expression("attribute_not_exists(#seq)")
             .putExpressionName("#seq", MessagesTable.SEQ).build();
 
     private final DynamoDbClient dynamo;
     private final SeqCounter counter;
     private final DynamoDbTable<StoredMessage> messageItems;
     private final SendClaims claims;
+    private final AbandonedSeqs abandoned;
     private final Clock clock;
     private final String messages;
 
@@ -78,11 +79,12 @@ public final class DynamoMessageLog implements MessageLog {
                 claims);
         this.clock = clock;
         this.messages = messages;
+        this.abandoned = new AbandonedSeqs(messageItems, clock);
     }
 
     @Override
     public Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device, Optional<ConnectionId> senderConnection,
-                           Content content, long serverTimestamp) {
+                           Content content, long serverTimestamp, Optional<FastPathOffer> fastPath) {
         // The attempt id tells this call's own claim from another's when the SDK retries a put that was
         // applied but answered late.
         String attempt = UUID.randomUUID().toString();
@@ -96,17 +98,25 @@ public final class DynamoMessageLog implements MessageLog {
                 reserved = claims.takeOver(conversation, id, sender, serverTimestamp, attempt);
             }
             Message draft = new Message(id, conversation, 1, sender, device, content, serverTimestamp);
-            return store(draft, senderConnection, reserved);
+            return store(draft, senderConnection, reserved, fastPath);
         });
     }
 
-    /** Steps 2 and 3, for a send that holds its claim: the seq (reserved by a failed attempt, or the next one), then the message. */
-    private Appended store(Message draft, Optional<ConnectionId> senderConnection, OptionalLong reserved) {
+    /**
+     * Steps 2 and 3, for a send that holds its claim: the seq (reserved by a failed attempt, or the next one),
+     * then the message, stamped for the fast path when the send offered it and the conversation is small enough.
+     */
+    private Appended store(Message draft, Optional<ConnectionId> senderConnection, OptionalLong reserved, Optional<FastPathOffer> fastPath) {
         ConversationId conversation = draft.conversationId();
-        long seq = reserved.isPresent() ? reserved.getAsLong() : counter.next(conversation, draft.id(), draft.senderId());
+        SeqCounter.Taken taken = reserved.isPresent() ? new SeqCounter.Taken(reserved.getAsLong(), java.util.OptionalInt.empty())
+                : counter.next(conversation, draft.id(), draft.senderId());
+        long seq = taken.seq();
         Message message = new Message(draft.id(), conversation, seq, draft.senderId(), draft.senderDevice(), draft.content(), draft.serverTimestamp());
+        // A retry that stores at a seq its failed attempt reserved is not fast-pathed: the stream delivers it.
+        OptionalLong fastPathUntil = fastPath.filter(offer -> taken.memberCount().isPresent() && taken.memberCount().getAsInt() <= offer.maxMembers())
+                .map(offer -> OptionalLong.of(clock.millis() + offer.window().toMillis())).orElse(OptionalLong.empty());
         try {
-            messageItems.putItem(b -> b.item(new StoredMessage(message, senderConnection)).conditionExpression(SEQ_IS_FREE));
+            messageItems.putItem(b -> b.item(new StoredMessage(message, senderConnection, fastPathUntil)).conditionExpression(SEQ_IS_FREE));
         } catch (ConditionalCheckFailedException stored) {
             // Another retry of this same send stored it first, or this send's own first attempt at the put
             // was applied but answered late and the SDK retried it; or, for a reserved seq, the seq was
@@ -116,7 +126,7 @@ public final class DynamoMessageLog implements MessageLog {
                 return new Appended(there, true);
             }
             if (there.isVoid() && reserved.isPresent()) {
-                return store(draft, senderConnection, OptionalLong.empty());
+                return store(draft, senderConnection, OptionalLong.empty(), fastPath);
             }
             throw new DomainException(ErrorCode.CONFLICT, "seq " + seq + " of " + conversation + " holds another message");
         } catch (SdkException failed) {
@@ -129,7 +139,17 @@ public final class DynamoMessageLog implements MessageLog {
             }
             throw failed;
         }
-        return new Appended(message, false);
+        return new Appended(message, false, fastPathUntil);
+    }
+
+    @Override
+    public void recordFastDelivery(Message message, List<UserId> offline) {
+        SdkErrors.translating("recording a fast delivery", () -> claims.recordFastDelivery(message.conversationId(), message.id(), offline));
+    }
+
+    @Override
+    public Map<Message, List<UserId>> fastDeliveries(List<Message> stamped) {
+        return SdkErrors.translating("reading fast deliveries", () -> claims.fastDeliveries(stamped));
     }
 
     /** The item at a seq, read consistently (it is known to exist). */
@@ -163,7 +183,7 @@ public final class DynamoMessageLog implements MessageLog {
     public List<Message> after(ConversationId conversation, long afterSeq, int limit) {
         return SdkErrors.translating("reading messages", () -> {
             List<Message> page = firstPage(QueryConditional.sortGreaterThan(MessagesTable.key(conversation, afterSeq)), limit, true);
-            List<Message> filled = voidAbandoned(conversation, afterSeq + 1, page);
+            List<Message> filled = abandoned.voidGaps(conversation, afterSeq + 1, page);
             return filled.size() > limit ? filled.subList(0, limit) : filled;
         });
     }
@@ -176,7 +196,7 @@ public final class DynamoMessageLog implements MessageLog {
                 return page;
             }
             List<Message> ascending = new ArrayList<>(page).reversed();
-            List<Message> filled = voidAbandoned(conversation, ascending.getFirst().seq(), ascending).reversed();
+            List<Message> filled = abandoned.voidGaps(conversation, ascending.getFirst().seq(), ascending).reversed();
             return filled.size() > limit ? filled.subList(0, limit) : filled;
         });
     }
@@ -201,38 +221,5 @@ public final class DynamoMessageLog implements MessageLog {
     private List<Message> firstPage(QueryConditional condition, int limit, boolean ascending) {
         return messageItems.query(b -> b.queryConditional(condition).consistentRead(true).limit(limit).scanIndexForward(ascending))
                 .iterator().next().items().stream().map(StoredMessage::message).toList();
-    }
-
-    /**
-     * The page (ascending, expected to start at {@code from}) with every missing seq that can no longer
-     * be filled written as a void entry. A seq is missing for good once a later message was accepted
-     * more than {@link #CLAIM_ABANDONED_AFTER} ago: the send that took it took it before that later one,
-     * so its function has ended, and a retry of it that finds the void takes a new seq instead. The
-     * void is a put conditional on the seq being empty, so it never overwrites a message that got there first.
-     */
-    private List<Message> voidAbandoned(ConversationId conversation, long from, List<Message> page) {
-        List<Message> filled = new ArrayList<>(page.size());
-        long expected = from;
-        long abandonedBefore = clock.millis() - CLAIM_ABANDONED_AFTER.toMillis();
-        for (Message message : page) {
-            if (message.serverTimestamp() < abandonedBefore) {
-                for (long missing = expected; missing < message.seq(); missing++) {
-                    filled.add(voidSeq(conversation, missing, message.serverTimestamp()));
-                }
-            }
-            filled.add(message);
-            expected = message.seq() + 1;
-        }
-        return filled;
-    }
-
-    private Message voidSeq(ConversationId conversation, long seq, long timestamp) {
-        Message voided = Message.voided(conversation, seq, timestamp);
-        try {
-            messageItems.putItem(b -> b.item(new StoredMessage(voided, Optional.empty())).conditionExpression(SEQ_IS_FREE));
-            return voided;
-        } catch (ConditionalCheckFailedException filledMeanwhile) {
-            return storedAt(conversation, seq);
-        }
     }
 }

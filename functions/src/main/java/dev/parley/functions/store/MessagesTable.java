@@ -12,6 +12,7 @@ import dev.parley.model.WireEnum;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import software.amazon.awssdk.enhanced.dynamodb.AttributeConverter;
 import software.amazon.awssdk.enhanced.dynamodb.AttributeValueType;
 import software.amazon.awssdk.enhanced.dynamodb.EnhancedType;
@@ -36,6 +37,8 @@ public final class MessagesTable {
     public static final String SENDER_CONNECTION = "senderConnection";
     public static final String CONTENT = "content";
     public static final String TIMESTAMP = "serverTimestamp";
+    /** Until when (epoch ms) the send may deliver the message itself: the fan-out first looks for its record of doing so. */
+    public static final String FAST_PATH_UNTIL = "fastPathUntil";
     public static final String BY_CLIENT_ID = "byClientId";
     /** In {@link #CONTENT}'s map. */
     static final String CONTENT_TYPE = "type";
@@ -45,8 +48,14 @@ public final class MessagesTable {
     private MessagesTable() {
     }
 
-    /** A message as stored: the message, and the connection it was sent on (which its delivery skips). */
-    public record StoredMessage(Message message, Optional<ConnectionId> senderConnection) {
+    /**
+     * A message as stored: the message, the connection it was sent on (which its delivery skips), and the
+     * end of its send's fast path when the send offered to deliver it itself.
+     */
+    public record StoredMessage(Message message, Optional<ConnectionId> senderConnection, OptionalLong fastPathUntil) {
+        public StoredMessage(Message message, Optional<ConnectionId> senderConnection) {
+            this(message, senderConnection, OptionalLong.empty());
+        }
     }
 
     /** Collects an item's attributes as the schema reads them, then makes the record; the schema's one mutable part. */
@@ -59,6 +68,7 @@ public final class MessagesTable {
         private String senderConnection;
         private Content content;
         private Long timestamp;
+        private Long fastPathUntil;
 
         StoredMessage build() {
             Message message = new Message(ClientMessageId.parse(require(clientId, CLIENT_ID)), ConversationId.of(require(conversation, CONVERSATION)),
@@ -67,7 +77,7 @@ public final class MessagesTable {
             // Items written before the attribute was optional hold "" for "no connection"; a stored value that is
             // not a connection id reads as none rather than making the message undeliverable.
             Optional<ConnectionId> connection = Optional.ofNullable(senderConnection).filter(MessagesTable::isConnectionId).map(ConnectionId::of);
-            return new StoredMessage(message, connection);
+            return new StoredMessage(message, connection, fastPathUntil == null ? OptionalLong.empty() : OptionalLong.of(fastPathUntil));
         }
 
         private static <T> T require(T value, String attribute) {
@@ -96,6 +106,8 @@ public final class MessagesTable {
                     .addAttribute(EnhancedType.of(Content.class), a -> a.name(CONTENT).getter(s -> s.message().content())
                             .setter((b, v) -> b.content = v).attributeConverter(ContentConverter.INSTANCE))
                     .addAttribute(Long.class, a -> a.name(TIMESTAMP).getter(s -> s.message().serverTimestamp()).setter((b, v) -> b.timestamp = v))
+                    .addAttribute(Long.class, a -> a.name(FAST_PATH_UNTIL).getter(s -> s.fastPathUntil().isPresent() ? s.fastPathUntil().getAsLong() : null)
+                            .setter((b, v) -> b.fastPathUntil = v))
                     .build();
 
     private static boolean isConnectionId(String value) {

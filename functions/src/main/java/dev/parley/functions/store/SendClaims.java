@@ -10,7 +10,10 @@ import dev.parley.model.ConversationId;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
 import dev.parley.model.UserId;
+import dev.parley.functions.retry.Backoff;
+import dev.parley.model.Message;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -56,6 +59,38 @@ final class SendClaims {
             boolean ours = claimed.hasItem() && claimed.item().containsKey(CLAIM_ATTEMPT) && claimed.item().get(CLAIM_ATTEMPT).s().equals(attempt);
             return ours ? Claimed.OURS : Claimed.TAKEN;
         }
+    }
+
+    /**
+     * Records on the claim that its send delivered the message itself (the fast path), with the members it
+     * found offline; only on a claim that exists, so a claim deleted meanwhile is not brought back.
+     */
+    void recordFastDelivery(ConversationId conversation, ClientMessageId id, List<UserId> offline) {
+        List<AttributeValue> users = offline.stream().map(user -> AttributeValue.fromS(user.value())).toList();
+        try {
+            dynamo.updateItem(b -> b.tableName(table).key(ConversationsTable.claimItemKey(conversation, id))
+                    .updateExpression("SET #delivered = :offline").conditionExpression("attribute_exists(#pk)")
+                    .expressionAttributeNames(Map.of("#delivered", ConversationsTable.CLAIM_FAST_DELIVERY, "#pk", ConversationsTable.PK))
+                    .expressionAttributeValues(Map.of(":offline", AttributeValue.fromL(users))));
+        } catch (ConditionalCheckFailedException noClaim) {
+            // Nothing recorded: the stream delivers the message, as for any fast path that did not finish.
+        }
+    }
+
+    /** Which of these messages' claims record a fast delivery, with the offline members recorded; eventually consistent reads in batches. */
+    Map<Message, List<UserId>> fastDeliveries(List<Message> messages) {
+        Map<String, Message> byClaim = new HashMap<>();
+        messages.forEach(message -> byClaim.put(ConversationsTable.claimKey(message.conversationId(), message.id()), message));
+        List<Map<String, AttributeValue>> keys = messages.stream().map(m -> ConversationsTable.claimItemKey(m.conversationId(), m.id())).toList();
+        Map<Message, List<UserId>> delivered = new HashMap<>();
+        Batches.getAll(dynamo, Backoff.DYNAMODB, table, keys, false, claim -> {
+            AttributeValue offline = claim.get(ConversationsTable.CLAIM_FAST_DELIVERY);
+            Message message = byClaim.get(claim.get(ConversationsTable.PK).s());
+            if (offline != null && offline.hasL() && message != null) {
+                delivered.put(message, offline.l().stream().map(user -> UserId.of(user.s())).toList());
+            }
+        });
+        return delivered;
     }
 
     /** Lets the client id be claimed again: its send was refused, or throttled before it took a seq. */

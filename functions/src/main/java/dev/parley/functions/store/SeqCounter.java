@@ -50,7 +50,11 @@ final class SeqCounter {
      * applied, so the claim is released and the client may retry at once; after any other failure nobody
      * knows whether a seq was taken, and the claim stays until it counts as abandoned.
      */
-    long next(ConversationId conversation, ClientMessageId id, UserId sender) {
+    /** A seq taken, and the conversation's member count as its head has it (empty if it has none). */
+    record Taken(long seq, java.util.OptionalInt memberCount) {
+    }
+
+    Taken next(ConversationId conversation, ClientMessageId id, UserId sender) {
         if (!isMember(conversation, sender)) {
             // Released, so the same send may succeed once the sender is a member.
             claims.release(conversation, id);
@@ -93,13 +97,18 @@ final class SeqCounter {
         return row != null && !row.isEmpty();
     }
 
-    /** Adds one to the head's counter; a conversation without a head fails the condition. */
-    private long increment(ConversationId conversation) {
+    /**
+     * Adds one to the head's counter; a conversation without a head fails the condition. The whole new
+     * head comes back (values returned by a write cost no read units), for its member count.
+     */
+    private Taken increment(ConversationId conversation) {
         var updated = sequencer.updateItem(b -> b.tableName(conversations).key(ConversationsTable.headItemKey(conversation))
                 .updateExpression("SET #lastSeq = #lastSeq + :one").conditionExpression("attribute_exists(#pk)")
                 .expressionAttributeNames(Map.of("#lastSeq", ConversationsTable.LAST_SEQ, "#pk", ConversationsTable.PK))
                 .expressionAttributeValues(Map.of(":one", AttributeValue.fromN("1")))
-                .returnValues(ReturnValue.UPDATED_NEW));
-        return Long.parseLong(updated.attributes().get(ConversationsTable.LAST_SEQ).n());
+                .returnValues(ReturnValue.ALL_NEW));
+        AttributeValue count = updated.attributes().get(ConversationsTable.MEMBER_COUNT);
+        return new Taken(Long.parseLong(updated.attributes().get(ConversationsTable.LAST_SEQ).n()),
+                count == null || count.n() == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(Integer.parseInt(count.n())));
     }
 }

@@ -17,6 +17,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The one way Parley posts frames to connections, for every use case: to live connections in
@@ -99,6 +101,38 @@ public final class Delivery {
             throw oneFailure(failures);
         }
         return posted;
+    }
+
+    /**
+     * Posts the frame to each target in parallel, waiting for the answers until {@code deadline} (epoch ms)
+     * at most: the tally when every post was answered in time (delivered, or the connection gone, which is
+     * forgotten); empty when one failed or was not answered by then. Posts still running go on; a caller
+     * that gets nothing leaves the delivery to another path.
+     */
+    public Optional<Posted> postWithin(List<LiveConnection> targets, String frame, long deadline) {
+        List<Future<ConnectionPoster.Outcome>> posts = new ArrayList<>(targets.size());
+        for (LiveConnection target : targets) {
+            posts.add(threads.submit(() -> postOne(target, frame)));
+        }
+        List<ConnectionPoster.Outcome> outcomes = new ArrayList<>(posts.size());
+        boolean complete = true;
+        for (Future<ConnectionPoster.Outcome> post : posts) {
+            try {
+                outcomes.add(post.get(Math.max(0, deadline - clock.millis()), TimeUnit.MILLISECONDS));
+            } catch (TimeoutException | ExecutionException notInTime) {
+                outcomes.add(null);
+                complete = false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+        }
+        try {
+            Posted posted = tally(outcomes, targets);
+            return complete ? Optional.of(posted) : Optional.empty();
+        } catch (RuntimeException forgetFailed) {
+            return Optional.empty();
+        }
     }
 
     /**

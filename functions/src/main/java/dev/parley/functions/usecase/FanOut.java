@@ -7,9 +7,12 @@ import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.LiveConnection;
+import dev.parley.ports.MessageLog;
 import dev.parley.ports.PushNotifier;
 import dev.parley.protocol.FrameCodec;
 import dev.parley.protocol.ServerFrame;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -25,6 +28,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
@@ -44,12 +51,26 @@ public final class FanOut {
     /** At most this many conversations delivered at once per batch. */
     public static final int MAX_PARALLEL_CONVERSATIONS = 16;
 
-    /** One message of a batch: the stream's id for its record, the message, and the connection it was sent on. */
-    public record Envelope(String recordId, Message message, Optional<ConnectionId> senderConnection) {
+    /**
+     * How long after a stamped message's fast-path window the fan-out reads whether its send recorded
+     * delivering it: room for that write, made just inside the window, to land.
+     */
+    public static final Duration FAST_PATH_RECORD_MARGIN = Duration.ofMillis(50);
+    /** The longest a batch waits for fast paths to end, whatever the stamps say (one far ahead would be a clock's fault). */
+    static final Duration MAX_FAST_PATH_WAIT = Duration.ofSeconds(2);
+
+    /**
+     * One message of a batch: the stream's id for its record, the message, the connection it was sent on,
+     * and the end of its send's fast path when the send offered to deliver it itself.
+     */
+    public record Envelope(String recordId, Message message, Optional<ConnectionId> senderConnection, OptionalLong fastPathUntil) {
+        public Envelope(String recordId, Message message, Optional<ConnectionId> senderConnection) {
+            this(recordId, message, senderConnection, OptionalLong.empty());
+        }
     }
 
-    /** How one message's delivery went, and how long it took. */
-    public record Delivered(Message message, int posts, int gone, int pushed, double millis) {
+    /** How one message's delivery went, how long it took, and whether its send had delivered it (then only push was left). */
+    public record Delivered(Message message, int posts, int gone, int pushed, double millis, boolean bySend) {
     }
 
     /** A message whose delivery failed, and why. */
@@ -61,24 +82,38 @@ public final class FanOut {
     }
 
     private final ConversationRepository conversations;
+    private final MessageLog messages;
     private final Delivery delivery;
     private final PushNotifier push;
     private final FrameCodec codec;
+    private final Clock clock;
+    private final Consumer<Duration> pause;
+    private static final Logger LOG = LoggerFactory.getLogger(FanOut.class);
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final Semaphore conversationSlots = new Semaphore(MAX_PARALLEL_CONVERSATIONS);
 
-    public FanOut(ConversationRepository conversations, Delivery delivery, PushNotifier push, FrameCodec codec) {
+    public FanOut(ConversationRepository conversations, MessageLog messages, Delivery delivery, PushNotifier push, FrameCodec codec, Clock clock) {
+        this(conversations, messages, delivery, push, codec, clock, FanOut::sleep);
+    }
+
+    /** @param pause how the fan-out waits for fast paths to end (tests move a clock instead) */
+    public FanOut(ConversationRepository conversations, MessageLog messages, Delivery delivery, PushNotifier push, FrameCodec codec, Clock clock,
+                  Consumer<Duration> pause) {
         this.conversations = conversations;
+        this.messages = messages;
         this.delivery = delivery;
         this.push = push;
         this.codec = codec;
+        this.clock = clock;
+        this.pause = pause;
     }
 
     public Outcome deliver(List<Envelope> batch) {
-        Map<ConversationId, List<Envelope>> byConversation = new LinkedHashMap<>();
-        batch.forEach(envelope -> byConversation.computeIfAbsent(envelope.message().conversationId(), id -> new ArrayList<>()).add(envelope));
-        List<Failed> failed = new CopyOnWriteArrayList<>();
         List<Delivered> delivered = new CopyOnWriteArrayList<>();
+        List<Envelope> left = settleFastPaths(batch, delivered);
+        Map<ConversationId, List<Envelope>> byConversation = new LinkedHashMap<>();
+        left.forEach(envelope -> byConversation.computeIfAbsent(envelope.message().conversationId(), id -> new ArrayList<>()).add(envelope));
+        List<Failed> failed = new CopyOnWriteArrayList<>();
         Map<UserId, List<LiveConnection>> directLive = Map.of();
         try {
             directLive = lookUpDirectMembers(byConversation.keySet());
@@ -112,6 +147,51 @@ public final class FanOut {
         List<Failed> inBatchOrder = new ArrayList<>(failed);
         inBatchOrder.sort(Comparator.comparingInt(failure -> batch.indexOf(failure.envelope())));
         return new Outcome(inBatchOrder, List.copyOf(delivered));
+    }
+
+    /**
+     * Takes out of the batch the messages their sends delivered themselves (the fast path), handing their
+     * offline members to push; returns the rest, to be delivered here. Stamped messages are looked up once
+     * their windows (and the margin) have passed, all in one batched read; if that read fails, every
+     * message is delivered here (clients drop what they already have by seq).
+     */
+    private List<Envelope> settleFastPaths(List<Envelope> batch, List<Delivered> delivered) {
+        List<Envelope> stamped = batch.stream().filter(envelope -> envelope.fastPathUntil().isPresent()).toList();
+        if (stamped.isEmpty()) {
+            return batch;
+        }
+        long until = stamped.stream().mapToLong(envelope -> envelope.fastPathUntil().getAsLong()).max().orElseThrow()
+                + FAST_PATH_RECORD_MARGIN.toMillis();
+        long wait = Math.min(until - clock.millis(), MAX_FAST_PATH_WAIT.toMillis());
+        if (wait > 0) {
+            pause.accept(Duration.ofMillis(wait));
+        }
+        Map<Message, List<UserId>> recorded;
+        try {
+            recorded = messages.fastDeliveries(stamped.stream().map(Envelope::message).toList());
+        } catch (RuntimeException e) {
+            LOG.warn("reading fast deliveries failed; delivering every message of the batch", e);
+            return batch;
+        }
+        List<Envelope> left = new ArrayList<>(batch.size());
+        for (Envelope envelope : batch) {
+            List<UserId> offline = recorded.get(envelope.message());
+            if (offline == null) {
+                left.add(envelope);
+                continue;
+            }
+            offline.forEach(user -> push.notifyOffline(user, envelope.message()));
+            delivered.add(new Delivered(envelope.message(), 0, 0, offline.size(), 0, true));
+        }
+        return left;
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -161,18 +241,9 @@ public final class FanOut {
 
     private Delivered deliverOne(Envelope envelope, List<UserId> members, Map<UserId, List<LiveConnection>> live, long started) {
         Message message = envelope.message();
-        List<LiveConnection> targets = new ArrayList<>();
-        int pushed = 0;
-        for (UserId member : members) {
-            List<LiveConnection> memberConnections = live.getOrDefault(member, List.of());
-            // A void entry is for ordering buffers, not people: nobody is woken for it.
-            if (memberConnections.isEmpty() && !member.equals(message.senderId()) && !message.isVoid()) {
-                push.notifyOffline(member, message);
-                pushed++;
-            }
-            targets.addAll(memberConnections);
-        }
-        Delivery.Posted posted = delivery.post(targets, codec.encode(new ServerFrame.MessageReceive(message)), envelope.senderConnection());
-        return new Delivered(message, posted.posts(), posted.gone(), pushed, (System.nanoTime() - started) / 1e6);
+        Audience audience = Audience.of(message, members, live, envelope.senderConnection());
+        audience.offline().forEach(member -> push.notifyOffline(member, message));
+        Delivery.Posted posted = delivery.post(audience.connections(), codec.encode(new ServerFrame.MessageReceive(message)));
+        return new Delivered(message, posted.posts(), posted.gone(), audience.offline().size(), (System.nanoTime() - started) / 1e6, false);
     }
 }

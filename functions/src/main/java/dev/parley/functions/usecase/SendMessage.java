@@ -1,31 +1,162 @@
 package dev.parley.functions.usecase;
 
+import dev.parley.model.ConversationId;
 import dev.parley.model.Message;
+import dev.parley.model.UserId;
+import dev.parley.ports.ConnectionPoster;
+import dev.parley.ports.ConversationRepository;
+import dev.parley.ports.LiveConnection;
 import dev.parley.ports.MessageLog;
 import dev.parley.protocol.AckStatus;
 import dev.parley.protocol.ClientFrame;
+import dev.parley.protocol.FrameCodec;
 import dev.parley.protocol.ServerFrame;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code message.send}: stores the message as its conversation's next seq (idempotent on its client
- * id) and acknowledges it. Delivery happens after, from the messages table's stream ({@link FanOut}).
+ * id), acknowledges it, and, on the fast path, delivers it to the live connections itself.
+ * <p>
+ * The fast path (docs/functions.md): for a conversation of at most {@link FastPath#maxConnections}
+ * members, the message is stored stamped with the end of the fast path's window; once it is stored
+ * (never before), the ack is posted to the sender's connection and {@code message.receive} to every
+ * other live connection of the members, in parallel, so that slow recipients never hold the ack back.
+ * When every post is answered within the window, the send records so on its claim (one write), and the
+ * stream's fan-out ({@link FanOut}) then only hands the offline members to push. Whatever else happens
+ * (a post fails or is late, the lookup fails, the function dies after the store) nothing is recorded,
+ * and the fan-out delivers the message as it does every other: delivery stays at least once.
  */
 public final class SendMessage {
-    private final MessageLog messages;
-    private final Clock clock;
+    private static final Logger LOG = LoggerFactory.getLogger(SendMessage.class);
 
-    public SendMessage(MessageLog messages, Clock clock) {
-        this.messages = messages;
-        this.clock = clock;
+    /**
+     * The fast path's settings: conversations of at most {@code maxConnections} members, and at most that
+     * many live connections to post to, are delivered by the send; {@code window} bounds how long it waits
+     * for the posts' answers (the ack does not wait for them at all).
+     */
+    public record FastPath(int maxConnections, Duration window) {
+        /** A direct conversation's two members, and one more device each, are the least that makes sense. */
+        public static final int MIN_CONNECTIONS = 2;
+
+        public FastPath {
+            if (maxConnections < MIN_CONNECTIONS) {
+                throw new IllegalArgumentException("the fast path needs at least " + MIN_CONNECTIONS + " connections, was " + maxConnections);
+            }
+            if (window.isNegative() || window.isZero()) {
+                throw new IllegalArgumentException("the fast path's window must be positive, was " + window);
+            }
+        }
     }
 
-    public ServerFrame.MessageAck send(Caller caller, ClientFrame.MessageSend send) {
+    /** How the send's own delivery went: posts made and connections found gone, and whether it was recorded as complete. */
+    public record FastDelivery(int posts, int gone, boolean recorded) {
+    }
+
+    /**
+     * What a send did: its ack; whether the ack was already posted to the sender's connection (then the
+     * route answers nothing more); and the fast path's delivery when it was taken.
+     */
+    public record Sent(ServerFrame.MessageAck ack, boolean ackPosted, Optional<FastDelivery> fastDelivery) {
+    }
+
+    private final MessageLog messages;
+    private final ConversationRepository conversations;
+    private final Delivery delivery;
+    private final FrameCodec codec;
+    private final Clock clock;
+    private final Optional<FastPath> fastPath;
+    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+
+    /** A send that only stores and acknowledges: the stream delivers every message. */
+    public SendMessage(MessageLog messages, Clock clock) {
+        this(messages, null, null, null, clock, Optional.empty());
+    }
+
+    public SendMessage(MessageLog messages, ConversationRepository conversations, Delivery delivery, FrameCodec codec, Clock clock,
+                       Optional<FastPath> fastPath) {
+        this.messages = messages;
+        this.conversations = conversations;
+        this.delivery = delivery;
+        this.codec = codec;
+        this.clock = clock;
+        this.fastPath = fastPath;
+    }
+
+    public Sent send(Caller caller, ClientFrame.MessageSend send) {
         MessageLog.Appended appended = messages.append(send.conversationId(), send.id(), caller.user(), caller.device(),
-                Optional.of(caller.connection()), send.content(), clock.millis());
+                Optional.of(caller.connection()), send.content(), clock.millis(),
+                fastPath.map(settings -> new MessageLog.FastPathOffer(settings.window(), settings.maxConnections())));
         Message message = appended.message();
-        return new ServerFrame.MessageAck(send.id(), message.conversationId(), message.seq(), message.serverTimestamp(),
+        ServerFrame.MessageAck ack = new ServerFrame.MessageAck(send.id(), message.conversationId(), message.seq(), message.serverTimestamp(),
                 appended.duplicate() ? AckStatus.DUPLICATE : AckStatus.SENT);
+        if (appended.duplicate() || appended.fastPathUntil().isEmpty()) {
+            return new Sent(ack, false, Optional.empty());
+        }
+        return deliverItself(caller, message, ack, appended.fastPathUntil().getAsLong());
+    }
+
+    private Sent deliverItself(Caller caller, Message message, ServerFrame.MessageAck ack, long until) {
+        // The ack goes out on its own thread, as soon as the message is stored: the recipients' posts do not hold it back.
+        Future<ConnectionPoster.Outcome> ackPost = threads.submit(() -> delivery.postTo(caller.connection(), codec.encode(ack)));
+        FastDelivery delivered = null;
+        try {
+            delivered = deliverToMembers(caller, message, until);
+        } catch (RuntimeException e) {
+            // The message is stored and stamped; with nothing recorded, the stream's fan-out delivers it.
+            LOG.warn("fast path failed at seq {}; the stream delivers the message", message.seq(), e);
+        }
+        return new Sent(ack, posted(ackPost), Optional.ofNullable(delivered));
+    }
+
+    /** Posts the message to the members' live connections and records the delivery when every post was answered in time. */
+    private FastDelivery deliverToMembers(Caller caller, Message message, long until) {
+        List<UserId> members = members(message.conversationId());
+        Map<UserId, List<LiveConnection>> live = delivery.liveConnections(members);
+        Audience audience = Audience.of(message, members, live, Optional.of(caller.connection()));
+        int maxConnections = fastPath.orElseThrow().maxConnections();
+        if (audience.connections().isEmpty() || audience.connections().size() > maxConnections) {
+            // Nobody to post to (the fan-out's push needs no record), or too many for one send: the stream delivers.
+            return new FastDelivery(0, 0, false);
+        }
+        Optional<Delivery.Posted> posted = delivery.postWithin(audience.connections(), codec.encode(new ServerFrame.MessageReceive(message)), until);
+        if (posted.isEmpty() || clock.millis() >= until) {
+            // Not all answered in the window: the fan-out, which reads the record after the window, delivers it again.
+            return new FastDelivery(audience.connections().size(), 0, false);
+        }
+        messages.recordFastDelivery(message, audience.offline());
+        return new FastDelivery(posted.get().posts(), posted.get().gone(), true);
+    }
+
+    /** The members of a conversation: a direct conversation's are in its id; a group's are read. */
+    private List<UserId> members(ConversationId id) {
+        if (id.isDirect()) {
+            return id.directMembers();
+        }
+        return conversations.find(id).map(stored -> stored.conversation().members()).orElse(List.of());
+    }
+
+    /** Whether the ack reached the sender's connection (or the connection is gone, and nobody is there to answer). */
+    private static boolean posted(Future<ConnectionPoster.Outcome> ackPost) {
+        try {
+            ackPost.get();
+            return true;
+        } catch (ExecutionException failed) {
+            // The route's answer carries the ack instead.
+            LOG.warn("posting the ack failed; the route answers it", failed.getCause());
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 }

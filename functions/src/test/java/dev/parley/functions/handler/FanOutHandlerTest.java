@@ -16,6 +16,7 @@ import dev.parley.testsupport.ManualClock;
 import dev.parley.testsupport.StdoutCapture;
 import dev.parley.testsupport.ports.InMemoryConnectionRegistry;
 import dev.parley.testsupport.ports.InMemoryConversations;
+import dev.parley.testsupport.ports.InMemoryMessageLog;
 import dev.parley.testsupport.ports.RecordingPoster;
 import java.time.Instant;
 import java.util.List;
@@ -31,8 +32,9 @@ class FanOutHandlerTest {
     private static final Pattern SEQ = Pattern.compile("\"seq\":(\\d+)");
     private final InMemoryConnectionRegistry registry = new InMemoryConnectionRegistry();
     private final RecordingPoster poster = new RecordingPoster();
-    private final FanOutHandler handler = new FanOutHandler(new FanOut(new InMemoryConversations(),
-            new Delivery(registry, poster, new ManualClock(NOW), 8), new RecordingPushNotifier(), new FrameCodec()));
+    private final InMemoryConversations conversations = new InMemoryConversations();
+    private final FanOutHandler handler = new FanOutHandler(new FanOut(conversations, new InMemoryMessageLog(conversations),
+            new Delivery(registry, poster, new ManualClock(NOW), 8), new RecordingPushNotifier(), new FrameCodec(), new ManualClock(NOW)));
 
     private static DynamodbEvent event(String name) {
         return EventLoader.loadDynamoDbEvent("events/" + name);

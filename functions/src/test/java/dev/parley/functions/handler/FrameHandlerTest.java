@@ -44,7 +44,7 @@ class FrameHandlerTest {
 
     private FrameHandler handler(MessageLog messages) {
         return new FrameHandler(FrameRoutes.over(conversations, messages, registry, new Delivery(registry, poster, clock, 8), new FrameCodec(),
-                clock, Backoff.DYNAMODB));
+                clock, Backoff.DYNAMODB, Optional.empty()));
     }
 
     private static APIGatewayV2WebSocketEvent event(String name) {
@@ -113,7 +113,18 @@ class FrameHandlerTest {
         return new MessageLog() {
             @Override
             public Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
-                                   Optional<ConnectionId> senderConnection, Content content, long serverTimestamp) {
+                                   Optional<ConnectionId> senderConnection, Content content, long serverTimestamp,
+                                   Optional<FastPathOffer> fastPath) {
+                throw failure;
+            }
+
+            @Override
+            public void recordFastDelivery(Message message, List<UserId> offline) {
+                throw failure;
+            }
+
+            @Override
+            public java.util.Map<Message, List<UserId>> fastDeliveries(List<Message> stamped) {
                 throw failure;
             }
 

@@ -42,7 +42,8 @@ class TableFormatTest {
         assertThat(List.of(ConversationsTable.MEMBER_COUNT, ConversationsTable.MEMBERS_VERSION, ConversationsTable.ALL_DELIVERED,
                 ConversationsTable.ALL_READ)).containsExactly("memberCount", "membersVersion", "allDeliveredSeq", "allReadSeq");
         assertThat(List.of(ConversationsTable.CLAIM_SENDER, ConversationsTable.CLAIM_TIMESTAMP, ConversationsTable.CLAIM_ATTEMPT,
-                ConversationsTable.CLAIM_SEQ)).containsExactly("senderId", "serverTimestamp", "attempt", "seq");
+                ConversationsTable.CLAIM_SEQ, ConversationsTable.CLAIM_FAST_DELIVERY))
+                .containsExactly("senderId", "serverTimestamp", "attempt", "seq", "fastDelivery");
         ConversationId direct = ConversationId.of("d:alice:bob");
         assertThat(ConversationsTable.conversationKey(direct)).isEqualTo("V#d:alice:bob");
         assertThat(ConversationsTable.conversationOf("V#d:alice:bob")).isEqualTo(direct);
@@ -69,7 +70,7 @@ class TableFormatTest {
     @Test
     void messages() {
         assertThat(MessagesTable.SCHEMA.attributeNames()).containsExactlyInAnyOrder("conversationId", "seq", "clientId", "senderId",
-                "senderDevice", "senderConnection", "content", "serverTimestamp");
+                "senderDevice", "senderConnection", "content", "serverTimestamp", "fastPathUntil");
         assertThat(MessagesTable.SCHEMA.tableMetadata().primaryPartitionKey()).isEqualTo("conversationId");
         assertThat(MessagesTable.SCHEMA.tableMetadata().primarySortKey()).isEqualTo(Optional.of("seq"));
         assertThat(MessagesTable.BY_CLIENT_ID).isEqualTo("byClientId");

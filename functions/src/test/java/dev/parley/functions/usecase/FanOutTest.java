@@ -19,6 +19,8 @@ import dev.parley.ports.ConnectionRegistry;
 import dev.parley.ports.LiveConnection;
 import dev.parley.ports.UnavailableException;
 import dev.parley.protocol.ServerFrame;
+import dev.parley.testsupport.ports.InMemoryMessageLog;
+import dev.parley.testsupport.ports.RecordingPush;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,7 +35,8 @@ class FanOutTest {
     private static final ConversationId ALICE_BOB = ConversationId.direct(ALICE, BOB);
     private static final ConversationId CAROL_DAVE = ConversationId.direct(CAROL, DAVE);
     private final Fixture world = new Fixture();
-    private final FanOut fanOut = new FanOut(world.conversations, world.delivery, world.push, world.codec);
+    private final List<Duration> pauses = new ArrayList<>();
+    private final FanOut fanOut = new FanOut(world.conversations, world.messages, world.delivery, world.push, world.codec, world.clock, pauses::add);
     private int nextRecord = 100;
 
     private FanOut.Envelope envelope(ConversationId conversation, long seq, UserId sender) {
@@ -160,7 +163,8 @@ class FanOutTest {
         ConversationId team = world.conversations.createIfAbsent(Conversation.group(ConversationId.of("g:team"), CAROL, List.of(DAVE),
                 Optional.empty()), CAROL).conversation().id();
         world.online(DAVE, "dave-phone");
-        FanOut failing = new FanOut(world.conversations, new Delivery(unavailable, world.poster, world.clock, 8), world.push, world.codec);
+        FanOut failing = new FanOut(world.conversations, world.messages, new Delivery(unavailable, world.poster, world.clock, 8), world.push,
+                world.codec, world.clock, pauses::add);
         FanOut.Envelope toBob = envelope(ALICE_BOB, 1, ALICE);
         FanOut.Envelope toDave = envelope(CAROL_DAVE, 4, CAROL);
 
@@ -169,5 +173,54 @@ class FanOutTest {
         assertThat(outcome.failed()).extracting(FanOut.Failed::envelope).containsExactly(toBob, toDave);
         assertThat(outcome.failed()).allSatisfy(failed -> assertThat(failed.cause()).isInstanceOf(UnavailableException.class));
         assertThat(seqsReceivedBy("dave-phone")).as("the group's message still went out").containsExactly(1L);
+    }
+
+    /** A message the way a fast-path send stores it: stamped with its window's end, its connection the sender's phone. */
+    private FanOut.Envelope stamped(ConversationId conversation, long seq, UserId sender, long until) {
+        FanOut.Envelope plain = envelope(conversation, seq, sender);
+        return new FanOut.Envelope(plain.recordId(), plain.message(), plain.senderConnection(), java.util.OptionalLong.of(until));
+    }
+
+    @Test
+    void aMessageItsSendDeliveredIsOnlyPushedToTheMembersTheSendFoundOffline() {
+        ConversationId team = world.conversations.createIfAbsent(Conversation.group(ConversationId.of("g:team"), ALICE, List.of(BOB, CAROL),
+                Optional.empty()), ALICE).conversation().id();
+        world.online(BOB, "bob-phone");
+        long until = NOW.toEpochMilli() + 100;
+        FanOut.Envelope delivered = stamped(team, 1, ALICE, until);
+        FanOut.Envelope notRecorded = stamped(team, 2, ALICE, until);
+        FanOut.Envelope plain = envelope(team, 3, ALICE);
+        world.messages.recordFastDelivery(delivered.message(), List.of(CAROL));
+
+        FanOut.Outcome outcome = fanOut.deliver(List.of(delivered, notRecorded, plain));
+
+        assertThat(pauses).as("the batch waits out the windows and the margin once").containsExactly(Duration.ofMillis(150));
+        assertThat(seqsReceivedBy("bob-phone")).as("the recorded one is not posted again").containsExactly(2L, 3L);
+        assertThat(world.push.handOffs).filteredOn(handOff -> handOff.message().seq() == 1).extracting(RecordingPush.HandOff::recipient)
+                .containsExactly(CAROL);
+        assertThat(outcome.delivered()).filteredOn(FanOut.Delivered::bySend).extracting(one -> one.message().seq()).containsExactly(1L);
+        assertThat(outcome.failed()).isEmpty();
+    }
+
+    @Test
+    void stampsWhoseWindowsHavePassedAreReadAtOnceAndAFailedReadDeliversEverything() {
+        world.online(BOB, "bob-phone");
+        FanOut.Envelope old = stamped(ALICE_BOB, 1, ALICE, NOW.toEpochMilli() - 1_000);
+        world.messages.recordFastDelivery(old.message(), List.of());
+        fanOut.deliver(List.of(old));
+        assertThat(pauses).isEmpty();
+        assertThat(seqsReceivedBy("bob-phone")).isEmpty();
+
+        InMemoryMessageLog unreadable = new InMemoryMessageLog(world.conversations) {
+            @Override
+            public Map<Message, List<UserId>> fastDeliveries(List<Message> stamped) {
+                throw new UnavailableException("throttled", Duration.ofMillis(250), null);
+            }
+        };
+        FanOut.Envelope recorded = stamped(ALICE_BOB, 2, ALICE, NOW.toEpochMilli() + 5_000);
+        unreadable.recordFastDelivery(recorded.message(), List.of());
+        new FanOut(world.conversations, unreadable, world.delivery, world.push, world.codec, world.clock, pauses::add).deliver(List.of(recorded));
+        assertThat(pauses).as("a stamp far ahead is waited for no longer than the bound").containsExactly(FanOut.MAX_FAST_PATH_WAIT);
+        assertThat(seqsReceivedBy("bob-phone")).as("delivered again rather than lost").containsExactly(2L);
     }
 }

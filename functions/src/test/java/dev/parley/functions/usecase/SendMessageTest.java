@@ -17,6 +17,13 @@ import dev.parley.model.ErrorCode;
 import dev.parley.protocol.AckStatus;
 import dev.parley.protocol.ClientFrame;
 import dev.parley.protocol.ServerFrame;
+import dev.parley.model.Message;
+import dev.parley.model.UserId;
+import dev.parley.ports.UnavailableException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +40,7 @@ class SendMessageTest {
     @Test
     void aSendIsStoredAtTheNextSeqWithTheServersClockAndAcknowledged() {
         ClientMessageId id = ClientMessageId.random();
-        ServerFrame.MessageAck ack = sending.send(alice, send(id, chat, "hi"));
+        ServerFrame.MessageAck ack = sending.send(alice, send(id, chat, "hi")).ack();
 
         assertThat(ack).isEqualTo(new ServerFrame.MessageAck(id, chat, 1, NOW.toEpochMilli(), AckStatus.SENT));
         var stored = world.messages.stored(chat).getFirst();
@@ -46,7 +53,7 @@ class SendMessageTest {
         ClientMessageId id = ClientMessageId.random();
         sending.send(alice, send(id, chat, "hi"));
         world.clock.advance(java.time.Duration.ofSeconds(3));
-        ServerFrame.MessageAck again = sending.send(alice, send(id, chat, "hi"));
+        ServerFrame.MessageAck again = sending.send(alice, send(id, chat, "hi")).ack();
         assertThat(again.status()).isEqualTo(AckStatus.DUPLICATE);
         assertThat(again.seq()).isEqualTo(1);
         assertThat(again.serverTimestamp()).as("the first acceptance's time").isEqualTo(NOW.toEpochMilli());
@@ -60,5 +67,138 @@ class SendMessageTest {
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
         assertThat(world.messages.stored(chat)).isEmpty();
         assertThat(world.conversations.requireSummary(chat).lastSeq()).isZero();
+    }
+
+    // ---- the fast path ----------------------------------------------------------------------------------
+
+    private SendMessage fast(Fixture on, int maxConnections) {
+        return new SendMessage(on.messages, on.conversations, on.delivery, on.codec, on.clock,
+                Optional.of(new SendMessage.FastPath(maxConnections, Duration.ofMillis(100))));
+    }
+
+    private static Message stored(Fixture on, ConversationId conversation) {
+        return on.messages.stored(conversation).getLast().message();
+    }
+
+    @Test
+    void onTheFastPathTheSendPostsTheAckAndTheMessageItselfAndRecordsThatItDid() {
+        Caller phone = world.online(ALICE, "alice-phone");
+        world.online(ALICE, "alice-laptop");
+        world.online(BOB, "bob-phone");
+        ClientMessageId id = ClientMessageId.random();
+
+        SendMessage.Sent sent = fast(world, 64).send(phone, send(id, chat, "hi"));
+
+        assertThat(sent.ackPosted()).as("the route answers nothing more").isTrue();
+        assertThat(world.framesOf("alice-phone")).containsExactly(sent.ack());
+        assertThat(world.framesOf("bob-phone", ServerFrame.MessageReceive.class)).extracting(receive -> receive.message().id()).containsExactly(id);
+        assertThat(world.framesOf("alice-laptop", ServerFrame.MessageReceive.class)).as("the sender's other device").hasSize(1);
+        assertThat(sent.fastDelivery()).contains(new SendMessage.FastDelivery(2, 0, true));
+        var stamped = world.messages.stored(chat).getFirst();
+        assertThat(stamped.fastPathUntil()).as("stamped with the window's end").hasValue(NOW.toEpochMilli() + 100);
+        assertThat(world.messages.fastDeliveries(List.of(stamped.message()))).containsEntry(stamped.message(), List.of());
+    }
+
+    @Test
+    void theRecordNamesTheMembersFoundOfflineForTheStreamToPush() {
+        ConversationId team = world.conversations.createIfAbsent(Conversation.group(ConversationId.of("g:team"), ALICE, List.of(BOB, CAROL),
+                Optional.empty()), ALICE).conversation().id();
+        Caller phone = world.online(ALICE, "alice-phone");
+        world.online(BOB, "bob-phone");
+
+        fast(world, 64).send(phone, send(ClientMessageId.random(), team, "hi"));
+
+        Message message = stored(world, team);
+        assertThat(world.messages.fastDeliveries(List.of(message))).containsEntry(message, List.of(CAROL));
+    }
+
+    @Test
+    void aFailedOrLatePostLeavesNoRecordSoTheStreamDeliversButTheAckStillGoesOut() {
+        Caller phone = world.online(ALICE, "alice-phone");
+        world.online(BOB, "bob-phone");
+        world.poster.failing.add(dev.parley.model.ConnectionId.of("bob-phone"));
+        SendMessage.Sent failed = fast(world, 64).send(phone, send(ClientMessageId.random(), chat, "hi"));
+        assertThat(failed.ackPosted()).isTrue();
+        assertThat(failed.fastDelivery()).hasValueSatisfying(delivery -> assertThat(delivery.recorded()).isFalse());
+        assertThat(world.messages.fastDeliveries(List.of(stored(world, chat)))).isEmpty();
+
+        // Posts that take longer than the window: the send stops waiting and records nothing.
+        Fixture slow = new Fixture(Duration.ofMillis(400), 32);
+        ConversationId slowChat = slow.conversations.createIfAbsent(Conversation.direct(ALICE, BOB), ALICE).conversation().id();
+        Caller slowPhone = slow.online(ALICE, "alice-phone");
+        slow.online(BOB, "bob-phone");
+        long started = System.nanoTime();
+        SendMessage.Sent late = fast(slow, 64).send(slowPhone, send(ClientMessageId.random(), slowChat, "hi"));
+        assertThat(late.fastDelivery()).hasValueSatisfying(delivery -> assertThat(delivery.recorded()).isFalse());
+        assertThat(slow.messages.fastDeliveries(List.of(stored(slow, slowChat)))).isEmpty();
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("the ack's own post, not the window, bounds the send")
+                .isLessThan(Duration.ofMillis(1_000));
+    }
+
+    @Test
+    void aConversationOverTheBoundIsLeftToTheStreamUnstampedAndAcknowledgedByTheRoute() {
+        ConversationId team = world.conversations.createIfAbsent(Conversation.group(ConversationId.of("g:team"), ALICE, List.of(BOB, CAROL),
+                Optional.empty()), ALICE).conversation().id();
+        Caller phone = world.online(ALICE, "alice-phone");
+        world.online(BOB, "bob-phone");
+
+        SendMessage.Sent sent = fast(world, 2).send(phone, send(ClientMessageId.random(), team, "hi"));
+
+        assertThat(sent.ackPosted()).isFalse();
+        assertThat(sent.fastDelivery()).isEmpty();
+        assertThat(world.messages.stored(team).getFirst().fastPathUntil()).isEmpty();
+        assertThat(world.poster.received).isEmpty();
+    }
+
+    @Test
+    void moreLiveConnectionsThanTheBoundArePostedByTheStreamNotTheSend() {
+        Caller phone = world.online(ALICE, "alice-phone");
+        world.online(BOB, "bob-phone");
+        world.online(BOB, "bob-laptop");
+        world.online(BOB, "bob-tablet");
+
+        SendMessage.Sent sent = fast(world, 2).send(phone, send(ClientMessageId.random(), chat, "hi"));
+
+        assertThat(sent.fastDelivery()).contains(new SendMessage.FastDelivery(0, 0, false));
+        assertThat(world.framesOf("bob-phone")).isEmpty();
+        assertThat(world.messages.fastDeliveries(List.of(stored(world, chat)))).isEmpty();
+    }
+
+    @Test
+    void aRetriedSendAndAFailedLookupLeaveDeliveryToTheStreamAndAFailedAckPostIsAnsweredByTheRoute() {
+        Caller phone = world.online(ALICE, "alice-phone");
+        world.online(BOB, "bob-phone");
+        ClientMessageId id = ClientMessageId.random();
+        fast(world, 64).send(phone, send(id, chat, "hi"));
+        SendMessage.Sent retried = fast(world, 64).send(phone, send(id, chat, "hi"));
+        assertThat(retried.ack().status()).isEqualTo(AckStatus.DUPLICATE);
+        assertThat(retried.ackPosted()).isFalse();
+        assertThat(world.framesOf("bob-phone")).as("posted once, by the first send").hasSize(1);
+
+        Fixture broken = new Fixture();
+        ConversationId brokenChat = broken.conversations.createIfAbsent(Conversation.direct(ALICE, BOB), ALICE).conversation().id();
+        Caller brokenPhone = broken.online(ALICE, "alice-phone");
+        SendMessage lookupFails = new SendMessage(broken.messages, broken.conversations,
+                new Delivery(new dev.parley.ports.ConnectionRegistry() {
+                    @Override
+                    public void register(dev.parley.model.ConnectionId connection, UserId user, DeviceId device, java.time.Instant leaseUntil) {
+                    }
+
+                    @Override
+                    public void remove(dev.parley.model.ConnectionId connection, UserId user) {
+                    }
+
+                    @Override
+                    public Map<UserId, List<dev.parley.ports.LiveConnection>> liveConnections(java.util.Collection<UserId> users, java.time.Instant now) {
+                        throw new UnavailableException("throttled", Duration.ofMillis(250), null);
+                    }
+                }, broken.poster, broken.clock, 8), broken.codec, broken.clock, Optional.of(new SendMessage.FastPath(64, Duration.ofMillis(100))));
+        SendMessage.Sent sent = lookupFails.send(brokenPhone, send(ClientMessageId.random(), brokenChat, "hi"));
+        assertThat(sent.ackPosted()).isTrue();
+        assertThat(sent.fastDelivery()).isEmpty();
+        assertThat(broken.messages.fastDeliveries(List.of(stored(broken, brokenChat)))).isEmpty();
+
+        broken.poster.failing.add(brokenPhone.connection());
+        assertThat(lookupFails.send(brokenPhone, send(ClientMessageId.random(), brokenChat, "again")).ackPosted()).isFalse();
     }
 }

@@ -9,12 +9,14 @@ import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
+import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.MessageLog;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
@@ -22,14 +24,15 @@ import java.util.TreeMap;
  * the DynamoDB adapter's behaviour. Seqs come from the {@link InMemoryConversations} counter, so only
  * members may append, and a conversation's last seq moves with its messages.
  */
-public final class InMemoryMessageLog implements MessageLog {
-    /** A message as stored, with the connection it was sent on. */
-    public record Stored(Message message, Optional<ConnectionId> senderConnection) {
+public class InMemoryMessageLog implements MessageLog {
+    /** A message as stored, with the connection it was sent on and its fast-path stamp. */
+    public record Stored(Message message, Optional<ConnectionId> senderConnection, OptionalLong fastPathUntil) {
     }
 
     private final InMemoryConversations conversations;
     private final Map<ConversationId, NavigableMap<Long, Stored>> bySeq = new HashMap<>();
     private final Map<ConversationId, Map<ClientMessageId, Message>> byClientId = new HashMap<>();
+    private final Map<ConversationId, Map<Long, List<UserId>>> fastDeliveries = new HashMap<>();
 
     public InMemoryMessageLog(InMemoryConversations conversations) {
         this.conversations = conversations;
@@ -37,7 +40,8 @@ public final class InMemoryMessageLog implements MessageLog {
 
     @Override
     public synchronized Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
-                                        Optional<ConnectionId> senderConnection, Content content, long serverTimestamp) {
+                                        Optional<ConnectionId> senderConnection, Content content, long serverTimestamp,
+                                        Optional<FastPathOffer> fastPath) {
         Message earlier = byClientId.getOrDefault(conversation, Map.of()).get(id);
         if (earlier != null) {
             if (!earlier.senderId().equals(sender)) {
@@ -47,9 +51,29 @@ public final class InMemoryMessageLog implements MessageLog {
         }
         long seq = conversations.takeSeq(conversation, sender);
         Message message = new Message(id, conversation, seq, sender, device, content, serverTimestamp);
-        bySeq.computeIfAbsent(conversation, c -> new TreeMap<>()).put(seq, new Stored(message, senderConnection));
+        int members = conversations.summary(conversation).map(ConversationRepository.Summary::memberCount).orElse(Integer.MAX_VALUE);
+        OptionalLong stamp = fastPath.filter(offer -> members <= offer.maxMembers())
+                .map(offer -> OptionalLong.of(serverTimestamp + offer.window().toMillis())).orElse(OptionalLong.empty());
+        bySeq.computeIfAbsent(conversation, c -> new TreeMap<>()).put(seq, new Stored(message, senderConnection, stamp));
         byClientId.computeIfAbsent(conversation, c -> new HashMap<>()).put(id, message);
-        return new Appended(message, false);
+        return new Appended(message, false, stamp);
+    }
+
+    @Override
+    public synchronized void recordFastDelivery(Message message, List<UserId> offline) {
+        fastDeliveries.computeIfAbsent(message.conversationId(), c -> new HashMap<>()).put(message.seq(), List.copyOf(offline));
+    }
+
+    @Override
+    public synchronized Map<Message, List<UserId>> fastDeliveries(List<Message> stamped) {
+        Map<Message, List<UserId>> found = new HashMap<>();
+        for (Message message : stamped) {
+            List<UserId> offline = fastDeliveries.getOrDefault(message.conversationId(), Map.of()).get(message.seq());
+            if (offline != null) {
+                found.put(message, offline);
+            }
+        }
+        return found;
     }
 
     @Override

@@ -15,7 +15,9 @@ import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.MessageLog;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
@@ -45,6 +47,33 @@ public abstract class MessageLogContract {
 
     private MessageLog.Appended append(ClientMessageId id, UserId sender, String text) {
         return log.append(chat, id, sender, DeviceId.of("phone"), PHONE, Content.text(text), 1_700_000_000_000L);
+    }
+
+    @Test
+    void aFastPathOfferIsTakenWithinItsMemberBoundAndTheSendsRecordReadsBack() {
+        MessageLog.FastPathOffer offer = new MessageLog.FastPathOffer(Duration.ofMillis(100), 2);
+        ClientMessageId id = ClientMessageId.random();
+        MessageLog.Appended taken = log.append(chat, id, ALICE, DeviceId.of("phone"), PHONE, Content.text("hi"), 1_700_000_000_000L, Optional.of(offer));
+        MessageLog.Appended other = log.append(chat, ClientMessageId.random(), BOB, DeviceId.of("phone"), Optional.empty(), Content.text("yo"),
+                1_700_000_000_000L, Optional.of(offer));
+        assertThat(taken.fastPathUntil()).as("stamped").isPresent();
+        assertThat(taken.fastPathUntil().getAsLong()).as("with the window's end, counted from the store").isGreaterThanOrEqualTo(1_700_000_000_100L);
+        assertThat(log.append(chat, id, ALICE, DeviceId.of("phone"), PHONE, Content.text("hi"), 1_700_000_000_000L, Optional.of(offer)))
+                .as("a retry is not fast-pathed").satisfies(again -> {
+                    assertThat(again.duplicate()).isTrue();
+                    assertThat(again.fastPathUntil()).isEmpty();
+                });
+        ConversationId trio = conversations.createIfAbsent(Conversation.group(ConversationId.of("g:trio"), ALICE, List.of(BOB, EVE),
+                Optional.empty()), ALICE).conversation().id();
+        assertThat(log.append(trio, ClientMessageId.random(), ALICE, DeviceId.of("phone"), PHONE, Content.text("hi"), 1_700_000_000_000L,
+                Optional.of(offer)).fastPathUntil()).as("three members, over the bound of two").isEmpty();
+
+        assertThat(log.fastDeliveries(List.of(taken.message(), other.message()))).isEmpty();
+        log.recordFastDelivery(taken.message(), List.of(BOB));
+        log.recordFastDelivery(other.message(), List.of());
+        assertThat(log.fastDeliveries(List.of(taken.message(), other.message())))
+                .containsOnly(Map.entry(taken.message(), List.of(BOB)), Map.entry(other.message(), List.of()));
+        assertThat(log.after(chat, 0, 10)).as("recording changes no message").containsExactly(taken.message(), other.message());
     }
 
     @Test
