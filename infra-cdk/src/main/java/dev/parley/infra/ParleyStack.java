@@ -145,6 +145,8 @@ public final class ParleyStack extends Stack {
         Optional<WebSocketLambdaAuthorizer> authorizer = Optional.empty();
         for (FunctionSpec spec : manifest.functions()) {
             Map<String, String> environment = new HashMap<>(environment(spec));
+            // The deployer's choice of the fast path's bound, for the functions the manifest gives one.
+            environment.computeIfPresent(ParleyConfig.FAST_PATH_MAX_CONNECTIONS, (name, value) -> Integer.toString(settings.fastPathMaxConnections()));
             if (spec.managesConnections()) {
                 environment.put(ParleyConfig.MANAGEMENT_ENDPOINT, managementEndpoint);
             }

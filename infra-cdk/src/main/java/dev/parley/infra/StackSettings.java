@@ -1,5 +1,6 @@
 package dev.parley.infra;
 
+import dev.parley.functions.config.ParleyConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -24,6 +25,8 @@ import software.amazon.awscdk.services.logs.RetentionDays;
  * @param pushCredentialsRevision a number to change after changing a push secret's value, so the
  *                      platform applications are updated with it (CloudFormation does not notice
  *                      a secret's new value by itself)
+ * @param fastPathMaxConnections the send's fast path (docs/functions.md): conversations of at most this
+ *                      many members and live connections are delivered by the send itself; 0 turns it off
  */
 public record StackSettings(
         String stackName,
@@ -36,7 +39,8 @@ public record StackSettings(
         Optional<String> fcmSecret,
         Optional<String> apnsSecret,
         boolean apnsSandbox,
-        int pushCredentialsRevision) {
+        int pushCredentialsRevision,
+        int fastPathMaxConnections) {
 
     public static final String STACK_NAME = "parley:stackName";
     public static final String STAGE = "parley:stage";
@@ -49,6 +53,7 @@ public record StackSettings(
     public static final String APNS_SANDBOX = "parley:apnsSandbox";
     public static final String PUSH_CREDENTIALS_REVISION = "parley:pushCredentialsRevision";
     public static final String FUNCTIONS_JAR = "parley:functionsJar";
+    public static final String FAST_PATH_MAX_CONNECTIONS = "parley:fastPathMaxConnections";
 
     /** Where {@code mvn package} leaves the functions' artifact, relative to the repository root. */
     public static final Path DEFAULT_FUNCTIONS_JAR = Path.of("functions", "target", "parley-functions.jar");
@@ -64,6 +69,9 @@ public record StackSettings(
         if (throttleRate < 1 || throttleBurst < 1) {
             throw new IllegalArgumentException(THROTTLE_RATE + " and " + THROTTLE_BURST + " must be at least 1, were "
                     + throttleRate + " and " + throttleBurst);
+        }
+        if (fastPathMaxConnections != 0 && (fastPathMaxConnections < 2 || fastPathMaxConnections > 256)) {
+            throw new IllegalArgumentException(FAST_PATH_MAX_CONNECTIONS + " must be 0 (off) or 2 to 256, was " + fastPathMaxConnections);
         }
         if (pushCredentialsRevision < 0) {
             throw new IllegalArgumentException(PUSH_CREDENTIALS_REVISION + " must be 0 or more, was " + pushCredentialsRevision);
@@ -91,7 +99,8 @@ public record StackSettings(
                 text(context, FCM_SECRET),
                 text(context, APNS_SECRET),
                 bool(context, APNS_SANDBOX, false),
-                number(context, PUSH_CREDENTIALS_REVISION, 0));
+                number(context, PUSH_CREDENTIALS_REVISION, 0),
+                number(context, FAST_PATH_MAX_CONNECTIONS, ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS));
     }
 
     private static Optional<String> text(Function<String, Object> context, String key) {

@@ -27,6 +27,7 @@ class StackSettingsTest {
         assertThat(settings.retainData()).isTrue();
         assertThat(settings.fcmSecret()).isEmpty();
         assertThat(settings.pushCredentialsRevision()).isZero();
+        assertThat(settings.fastPathMaxConnections()).isEqualTo(64);
         assertThat(settings.functionsJar()).isEqualTo(ROOT.resolve(StackSettings.DEFAULT_FUNCTIONS_JAR));
     }
 
@@ -39,6 +40,7 @@ class StackSettingsTest {
         assertThat(settings.logRetention()).isEqualTo(RetentionDays.ONE_WEEK);
         assertThat(settings.retainData()).isFalse();
         assertThat(settings.apnsSecret()).isEqualTo(Optional.of("parley/apns"));
+        assertThat(settings(Map.of(StackSettings.FAST_PATH_MAX_CONNECTIONS, "0")).fastPathMaxConnections()).as("off").isZero();
     }
 
     @Test
@@ -58,6 +60,10 @@ class StackSettingsTest {
                 .hasMessageContaining(StackSettings.PUSH_CREDENTIALS_REVISION);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.PUSH_CREDENTIALS_REVISION, "v2")))
                 .hasMessageContaining(StackSettings.PUSH_CREDENTIALS_REVISION);
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.FAST_PATH_MAX_CONNECTIONS, "1")))
+                .hasMessageContaining(StackSettings.FAST_PATH_MAX_CONNECTIONS).hasMessageContaining("0 (off) or 2 to 256");
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.FAST_PATH_MAX_CONNECTIONS, "1000")))
+                .hasMessageContaining(StackSettings.FAST_PATH_MAX_CONNECTIONS);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.FUNCTIONS_JAR, "nowhere/parley.jar")))
                 .hasMessageContaining("does not exist").hasMessageContaining("mvn");
     }

@@ -10,6 +10,7 @@ import dev.parley.local.dynamodb.DynamoDbEmulator;
 import dev.parley.local.gateway.GatewayLimits;
 import dev.parley.local.gateway.WebSocketGateway;
 import dev.parley.local.lambda.FunctionPrincipals;
+import dev.parley.local.lambda.KillSwitch;
 import dev.parley.local.lambda.LambdaRuntime;
 import dev.parley.local.lambda.OnFailureDestination;
 import dev.parley.local.lambda.StreamEventSourceMapping;
@@ -80,6 +81,11 @@ public final class LocalCloud implements Callable<Integer> {
             description = "Sets one hop's latency in ms, over the model's (repeatable; hops: stream, sqs, dynamodb, route, post),"
                     + " e.g. --latency post=9/15/40 from scripts/smoke's figures.")
     List<String> latencyOverrides = new ArrayList<>();
+
+    @Option(names = "--fast-path-max-connections", paramLabel = "K",
+            description = "The send's fast path: conversations of at most K members and live connections are delivered by the send"
+                    + " itself; 0 leaves every message to the stream (default: the manifest's, " + ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS + ").")
+    Integer fastPathMaxConnections;
 
     @Option(names = "--concurrency", defaultValue = "100",
             description = "Each function's concurrency limit; beyond it invocations are throttled (default: ${DEFAULT-VALUE}).")
@@ -168,12 +174,17 @@ public final class LocalCloud implements Callable<Integer> {
         if (concurrency < 1) {
             throw new CommandLine.ParameterException(commandLine(), "--concurrency must be at least 1, was " + concurrency);
         }
+        if (fastPathMaxConnections != null && fastPathMaxConnections != 0 && (fastPathMaxConnections < 2 || fastPathMaxConnections > 256)) {
+            throw new CommandLine.ParameterException(commandLine(), "--fast-path-max-connections must be 0 (off) or 2 to 256, was "
+                    + fastPathMaxConnections);
+        }
         LatencyModel latency = latencyModel();
         StreamEventSourceMapping.PollTiming polling = streamPolling != null ? streamPolling : StreamEventSourceMapping.PollTiming.FAST;
         List<ComponentReport> reports = new ArrayList<>();
         FunctionPrincipals principals = new FunctionPrincipals(manifest);
+        KillSwitch killSwitch = new KillSwitch();
         DynamoDbEmulator.Builder dynamoBuilder = DynamoDbEmulator.builder().host(host).port(dynamoDbPort).accessPolicy(principals)
-                .requestLatency(latency.delay(LatencyModel.Hop.DYNAMODB_REQUEST));
+                .requestLatency(latency.delay(LatencyModel.Hop.DYNAMODB_REQUEST)).callerGate(killSwitch);
         if (dataDirectory != null) {
             dynamoBuilder.dataDirectory(dataDirectory);
         }
@@ -188,9 +199,9 @@ public final class LocalCloud implements Callable<Integer> {
         sns = start(() -> SnsEmulator.start(host, snsPort, Clock.systemUTC()));
         reports.add(ComponentReport.running("SNS mobile push", sns.endpoint() + "  (outbox " + sns.endpoint() + "/_parley/outbox)"));
 
-        runtime = start(LambdaRuntime::new);
+        runtime = start(() -> new LambdaRuntime(killSwitch));
         gateway = start(() -> WebSocketGateway.builder(manifest, runtime).host(host).port(webSocketPort).principals(principals)
-                .limits(GatewayLimits.AWS.withIdleTimeout(idleTimeout).withMaxConnectionDuration(maxConnection)).latency(latency).start());
+                .limits(GatewayLimits.AWS.withIdleTimeout(idleTimeout).withMaxConnectionDuration(maxConnection)).latency(latency).killSwitch(killSwitch).start());
         // Deployed once the gateway is up: functions are told its Management API endpoint.
         for (FunctionSpec function : manifest.functions()) {
             runtime.deploy(withLocalEndpoints(function, dynamoDb, sns, gateway), concurrency);
@@ -247,11 +258,14 @@ public final class LocalCloud implements Callable<Integer> {
     }
 
     /** The function's environment plus where, locally, DynamoDB, SNS and the Management API are. */
-    private static FunctionSpec withLocalEndpoints(FunctionSpec function, DynamoDbEmulator dynamoDb, SnsEmulator sns, WebSocketGateway gateway) {
+    private FunctionSpec withLocalEndpoints(FunctionSpec function, DynamoDbEmulator dynamoDb, SnsEmulator sns, WebSocketGateway gateway) {
         Map<String, String> environment = new HashMap<>(function.environment());
         environment.put(ParleyConfig.DYNAMODB_ENDPOINT, dynamoDb.endpoint().toString());
         environment.put(ParleyConfig.SNS_ENDPOINT, sns.endpoint().toString());
         environment.put(ParleyConfig.MANAGEMENT_ENDPOINT, gateway.managementEndpoint().toString());
+        if (fastPathMaxConnections != null) {
+            environment.computeIfPresent(ParleyConfig.FAST_PATH_MAX_CONNECTIONS, (name, value) -> Integer.toString(fastPathMaxConnections));
+        }
         // The function's identity, as its execution role's credentials are on Lambda: the emulators allow it what IAM would.
         environment.put(ParleyConfig.ACCESS_KEY_ID, FunctionPrincipals.accessKeyId(function.name()));
         environment.put("AWS_SECRET_ACCESS_KEY", "local");

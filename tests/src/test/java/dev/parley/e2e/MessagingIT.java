@@ -55,13 +55,11 @@ class MessagingIT {
     }
 
     private ConversationId direct(ParleyClient from, String other) throws InterruptedException {
-        from.send(new ClientFrame.ConversationCreate(RequestId.random(), ConversationKind.DIRECT, List.of(UserId.of(other)), Optional.empty()));
-        return from.await(ServerFrame.ConversationCreated.class).conversation().id();
+        return from.direct(other);
     }
 
     private ServerFrame.MessageAck send(ParleyClient from, ConversationId conversation, ClientMessageId id, String text) throws InterruptedException {
-        from.send(new ClientFrame.MessageSend(id, conversation, Content.text(text), OptionalLong.of(System.currentTimeMillis())));
-        return from.await(ServerFrame.MessageAck.class, ack -> ack.id().equals(id));
+        return from.sendText(conversation, id, text);
     }
 
     @Test
@@ -116,7 +114,7 @@ class MessagingIT {
             send(alice, conversation, id, "logged");
             bob.await(ServerFrame.MessageReceive.class);
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (stdout.jsonLines().stream().noneMatch(line -> line.has("PostToConnectionCalls")) && System.nanoTime() < deadline) {
+            while (stdout.jsonLines().stream().noneMatch(line -> line.has("DeliveredBySend")) && System.nanoTime() < deadline) {
                 Thread.sleep(50);
             }
             lines = stdout.jsonLines();
@@ -128,22 +126,26 @@ class MessagingIT {
         assertThat(accepted.path("connection_id").asText()).isNotBlank();
         assertThat(accepted.path("function_name").asText()).isEqualTo("route-message-send");
         assertThat(accepted.path("function_request_id").asText()).isNotBlank();
+        assertThat(accepted.path("fast_posts").asInt()).as("the send posted to bob itself").isEqualTo(1);
+        assertThat(accepted.path("fast_path_complete").asBoolean()).isTrue();
         assertThat(lines).anySatisfy(line -> {
             assertThat(line.path("message").asText()).isEqualTo("duplicate send");
             assertThat(line.path("conversation_id").asText()).isEqualTo(conversationId);
         });
-        assertThat(lines).anySatisfy(line -> {
+        assertThat(lines).as("the fan-out found it delivered, and posted nothing").noneSatisfy(line -> {
             assertThat(line.path("message").asText()).isEqualTo("fan-out");
             assertThat(line.path("conversation_id").asText()).isEqualTo(conversationId);
-            assertThat(line.path("function_name").asText()).isEqualTo("fanout");
-            assertThat(line.path("posts").asInt()).isEqualTo(1);
         });
         assertThat(lines).anySatisfy(line -> assertThat(line.path("MessagesAccepted").asDouble()).isEqualTo(1.0));
         assertThat(lines).anySatisfy(line -> assertThat(line.path("DuplicateSends").asDouble()).isEqualTo(1.0));
         assertThat(lines).anySatisfy(line -> {
             assertThat(line.path("_aws").path("CloudWatchMetrics").path(0).path("Namespace").asText()).isEqualTo("Parley");
-            assertThat(line.path("PostToConnectionCalls").asDouble()).isGreaterThanOrEqualTo(1.0);
-            assertThat(line.has("FanOutLatency")).isTrue();
+            assertThat(line.path("FastPathComplete").asDouble()).isEqualTo(1.0);
+            assertThat(line.path("PostToConnectionCalls").asDouble()).isEqualTo(1.0);
+        });
+        assertThat(lines).anySatisfy(line -> {
+            assertThat(line.path("_aws").path("CloudWatchMetrics").path(0).path("Namespace").asText()).isEqualTo("Parley");
+            assertThat(line.path("DeliveredBySend").asDouble()).isGreaterThanOrEqualTo(1.0);
         });
     }
 

@@ -2,6 +2,12 @@ package dev.parley.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Content;
+import dev.parley.model.ConversationId;
+import dev.parley.model.ConversationKind;
+import dev.parley.model.RequestId;
+import dev.parley.model.UserId;
 import dev.parley.protocol.ClientFrame;
 import dev.parley.protocol.DecodeResult;
 import dev.parley.protocol.FrameCodec;
@@ -12,6 +18,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.eclipse.jetty.websocket.client.WebSocketClient;
@@ -71,6 +79,25 @@ public final class ParleyClient implements AutoCloseable {
         sendRaw(CODEC.encode(frame));
     }
 
+    /** Opens (or finds) the direct conversation with {@code other}. */
+    public ConversationId direct(String other) throws InterruptedException {
+        send(new ClientFrame.ConversationCreate(RequestId.random(), ConversationKind.DIRECT, List.of(UserId.of(other)), Optional.empty()));
+        return await(ServerFrame.ConversationCreated.class).conversation().id();
+    }
+
+    /** Creates a group with these other members. */
+    public ConversationId group(List<String> others, String name) throws InterruptedException {
+        send(new ClientFrame.ConversationCreate(RequestId.random(), ConversationKind.GROUP, others.stream().map(UserId::of).toList(),
+                Optional.of(name)));
+        return await(ServerFrame.ConversationCreated.class).conversation().id();
+    }
+
+    /** Sends a text message and waits for its ack. */
+    public ServerFrame.MessageAck sendText(ConversationId conversation, ClientMessageId id, String text) throws InterruptedException {
+        send(new ClientFrame.MessageSend(id, conversation, Content.text(text), OptionalLong.of(System.currentTimeMillis())));
+        return await(ServerFrame.MessageAck.class, ack -> ack.id().equals(id));
+    }
+
     public void sendRaw(String text) {
         listener.send(text);
     }
@@ -115,6 +142,20 @@ public final class ParleyClient implements AutoCloseable {
             String text = it.next();
             if (CODEC.decodeServer(text) instanceof DecodeResult.Decoded<ServerFrame> decoded && type.isInstance(decoded.frame())) {
                 found.add((T) decoded.frame());
+                it.remove();
+            }
+        }
+        return found;
+    }
+
+    /** Texts that arrive within {@code wait} and are no server frame (API Gateway's own error messages), removing them from the queue. */
+    public List<String> drainUndecodable(Duration wait) throws InterruptedException {
+        Thread.sleep(wait.toMillis());
+        List<String> found = new ArrayList<>();
+        for (Iterator<String> it = listener.messages.iterator(); it.hasNext(); ) {
+            String text = it.next();
+            if (!(CODEC.decodeServer(text) instanceof DecodeResult.Decoded<ServerFrame>)) {
+                found.add(text);
                 it.remove();
             }
         }

@@ -43,6 +43,11 @@ public final class ParleyManifest {
                 ParleyConfig.MEMBERSHIPS_TABLE, MEMBERSHIPS, ParleyConfig.MESSAGES_TABLE, MESSAGES);
         Map<String, TableAccess> everyTable = Map.of(CONNECTIONS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ_WRITE,
                 MEMBERSHIPS, TableAccess.READ_WRITE, MESSAGES, TableAccess.READ_WRITE);
+        // The frame functions' send takes the fast path for conversations up to this bound (docs/functions.md);
+        // scripts/run-local --fast-path-max-connections and the stack's parley:fastPathMaxConnections override it.
+        Map<String, String> frames = new java.util.HashMap<>(tables);
+        frames.put(ParleyConfig.FAST_PATH_MAX_CONNECTIONS, Integer.toString(ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS));
+        frames.put(ParleyConfig.FAST_PATH_WINDOW_MS, Long.toString(ParleyConfig.DEFAULT_FAST_PATH_WINDOW.toMillis()));
         List<FunctionSpec> functions = new ArrayList<>();
         functions.add(new FunctionSpec("authorizer", AuthorizerHandler.class.getName(), 512, Duration.ofSeconds(5), Map.of(),
                 new Trigger.WebSocketAuthorizer(List.of("route.request.querystring.token")), Map.of(), false));
@@ -50,11 +55,11 @@ public final class ParleyManifest {
                 new Trigger.WebSocketRoute("$connect"), Map.of(CONNECTIONS, TableAccess.WRITE), false));
         functions.add(new FunctionSpec("disconnect", ConnectionHandlers.Disconnect.class.getName(), 512, Duration.ofSeconds(5), tables,
                 new Trigger.WebSocketRoute("$disconnect"), Map.of(CONNECTIONS, TableAccess.WRITE), false));
-        functions.add(new FunctionSpec("default", FrameHandler.class.getName(), 1024, Duration.ofSeconds(10), tables,
+        functions.add(new FunctionSpec("default", FrameHandler.class.getName(), 1024, Duration.ofSeconds(10), frames,
                 new Trigger.WebSocketRoute("$default"), everyTable, true));
         for (String route : FRAME_ROUTES) {
             functions.add(new FunctionSpec("route-" + route.replace('.', '-'), FrameHandler.class.getName(), 1024, Duration.ofSeconds(10),
-                    tables, new Trigger.WebSocketRoute(route), everyTable, true));
+                    frames, new Trigger.WebSocketRoute(route), everyTable, true));
         }
         functions.add(new FunctionSpec("fanout", FanOutHandler.class.getName(), 1024, Duration.ofSeconds(30), tables,
                 new Trigger.StreamMapping(MESSAGES, 100, Duration.ZERO, Trigger.StartingPosition.TRIM_HORIZON, 10, true, true, 5,

@@ -34,7 +34,8 @@ public final class DynamoDbEmulator implements AutoCloseable {
         this.faults = new Faults(builder.faultSeed);
         this.service = new DynamoDbService(database);
         this.server = Servers.create(builder.host, builder.port, "dynamodb-emulator", 64);
-        Servers.start(server, new DynamoDbHttpHandler(service, faults, builder.accessPolicy, new AdminHandler(database, faults), builder.requestLatency),
+        Servers.start(server, new DynamoDbHttpHandler(service, faults, builder.accessPolicy, new AdminHandler(database, faults), builder.requestLatency,
+                builder.callerGate),
                 "the DynamoDB emulator");
         this.endpoint = URI.create("http://" + builder.host + ":" + Servers.port(server));
         if (builder.ttlSweepInterval.isZero()) {
@@ -129,6 +130,7 @@ public final class DynamoDbEmulator implements AutoCloseable {
         private AccessPolicy accessPolicy = AccessPolicy.ALLOW_ALL;
         private java.util.Optional<java.nio.file.Path> dataDirectory = java.util.Optional.empty();
         private LatencyModel.Delay requestLatency = LatencyModel.none().delay(LatencyModel.Hop.DYNAMODB_REQUEST);
+        private CallerGate callerGate = CallerGate.OPEN;
 
         public Builder host(String host) {
             this.host = host;
@@ -175,6 +177,12 @@ public final class DynamoDbEmulator implements AutoCloseable {
         /** The latency every DynamoDB request waits before it is answered (Streams requests excepted: their latency is the mapping's hop). */
         public Builder requestLatency(LatencyModel.Delay latency) {
             this.requestLatency = java.util.Objects.requireNonNull(latency, "latency");
+            return this;
+        }
+
+        /** Refuses the requests of callers a fault switch killed, and tells it of every write applied (by default: serves everyone). */
+        public Builder callerGate(CallerGate gate) {
+            this.callerGate = java.util.Objects.requireNonNull(gate, "gate");
             return this;
         }
 

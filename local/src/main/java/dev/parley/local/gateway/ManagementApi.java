@@ -44,7 +44,13 @@ final class ManagementApi {
             error(response, callback, 403, "ForbiddenException", "Missing Authentication Token");
             return true;
         }
-        Optional<String> denial = gateway.manageConnectionsDenial(AccessPolicy.principalOf(authorization), request.getMethod(),
+        String principal = AccessPolicy.principalOf(authorization);
+        Optional<String> killed = gateway.killSwitch().refusal(principal);
+        if (killed.isPresent()) {
+            error(response, callback, 500, "InternalServerErrorException", killed.get());
+            return true;
+        }
+        Optional<String> denial = gateway.manageConnectionsDenial(principal, request.getMethod(),
                 gateway.executeApiArn(request.getMethod() + "/@connections/" + connectionId));
         if (denial.isPresent()) {
             error(response, callback, 403, "AccessDeniedException", denial.get());
@@ -77,6 +83,7 @@ final class ManagementApi {
                 gateway.postLatency().pause();
                 send(connection.get(), data);
                 gateway.countPost();
+                gateway.killSwitch().posted(principal);
                 response.setStatus(200);
                 callback.succeeded();
             }

@@ -9,6 +9,7 @@ import dev.parley.local.Servers;
 import dev.parley.local.dynamodb.server.Json;
 import dev.parley.local.lambda.FunctionError;
 import dev.parley.local.lambda.FunctionPrincipals;
+import dev.parley.local.lambda.KillSwitch;
 import dev.parley.local.latency.LatencyModel;
 import dev.parley.local.lambda.LambdaRuntime;
 import java.net.InetSocketAddress;
@@ -72,8 +73,10 @@ public final class WebSocketGateway implements AutoCloseable {
     private final Optional<FunctionPrincipals> principals;
     private final LatencyModel.Delay routeLatency;
     private final LatencyModel.Delay postLatency;
+    private final KillSwitch killSwitch;
 
     private WebSocketGateway(Builder builder) throws Exception {
+        this.killSwitch = builder.killSwitch;
         this.routeLatency = builder.latency.delay(LatencyModel.Hop.ROUTE_TO_LAMBDA);
         this.postLatency = builder.latency.delay(LatencyModel.Hop.CONNECTIONS_POST);
         this.manifest = builder.manifest;
@@ -136,6 +139,11 @@ public final class WebSocketGateway implements AutoCloseable {
     /** What each {@code @connections} POST waits under the latency model, before the frame goes out and the call is answered. */
     LatencyModel.Delay postLatency() {
         return postLatency;
+    }
+
+    /** The functions' kill switch, which the Management API tells of every post and asks whether a caller is dead. */
+    KillSwitch killSwitch() {
+        return killSwitch;
     }
 
     /** The gateway's fault switches. */
@@ -485,6 +493,7 @@ public final class WebSocketGateway implements AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private Optional<FunctionPrincipals> principals = Optional.empty();
         private LatencyModel latency = LatencyModel.none();
+        private KillSwitch killSwitch = new KillSwitch();
 
         private Builder(Manifest manifest, LambdaRuntime runtime) {
             this.manifest = manifest;
@@ -526,6 +535,12 @@ public final class WebSocketGateway implements AutoCloseable {
         /** The latencies of the route-to-Lambda and {@code @connections} hops (none by default). */
         public Builder latency(LatencyModel latency) {
             this.latency = java.util.Objects.requireNonNull(latency, "latency");
+            return this;
+        }
+
+        /** The kill switch the functions' runtime shares (by default one of the gateway's own, never armed). */
+        public Builder killSwitch(KillSwitch killSwitch) {
+            this.killSwitch = java.util.Objects.requireNonNull(killSwitch, "killSwitch");
             return this;
         }
 

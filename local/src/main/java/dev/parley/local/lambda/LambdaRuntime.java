@@ -43,6 +43,20 @@ public final class LambdaRuntime implements AutoCloseable {
     private final ExecutorService threads = Executors.newCachedThreadPool(Thread.ofPlatform().name("lambda-", 0).daemon(true).factory());
     /** Building a serializer is costly (it configures an ObjectMapper); one per type is kept. */
     private static final Map<Class<?>, PojoSerializer<Object>> SERIALIZERS = new ConcurrentHashMap<>();
+    private final KillSwitch killSwitch;
+
+    public LambdaRuntime() {
+        this(new KillSwitch());
+    }
+
+    /** @param killSwitch kills invocations at a point a test arms; the emulators share it */
+    public LambdaRuntime(KillSwitch killSwitch) {
+        this.killSwitch = killSwitch;
+    }
+
+    public KillSwitch killSwitch() {
+        return killSwitch;
+    }
 
     /** Deploys a function with a concurrency limit (Lambda's reserved concurrency). */
     public void deploy(FunctionSpec spec, int concurrencyLimit) {
@@ -152,35 +166,60 @@ public final class LambdaRuntime implements AutoCloseable {
             long deadline = started + spec.timeout().toNanos();
             String requestId = UUID.randomUUID().toString();
             boolean keep = true;
+            killSwitch.started(spec.name());
+            boolean killSwitchTold = false;
+            Future<String> result = null;
             try {
-                Future<String> result = threads.submit(() -> FunctionEnvironment.with(spec.environment(),
+                result = threads.submit(() -> FunctionEnvironment.with(spec.environment(),
                         () -> call(environment, eventJson, new LocalContext(spec, requestId, deadline, environment.logStream()))));
+                ExecutionException failed = null;
+                String output = null;
                 try {
-                    return result.get(spec.timeout().toNanos(), TimeUnit.NANOSECONDS);
-                } catch (TimeoutException e) {
-                    result.cancel(true);
-                    keep = false;
-                    timeouts.incrementAndGet();
-                    errors.incrementAndGet();
-                    throw new FunctionError(FunctionError.Kind.TIMEOUT, spec.name(), "Sandbox.Timedout",
-                            "Task timed out after " + String.format("%.2f", spec.timeout().toMillis() / 1000.0) + " seconds", null);
+                    output = result.get(spec.timeout().toNanos(), TimeUnit.NANOSECONDS);
                 } catch (ExecutionException e) {
+                    failed = e;
+                }
+                // A killed invocation's result, or its failure, never reached anyone: its process was gone.
+                killSwitchTold = true;
+                if (killSwitch.ended(spec.name())) {
+                    keep = false;
+                    throw killed(requestId);
+                }
+                if (failed != null) {
                     errors.incrementAndGet();
-                    Throwable cause = e.getCause() instanceof HandlerFailure failure ? failure.getCause() : e.getCause();
+                    Throwable cause = failed.getCause() instanceof HandlerFailure failure ? failure.getCause() : failed.getCause();
                     throw new FunctionError(FunctionError.Kind.HANDLER_ERROR, spec.name(), cause.getClass().getName(),
                             String.valueOf(cause.getMessage()), cause);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    keep = false;
-                    throw new FunctionError(FunctionError.Kind.HANDLER_ERROR, spec.name(), "Interrupted", "the invocation was interrupted", e);
                 }
+                return output;
+            } catch (TimeoutException e) {
+                result.cancel(true);
+                keep = false;
+                timeouts.incrementAndGet();
+                errors.incrementAndGet();
+                throw new FunctionError(FunctionError.Kind.TIMEOUT, spec.name(), "Sandbox.Timedout",
+                        "Task timed out after " + String.format("%.2f", spec.timeout().toMillis() / 1000.0) + " seconds", null);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                keep = false;
+                throw new FunctionError(FunctionError.Kind.HANDLER_ERROR, spec.name(), "Interrupted", "the invocation was interrupted", e);
             } finally {
+                if (!killSwitchTold) {
+                    killSwitch.ended(spec.name());
+                }
                 long elapsed = System.nanoTime() - started;
                 invocations.incrementAndGet();
                 totalNanos.addAndGet(elapsed);
                 maxNanos.accumulateAndGet(elapsed, Math::max);
                 release(environment, keep);
             }
+        }
+
+        /** What Lambda reports for an invocation whose runtime process died. */
+        private FunctionError killed(String requestId) {
+            errors.incrementAndGet();
+            return new FunctionError(FunctionError.Kind.HANDLER_ERROR, spec.name(), "Runtime.ExitError",
+                    "RequestId: " + requestId + " Error: Runtime exited with error: signal: killed", null);
         }
 
         @SuppressWarnings({"unchecked", "rawtypes"})

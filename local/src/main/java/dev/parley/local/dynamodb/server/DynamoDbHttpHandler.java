@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.local.dynamodb.AccessPolicy;
+import dev.parley.local.dynamodb.CallerGate;
 import dev.parley.local.dynamodb.DynamoDbError;
 import dev.parley.local.dynamodb.Faults;
 import dev.parley.local.latency.LatencyModel;
@@ -37,14 +38,20 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
     private final AccessPolicy accessPolicy;
     private final Handler admin;
     private final LatencyModel.Delay latency;
+    private final CallerGate gate;
 
-    /** @param latency what each DynamoDB request waits before its answer, as a client in AWS's region would */
-    public DynamoDbHttpHandler(DynamoDbService service, Faults faults, AccessPolicy accessPolicy, Handler admin, LatencyModel.Delay latency) {
+    /**
+     * @param latency what each DynamoDB request waits before its answer, as a client in AWS's region would
+     * @param gate    refuses the requests of a caller a fault switch killed, and hears of every write applied
+     */
+    public DynamoDbHttpHandler(DynamoDbService service, Faults faults, AccessPolicy accessPolicy, Handler admin, LatencyModel.Delay latency,
+                               CallerGate gate) {
         this.service = service;
         this.faults = faults;
         this.accessPolicy = accessPolicy;
         this.admin = admin;
         this.latency = latency;
+        this.gate = gate;
     }
 
     @Override
@@ -53,6 +60,7 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
             return admin.handle(request, response, callback);
         }
         String target = request.getHeaders().get("X-Amz-Target");
+        String principal = AccessPolicy.principalOf(request.getHeaders().get("Authorization"));
         int status = 200;
         JsonNode body;
         try (InputStream in = Request.asInputStream(request)) {
@@ -61,8 +69,11 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
                 JsonNode parsed = bytes.length == 0 ? Json.NODES.objectNode() : Json.MAPPER.readTree(bytes);
                 String operation = DynamoDbService.operationName(String.valueOf(target));
                 List<String> tables = tablesOf(parsed);
-                Optional<String> denial = accessPolicy.denial(AccessPolicy.principalOf(request.getHeaders().get("Authorization")),
-                        operation, tables);
+                Optional<String> refusal = gate.refusal(principal);
+                if (refusal.isPresent()) {
+                    throw DynamoDbError.internalServerError(refusal.get());
+                }
+                Optional<String> denial = accessPolicy.denial(principal, operation, tables);
                 if (denial.isPresent()) {
                     throw DynamoDbError.accessDenied(denial.get());
                 }
@@ -71,6 +82,7 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
                     throw injected.get();
                 }
                 body = PartialBatch.run(operation, parsed, faults, part -> service.handle(target, part));
+                gate.applied(principal, operation, tables);
             } catch (JacksonException e) {
                 throw DynamoDbError.serialization("The request body is not valid JSON: " + e.getOriginalMessage());
             }
