@@ -13,6 +13,7 @@ import dev.parley.local.LocalCloud;
 import dev.parley.local.dynamodb.engine.CapacityMeter;
 import dev.parley.local.lambda.FunctionMetrics;
 import dev.parley.local.lambda.StreamEventSourceMapping;
+import dev.parley.local.latency.LatencyModel;
 import dev.parley.model.Conversation;
 import dev.parley.model.DeviceId;
 import dev.parley.model.UserId;
@@ -34,6 +35,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -82,8 +84,25 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     int senders;
     @Option(names = "--group", defaultValue = "1024", description = "Members of the large group (default ${DEFAULT-VALUE}).")
     int groupSize;
-    @Option(names = "--polling", defaultValue = "FAST", description = "Stream polling: FAST or AWS (default ${DEFAULT-VALUE}).")
+    @Option(names = "--polling", description = "Stream polling: FAST or AWS (default FAST; not with --latency-model AWS, whose stream hop"
+            + " replaces the polling interval).")
     StreamEventSourceMapping.PollTiming polling;
+    @Option(names = "--latency-model", defaultValue = "NONE",
+            description = "The local cloud's latency model: NONE (as fast as this machine) or AWS (docs/local-cloud.md) (default ${DEFAULT-VALUE}).")
+    LatencyModel.Preset latencyModel;
+    @Option(names = "--latency-seed", defaultValue = "" + LatencyModel.DEFAULT_SEED, description = "Seeds the latency model (default ${DEFAULT-VALUE}).")
+    long latencySeed;
+    @Option(names = "--delivery", defaultValue = "BOTH",
+            description = "The delivery paths to measure, each on a fresh local cloud: BOTH (stream only, then the fast path), STREAM or FAST"
+                    + " (default ${DEFAULT-VALUE}). The baseline, contention and receipts phases run on the last.")
+    DeliveryPaths delivery;
+    @Option(names = "--fast-path-max-connections", defaultValue = "" + ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS,
+            description = "K, the fast path's bound, on the fast-path cloud (default ${DEFAULT-VALUE}).")
+    int fastPathMaxConnections;
+    @Option(names = "--small-group", defaultValue = "50", description = "Members of the group its concurrent senders write to (default ${DEFAULT-VALUE}).")
+    int smallGroupSize;
+    @Option(names = "--small-group-senders", defaultValue = "8", description = "Its concurrent senders, 2 messages a second each (default ${DEFAULT-VALUE}).")
+    int smallGroupSenders;
     @Option(names = "--out", defaultValue = "tests/target/benchmarks/messaging", description = "Report path, without extension.")
     Path out;
 
@@ -108,9 +127,24 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     private static final int LOG_EVENT_OVERHEAD_BYTES = 26;
     private static final int LAMBDA_PLATFORM_LOG_BYTES_PER_INVOCATION = 260 + 3 * LOG_EVENT_OVERHEAD_BYTES;
 
+    /** Which delivery paths a run measures, in order. */
+    enum DeliveryPaths {
+        BOTH, STREAM, FAST;
+
+        List<Boolean> fastPathOn() {
+            return switch (this) {
+                case BOTH -> List.of(false, true);
+                case STREAM -> List.of(false);
+                case FAST -> List.of(true);
+            };
+        }
+    }
+
     private LocalCloud cloud;
     private final WebSocketClient websockets = new WebSocketClient();
     private final Map<String, Object> report = new LinkedHashMap<>();
+    /** The current delivery path's part of the report. */
+    private Map<String, Object> section = report;
     private final List<String> markdown = new ArrayList<>();
     /**
      * The functions' log lines and EMF metrics, which they write to stdout as on Lambda: counted for the
@@ -144,6 +178,12 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         for (double price : new double[] {priceWrite, priceRead, priceLambdaRequest, priceGbSecond, priceWebSocketMessage, priceLogsGb}) {
             require(price >= 0, "a --price-* option is negative: " + price);
         }
+        require(polling == null || latencyModel == LatencyModel.Preset.NONE,
+                "--polling and --latency-model AWS would count the polling twice: the model's stream hop is measured from write to invocation");
+        require(fastPathMaxConnections >= 2 && fastPathMaxConnections <= 256, "--fast-path-max-connections must be 2 to 256, not " + fastPathMaxConnections);
+        require(smallGroupSize >= 3 && smallGroupSize <= 200, "--small-group must be 3 to 200 (all online), not " + smallGroupSize);
+        require(smallGroupSenders >= 1 && smallGroupSenders <= smallGroupSize,
+                "--small-group-senders must be 1 to --small-group (" + smallGroupSize + "), not " + smallGroupSenders);
     }
 
     private void progress(String step) {
@@ -173,40 +213,71 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         System.setOut(new PrintStream(functionLogs, false, StandardCharsets.UTF_8));
         progress("the functions' logs and metrics go to " + logFile + "; the report follows at the end");
         try {
-            cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Manifest(functions, parley.tables()));
-            cloud.start("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--stream-polling", polling.name(), "--concurrency", "200");
             websockets.setMaxTextMessageSize(1024 * 1024);
             websockets.setIdleTimeout(Duration.ofHours(1));
             websockets.start();
-            report.put("settings", Map.of("users", users, "rate", rate, "seconds", seconds, "senders", senders, "group", groupSize,
-                    "polling", polling.name(), "warmupSeconds", warmupSeconds, "maxWarmupSeconds", maxWarmupSeconds,
-                    "cores", Runtime.getRuntime().availableProcessors(), "at", Instant.now().toString()));
+            LatencyModel model = LatencyModel.of(latencyModel, latencySeed);
+            report.put("settings", Map.ofEntries(Map.entry("users", users), Map.entry("rate", rate), Map.entry("seconds", seconds),
+                    Map.entry("senders", senders), Map.entry("group", groupSize), Map.entry("smallGroup", smallGroupSize),
+                    Map.entry("smallGroupSenders", smallGroupSenders), Map.entry("polling", polling == null ? "FAST" : polling.name()),
+                    Map.entry("latencyModel", model.describe()), Map.entry("delivery", delivery.name()),
+                    Map.entry("fastPathMaxConnections", fastPathMaxConnections), Map.entry("warmupSeconds", warmupSeconds),
+                    Map.entry("maxWarmupSeconds", maxWarmupSeconds), Map.entry("cores", Runtime.getRuntime().availableProcessors()),
+                    Map.entry("at", Instant.now().toString())));
             markdown.add("# Parley messaging benchmark\n");
-            markdown.add(String.format("Run %s with `scripts/bench` on %d cores, on the local cloud (stream polling %s): %d online users in %d 1:1"
-                            + " conversations, %d messages/s for %d s per phase after unmeasured warm-up; %d concurrent senders; a %d-member group."
-                            + " Latencies in ms.%n",
-                    Instant.now(), Runtime.getRuntime().availableProcessors(), polling, users, users / 2, rate, seconds, senders, groupSize));
-            List<Client> clients = connectAll("u", users);
-            List<String> conversations = pairUp(clients);
-            if (maxWarmupSeconds > 0) {
-                progress("warming up until the JIT compiler is quiet (a minute or so)");
+            markdown.add(String.format("Run %s with `scripts/bench` on %d cores, on the local cloud (stream polling %s; latency model %s): %d online"
+                            + " users in %d 1:1 conversations, %d messages/s for %d s per phase after unmeasured warm-up; a %d-member group with %d"
+                            + " concurrent senders; %d concurrent senders on one conversation; a %d-member group. Each delivery path runs on a fresh"
+                            + " local cloud in the same JVM. Latencies in ms.%n",
+                    Instant.now(), Runtime.getRuntime().availableProcessors(), polling == null ? "FAST" : polling, model.describe(), users, users / 2,
+                    rate, seconds, smallGroupSize, smallGroupSenders, senders, groupSize));
+            List<Boolean> paths = delivery.fastPathOn();
+            for (int p = 0; p < paths.size(); p++) {
+                boolean fastPath = paths.get(p);
+                String pathName = fastPath ? "fast path (K = " + fastPathMaxConnections + ")" : "stream only";
+                section = new LinkedHashMap<>();
+                report.put(fastPath ? "fastPath" : "streamOnly", section);
+                progress("delivery: " + pathName + "; starting a local cloud");
+                cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Manifest(functions, parley.tables()));
+                List<String> options = new ArrayList<>(List.of("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--concurrency", "200",
+                        "--latency-model", latencyModel.name(), "--latency-seed", Long.toString(latencySeed),
+                        "--fast-path-max-connections", Integer.toString(fastPath ? fastPathMaxConnections : 0)));
+                if (polling != null) {
+                    options.addAll(List.of("--stream-polling", polling.name()));
+                }
+                cloud.start(options.toArray(String[]::new));
+                markdown.add("# Delivery: " + pathName + "\n");
+                List<Client> clients = connectAll("u", users);
+                List<String> conversations = pairUp(clients);
+                if (maxWarmupSeconds > 0) {
+                    progress("warming up until the JIT compiler is quiet (a minute or so)");
+                }
+                warmUp(clients, conversations);
+                progress("measuring Parley 1:1");
+                Map<String, Object> parleyPhase = oneToOne(clients, conversations, false, rate, seconds, true);
+                progress("a " + smallGroupSize + "-member group, " + smallGroupSenders + " senders");
+                smallGroup();
+                progress("a " + groupSize + "-member group");
+                largeGroup(clients);
+                if (p == paths.size() - 1) {
+                    progress("measuring the naive baseline");
+                    Map<String, Object> naivePhase = oneToOne(clients, conversations, true, rate, seconds, true);
+                    ratios(parleyPhase, naivePhase);
+                    progress("concurrent senders");
+                    contention();
+                    for (int size : new int[] {10, 100, groupSize}) {
+                        progress("receipts in a " + size + "-member group");
+                        groupReceipts(clients, size);
+                    }
+                }
+                clients.forEach(Client::close);
+                awaitQuiet(); // their $disconnect invocations finish before the cloud stops
+                cloud.stop();
+                cloud = null;
             }
-            warmUp(clients, conversations);
-            progress("measuring Parley 1:1");
-            Map<String, Object> parleyPhase = oneToOne(clients, conversations, false, rate, seconds, true);
-            progress("measuring the naive baseline");
-            Map<String, Object> naivePhase = oneToOne(clients, conversations, true, rate, seconds, true);
-            ratios(parleyPhase, naivePhase);
-            progress("concurrent senders");
-            contention();
-            progress("a " + groupSize + "-member group");
-            largeGroup(clients);
-            for (int size : new int[] {10, 100, groupSize}) {
-                progress("receipts in a " + size + "-member group");
-                groupReceipts(clients, size);
+            if (paths.size() > 1) {
+                compare();
             }
-            clients.forEach(Client::close);
-            awaitQuiet(); // their $disconnect invocations finish before the cloud stops
         } finally {
             websockets.stop();
             if (cloud != null) {
@@ -334,7 +405,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         warmUp.put("seconds", elapsed);
         warmUp.put("jitShareByChunk", shares);
         warmUp.put("jitQuiet", quiet);
-        report.put("warmUp", warmUp);
+        section.put("warmUp", warmUp);
         if (shares.isEmpty()) {
             markdown.add("No warm-up (--max-warmup-seconds 0): the phases below include the JIT compiler's work.\n");
             return;
@@ -356,6 +427,9 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         AtomicLong acked = new AtomicLong();
         AtomicLong received = new AtomicLong();
         AtomicLong framesReceived = new AtomicLong();
+        // A message its receiver got again (from both paths): clients drop it by seq; counted, not timed twice.
+        Set<String> receivedIds = ConcurrentHashMap.newKeySet();
+        AtomicLong duplicates = new AtomicLong();
         // API Gateway answers a frame whose integration failed (throttled, crashed) with {"message": ...} and no type.
         Map<String, AtomicLong> gatewayErrors = new ConcurrentHashMap<>();
         for (Client client : clients) {
@@ -380,6 +454,10 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
                 } else if (type.equals("message.receive") || type.equals("naive.send")) {
                     framesReceived.incrementAndGet();
                     if (client.user.equals(receiverOf.get(id))) {
+                        if (!receivedIds.add(id)) {
+                            duplicates.incrementAndGet();
+                            return;
+                        }
                         receiveLatency.recordValue(System.nanoTime() - at);
                         received.incrementAndGet();
                     }
@@ -437,6 +515,8 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         phase.put("acked", acked.get());
         phase.put("receivedByIntendedReceiver", received.get());
         phase.put("framesReceivedByAllClients", framesReceived.get());
+        phase.put("duplicateReceives", duplicates.get());
+        phase.put("duplicatesPerMessage", (double) duplicates.get() / Math.max(1, received.get()));
         Map<String, Long> errorsSeen = new TreeMap<>();
         gatewayErrors.forEach((message, count) -> errorsSeen.put(message, count.get()));
         phase.put("errorFramesBySender", errorsSeen);
@@ -446,10 +526,11 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             phase.put("ackLatencyMs", percentiles(ackLatency));
         }
         phase.put("sendToReceiveLatencyMs", percentiles(receiveLatency));
-        report.put(naive ? "naiveBaseline" : "parleyOneToOne", phase);
+        section.put(naive ? "naiveBaseline" : "parleyOneToOne", phase);
         markdown.add("## " + name + "\n");
-        markdown.add(String.format("%d messages sent at %.0f/s, %d handled; %d reached their receiver (%d frames delivered in all).%n", total,
-                total / sendSeconds, handled, received.get(), framesReceived.get()));
+        markdown.add(String.format("%d messages sent at %.0f/s, %d handled; %d reached their receiver (%d frames delivered in all; %d of them"
+                        + " a second copy, %.2f %%).%n", total, total / sendSeconds, handled, received.get(), framesReceived.get(), duplicates.get(),
+                100.0 * duplicates.get() / Math.max(1, received.get())));
         if (!errorsSeen.isEmpty() || !failedInvocations.isEmpty()) {
             markdown.add(String.format("Unanswered sends: %d. Error frames the senders got: %s. Failed invocations: %s.%n",
                     total - (naive ? handled : acked.get()), errorsSeen, failedInvocations));
@@ -500,7 +581,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     // ---- what a message costs -------------------------------------------------------------------------
 
     private record Snapshot(Map<String, Map<String, CapacityMeter.Totals>> dynamo, Map<String, Map<String, Long>> conditionalFailures,
-                            Map<String, FunctionMetrics> functions, long posts, long logBytes, long logLines, Host host) {
+                            Map<String, FunctionMetrics> functions, long posts, long answers, long logBytes, long logLines, Host host) {
     }
 
     /**
@@ -550,7 +631,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     private Snapshot snapshot() {
         CapacityMeter meter = cloud.dynamoDb().capacity();
         return new Snapshot(meter.snapshot(), meter.conditionalFailures(), cloud.runtime().allMetrics(), cloud.gateway().postsDelivered(),
-                functionLogs.bytes.sum(), functionLogs.lines.sum(), Host.now(cloud));
+                cloud.gateway().routeAnswersSent(), functionLogs.bytes.sum(), functionLogs.lines.sum(), Host.now(cloud));
     }
 
     /** The resources a phase used, per message: DynamoDB requests by table and operation, capacity, invocations, posts, cost. */
@@ -594,12 +675,19 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             gbSeconds += seconds * memory / 1024.0;
         }
         long posts = after.posts() - before.posts();
-        // API Gateway bills each frame in, and each frame out (answers and posts), as a message.
-        double websocketMessages = messages + posts + (name.startsWith("Parley") ? messages : 0);
+        // API Gateway bills each frame in (one a send), and each frame out (routes' answers and posts), as a message.
+        double websocketMessages = messages + posts + (after.answers() - before.answers());
         double logBytes = after.logBytes() - before.logBytes() + (after.logLines() - before.logLines()) * LOG_EVENT_OVERHEAD_BYTES
                 + invocations * LAMBDA_PLATFORM_LOG_BYTES_PER_INVOCATION;
-        double costPerMillion = 1e6 / messages * (writes * priceWrite / 1e6 + reads * priceRead / 1e6 + invocations * priceLambdaRequest / 1e6
-                + gbSeconds * priceGbSecond + websocketMessages * priceWebSocketMessage / 1e6 + logBytes / (1L << 30) * priceLogsGb);
+        // Each term in USD per million messages: what docs/benchmarks.md compares before and after a change.
+        Map<String, Double> terms = new LinkedHashMap<>();
+        terms.put("websocketMessages", websocketMessages * priceWebSocketMessage / messages);
+        terms.put("dynamoDbWrites", writes * priceWrite / messages);
+        terms.put("dynamoDbReads", reads * priceRead / messages);
+        terms.put("lambdaRequests", invocations * priceLambdaRequest / messages);
+        terms.put("lambdaDuration", gbSeconds * priceGbSecond * 1e6 / messages);
+        terms.put("logs", logBytes / (1L << 30) * priceLogsGb * 1e6 / messages);
+        double costPerMillion = terms.values().stream().mapToDouble(Double::doubleValue).sum();
         costs.put("dynamoDbRequestsPerMessage", requests);
         costs.put("dynamoDbWriteRequestsPerMessage", writeRequests / messages);
         costs.put("dynamoDbReadRequestsPerMessage", readRequests / messages);
@@ -612,6 +700,8 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         costs.put("postToConnectionPerDelivery", deliveries == 0 ? 0 : (double) posts / deliveries);
         costs.put("logBytesPerMessage", logBytes / messages);
         costs.put("modelledUsdPerMillionMessages", costPerMillion);
+        costs.put("usdPerMillionMessagesByTerm", terms);
+        costs.put("websocketMessagesPerMessage", websocketMessages / messages);
         costs.put("host", after.host().since(before.host(), messages));
         return costs;
     }
@@ -627,6 +717,10 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
                 "readUnitsPerMessage", "lambdaInvocationsPerMessage", "postToConnectionPerMessage", "logBytesPerMessage", "modelledUsdPerMillionMessages")) {
             text.append(String.format("| %s | %.3f |%n", key, ((Number) phase.get(key)).doubleValue()));
         }
+        text.append("\nUSD per million messages, by term: ");
+        text.append(String.join(", ", ((Map<String, Double>) phase.get("usdPerMillionMessagesByTerm")).entrySet().stream()
+                .map(term -> String.format("%s %.2f", term.getKey(), term.getValue())).toList()));
+        text.append(".\n");
         text.append("\nDynamoDB requests per message, by table and operation:\n\n| table and operation | per message |\n|---|---|\n");
         ((Map<String, Double>) phase.get("dynamoDbRequestsPerMessage")).forEach((k, v) -> text.append(String.format("| %s | %.3f |%n", k, v)));
         Map<String, Object> host = (Map<String, Object>) phase.get("host");
@@ -647,7 +741,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             double theirs = ((Number) naive.get(key)).doubleValue();
             ratios.put(key, ours == 0 ? null : theirs / ours);
         }
-        report.put("naiveOverParley", ratios);
+        section.put("naiveOverParley", ratios);
         markdown.add("## Baseline over Parley\n");
         markdown.add("| per message | naive / Parley |\n|---|---|");
         ratios.forEach((k, v) -> markdown.add(String.format("| %s | %s |", k, v == null ? "n/a (Parley: 0)" : String.format("%.1f x", (Double) v))));
@@ -694,12 +788,143 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             }
         }
         long committed = (long) group.size() * perSender;
-        report.put("contention", Map.of("senders", group.size(), "committed", committed, "failedConditionalWrites", failures,
+        section.put("contention", Map.of("senders", group.size(), "committed", committed, "failedConditionalWrites", failures,
                 "failedConditionalWritesPerCommittedMessage", (double) failures / committed));
         markdown.add("## Concurrent senders on one conversation\n");
         markdown.add(String.format("%d senders, %d messages each: %d committed, %d failed conditional writes (%.3f per committed message).%n",
                 group.size(), perSender, committed, failures, (double) failures / committed));
         group.forEach(Client::close);
+    }
+
+    // ---- a small group, concurrent senders -------------------------------------------------------------------
+
+    /** Messages a second from each of the small group's senders. */
+    private static final int SMALL_GROUP_RATE_PER_SENDER = 2;
+
+    /**
+     * A group of {@link #smallGroupSize} members, all online, {@link #smallGroupSenders} of them sending
+     * 2 messages a second each for {@link #seconds} s at once: every delivery's latency, from the send to
+     * each other member's socket, the acks' latency, second copies, and what a message costs.
+     */
+    private void smallGroup() throws Exception {
+        List<Client> members = connectAll("s", smallGroupSize);
+        String conversation = request(members.getFirst(), "{\"type\":\"conversation.create\",\"id\":\"" + UUID.randomUUID()
+                        + "\",\"kind\":\"group\",\"members\":[" + String.join(",", members.stream().skip(1).map(c -> "\"" + c.user + "\"").toList()) + "]}",
+                json -> json.path("type").asText().equals("conversation.created")).path("conversation").path("conversation_id").asText();
+        ConcurrentHistogram deliveryLatency = new ConcurrentHistogram(3);
+        ConcurrentHistogram ackLatency = new ConcurrentHistogram(3);
+        Map<String, Long> sentAt = new ConcurrentHashMap<>();
+        Set<String> deliveries = ConcurrentHashMap.newKeySet();
+        AtomicLong duplicates = new AtomicLong();
+        AtomicLong delivered = new AtomicLong();
+        for (Client member : members) {
+            member.onFrame = json -> {
+                String id = json.path("id").asText();
+                Long at = sentAt.get(id);
+                if (at == null) {
+                    return;
+                }
+                switch (json.path("type").asText()) {
+                    case "message.ack" -> ackLatency.recordValue(System.nanoTime() - at);
+                    case "message.receive" -> {
+                        if (deliveries.add(member.user + "/" + id)) {
+                            deliveryLatency.recordValue(System.nanoTime() - at);
+                            delivered.incrementAndGet();
+                        } else {
+                            duplicates.incrementAndGet();
+                        }
+                    }
+                    default -> {
+                    }
+                }
+            };
+        }
+        awaitQuiet();
+        Snapshot before = snapshot();
+        int perSender = SMALL_GROUP_RATE_PER_SENDER * seconds;
+        CountDownLatch sent = new CountDownLatch(smallGroupSenders);
+        for (int k = 0; k < smallGroupSenders; k++) {
+            Client sender = members.get(k);
+            long offset = k * 1_000_000_000L / SMALL_GROUP_RATE_PER_SENDER / smallGroupSenders;
+            Thread.ofVirtual().start(() -> {
+                try {
+                    long start = System.nanoTime() + offset;
+                    for (int i = 0; i < perSender; i++) {
+                        long wait = start + i * 1_000_000_000L / SMALL_GROUP_RATE_PER_SENDER - System.nanoTime();
+                        if (wait > 0) {
+                            Thread.sleep(Duration.ofNanos(wait));
+                        }
+                        String id = UUID.randomUUID().toString();
+                        sentAt.put(id, System.nanoTime());
+                        sender.send("{\"type\":\"message.send\",\"id\":\"" + id + "\",\"conversation_id\":\"" + conversation
+                                + "\",\"content\":{\"type\":\"text\",\"body\":\"to the group\"}}");
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    sent.countDown();
+                }
+            });
+        }
+        sent.await(seconds + 30L, TimeUnit.SECONDS);
+        long messages = (long) perSender * smallGroupSenders;
+        long expected = messages * (smallGroupSize - 1);
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (delivered.get() < expected && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        awaitQuiet();
+        Snapshot after = snapshot();
+        members.forEach(Client::close);
+        Map<String, Object> phase = costs("Parley group", before, after, messages, delivered.get());
+        phase.put("members", smallGroupSize);
+        phase.put("senders", smallGroupSenders);
+        phase.put("messages", messages);
+        phase.put("deliveriesExpected", expected);
+        phase.put("deliveries", delivered.get());
+        phase.put("duplicateReceives", duplicates.get());
+        phase.put("duplicatesPerDelivery", (double) duplicates.get() / Math.max(1, delivered.get()));
+        phase.put("ackLatencyMs", percentiles(ackLatency));
+        phase.put("sendToReceiveLatencyMs", percentiles(deliveryLatency));
+        section.put("smallGroup", phase);
+        markdown.add("## A " + smallGroupSize + "-member group, " + smallGroupSenders + " concurrent senders\n");
+        markdown.add(String.format("%d messages (%d a second from each sender); %d of %d deliveries made, %d second copies (%.2f %%).%n", messages,
+                SMALL_GROUP_RATE_PER_SENDER, delivered.get(), expected, duplicates.get(), 100.0 * duplicates.get() / Math.max(1, delivered.get())));
+        markdown.add("| latency | p50 | p95 | p99 | max |\n|---|---|---|---|---|");
+        markdown.add(row("ack", ackLatency));
+        markdown.add(row("send to each receive", deliveryLatency));
+        markdown.add("");
+        markdown.add(costTable(phase));
+    }
+
+    // ---- both paths side by side ---------------------------------------------------------------------------
+
+    /** The stream-only and fast-path runs' headline figures, side by side. */
+    @SuppressWarnings("unchecked")
+    private void compare() {
+        List<String> rows = new ArrayList<>();
+        for (String path : List.of("streamOnly", "fastPath")) {
+            Map<String, Object> results = (Map<String, Object>) report.get(path);
+            Map<String, Object> oneToOne = (Map<String, Object>) results.get("parleyOneToOne");
+            Map<String, Object> group = (Map<String, Object>) results.get("smallGroup");
+            Map<String, Object> large = (Map<String, Object>) results.get("largeGroup");
+            Map<String, Double> ack = (Map<String, Double>) oneToOne.get("ackLatencyMs");
+            Map<String, Double> receive = (Map<String, Double>) oneToOne.get("sendToReceiveLatencyMs");
+            Map<String, Double> groupReceive = (Map<String, Double>) group.get("sendToReceiveLatencyMs");
+            rows.add(String.format("| %s | %.1f / %.1f | %.1f / %.1f | %.3f %% | %.2f | %.1f / %.1f | %.3f %% | %.2f | %.0f |",
+                    path.equals("fastPath") ? "fast path (K = " + fastPathMaxConnections + ")" : "stream only",
+                    ack.get("p50"), ack.get("p99"), receive.get("p50"), receive.get("p99"), 100 * (Double) oneToOne.get("duplicatesPerMessage"),
+                    (Double) oneToOne.get("modelledUsdPerMillionMessages"), groupReceive.get("p50"), groupReceive.get("p99"),
+                    100 * (Double) group.get("duplicatesPerDelivery"), (Double) group.get("modelledUsdPerMillionMessages"),
+                    (Double) large.get("sendToLastReceiveMs")));
+        }
+        markdown.add("# The delivery paths side by side\n");
+        markdown.add("| path | 1:1 ack p50 / p99 | 1:1 send to receive p50 / p99 | 1:1 second copies | 1:1 USD per million | "
+                + smallGroupSize + "-member group send to receive p50 / p99 | its second copies | its USD per million messages | "
+                + groupSize + "-member group: send to last receive |");
+        markdown.add("|---|---|---|---|---|---|---|---|---|");
+        markdown.addAll(rows);
+        markdown.add("");
     }
 
     // ---- a large group -----------------------------------------------------------------------------------
@@ -746,7 +971,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
                 + writeUnits(before, after, ParleyManifest.MESSAGES, "PutItem");
         double seqUpdateUnits = writeUnits(before, after, ParleyManifest.CONVERSATIONS, "UpdateItem");
         long allowed = (groupSize + 99) / 100 + 3;
-        report.put("largeGroup", Map.ofEntries(Map.entry("members", groupSize), Map.entry("online", online.size()),
+        section.put("largeGroup", Map.ofEntries(Map.entry("members", groupSize), Map.entry("online", online.size()),
                 Map.entry("allOnlineReached", all), Map.entry("lookupRequests", lookups), Map.entry("lookupRequestsAllowed", allowed),
                 Map.entry("sendToLastReceiveMs", (reached - started) / 1e6), Map.entry("fanOutWallTimeAfterAckMs", (reached - acked) / 1e6),
                 Map.entry("posts", after.posts() - before.posts()), Map.entry("sendWriteUnits", sendWriteUnits),
@@ -871,7 +1096,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         phase.put("membershipsAndHeadReadUnitsPerReceipt", receipts == 0 ? 0 : receiptReads / receipts);
         phase.put("membershipsAndHeadWriteUnitsPerReceipt", receipts == 0 ? 0 : receiptWrites / receipts);
         @SuppressWarnings("unchecked")
-        Map<String, Object> phases = (Map<String, Object>) report.computeIfAbsent("groupReceipts", k -> new LinkedHashMap<String, Object>());
+        Map<String, Object> phases = (Map<String, Object>) section.computeIfAbsent("groupReceipts", k -> new LinkedHashMap<String, Object>());
         phases.put(Integer.toString(size), phase);
         markdown.add("## Receipts in a " + size + "-member group\n");
         markdown.add(String.format("%d members, %d online; %d messages at %d/s from %d senders, each marked delivered and read by every other online member"

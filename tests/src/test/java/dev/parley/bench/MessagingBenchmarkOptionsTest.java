@@ -28,11 +28,25 @@ class MessagingBenchmarkOptionsTest {
             "--price-dynamodb-write-million|-0.5|a --price-* option is negative",
             "--price-logs-gb|-1|a --price-* option is negative",
             "--polling|SLOW|--polling",
+            "--latency-model|SLOW|--latency-model",
+            "--delivery|SOMETIMES|--delivery",
+            "--fast-path-max-connections|1|--fast-path-max-connections must be 2 to 256",
+            "--small-group|2|--small-group must be 3 to 200",
+            "--small-group-senders|0|--small-group-senders must be 1 to --small-group",
     })
     void aBadOptionIsRefusedWithItsName(String option, String value, String message) {
+        assertRefused(message, option, value);
+    }
+
+    @org.junit.jupiter.api.Test
+    void awsLatenciesAndLambdasPollingTogetherAreRefused() {
+        assertRefused("would count the polling twice", "--latency-model", "AWS", "--polling", "AWS");
+    }
+
+    private static void assertRefused(String message, String... args) {
         StringWriter errors = new StringWriter();
         CommandLine command = new CommandLine(new MessagingBenchmark()).setCaseInsensitiveEnumValuesAllowed(true).setErr(new PrintWriter(errors));
-        int exitCode = command.execute(option, value);
+        int exitCode = command.execute(args);
         assertThat(exitCode).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(errors.toString()).contains(message);
     }

@@ -171,6 +171,13 @@ public final class WebSocketGateway implements AutoCloseable {
         return posts.sum();
     }
 
+    private final java.util.concurrent.atomic.LongAdder answers = new java.util.concurrent.atomic.LongAdder();
+
+    /** Frames sent as routes' answers (the integration's response body), since the gateway started: billed as messages too. */
+    public long routeAnswersSent() {
+        return answers.sum();
+    }
+
     Optional<Connection> connection(String id) {
         return Optional.ofNullable(connections.get(id));
     }
@@ -362,6 +369,7 @@ public final class WebSocketGateway implements AutoCloseable {
                 JsonNode responseBody = result.get("body");
                 if (responseBody != null && !responseBody.isNull()) {
                     routeLatency.pause();
+                    answers.increment();
                     send(connection, responseBody.asText());
                 }
             });
