@@ -99,6 +99,9 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     @Option(names = "--fast-path-max-connections", defaultValue = "" + ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS,
             description = "K, the fast path's bound, on the fast-path cloud (default ${DEFAULT-VALUE}).")
     int fastPathMaxConnections;
+    @Option(names = "--extra-phases", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Also run the baseline, contention and receipts phases, on the last path's cloud (default: yes).")
+    boolean extraPhases;
     @Option(names = "--small-group", defaultValue = "50", description = "Members of the group its concurrent senders write to (default ${DEFAULT-VALUE}).")
     int smallGroupSize;
     @Option(names = "--small-group-senders", defaultValue = "8", description = "Its concurrent senders, 2 messages a second each (default ${DEFAULT-VALUE}).")
@@ -127,18 +130,8 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     private static final int LOG_EVENT_OVERHEAD_BYTES = 26;
     private static final int LAMBDA_PLATFORM_LOG_BYTES_PER_INVOCATION = 260 + 3 * LOG_EVENT_OVERHEAD_BYTES;
 
-    /** Which delivery paths a run measures, in order. */
-    enum DeliveryPaths {
-        BOTH, STREAM, FAST;
-
-        List<Boolean> fastPathOn() {
-            return switch (this) {
-                case BOTH -> List.of(false, true);
-                case STREAM -> List.of(false);
-                case FAST -> List.of(true);
-            };
-        }
-    }
+    /** Which delivery paths a run measures: both (each in a process of its own, stream only first), or one. */
+    enum DeliveryPaths { BOTH, STREAM, FAST }
 
     private LocalCloud cloud;
     private final WebSocketClient websockets = new WebSocketClient();
@@ -199,6 +192,9 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     @Override
     public Integer call() throws Exception {
         validate();
+        if (delivery == DeliveryPaths.BOTH) {
+            return bothPathsInFreshProcesses();
+        }
         FunctionSpec naive = new FunctionSpec("naive-broadcast", NaiveBroadcastHandler.class.getName(), 1024, Duration.ofSeconds(30),
                 Map.of(ParleyConfig.CONNECTIONS_TABLE, ParleyManifest.CONNECTIONS, ParleyConfig.CONVERSATIONS_TABLE, ParleyManifest.CONVERSATIONS,
                         ParleyConfig.MEMBERSHIPS_TABLE, ParleyManifest.MEMBERSHIPS, ParleyConfig.MESSAGES_TABLE, ParleyManifest.MESSAGES),
@@ -231,53 +227,47 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
                             + " local cloud in the same JVM. Latencies in ms.%n",
                     Instant.now(), Runtime.getRuntime().availableProcessors(), polling == null ? "FAST" : polling, model.describe(), users, users / 2,
                     rate, seconds, smallGroupSize, smallGroupSenders, senders, groupSize));
-            List<Boolean> paths = delivery.fastPathOn();
-            for (int p = 0; p < paths.size(); p++) {
-                boolean fastPath = paths.get(p);
-                String pathName = fastPath ? "fast path (K = " + fastPathMaxConnections + ")" : "stream only";
-                section = new LinkedHashMap<>();
-                report.put(fastPath ? "fastPath" : "streamOnly", section);
-                progress("delivery: " + pathName + "; starting a local cloud");
-                cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Manifest(functions, parley.tables()));
-                List<String> options = new ArrayList<>(List.of("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--concurrency", "200",
-                        "--latency-model", latencyModel.name(), "--latency-seed", Long.toString(latencySeed),
-                        "--fast-path-max-connections", Integer.toString(fastPath ? fastPathMaxConnections : 0)));
-                if (polling != null) {
-                    options.addAll(List.of("--stream-polling", polling.name()));
-                }
-                cloud.start(options.toArray(String[]::new));
-                markdown.add("# Delivery: " + pathName + "\n");
-                List<Client> clients = connectAll("u", users);
-                List<String> conversations = pairUp(clients);
-                if (maxWarmupSeconds > 0) {
-                    progress("warming up until the JIT compiler is quiet (a minute or so)");
-                }
-                warmUp(clients, conversations);
-                progress("measuring Parley 1:1");
-                Map<String, Object> parleyPhase = oneToOne(clients, conversations, false, rate, seconds, true);
-                progress("a " + smallGroupSize + "-member group, " + smallGroupSenders + " senders");
-                smallGroup();
-                progress("a " + groupSize + "-member group");
-                largeGroup(clients);
-                if (p == paths.size() - 1) {
-                    progress("measuring the naive baseline");
-                    Map<String, Object> naivePhase = oneToOne(clients, conversations, true, rate, seconds, true);
-                    ratios(parleyPhase, naivePhase);
-                    progress("concurrent senders");
-                    contention();
-                    for (int size : new int[] {10, 100, groupSize}) {
-                        progress("receipts in a " + size + "-member group");
-                        groupReceipts(clients, size);
-                    }
-                }
-                clients.forEach(Client::close);
-                awaitQuiet(); // their $disconnect invocations finish before the cloud stops
-                cloud.stop();
-                cloud = null;
+            boolean fastPath = delivery == DeliveryPaths.FAST;
+            String pathName = fastPath ? "fast path (K = " + fastPathMaxConnections + ")" : "stream only";
+            section = new LinkedHashMap<>();
+            report.put(fastPath ? "fastPath" : "streamOnly", section);
+            progress("delivery: " + pathName + "; starting a local cloud");
+            cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Manifest(functions, parley.tables()));
+            List<String> options = new ArrayList<>(List.of("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--concurrency", "200",
+                    "--latency-model", latencyModel.name(), "--latency-seed", Long.toString(latencySeed),
+                    "--fast-path-max-connections", Integer.toString(fastPath ? fastPathMaxConnections : 0)));
+            if (polling != null) {
+                options.addAll(List.of("--stream-polling", polling.name()));
             }
-            if (paths.size() > 1) {
-                compare();
+            cloud.start(options.toArray(String[]::new));
+            markdown.add("# Delivery: " + pathName + "\n");
+            List<Client> clients = connectAll("u", users);
+            List<String> conversations = pairUp(clients);
+            if (maxWarmupSeconds > 0) {
+                progress("warming up until the JIT compiler is quiet (a minute or so)");
             }
+            warmUp(clients, conversations);
+            progress("measuring Parley 1:1");
+            Map<String, Object> parleyPhase = oneToOne(clients, conversations, false, rate, seconds, true);
+            progress("a " + smallGroupSize + "-member group, " + smallGroupSenders + " senders");
+            smallGroup();
+            progress("a " + groupSize + "-member group");
+            largeGroup(clients);
+            if (extraPhases) {
+                progress("measuring the naive baseline");
+                Map<String, Object> naivePhase = oneToOne(clients, conversations, true, rate, seconds, true);
+                ratios(parleyPhase, naivePhase);
+                progress("concurrent senders");
+                contention();
+                for (int size : new int[] {10, 100, groupSize}) {
+                    progress("receipts in a " + size + "-member group");
+                    groupReceipts(clients, size);
+                }
+            }
+            clients.forEach(Client::close);
+            awaitQuiet(); // their $disconnect invocations finish before the cloud stops
+            cloud.stop();
+            cloud = null;
         } finally {
             websockets.stop();
             if (cloud != null) {
@@ -898,6 +888,66 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     }
 
     // ---- both paths side by side ---------------------------------------------------------------------------
+
+    /**
+     * {@code --delivery BOTH}: each path measured in a process of its own, this benchmark again with
+     * {@code --delivery STREAM}, then {@code FAST} (with the extra phases), so that neither inherits the
+     * other's compiled code, threads or connection pools; then one report with both and the comparison.
+     * (Run in one process, the second cloud's phases met the first's JIT profile: a deoptimization storm
+     * that throttled the send function for a minute.)
+     */
+    @SuppressWarnings("unchecked")
+    private int bothPathsInFreshProcesses() throws Exception {
+        List<String> passedOn = withoutOptions(spec.commandLine().getParseResult().originalArgs(), Set.of("--delivery", "--out"));
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        for (String path : List.of("STREAM", "FAST")) {
+            Path childOut = Path.of(out + "-" + path.toLowerCase(java.util.Locale.ROOT));
+            List<String> command = new ArrayList<>();
+            command.add(ProcessHandle.current().info().command().orElseThrow());
+            command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), MessagingBenchmark.class.getName()));
+            command.addAll(passedOn);
+            command.addAll(List.of("--delivery", path, "--out", childOut.toString()));
+            if (path.equals("STREAM")) {
+                command.add("--no-extra-phases");
+            }
+            progress("delivery " + path + ", in a process of its own");
+            int exit = new ProcessBuilder(command).inheritIO().start().waitFor();
+            if (exit != 0) {
+                console.println("the " + path + " run failed (exit " + exit + "); see above");
+                return exit;
+            }
+            Map<String, Object> child = JSON.readValue(Path.of(childOut + ".json").toFile(), Map.class);
+            report.putIfAbsent("settings", child.get("settings"));
+            child.forEach((key, value) -> {
+                if (!key.equals("settings")) {
+                    report.put(key, value);
+                }
+            });
+            markdown.add(Files.readString(Path.of(childOut + ".md")));
+        }
+        compare();
+        Files.writeString(Path.of(out + ".md"), String.join("\n", markdown) + "\n");
+        Files.writeString(Path.of(out + ".json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report));
+        console.println(String.join("\n", markdown.subList(markdown.size() - 5, markdown.size())));
+        console.println("Reports written to " + out.toAbsolutePath() + ".md and .json (each path's own beside them)");
+        return 0;
+    }
+
+    /** The arguments without these options and their values (given as {@code --name value} or {@code --name=value}). */
+    static List<String> withoutOptions(List<String> args, Set<String> dropped) {
+        List<String> kept = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+            if (!dropped.contains(name)) {
+                kept.add(arg);
+            } else if (!arg.contains("=")) {
+                i++;
+            }
+        }
+        return kept;
+    }
 
     /** The stream-only and fast-path runs' headline figures, side by side. */
     @SuppressWarnings("unchecked")

@@ -43,6 +43,12 @@ class MessagingBenchmarkOptionsTest {
         assertRefused("would count the polling twice", "--latency-model", "AWS", "--polling", "AWS");
     }
 
+    @org.junit.jupiter.api.Test
+    void eachPathsProcessGetsTheOptionsButItsOwnPathAndReport() {
+        assertThat(MessagingBenchmark.withoutOptions(java.util.List.of("--latency-model", "AWS", "--delivery", "BOTH", "--out=x", "--rate", "50"),
+                java.util.Set.of("--delivery", "--out"))).containsExactly("--latency-model", "AWS", "--rate", "50");
+    }
+
     private static void assertRefused(String message, String... args) {
         StringWriter errors = new StringWriter();
         CommandLine command = new CommandLine(new MessagingBenchmark()).setCaseInsensitiveEnumValuesAllowed(true).setErr(new PrintWriter(errors));

@@ -101,7 +101,7 @@ public final class FrameHandler implements RequestHandler<APIGatewayV2WebSocketE
             SendMessage.FastDelivery fast = sent.fastDelivery().get();
             LOG.info("message accepted", StructuredArguments.entry("client_message_id", ack.id().toString()),
                     StructuredArguments.entry("fast_posts", fast.posts()), StructuredArguments.entry("gone", fast.gone()),
-                    StructuredArguments.entry("fast_path_complete", fast.recorded()));
+                    StructuredArguments.entry("fast_path_complete", fast.recorded()), StructuredArguments.entry("post_ms", Math.round(fast.postMillis())));
         } else {
             LOG.info(duplicate ? "duplicate send" : "message accepted", StructuredArguments.entry("client_message_id", ack.id().toString()));
         }
@@ -110,6 +110,9 @@ public final class FrameHandler implements RequestHandler<APIGatewayV2WebSocketE
             sent.fastDelivery().ifPresent(fast -> {
                 metrics.addMetric(Telemetry.POSTS, fast.posts(), MetricUnit.COUNT);
                 metrics.addMetric(fast.recorded() ? Telemetry.FAST_PATH_COMPLETE : Telemetry.FAST_PATH_INCOMPLETE, 1, MetricUnit.COUNT);
+                if (fast.posts() > 0) {
+                    metrics.addMetric(Telemetry.FAST_PATH_POST_LATENCY, fast.postMillis(), MetricUnit.MILLISECONDS);
+                }
             });
         });
     }

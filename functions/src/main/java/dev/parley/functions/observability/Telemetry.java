@@ -32,6 +32,11 @@ public final class Telemetry {
     /** Sends whose fast path delivered to every live connection in time, and recorded it; and those that left it to the stream. */
     public static final String FAST_PATH_COMPLETE = "FastPathComplete";
     public static final String FAST_PATH_INCOMPLETE = "FastPathIncomplete";
+    /**
+     * How long a fast path's posts took to be answered, all of them in parallel: what a deployer reads
+     * (p50, p90, p99) to calibrate the local cloud's {@code post} latency (docs/local-cloud.md).
+     */
+    public static final String FAST_PATH_POST_LATENCY = "FastPathPostLatency";
     /** Messages the fan-out found delivered by their sends' fast path, so only push was left. */
     public static final String DELIVERED_BY_SEND = "DeliveredBySend";
     public static final String RECEIPTS = "Receipts";

@@ -20,6 +20,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,8 +60,11 @@ public final class SendMessage {
         }
     }
 
-    /** How the send's own delivery went: posts made and connections found gone, and whether it was recorded as complete. */
-    public record FastDelivery(int posts, int gone, boolean recorded) {
+    /**
+     * How the send's own delivery went: posts made and connections found gone, whether it was recorded as
+     * complete, and how long its posts took to be answered (all of them, or until the window ended).
+     */
+    public record FastDelivery(int posts, int gone, boolean recorded, double postMillis) {
     }
 
     /**
@@ -115,7 +120,7 @@ public final class SendMessage {
             // The message is stored and stamped; with nothing recorded, the stream's fan-out delivers it.
             LOG.warn("fast path failed at seq {}; the stream delivers the message", message.seq(), e);
         }
-        return new Sent(ack, posted(ackPost), Optional.ofNullable(delivered));
+        return new Sent(ack, posted(ackPost, until), Optional.ofNullable(delivered));
     }
 
     /** Posts the message to the members' live connections and records the delivery when every post was answered in time. */
@@ -126,15 +131,17 @@ public final class SendMessage {
         int maxConnections = fastPath.orElseThrow().maxConnections();
         if (audience.connections().isEmpty() || audience.connections().size() > maxConnections) {
             // Nobody to post to (the fan-out's push needs no record), or too many for one send: the stream delivers.
-            return new FastDelivery(0, 0, false);
+            return new FastDelivery(0, 0, false, 0);
         }
+        long started = System.nanoTime();
         Optional<Delivery.Posted> posted = delivery.postWithin(audience.connections(), codec.encode(new ServerFrame.MessageReceive(message)), until);
+        double postMillis = (System.nanoTime() - started) / 1e6;
         if (posted.isEmpty() || clock.millis() >= until) {
             // Not all answered in the window: the fan-out, which reads the record after the window, delivers it again.
-            return new FastDelivery(audience.connections().size(), 0, false);
+            return new FastDelivery(audience.connections().size(), 0, false, postMillis);
         }
         messages.recordFastDelivery(message, audience.offline());
-        return new FastDelivery(posted.get().posts(), posted.get().gone(), true);
+        return new FastDelivery(posted.get().posts(), posted.get().gone(), true, postMillis);
     }
 
     /** The members of a conversation: a direct conversation's are in its id; a group's are read. */
@@ -145,14 +152,20 @@ public final class SendMessage {
         return conversations.find(id).map(stored -> stored.conversation().members()).orElse(List.of());
     }
 
-    /** Whether the ack reached the sender's connection (or the connection is gone, and nobody is there to answer). */
-    private static boolean posted(Future<ConnectionPoster.Outcome> ackPost) {
+    /**
+     * Whether the ack reached the sender's connection (or the connection is gone, and nobody is there to
+     * answer), waiting for its post until the window's end at most: a post that fails, or is still not
+     * answered then, leaves the ack to the route's answer (a client may then get it twice, and keeps one).
+     */
+    private boolean posted(Future<ConnectionPoster.Outcome> ackPost, long until) {
         try {
-            ackPost.get();
+            ackPost.get(Math.max(0, until - clock.millis()), TimeUnit.MILLISECONDS);
             return true;
         } catch (ExecutionException failed) {
-            // The route's answer carries the ack instead.
             LOG.warn("posting the ack failed; the route answers it", failed.getCause());
+            return false;
+        } catch (TimeoutException late) {
+            LOG.warn("posting the ack took longer than the fast path's window; the route answers it");
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

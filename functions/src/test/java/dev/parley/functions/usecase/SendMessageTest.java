@@ -93,7 +93,11 @@ class SendMessageTest {
         assertThat(world.framesOf("alice-phone")).containsExactly(sent.ack());
         assertThat(world.framesOf("bob-phone", ServerFrame.MessageReceive.class)).extracting(receive -> receive.message().id()).containsExactly(id);
         assertThat(world.framesOf("alice-laptop", ServerFrame.MessageReceive.class)).as("the sender's other device").hasSize(1);
-        assertThat(sent.fastDelivery()).contains(new SendMessage.FastDelivery(2, 0, true));
+        assertThat(sent.fastDelivery()).hasValueSatisfying(delivery -> {
+            assertThat(delivery.posts()).isEqualTo(2);
+            assertThat(delivery.gone()).isZero();
+            assertThat(delivery.recorded()).isTrue();
+        });
         var stamped = world.messages.stored(chat).getFirst();
         assertThat(stamped.fastPathUntil()).as("stamped with the window's end").hasValue(NOW.toEpochMilli() + 100);
         assertThat(world.messages.fastDeliveries(List.of(stamped.message()))).containsEntry(stamped.message(), List.of());
@@ -159,7 +163,7 @@ class SendMessageTest {
 
         SendMessage.Sent sent = fast(world, 2).send(phone, send(ClientMessageId.random(), chat, "hi"));
 
-        assertThat(sent.fastDelivery()).contains(new SendMessage.FastDelivery(0, 0, false));
+        assertThat(sent.fastDelivery()).contains(new SendMessage.FastDelivery(0, 0, false, 0));
         assertThat(world.framesOf("bob-phone")).isEmpty();
         assertThat(world.messages.fastDeliveries(List.of(stored(world, chat)))).isEmpty();
     }

@@ -87,8 +87,9 @@ public final class LatencyModel {
      * <ul>
      * <li>Streams to Lambda p50 213, p90 341, p99 552 ms and SQS to Lambda 16/34/105 ms: bitesizedserverless.com,
      * "Serverless Messaging: Latency Compared" (eu-west-1, 1,024 messages per service);</li>
-     * <li>a DynamoDB request 4/7/15 ms: AWS promises "single-digit milliseconds" at any scale; the p99 is an assumption;</li>
-     * <li>a route to Lambda and back 12/20/45 ms and an {@code @connections} POST 12/20/50 ms: assumptions,
+     * <li>a DynamoDB request 5/8/20 ms: AWS states single-digit milliseconds on average at the service; the
+     * percentiles are an assumption meant to err slow;</li>
+     * <li>a route to Lambda, each way, 8/14/30 ms and an {@code @connections} POST 10/18/40 ms: assumptions,
      * for {@code scripts/smoke} to calibrate against a deployed stack.</li>
      * </ul>
      */
@@ -96,9 +97,9 @@ public final class LatencyModel {
         Map<Hop, LatencyDistribution> hops = new EnumMap<>(Hop.class);
         hops.put(Hop.STREAM_TO_LAMBDA, new LatencyDistribution(213, 341, 552));
         hops.put(Hop.SQS_TO_LAMBDA, new LatencyDistribution(16, 34, 105));
-        hops.put(Hop.DYNAMODB_REQUEST, new LatencyDistribution(4, 7, 15));
-        hops.put(Hop.ROUTE_TO_LAMBDA, new LatencyDistribution(12, 20, 45));
-        hops.put(Hop.CONNECTIONS_POST, new LatencyDistribution(12, 20, 50));
+        hops.put(Hop.DYNAMODB_REQUEST, new LatencyDistribution(5, 8, 20));
+        hops.put(Hop.ROUTE_TO_LAMBDA, new LatencyDistribution(8, 14, 30));
+        hops.put(Hop.CONNECTIONS_POST, new LatencyDistribution(10, 18, 40));
         return new LatencyModel("aws", seed, hops);
     }
 
