@@ -63,7 +63,10 @@ import software.amazon.awscdk.services.lambda.Alias;
 import software.amazon.awscdk.services.lambda.Architecture;
 import software.amazon.awscdk.services.lambda.CfnVersion;
 import software.amazon.awscdk.services.lambda.Code;
+import software.amazon.awscdk.services.lambda.ApplicationLogLevel;
 import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.lambda.LoggingFormat;
+import software.amazon.awscdk.services.lambda.SystemLogLevel;
 import software.amazon.awscdk.services.lambda.Runtime;
 import software.amazon.awscdk.services.lambda.SnapStartConf;
 import software.amazon.awscdk.services.lambda.StartingPosition;
@@ -147,6 +150,7 @@ public final class ParleyStack extends Stack {
             Map<String, String> environment = new HashMap<>(environment(spec));
             // The deployer's choice of the fast path's bound, for the functions the manifest gives one.
             environment.computeIfPresent(ParleyConfig.FAST_PATH_MAX_CONNECTIONS, (name, value) -> Integer.toString(settings.fastPathMaxConnections()));
+            environment.put(ParleyConfig.LOG_SAMPLE_PERCENT, Integer.toString(settings.logSamplePercent()));
             if (spec.managesConnections()) {
                 environment.put(ParleyConfig.MANAGEMENT_ENDPOINT, managementEndpoint);
             }
@@ -271,6 +275,11 @@ public final class ParleyStack extends Stack {
                 .environment(environment)
                 .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
                 .logGroup(logs)
+                // JSON, so that Lambda filters by level: its own START, END and REPORT lines (about 340 bytes an
+                // invocation, billed as ingested logs) are INFO and dropped; the functions' lines and metrics stay.
+                .loggingFormat(LoggingFormat.JSON)
+                .systemLogLevelV2(SystemLogLevel.WARN)
+                .applicationLogLevelV2(ApplicationLogLevel.INFO)
                 .build();
         Annotations.of(function).acknowledgeWarning("@aws-cdk/aws-lambda:snapStartRequirePublish",
                 "every trigger invokes the live alias, which points at the published current version");

@@ -25,6 +25,8 @@ import software.amazon.awscdk.services.logs.RetentionDays;
  * @param pushCredentialsRevision a number to change after changing a push secret's value, so the
  *                      platform applications are updated with it (CloudFormation does not notice
  *                      a secret's new value by itself)
+ * @param logSamplePercent the percentage of messages whose per-message log lines the functions write
+ *                      (errors, warnings and metrics are always written)
  * @param fastPathMaxConnections the send's fast path (docs/functions.md): conversations of at most this
  *                      many members and live connections are delivered by the send itself; 0 turns it off
  */
@@ -40,7 +42,8 @@ public record StackSettings(
         Optional<String> apnsSecret,
         boolean apnsSandbox,
         int pushCredentialsRevision,
-        int fastPathMaxConnections) {
+        int fastPathMaxConnections,
+        int logSamplePercent) {
 
     public static final String STACK_NAME = "parley:stackName";
     public static final String STAGE = "parley:stage";
@@ -54,6 +57,7 @@ public record StackSettings(
     public static final String PUSH_CREDENTIALS_REVISION = "parley:pushCredentialsRevision";
     public static final String FUNCTIONS_JAR = "parley:functionsJar";
     public static final String FAST_PATH_MAX_CONNECTIONS = "parley:fastPathMaxConnections";
+    public static final String LOG_SAMPLE_PERCENT = "parley:logSamplePercent";
 
     /** Where {@code mvn package} leaves the functions' artifact, relative to the repository root. */
     public static final Path DEFAULT_FUNCTIONS_JAR = Path.of("functions", "target", "parley-functions.jar");
@@ -72,6 +76,9 @@ public record StackSettings(
         }
         if (fastPathMaxConnections != 0 && (fastPathMaxConnections < 2 || fastPathMaxConnections > 256)) {
             throw new IllegalArgumentException(FAST_PATH_MAX_CONNECTIONS + " must be 0 (off) or 2 to 256, was " + fastPathMaxConnections);
+        }
+        if (logSamplePercent < 0 || logSamplePercent > 100) {
+            throw new IllegalArgumentException(LOG_SAMPLE_PERCENT + " must be 0 to 100, was " + logSamplePercent);
         }
         if (pushCredentialsRevision < 0) {
             throw new IllegalArgumentException(PUSH_CREDENTIALS_REVISION + " must be 0 or more, was " + pushCredentialsRevision);
@@ -100,7 +107,8 @@ public record StackSettings(
                 text(context, APNS_SECRET),
                 bool(context, APNS_SANDBOX, false),
                 number(context, PUSH_CREDENTIALS_REVISION, 0),
-                number(context, FAST_PATH_MAX_CONNECTIONS, ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS));
+                number(context, FAST_PATH_MAX_CONNECTIONS, ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS),
+                number(context, LOG_SAMPLE_PERCENT, ParleyConfig.DEPLOYED_LOG_SAMPLE_PERCENT));
     }
 
     private static Optional<String> text(Function<String, Object> context, String key) {

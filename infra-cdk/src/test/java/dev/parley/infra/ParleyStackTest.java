@@ -134,6 +134,11 @@ class ParleyStackTest {
             assertThat(variables.has(ParleyConfig.MANAGEMENT_ENDPOINT)).as(spec.name() + " posts to connections")
                     .isEqualTo(spec.managesConnections());
             assertThat(variables.has(ParleyConfig.DYNAMODB_ENDPOINT)).as("AWS uses DynamoDB's own endpoint").isFalse();
+            assertThat(variables.get(ParleyConfig.LOG_SAMPLE_PERCENT).asText()).as("per-message lines sampled").isEqualTo("1");
+            // Lambda's own START, END and REPORT lines are INFO system logs: dropped, as the cost model assumes.
+            assertThat(function.path("LoggingConfig").path("LogFormat").asText()).isEqualTo("JSON");
+            assertThat(function.path("LoggingConfig").path("SystemLogLevel").asText()).isEqualTo("WARN");
+            assertThat(function.path("LoggingConfig").path("ApplicationLogLevel").asText()).isEqualTo("INFO");
         }
     }
 

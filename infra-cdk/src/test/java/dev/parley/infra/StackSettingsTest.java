@@ -28,6 +28,7 @@ class StackSettingsTest {
         assertThat(settings.fcmSecret()).isEmpty();
         assertThat(settings.pushCredentialsRevision()).isZero();
         assertThat(settings.fastPathMaxConnections()).isEqualTo(64);
+        assertThat(settings.logSamplePercent()).isEqualTo(1);
         assertThat(settings.functionsJar()).isEqualTo(ROOT.resolve(StackSettings.DEFAULT_FUNCTIONS_JAR));
     }
 
@@ -62,6 +63,7 @@ class StackSettingsTest {
                 .hasMessageContaining(StackSettings.PUSH_CREDENTIALS_REVISION);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.FAST_PATH_MAX_CONNECTIONS, "1")))
                 .hasMessageContaining(StackSettings.FAST_PATH_MAX_CONNECTIONS).hasMessageContaining("0 (off) or 2 to 256");
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.LOG_SAMPLE_PERCENT, "101"))).hasMessageContaining(StackSettings.LOG_SAMPLE_PERCENT);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.FAST_PATH_MAX_CONNECTIONS, "1000")))
                 .hasMessageContaining(StackSettings.FAST_PATH_MAX_CONNECTIONS);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.FUNCTIONS_JAR, "nowhere/parley.jar")))

@@ -87,6 +87,16 @@ public final class LocalCloud implements Callable<Integer> {
                     + " itself; 0 leaves every message to the stream (default: the manifest's, " + ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS + ").")
     Integer fastPathMaxConnections;
 
+    @Option(names = "--log-sample-percent", paramLabel = "P",
+            description = "The percentage of messages whose per-message log lines the functions write (default: 100, all; the deployed stack: "
+                    + ParleyConfig.DEPLOYED_LOG_SAMPLE_PERCENT + ").")
+    Integer logSamplePercent;
+
+    @Option(names = "--snapstart", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Deploy as the stack publishes with SnapStart: each function's first environment initialized at start, its priming"
+                    + " hooks run (default: yes; --no-snapstart starts every environment on first use, unprimed).")
+    boolean snapStart;
+
     @Option(names = "--concurrency", defaultValue = "100",
             description = "Each function's concurrency limit; beyond it invocations are throttled (default: ${DEFAULT-VALUE}).")
     int concurrency;
@@ -174,6 +184,9 @@ public final class LocalCloud implements Callable<Integer> {
         if (concurrency < 1) {
             throw new CommandLine.ParameterException(commandLine(), "--concurrency must be at least 1, was " + concurrency);
         }
+        if (logSamplePercent != null && (logSamplePercent < 0 || logSamplePercent > 100)) {
+            throw new CommandLine.ParameterException(commandLine(), "--log-sample-percent must be 0 to 100, was " + logSamplePercent);
+        }
         if (fastPathMaxConnections != null && fastPathMaxConnections != 0 && (fastPathMaxConnections < 2 || fastPathMaxConnections > 256)) {
             throw new CommandLine.ParameterException(commandLine(), "--fast-path-max-connections must be 0 (off) or 2 to 256, was "
                     + fastPathMaxConnections);
@@ -204,12 +217,13 @@ public final class LocalCloud implements Callable<Integer> {
                 .limits(GatewayLimits.AWS.withIdleTimeout(idleTimeout).withMaxConnectionDuration(maxConnection)).latency(latency).killSwitch(killSwitch).start());
         // Deployed once the gateway is up: functions are told its Management API endpoint.
         for (FunctionSpec function : manifest.functions()) {
-            runtime.deploy(withLocalEndpoints(function, dynamoDb, sns, gateway), concurrency);
+            runtime.deploy(withLocalEndpoints(function, dynamoDb, sns, gateway), concurrency, snapStart);
         }
         long functions = manifest.functions().size();
         reports.add(functions == 0
                 ? ComponentReport.notAvailable("Lambda functions", "the manifest has none")
-                : ComponentReport.running("Lambda functions", functions + " deployed (concurrency " + concurrency + " each)"));
+                : ComponentReport.running("Lambda functions", functions + " deployed (concurrency " + concurrency + " each; "
+                        + (snapStart ? "SnapStart: initialized and primed" : "no SnapStart: initialized on first use") + ")"));
         reports.add(ComponentReport.running("WebSocket API", gateway.webSocketUrl() + "?token=<JWT>"));
         reports.add(ComponentReport.running("Management API", gateway.managementEndpoint() + "/@connections/{connectionId}"));
 
@@ -263,6 +277,9 @@ public final class LocalCloud implements Callable<Integer> {
         environment.put(ParleyConfig.DYNAMODB_ENDPOINT, dynamoDb.endpoint().toString());
         environment.put(ParleyConfig.SNS_ENDPOINT, sns.endpoint().toString());
         environment.put(ParleyConfig.MANAGEMENT_ENDPOINT, gateway.managementEndpoint().toString());
+        if (logSamplePercent != null) {
+            environment.put(ParleyConfig.LOG_SAMPLE_PERCENT, Integer.toString(logSamplePercent));
+        }
         if (fastPathMaxConnections != null) {
             environment.computeIfPresent(ParleyConfig.FAST_PATH_MAX_CONNECTIONS, (name, value) -> Integer.toString(fastPathMaxConnections));
         }

@@ -249,7 +249,7 @@ class LocalCloudTest {
         try (DynamoDbEmulator emulator = DynamoDbEmulator.builder().start()) {
             ParleyConfig config = new ParleyConfig("c", "v", "m", "x", "us-east-1",
                     Optional.of(new ParleyConfig.LocalCloud(emulator.endpoint(), "local")), Optional.empty(), java.time.Duration.ofSeconds(1),
-                    ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS, ParleyConfig.DEFAULT_FAST_PATH_WINDOW);
+                    ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS, ParleyConfig.DEFAULT_FAST_PATH_WINDOW, 100);
             // Other tests in this JVM may have made SDK clients of their own: only threads these clients add count.
             java.util.Set<Thread> before = Thread.getAllStackTraces().keySet();
             List<DynamoDbClient> clients = new java.util.ArrayList<>();

@@ -99,6 +99,18 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     @Option(names = "--fast-path-max-connections", defaultValue = "" + ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS,
             description = "K, the fast path's bound, on the fast-path cloud (default ${DEFAULT-VALUE}).")
     int fastPathMaxConnections;
+    @Option(names = "--log-sample-percent", defaultValue = "" + ParleyConfig.DEPLOYED_LOG_SAMPLE_PERCENT,
+            description = "The percentage of messages whose per-message log lines are written, as deployed (default ${DEFAULT-VALUE}).")
+    int logSamplePercent;
+    @Option(names = "--first-minute",
+            description = "Instead of the phases: the first minutes of a cold local cloud under 1:1 load, without warm-up, with SnapStart's"
+                    + " priming and without (each in a process of its own), in 10 s windows.")
+    boolean firstMinute;
+    @Option(names = "--snapstart", negatable = true, defaultValue = "true", fallbackValue = "true", hidden = true,
+            description = "Deploy with SnapStart's priming (--first-minute sets it for each of its runs).")
+    boolean snapStart;
+    @Option(names = "--first-minute-run", hidden = true, description = "One --first-minute run, in this process.")
+    boolean firstMinuteRun;
     @Option(names = "--extra-phases", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Also run the baseline, contention and receipts phases, on the last path's cloud (default: yes).")
     boolean extraPhases;
@@ -124,11 +136,12 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     double priceLogsGb;
 
     /**
-     * What CloudWatch Logs bills beyond the function's own lines: 26 bytes of overhead per log event,
-     * and Lambda's START, END and REPORT lines (about 260 bytes together) per invocation.
+     * What CloudWatch Logs bills beyond the function's own lines: 26 bytes of overhead per log event.
+     * Lambda's START, END and REPORT lines (about 340 bytes an invocation) are not written: the stack
+     * sets the functions' system log level to WARN (ParleyStackTest holds it to that).
      */
     private static final int LOG_EVENT_OVERHEAD_BYTES = 26;
-    private static final int LAMBDA_PLATFORM_LOG_BYTES_PER_INVOCATION = 260 + 3 * LOG_EVENT_OVERHEAD_BYTES;
+    private static final int LAMBDA_PLATFORM_LOG_BYTES_PER_INVOCATION = 0;
 
     /** Which delivery paths a run measures: both (each in a process of its own, stream only first), or one. */
     enum DeliveryPaths { BOTH, STREAM, FAST }
@@ -192,7 +205,10 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     @Override
     public Integer call() throws Exception {
         validate();
-        if (delivery == DeliveryPaths.BOTH) {
+        if (firstMinute) {
+            return firstMinuteInFreshProcesses();
+        }
+        if (delivery == DeliveryPaths.BOTH && !firstMinuteRun) {
             return bothPathsInFreshProcesses();
         }
         FunctionSpec naive = new FunctionSpec("naive-broadcast", NaiveBroadcastHandler.class.getName(), 1024, Duration.ofSeconds(30),
@@ -217,7 +233,8 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
                     Map.entry("senders", senders), Map.entry("group", groupSize), Map.entry("smallGroup", smallGroupSize),
                     Map.entry("smallGroupSenders", smallGroupSenders), Map.entry("polling", polling == null ? "FAST" : polling.name()),
                     Map.entry("latencyModel", model.describe()), Map.entry("delivery", delivery.name()),
-                    Map.entry("fastPathMaxConnections", fastPathMaxConnections), Map.entry("warmupSeconds", warmupSeconds),
+                    Map.entry("fastPathMaxConnections", fastPathMaxConnections), Map.entry("logSamplePercent", logSamplePercent),
+                    Map.entry("warmupSeconds", warmupSeconds),
                     Map.entry("maxWarmupSeconds", maxWarmupSeconds), Map.entry("cores", Runtime.getRuntime().availableProcessors()),
                     Map.entry("at", Instant.now().toString())));
             markdown.add("# Parley messaging benchmark\n");
@@ -235,7 +252,8 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Manifest(functions, parley.tables()));
             List<String> options = new ArrayList<>(List.of("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--concurrency", "200",
                     "--latency-model", latencyModel.name(), "--latency-seed", Long.toString(latencySeed),
-                    "--fast-path-max-connections", Integer.toString(fastPath ? fastPathMaxConnections : 0)));
+                    "--fast-path-max-connections", Integer.toString(fastPath ? fastPathMaxConnections : 0),
+                    "--log-sample-percent", Integer.toString(logSamplePercent), snapStart ? "--snapstart" : "--no-snapstart"));
             if (polling != null) {
                 options.addAll(List.of("--stream-polling", polling.name()));
             }
@@ -243,6 +261,15 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             markdown.add("# Delivery: " + pathName + "\n");
             List<Client> clients = connectAll("u", users);
             List<String> conversations = pairUp(clients);
+            if (firstMinuteRun) {
+                progress("the first minutes, cold (SnapStart priming " + (snapStart ? "on" : "off") + ")");
+                coldMinutes(clients, conversations);
+                clients.forEach(Client::close);
+                awaitQuiet();
+                cloud.stop();
+                cloud = null;
+                return writeReports(logFile);
+            }
             if (maxWarmupSeconds > 0) {
                 progress("warming up until the JIT compiler is quiet (a minute or so)");
             }
@@ -276,11 +303,146 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             System.setOut(console);
             functionLogs.close();
         }
+        return writeReports(logFile);
+    }
+
+    private int writeReports(Path logFile) throws IOException {
+        System.setOut(console);
         Files.writeString(Path.of(out + ".md"), String.join("\n", markdown) + "\n");
         Files.writeString(Path.of(out + ".json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report));
         System.out.println(String.join("\n", markdown));
         System.out.println("Reports written to " + out.toAbsolutePath() + ".md and .json; the functions' logs to " + logFile);
         return 0;
+    }
+
+    // ---- the first minutes of a cold cloud ---------------------------------------------------------------
+
+    /** Seconds of load from cold, then seconds of the same load to see whether it recovers; in windows of 10 s. */
+    private static final int COLD_LOAD_SECONDS = 60;
+    private static final int RECOVERY_SECONDS = 120;
+    private static final int WINDOW_SECONDS = 10;
+
+    /**
+     * {@code --first-minute}: the same cold start twice, each in a process of its own (a cold JVM, as a
+     * fresh {@code scripts/run-local} is): with SnapStart's priming at deploy, and without.
+     */
+    @SuppressWarnings("unchecked")
+    private int firstMinuteInFreshProcesses() throws Exception {
+        List<String> passedOn = withoutOptions(spec.commandLine().getParseResult().originalArgs(), Set.of("--out", "--delivery"));
+        passedOn.removeIf(arg -> arg.equals("--first-minute"));
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        List<String> rows = new ArrayList<>();
+        for (boolean primed : List.of(false, true)) {
+            Path childOut = Path.of(out + (primed ? "-primed" : "-unprimed"));
+            List<String> command = new ArrayList<>();
+            command.add(ProcessHandle.current().info().command().orElseThrow());
+            command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), MessagingBenchmark.class.getName()));
+            command.addAll(passedOn);
+            command.addAll(List.of("--delivery", "FAST", "--first-minute-run", primed ? "--snapstart" : "--no-snapstart", "--out", childOut.toString()));
+            progress("the first minutes, SnapStart priming " + (primed ? "on" : "off") + ", in a process of its own");
+            int exit = new ProcessBuilder(command).inheritIO().start().waitFor();
+            if (exit != 0) {
+                return exit;
+            }
+            Map<String, Object> child = JSON.readValue(Path.of(childOut + ".json").toFile(), Map.class);
+            report.putIfAbsent("settings", child.get("settings"));
+            report.put(primed ? "primed" : "unprimed", child.get("fastPath"));
+            List<Map<String, Object>> windows = (List<Map<String, Object>>) ((Map<String, Object>) child.get("fastPath")).get("coldWindows");
+            for (Map<String, Object> window : windows) {
+                Map<String, Double> ack = (Map<String, Double>) window.get("ackLatencyMs");
+                Map<String, Double> receive = (Map<String, Double>) window.get("sendToReceiveLatencyMs");
+                rows.add(String.format("| %s | %s | %.0f / %.0f | %.0f / %.0f | %s |", primed ? "primed" : "unprimed", window.get("seconds"),
+                        ack.get("p50"), ack.get("p99"), receive.get("p50"), receive.get("p99"), window.get("unanswered")));
+            }
+        }
+        markdown.add("# The first minutes of a cold local cloud\n");
+        markdown.add(String.format("1:1 load at %d messages/s (%d users) from the moment the cloud is up, without warm-up, for %d s, then %d s more of"
+                + " the same load; each run in a fresh JVM, with SnapStart's priming at deploy and without. Latencies in ms.%n", rate, users,
+                COLD_LOAD_SECONDS, RECOVERY_SECONDS));
+        markdown.add("| run | seconds | ack p50 / p99 | send to receive p50 / p99 | unanswered sends |\n|---|---|---|---|---|");
+        markdown.addAll(rows);
+        markdown.add("");
+        Files.writeString(Path.of(out + ".md"), String.join("\n", markdown) + "\n");
+        Files.writeString(Path.of(out + ".json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report));
+        console.println(String.join("\n", markdown));
+        return 0;
+    }
+
+    /**
+     * 1:1 load from cold, without the warm-up and without a pause: {@link #COLD_LOAD_SECONDS} then
+     * {@link #RECOVERY_SECONDS} more at the same rate, each send's latencies counted in the 10 s window
+     * it was sent in.
+     */
+    private void coldMinutes(List<Client> clients, List<String> conversations) throws Exception {
+        int windowCount = (COLD_LOAD_SECONDS + RECOVERY_SECONDS) / WINDOW_SECONDS;
+        List<ConcurrentHistogram> acks = new ArrayList<>();
+        List<ConcurrentHistogram> receives = new ArrayList<>();
+        List<AtomicLong> sentIn = new ArrayList<>();
+        List<AtomicLong> ackedIn = new ArrayList<>();
+        for (int i = 0; i < windowCount; i++) {
+            acks.add(new ConcurrentHistogram(3));
+            receives.add(new ConcurrentHistogram(3));
+            sentIn.add(new AtomicLong());
+            ackedIn.add(new AtomicLong());
+        }
+        record Sent(long at, int window, String receiver) {
+        }
+        Map<String, Sent> sent = new ConcurrentHashMap<>();
+        Set<String> received = ConcurrentHashMap.newKeySet();
+        for (Client client : clients) {
+            client.onFrame = json -> {
+                Sent one = sent.get(json.path("id").asText());
+                if (one == null) {
+                    return;
+                }
+                switch (json.path("type").asText()) {
+                    case "message.ack" -> {
+                        acks.get(one.window()).recordValue(System.nanoTime() - one.at());
+                        ackedIn.get(one.window()).incrementAndGet();
+                    }
+                    case "message.receive" -> {
+                        if (client.user.equals(one.receiver()) && received.add(json.path("id").asText())) {
+                            receives.get(one.window()).recordValue(System.nanoTime() - one.at());
+                        }
+                    }
+                    default -> {
+                    }
+                }
+            };
+        }
+        long total = (long) rate * (COLD_LOAD_SECONDS + RECOVERY_SECONDS);
+        long start = System.nanoTime();
+        for (long i = 0; i < total; i++) {
+            long wait = start + i * 1_000_000_000L / rate - System.nanoTime();
+            if (wait > 0) {
+                Thread.sleep(Duration.ofNanos(wait));
+            }
+            int pair = (int) (i % conversations.size());
+            boolean fromFirst = (i / conversations.size()) % 2 == 0;
+            String id = UUID.randomUUID().toString();
+            int window = (int) Math.min(windowCount - 1, i / ((long) rate * WINDOW_SECONDS));
+            sent.put(id, new Sent(System.nanoTime(), window, clients.get(2 * pair + (fromFirst ? 1 : 0)).user));
+            sentIn.get(window).incrementAndGet();
+            clients.get(2 * pair + (fromFirst ? 0 : 1)).send("{\"type\":\"message.send\",\"id\":\"" + id + "\",\"conversation_id\":\""
+                    + conversations.get(pair) + "\",\"content\":{\"type\":\"text\",\"body\":\"hello\"}}");
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (received.size() < total && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        clients.forEach(c -> c.onFrame = json -> { });
+        List<Map<String, Object>> windows = new ArrayList<>();
+        for (int i = 0; i < windowCount; i++) {
+            Map<String, Object> window = new LinkedHashMap<>();
+            window.put("seconds", (i * WINDOW_SECONDS) + "-" + ((i + 1) * WINDOW_SECONDS) + (i * WINDOW_SECONDS >= COLD_LOAD_SECONDS ? " (after)" : ""));
+            window.put("ackLatencyMs", percentiles(acks.get(i)));
+            window.put("sendToReceiveLatencyMs", percentiles(receives.get(i)));
+            window.put("unanswered", sentIn.get(i).get() - ackedIn.get(i).get());
+            windows.add(window);
+        }
+        section.put("coldWindows", windows);
+        section.put("functions", cloud.runtime().allMetrics());
     }
 
     // ---- clients -------------------------------------------------------------------------------------

@@ -46,6 +46,20 @@ public final class AwsClients {
      */
     private static final ScheduledExecutorService TIMEOUT_TIMERS = timeoutTimers();
 
+    /**
+     * The clients' HTTP connections are the JDK's (UrlConnectionHttpClient), which keeps at most
+     * {@code http.maxConnections} idle connections per host, 5 by default: a delivery posting to 64
+     * connections in parallel would open, and TLS-handshake, most of them anew on every message. Set
+     * before the first connection (the JDK reads it once), unless the process already chose a value.
+     */
+    static final int KEEP_ALIVE_CONNECTIONS_PER_HOST = 128;
+
+    static {
+        if (System.getProperty("http.maxConnections") == null) {
+            System.setProperty("http.maxConnections", Integer.toString(KEEP_ALIVE_CONNECTIONS_PER_HOST));
+        }
+    }
+
     private static ScheduledExecutorService timeoutTimers() {
         ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(2, Thread.ofPlatform().name("sdk-timeouts-", 0).daemon(true).factory());
         // A call that ends in time cancels its timer; dropping it at once keeps the queue to the calls in flight.

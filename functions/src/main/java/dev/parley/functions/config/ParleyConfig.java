@@ -24,7 +24,8 @@ public record ParleyConfig(
         Optional<URI> managementEndpoint,
         Duration receiptNoticeInterval,
         int fastPathMaxConnections,
-        Duration fastPathWindow) {
+        Duration fastPathWindow,
+        int logSamplePercent) {
 
     public static final String CONNECTIONS_TABLE = "PARLEY_TABLE_CONNECTIONS";
     public static final String CONVERSATIONS_TABLE = "PARLEY_TABLE_CONVERSATIONS";
@@ -49,8 +50,14 @@ public record ParleyConfig(
     static final int LARGEST_FAST_PATH_MAX_CONNECTIONS = 256;
     /** How long, at most, a send waits for its fast path's posts to be answered, in milliseconds. */
     public static final String FAST_PATH_WINDOW_MS = "PARLEY_FAST_PATH_WINDOW_MS";
-    public static final Duration DEFAULT_FAST_PATH_WINDOW = Duration.ofMillis(100);
+    public static final Duration DEFAULT_FAST_PATH_WINDOW = Duration.ofMillis(150);
     static final long LONGEST_FAST_PATH_WINDOW_MS = 1_000;
+    /**
+     * The percentage of messages whose per-message log lines are written (LogSampling); unset, all of them
+     * (the local cloud). The stack sets {@link #DEPLOYED_LOG_SAMPLE_PERCENT} unless told otherwise.
+     */
+    public static final String LOG_SAMPLE_PERCENT = "PARLEY_LOG_SAMPLE_PERCENT";
+    public static final int DEPLOYED_LOG_SAMPLE_PERCENT = 1;
     /** Lambda's variable for the function's credentials; locally, the identity the local cloud knows the function by. */
     public static final String ACCESS_KEY_ID = "AWS_ACCESS_KEY_ID";
 
@@ -76,7 +83,8 @@ public record ParleyConfig(
                 FunctionEnvironment.get(FAST_PATH_MAX_CONNECTIONS).map(value -> (int) bounded(FAST_PATH_MAX_CONNECTIONS, value, 0,
                         LARGEST_FAST_PATH_MAX_CONNECTIONS, "connections; 0 turns the fast path off")).orElse(DEFAULT_FAST_PATH_MAX_CONNECTIONS),
                 FunctionEnvironment.get(FAST_PATH_WINDOW_MS).map(value -> Duration.ofMillis(bounded(FAST_PATH_WINDOW_MS, value, 1,
-                        LONGEST_FAST_PATH_WINDOW_MS, "milliseconds"))).orElse(DEFAULT_FAST_PATH_WINDOW));
+                        LONGEST_FAST_PATH_WINDOW_MS, "milliseconds"))).orElse(DEFAULT_FAST_PATH_WINDOW),
+                FunctionEnvironment.get(LOG_SAMPLE_PERCENT).map(value -> (int) bounded(LOG_SAMPLE_PERCENT, value, 0, 100, "percent")).orElse(100));
     }
 
     /** A whole number from {@code from} to {@code to}; anything else fails the cold start, naming the variable. */

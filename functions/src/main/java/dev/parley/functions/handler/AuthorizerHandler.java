@@ -16,12 +16,23 @@ import software.amazon.lambda.powertools.logging.argument.StructuredArguments;
  * or the {@code Authorization: Bearer} header and allows the connection with the user and device as
  * context. A missing or bad token throws "Unauthorized", which API Gateway answers with 401.
  */
-public final class AuthorizerHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
+public final class AuthorizerHandler extends PrimedHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
     private static final Logger LOG = LoggerFactory.getLogger(AuthorizerHandler.class);
     private final TokenVerifier verifier;
 
     public AuthorizerHandler() {
         this(TokenVerifier.fromEnvironment());
+        registerForSnapshot();
+    }
+
+    /** Verifies a token that is well formed but not signed by us: the JWT parsing and checking paths, refused. */
+    @Override
+    protected void prime() {
+        try {
+            verifier.verify("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJwYXJsZXktcHJpbWluZyJ9.c2lnbmF0dXJlLW5vdC1vdXJz");
+        } catch (TokenVerifier.InvalidToken expected) {
+            // Refused, as it should be.
+        }
     }
 
     AuthorizerHandler(TokenVerifier verifier) {

@@ -25,20 +25,33 @@ public final class ConnectionHandlers {
         return response;
     }
 
-    static Connections connections() {
-        Wiring wiring = Wiring.fromEnvironment();
-        return new Connections(wiring.connections(), wiring.clock);
+    /** Looks up a user nobody is: the connections table's read path, which $connect's and $disconnect's writes share. */
+    static void primeConnections(Wiring wiring) {
+        wiring.connections().liveConnections(java.util.List.of(PrimedHandler.NOBODY), wiring.clock.instant());
     }
 
-    public static final class Connect implements RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse> {
+    public static final class Connect extends PrimedHandler implements RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse> {
         private final Connections connections;
+        private final Runnable prime;
 
         public Connect() {
-            this(connections());
+            this(Wiring.fromEnvironment());
+            registerForSnapshot();
+        }
+
+        private Connect(Wiring wiring) {
+            this.connections = new Connections(wiring.connections(), wiring.clock);
+            this.prime = () -> primeConnections(wiring);
         }
 
         Connect(Connections connections) {
             this.connections = connections;
+            this.prime = () -> { };
+        }
+
+        @Override
+        protected void prime() {
+            prime.run();
         }
 
         @Override
@@ -53,15 +66,28 @@ public final class ConnectionHandlers {
         }
     }
 
-    public static final class Disconnect implements RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse> {
+    public static final class Disconnect extends PrimedHandler implements RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse> {
         private final Connections connections;
+        private final Runnable prime;
 
         public Disconnect() {
-            this(connections());
+            this(Wiring.fromEnvironment());
+            registerForSnapshot();
+        }
+
+        private Disconnect(Wiring wiring) {
+            this.connections = new Connections(wiring.connections(), wiring.clock);
+            this.prime = () -> primeConnections(wiring);
         }
 
         Disconnect(Connections connections) {
             this.connections = connections;
+            this.prime = () -> { };
+        }
+
+        @Override
+        protected void prime() {
+            prime.run();
         }
 
         @Override

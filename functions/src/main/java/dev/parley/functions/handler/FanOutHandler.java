@@ -5,12 +5,19 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import dev.parley.functions.observability.LogFields;
+import dev.parley.functions.observability.LogSampling;
 import dev.parley.functions.observability.Telemetry;
 import dev.parley.functions.store.StreamRecords;
 import dev.parley.functions.store.MessagesTable;
 import dev.parley.functions.store.RecordingPushNotifier;
 import dev.parley.functions.usecase.FanOut;
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Content;
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
 import dev.parley.model.Message;
+import dev.parley.protocol.ServerFrame;
+import java.util.Optional;
 import dev.parley.protocol.FrameCodec;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,23 +35,39 @@ import software.amazon.lambda.powertools.metrics.model.MetricUnit;
  * them, and reports as batch item failures the records that could not be decoded or delivered, so
  * the event source mapping retries from the earliest of them.
  */
-public final class FanOutHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse> {
+public final class FanOutHandler extends PrimedHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse> {
     private static final Logger LOG = LoggerFactory.getLogger(FanOutHandler.class);
 
     private final FanOut fanOut;
+    private final Runnable prime;
 
     public FanOutHandler() {
         this(Wiring.fromEnvironment());
+        registerForSnapshot();
     }
 
     private FanOutHandler(Wiring wiring) {
-        this(new FanOut(wiring.conversations(), wiring.messages(), wiring.delivery(), new RecordingPushNotifier(), new FrameCodec(), wiring.clock));
-        // The stream records' schema is built now, in the snapshot SnapStart takes, not on the first batch.
-        MessagesTable.SCHEMA.tableMetadata();
+        FrameCodec codec = new FrameCodec();
+        this.fanOut = new FanOut(wiring.conversations(), wiring.messages(), wiring.delivery(), new RecordingPushNotifier(), codec, wiring.clock);
+        this.prime = () -> {
+            // The stream records' schema, both ways, and the frame every delivery posts.
+            Message sample = new Message(ClientMessageId.random(), NO_CONVERSATION, 1, NOBODY, DeviceId.DEFAULT, Content.text("priming"), 0);
+            MessagesTable.read(MessagesTable.item(new MessagesTable.StoredMessage(sample, Optional.empty())));
+            codec.encode(new ServerFrame.MessageReceive(sample));
+            primeDelivery(wiring, codec);
+            wiring.messages().fastDeliveries(List.of(sample));
+            wiring.conversations().find(ConversationId.of("g:parley-priming"));
+        };
     }
 
     FanOutHandler(FanOut fanOut) {
         this.fanOut = fanOut;
+        this.prime = () -> { };
+    }
+
+    @Override
+    protected void prime() {
+        prime.run();
     }
 
     @Override
@@ -76,8 +99,8 @@ public final class FanOutHandler implements RequestHandler<DynamodbEvent, Stream
             failed.add(failure.envelope().recordId());
         }
         for (FanOut.Delivered one : outcome.delivered()) {
-            if (one.bySend()) {
-                // Counted below; its send logged its delivery.
+            if (one.bySend() || !LogSampling.sampled(one.message().id())) {
+                // Counted below; its send logged its delivery, or the message is not in the log sample.
                 continue;
             }
             withMessageFields(one.message(), () -> LOG.info("fan-out", StructuredArguments.entry("posts", one.posts()),

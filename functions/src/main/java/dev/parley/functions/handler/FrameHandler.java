@@ -5,6 +5,7 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketResponse;
 import dev.parley.functions.observability.LogFields;
+import dev.parley.functions.observability.LogSampling;
 import dev.parley.functions.observability.Telemetry;
 import dev.parley.functions.retry.Backoff;
 import dev.parley.functions.usecase.Caller;
@@ -32,22 +33,42 @@ import software.amazon.lambda.powertools.metrics.model.MetricUnit;
  * {@code rate_limited} with a wait when a store could not serve it now. The connection stays open
  * whatever the frame was.
  */
-public final class FrameHandler implements RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse> {
+public final class FrameHandler extends PrimedHandler implements RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse> {
     private static final Logger LOG = LoggerFactory.getLogger(FrameHandler.class);
     private final FrameCodec codec = new FrameCodec();
+    /** A send as clients write it, for priming the codec's paths. */
+    private static final String SAMPLE_SEND = "{\"type\":\"message.send\",\"id\":\"3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e10\","
+            + "\"conversation_id\":\"d:parley-priming:parley-priming-2\",\"content\":{\"type\":\"text\",\"body\":\"priming\"}}";
     private final FrameRoutes routes;
+    private final Runnable prime;
 
     public FrameHandler() {
         this(Wiring.fromEnvironment());
+        registerForSnapshot();
     }
 
     private FrameHandler(Wiring wiring) {
         this.routes = FrameRoutes.over(wiring.conversations(), wiring.messages(), wiring.connections(), wiring.delivery(), codec, wiring.clock,
                 Backoff.DYNAMODB, wiring.fastPath());
+        this.prime = () -> {
+            if (codec.decodeClient(SAMPLE_SEND) instanceof DecodeResult.Decoded<ClientFrame> decoded
+                    && decoded.frame() instanceof ClientFrame.MessageSend send) {
+                codec.encode(new ServerFrame.MessageAck(send.id(), send.conversationId(), 1, 0, AckStatus.SENT));
+            }
+            primeDelivery(wiring, codec);
+            wiring.conversations().summary(NO_CONVERSATION);
+            wiring.messages().after(NO_CONVERSATION, 0, 1);
+        };
     }
 
     FrameHandler(FrameRoutes routes) {
         this.routes = routes;
+        this.prime = () -> { };
+    }
+
+    @Override
+    protected void prime() {
+        prime.run();
     }
 
     @Override
@@ -92,18 +113,25 @@ public final class FrameHandler implements RequestHandler<APIGatewayV2WebSocketE
         }
     }
 
-    /** Logs and counts a send's outcome: accepted with its seq (and what its fast path did), or a duplicate of an earlier one. */
+    /**
+     * Logs and counts a send's outcome: accepted with its seq (and what its fast path did), for the
+     * sampled messages (LogSampling), or a duplicate of an earlier one, always; counted always.
+     */
     private static void record(SendMessage.Sent sent) {
         ServerFrame.MessageAck ack = sent.ack();
         MDC.put(LogFields.SEQ, Long.toString(ack.seq()));
         boolean duplicate = ack.status() == AckStatus.DUPLICATE;
-        if (sent.fastDelivery().isPresent()) {
-            SendMessage.FastDelivery fast = sent.fastDelivery().get();
-            LOG.info("message accepted", StructuredArguments.entry("client_message_id", ack.id().toString()),
-                    StructuredArguments.entry("fast_posts", fast.posts()), StructuredArguments.entry("gone", fast.gone()),
-                    StructuredArguments.entry("fast_path_complete", fast.recorded()), StructuredArguments.entry("post_ms", Math.round(fast.postMillis())));
-        } else {
-            LOG.info(duplicate ? "duplicate send" : "message accepted", StructuredArguments.entry("client_message_id", ack.id().toString()));
+        if (duplicate) {
+            LOG.info("duplicate send", StructuredArguments.entry("client_message_id", ack.id().toString()));
+        } else if (LogSampling.sampled(ack.id())) {
+            if (sent.fastDelivery().isPresent()) {
+                SendMessage.FastDelivery fast = sent.fastDelivery().get();
+                LOG.info("message accepted", StructuredArguments.entry("client_message_id", ack.id().toString()),
+                        StructuredArguments.entry("fast_posts", fast.posts()), StructuredArguments.entry("gone", fast.gone()),
+                        StructuredArguments.entry("fast_path_complete", fast.recorded()), StructuredArguments.entry("post_ms", Math.round(fast.postMillis())));
+            } else {
+                LOG.info("message accepted", StructuredArguments.entry("client_message_id", ack.id().toString()));
+            }
         }
         Telemetry.metrics(metrics -> {
             metrics.addMetric(duplicate ? Telemetry.DUPLICATES : Telemetry.MESSAGES_ACCEPTED, 1, MetricUnit.COUNT);

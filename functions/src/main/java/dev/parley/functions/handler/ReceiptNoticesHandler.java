@@ -22,22 +22,36 @@ import software.amazon.lambda.powertools.metrics.model.MetricUnit;
  * {@link ReceiptNotices} tell the senders, and reports as batch item failures the records that could
  * not be decoded and the first change of each conversation whose notices failed.
  */
-public final class ReceiptNoticesHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse> {
+public final class ReceiptNoticesHandler extends PrimedHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse> {
     private static final Logger LOG = LoggerFactory.getLogger(ReceiptNoticesHandler.class);
 
     private final ReceiptNotices notices;
+    private final Runnable prime;
 
     public ReceiptNoticesHandler() {
         this(Wiring.fromEnvironment());
+        registerForSnapshot();
     }
 
     private ReceiptNoticesHandler(Wiring wiring) {
-        this(new ReceiptNotices(wiring.conversations(), wiring.messages(), wiring.delivery(), new FrameCodec(), wiring.clock,
-                duration -> Thread.sleep(duration), wiring.receiptNoticeInterval()));
+        FrameCodec codec = new FrameCodec();
+        this.notices = new ReceiptNotices(wiring.conversations(), wiring.messages(), wiring.delivery(), codec, wiring.clock,
+                duration -> Thread.sleep(duration), wiring.receiptNoticeInterval());
+        this.prime = () -> {
+            primeDelivery(wiring, codec);
+            wiring.conversations().membership(NOBODY, NO_CONVERSATION);
+            wiring.messages().senders(NO_CONVERSATION, 0, 1, 1);
+        };
     }
 
     ReceiptNoticesHandler(ReceiptNotices notices) {
         this.notices = notices;
+        this.prime = () -> { };
+    }
+
+    @Override
+    protected void prime() {
+        prime.run();
     }
 
     @Override

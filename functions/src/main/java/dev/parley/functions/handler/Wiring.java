@@ -2,6 +2,7 @@ package dev.parley.functions.handler;
 
 import dev.parley.functions.config.AwsClients;
 import dev.parley.functions.config.ParleyConfig;
+import dev.parley.functions.observability.LogSampling;
 import dev.parley.functions.store.DynamoConnectionRegistry;
 import dev.parley.functions.store.DynamoConversationRepository;
 import dev.parley.functions.store.DynamoMessageLog;
@@ -16,11 +17,15 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The adapters a function's use cases run on, built from its environment once per execution
- * environment (a handler's no-argument constructor): the DynamoDB stores and the Management API.
+ * environment (a handler's no-argument constructor): the DynamoDB stores and the Management API,
+ * each built once, so that the use cases and SnapStart's priming ({@link PrimedHandler}) share them.
  */
 final class Wiring {
-    /** At most this many PostToConnection calls in flight per execution environment. */
-    static final int MAX_POSTS_IN_FLIGHT = 32;
+    /**
+     * At most this many PostToConnection calls in flight per execution environment: the fast path's
+     * largest bound, so that a send posts to all its connections in one wave.
+     */
+    static final int MAX_POSTS_IN_FLIGHT = 64;
 
     private final ParleyConfig config;
     private final DynamoDbClient dynamo;
@@ -29,23 +34,38 @@ final class Wiring {
     private Wiring(ParleyConfig config) {
         this.config = config;
         this.dynamo = AwsClients.dynamoDb(config);
+        LogSampling.percent(config.logSamplePercent());
     }
 
     static Wiring fromEnvironment() {
         return new Wiring(ParleyConfig.fromEnvironment());
     }
 
-    ConnectionRegistry connections() {
-        return new DynamoConnectionRegistry(dynamo, config.connectionsTable());
+    private ConnectionRegistry connections;
+    private ConversationRepository conversations;
+    private MessageLog messages;
+    private Delivery delivery;
+
+    synchronized ConnectionRegistry connections() {
+        if (connections == null) {
+            connections = new DynamoConnectionRegistry(dynamo, config.connectionsTable());
+        }
+        return connections;
     }
 
-    ConversationRepository conversations() {
-        return new DynamoConversationRepository(dynamo, config.conversationsTable(), config.membershipsTable());
+    synchronized ConversationRepository conversations() {
+        if (conversations == null) {
+            conversations = new DynamoConversationRepository(dynamo, config.conversationsTable(), config.membershipsTable());
+        }
+        return conversations;
     }
 
-    MessageLog messages() {
-        return new DynamoMessageLog(dynamo, AwsClients.dynamoDbWithoutRetries(config), config.messagesTable(), config.conversationsTable(),
-                config.membershipsTable());
+    synchronized MessageLog messages() {
+        if (messages == null) {
+            messages = new DynamoMessageLog(dynamo, AwsClients.dynamoDbWithoutRetries(config), config.messagesTable(), config.conversationsTable(),
+                    config.membershipsTable());
+        }
+        return messages;
     }
 
     java.time.Duration receiptNoticeInterval() {
@@ -59,7 +79,10 @@ final class Wiring {
     }
 
     /** For a function that posts to connections: the Management API's endpoint must be configured. */
-    Delivery delivery() {
-        return new Delivery(connections(), new ManagementApiPoster(AwsClients.management(config)), clock, MAX_POSTS_IN_FLIGHT);
+    synchronized Delivery delivery() {
+        if (delivery == null) {
+            delivery = new Delivery(connections(), new ManagementApiPoster(AwsClients.management(config)), clock, MAX_POSTS_IN_FLIGHT);
+        }
+        return delivery;
     }
 }

@@ -1,5 +1,6 @@
 package dev.parley.functions.store;
 
+import dev.parley.functions.observability.LogSampling;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.ports.PushNotifier;
@@ -9,14 +10,16 @@ import software.amazon.lambda.powertools.logging.argument.StructuredArguments;
 
 /**
  * Records the members a message could not reach live. Mobile push (SNS) implements this port in a
- * later step; until then the hand-off is logged (and counted by the fan-out's metrics), so nothing
- * is silently dropped.
+ * later step; until then the hand-off is counted by the fan-out's metrics and logged for the
+ * messages in the log sample (LogSampling), so nothing is silently dropped.
  */
 public final class RecordingPushNotifier implements PushNotifier {
     private static final Logger LOG = LoggerFactory.getLogger(RecordingPushNotifier.class);
 
     @Override
     public void notifyOffline(UserId recipient, Message message) {
-        LOG.info("push hand-off", StructuredArguments.entry("recipient", recipient.value()));
+        if (LogSampling.sampled(message.id())) {
+            LOG.info("push hand-off", StructuredArguments.entry("recipient", recipient.value()));
+        }
     }
 }

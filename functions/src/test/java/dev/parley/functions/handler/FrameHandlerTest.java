@@ -84,6 +84,23 @@ class FrameHandlerTest {
     }
 
     @Test
+    void unsampledMessagesAreCountedButNotLoggedAndDuplicatesAlwaysAre() throws Exception {
+        conversations.createIfAbsent(Conversation.direct(UserId.of("alice"), UserId.of("bob")), UserId.of("alice"));
+        FrameHandler handler = handler(new InMemoryMessageLog(conversations));
+        dev.parley.functions.observability.LogSampling.percent(0);
+        StdoutCapture stdout = StdoutCapture.start();
+        try (stdout) {
+            handler.handleRequest(event("websocket-message-send.json"), LambdaContexts.of("route-message-send"));
+            handler.handleRequest(event("websocket-message-send.json"), LambdaContexts.of("route-message-send"));
+        } finally {
+            dev.parley.functions.observability.LogSampling.percent(100);
+        }
+        assertThat(stdout.jsonLines()).noneSatisfy(line -> assertThat(line.path("message").asText()).isEqualTo("message accepted"));
+        assertThat(stdout.jsonLines()).anySatisfy(line -> assertThat(line.path("message").asText()).isEqualTo("duplicate send"));
+        assertThat(stdout.jsonLines()).anySatisfy(line -> assertThat(line.path("MessagesAccepted").asDouble()).isEqualTo(1.0));
+    }
+
+    @Test
     void aPingRenewsTheConnectionsLease() throws Exception {
         JsonNode pong = body(handler(new InMemoryMessageLog(conversations)).handleRequest(event("websocket-message-ping.json"), LambdaContexts.of("route-ping")));
         assertThat(pong.path("type").asText()).isEqualTo("pong");

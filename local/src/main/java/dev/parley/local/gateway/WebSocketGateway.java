@@ -416,7 +416,9 @@ public final class WebSocketGateway implements AutoCloseable {
     void send(Connection connection, String text) {
         Session session = connection.session;
         if (session != null && session.isOpen()) {
-            session.sendText(text, org.eclipse.jetty.websocket.api.Callback.NOOP);
+            // A frame that could not be written is said, not dropped silently: API Gateway would have sent it.
+            session.sendText(text, org.eclipse.jetty.websocket.api.Callback.from(() -> { }, failure -> System.getLogger(WebSocketGateway.class.getName())
+                    .log(System.Logger.Level.WARNING, "a frame to connection " + connection.id + " was not written: " + failure)));
         }
     }
 

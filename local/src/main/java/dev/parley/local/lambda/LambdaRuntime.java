@@ -58,8 +58,18 @@ public final class LambdaRuntime implements AutoCloseable {
         return killSwitch;
     }
 
-    /** Deploys a function with a concurrency limit (Lambda's reserved concurrency). */
+    /** Deploys a function with a concurrency limit (Lambda's reserved concurrency); environments start on first use. */
     public void deploy(FunctionSpec spec, int concurrencyLimit) {
+        deploy(spec, concurrencyLimit, false);
+    }
+
+    /**
+     * Deploys a function. With {@code snapStart}, as Lambda publishes a SnapStart version: one execution
+     * environment is initialized now, the CRaC hooks of its handler run (when the handler is an
+     * {@code org.crac.Resource}: its priming, before the snapshot, then after the restore), and it is
+     * kept as the first warm environment. A hook that fails fails the deploy, as it fails the publish.
+     */
+    public void deploy(FunctionSpec spec, int concurrencyLimit, boolean snapStart) {
         if (concurrencyLimit < 1) {
             throw new IllegalArgumentException("the concurrency limit of " + spec.name() + " must be at least 1");
         }
@@ -72,8 +82,12 @@ public final class LambdaRuntime implements AutoCloseable {
         if (!RequestHandler.class.isAssignableFrom(handlerClass) && !RequestStreamHandler.class.isAssignableFrom(handlerClass)) {
             throw new IllegalArgumentException(spec.handler() + " implements neither RequestHandler nor RequestStreamHandler");
         }
-        if (functions.putIfAbsent(spec.name(), new Deployed(spec, handlerClass, concurrencyLimit)) != null) {
+        Deployed deployed = new Deployed(spec, handlerClass, concurrencyLimit);
+        if (functions.putIfAbsent(spec.name(), deployed) != null) {
             throw new IllegalArgumentException("function " + spec.name() + " is already deployed");
+        }
+        if (snapStart) {
+            deployed.publishSnapshot();
         }
     }
 
@@ -150,6 +164,7 @@ public final class LambdaRuntime implements AutoCloseable {
         private final AtomicLong coldStartNanos = new AtomicLong();
         private final AtomicLong totalNanos = new AtomicLong();
         private final AtomicLong maxNanos = new AtomicLong();
+        private final AtomicLong primingNanos = new AtomicLong();
         private final AtomicInteger busy = new AtomicInteger();
         private final PojoSerializer<Object> inputSerializer;
 
@@ -211,6 +226,30 @@ public final class LambdaRuntime implements AutoCloseable {
                 invocations.incrementAndGet();
                 totalNanos.addAndGet(elapsed);
                 maxNanos.accumulateAndGet(elapsed, Math::max);
+                release(environment, keep);
+            }
+        }
+
+        /** Initializes an environment, runs its handler's CRaC hooks, and keeps it warm: SnapStart's publish, locally. */
+        void publishSnapshot() {
+            Environment environment = acquire();
+            boolean keep = false;
+            try {
+                if (environment.handler() instanceof org.crac.Resource hooks) {
+                    long started = System.nanoTime();
+                    FunctionEnvironment.with(spec.environment(), () -> {
+                        try {
+                            hooks.beforeCheckpoint(null);
+                            hooks.afterRestore(null);
+                        } catch (Exception e) {
+                            throw new IllegalStateException("the SnapStart hooks of " + spec.name() + " failed: " + e.getMessage(), e);
+                        }
+                        return null;
+                    });
+                    primingNanos.addAndGet(System.nanoTime() - started);
+                }
+                keep = true;
+            } finally {
                 release(environment, keep);
             }
         }
@@ -297,7 +336,8 @@ public final class LambdaRuntime implements AutoCloseable {
 
         synchronized FunctionMetrics metrics() {
             return new FunctionMetrics(invocations.get(), errors.get(), timeouts.get(), throttles.get(), coldStarts.get(),
-                    Duration.ofNanos(coldStartNanos.get()), Duration.ofNanos(totalNanos.get()), Duration.ofNanos(maxNanos.get()), environments);
+                    Duration.ofNanos(coldStartNanos.get()), Duration.ofNanos(totalNanos.get()), Duration.ofNanos(maxNanos.get()), environments,
+                    Duration.ofNanos(primingNanos.get()));
         }
     }
 
