@@ -96,6 +96,25 @@ class LocalCloudTest {
     }
 
     @Test
+    void everyFunctionIsPrimedAtDeployAsSnapStartPublishesItAndNoneFails() {
+        LocalCloud cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        dev.parley.testsupport.StdoutCapture stdout = dev.parley.testsupport.StdoutCapture.start();
+        try (stdout) {
+            cloud.start(FREE_PORTS);
+        } finally {
+            cloud.stop();
+        }
+        var lines = stdout.jsonLines();
+        assertThat(lines).filteredOn(line -> line.path("message").asText().equals("primed")).extracting(line -> line.path("handler").asText())
+                .as("each function's handler ran its priming, in its own environment")
+                .containsExactlyInAnyOrderElementsOf(ParleyManifest.manifest().functions().stream()
+                        .map(function -> function.handler().substring(function.handler().lastIndexOf('.') + 1).replace('$', '.'))
+                        .map(name -> name.substring(name.lastIndexOf('.') + 1)).toList());
+        assertThat(lines).noneSatisfy(line -> assertThat(line.path("message").asText()).contains("priming failed"));
+        assertThat(cloud.runtime().allMetrics().values()).allSatisfy(metrics -> assertThat(metrics.coldStarts()).isEqualTo(1));
+    }
+
+    @Test
     void itWiresAManifestsTablesFunctionsAndRoutesEndToEnd() throws Exception {
         TableSpec table = new TableSpec("things", new TableSpec.Key("pk", TableSpec.KeyType.S), Optional.empty(), List.of(),
                 Optional.of("NEW_IMAGE"), Optional.of("expires"));

@@ -31,9 +31,17 @@ public interface MessageLog {
     /**
      * A send's offer to deliver its message to the live connections itself, right after storing it: taken
      * for a new message of a conversation with at most {@code maxMembers} members, which is then stamped
-     * with the end of the fast path's {@code window}, counted from the moment it is stored.
+     * with the end of the fast path's window ({@link #windowFor}), counted from the moment it is stored.
      */
     record FastPathOffer(Duration window, int maxMembers) {
+        /** Each member adds this to the window: posting to more connections in parallel waits for the slowest of more. */
+        public static final Duration PER_MEMBER = Duration.ofMillis(2);
+
+        /** The window for a conversation of this many members: {@code window}, and {@link #PER_MEMBER} for each. */
+        public Duration windowFor(int members) {
+            return window.plus(PER_MEMBER.multipliedBy(members));
+        }
+
         public FastPathOffer {
             if (window.isNegative() || window.isZero()) {
                 throw new IllegalArgumentException("the fast path's window must be positive, was " + window);

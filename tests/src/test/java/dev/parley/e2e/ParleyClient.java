@@ -26,7 +26,8 @@ import org.eclipse.jetty.websocket.client.WebSocketClient;
 
 /** A Parley app client for the tests: a real WebSocket, frames encoded and decoded with the protocol's codec. */
 public final class ParleyClient implements AutoCloseable {
-    static final Duration WAIT = Duration.ofSeconds(10);
+    /** Long enough for a burst that makes the local runtime start dozens of execution environments at once on 2 cores. */
+    static final Duration WAIT = Duration.ofSeconds(20);
     private static final FrameCodec CODEC = new FrameCodec();
     private static final WebSocketClient WEBSOCKETS = startClient();
 

@@ -114,7 +114,7 @@ public final class DynamoMessageLog implements MessageLog {
         Message message = new Message(draft.id(), conversation, seq, draft.senderId(), draft.senderDevice(), draft.content(), draft.serverTimestamp());
         // A retry that stores at a seq its failed attempt reserved is not fast-pathed: the stream delivers it.
         OptionalLong fastPathUntil = fastPath.filter(offer -> taken.memberCount().isPresent() && taken.memberCount().getAsInt() <= offer.maxMembers())
-                .map(offer -> OptionalLong.of(clock.millis() + offer.window().toMillis())).orElse(OptionalLong.empty());
+                .map(offer -> OptionalLong.of(clock.millis() + offer.windowFor(taken.memberCount().getAsInt()).toMillis())).orElse(OptionalLong.empty());
         try {
             messageItems.putItem(b -> b.item(new StoredMessage(message, senderConnection, fastPathUntil)).conditionExpression(SEQ_IS_FREE));
         } catch (ConditionalCheckFailedException stored) {

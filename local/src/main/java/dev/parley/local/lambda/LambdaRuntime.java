@@ -87,7 +87,13 @@ public final class LambdaRuntime implements AutoCloseable {
             throw new IllegalArgumentException("function " + spec.name() + " is already deployed");
         }
         if (snapStart) {
-            deployed.publishSnapshot();
+            try {
+                deployed.publishSnapshot();
+            } catch (RuntimeException e) {
+                // No snapshot, no version: the function is not deployed.
+                functions.remove(spec.name(), deployed);
+                throw e;
+            }
         }
     }
 

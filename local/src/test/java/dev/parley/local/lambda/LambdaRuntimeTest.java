@@ -53,6 +53,27 @@ class LambdaRuntimeTest {
     }
 
     @Test
+    void aSnapStartDeployInitializesOneEnvironmentRunsItsHooksAndKeepsItWarm() {
+        TestHandlers.Primed.EVENTS.clear();
+        runtime.deploy(spec("primed", TestHandlers.Primed.class, Duration.ofSeconds(3), Map.of("GREETING", "hi")), 5, true);
+        assertThat(TestHandlers.Primed.EVENTS).as("at deploy, in the function's environment")
+                .containsExactly("constructed", "beforeCheckpoint hi", "afterRestore");
+        runtime.invoke("primed", "{}");
+        assertThat(TestHandlers.Primed.EVENTS).as("the primed environment serves the first request").endsWith("afterRestore", "invoked");
+        FunctionMetrics metrics = runtime.metrics("primed");
+        assertThat(metrics.coldStarts()).isEqualTo(1);
+        assertThat(metrics.primingTime()).isPositive();
+
+        runtime.deploy(spec("unprimed", TestHandlers.Primed.class, Duration.ofSeconds(3), Map.of()), 5);
+        assertThat(runtime.metrics("unprimed").coldStarts()).as("without SnapStart, nothing runs before the first request").isZero();
+        assertThat(runtime.metrics("unprimed").primingTime()).isZero();
+
+        assertThatThrownBy(() -> runtime.deploy(spec("broken", TestHandlers.PrimingFails.class, Duration.ofSeconds(3), Map.of()), 5, true))
+                .hasMessageContaining("the SnapStart hooks of broken failed");
+        assertThat(runtime.isDeployed("broken")).isFalse();
+    }
+
+    @Test
     void aHandlerErrorIsReportedWithItsTypeCountedAndWrittenToTheLog() throws Exception {
         runtime.deploy(spec("failing", TestHandlers.Failing.class, Duration.ofSeconds(3), Map.of()), 5);
         StdoutCapture log = StdoutCapture.during(() -> assertThatThrownBy(() -> runtime.invoke("failing", "{\"why\":\"test\"}"))

@@ -72,4 +72,46 @@ public final class TestHandlers {
             input.transferTo(output);
         }
     }
+
+    /** A handler with SnapStart hooks: records the order they ran in, and what the environment said during its priming. */
+    public static final class Primed implements RequestHandler<Map<String, Object>, String>, org.crac.Resource {
+        public static final java.util.List<String> EVENTS = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        public Primed() {
+            EVENTS.add("constructed");
+        }
+
+        @Override
+        public void beforeCheckpoint(org.crac.Context<? extends org.crac.Resource> context) {
+            EVENTS.add("beforeCheckpoint " + FunctionEnvironment.get("GREETING").orElse("-"));
+        }
+
+        @Override
+        public void afterRestore(org.crac.Context<? extends org.crac.Resource> context) {
+            EVENTS.add("afterRestore");
+        }
+
+        @Override
+        public String handleRequest(Map<String, Object> input, Context context) {
+            EVENTS.add("invoked");
+            return "ok";
+        }
+    }
+
+    /** A handler whose priming fails, as a publish whose hooks throw fails. */
+    public static final class PrimingFails implements RequestHandler<Map<String, Object>, String>, org.crac.Resource {
+        @Override
+        public void beforeCheckpoint(org.crac.Context<? extends org.crac.Resource> context) throws org.crac.CheckpointException {
+            throw new org.crac.CheckpointException();
+        }
+
+        @Override
+        public void afterRestore(org.crac.Context<? extends org.crac.Resource> context) {
+        }
+
+        @Override
+        public String handleRequest(Map<String, Object> input, Context context) {
+            return "ok";
+        }
+    }
 }

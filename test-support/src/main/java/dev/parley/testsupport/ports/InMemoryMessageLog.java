@@ -53,7 +53,7 @@ public class InMemoryMessageLog implements MessageLog {
         Message message = new Message(id, conversation, seq, sender, device, content, serverTimestamp);
         int members = conversations.summary(conversation).map(ConversationRepository.Summary::memberCount).orElse(Integer.MAX_VALUE);
         OptionalLong stamp = fastPath.filter(offer -> members <= offer.maxMembers())
-                .map(offer -> OptionalLong.of(serverTimestamp + offer.window().toMillis())).orElse(OptionalLong.empty());
+                .map(offer -> OptionalLong.of(serverTimestamp + offer.windowFor(members).toMillis())).orElse(OptionalLong.empty());
         bySeq.computeIfAbsent(conversation, c -> new TreeMap<>()).put(seq, new Stored(message, senderConnection, stamp));
         byClientId.computeIfAbsent(conversation, c -> new HashMap<>()).put(id, message);
         return new Appended(message, false, stamp);
