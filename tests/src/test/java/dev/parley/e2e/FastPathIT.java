@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -24,18 +23,8 @@ import org.junit.jupiter.api.Test;
  * post again, and a send killed after the store, or after some of its posts, is still delivered to
  * everyone by the stream. The kills use the local cloud's kill switch, so they run locally only.
  */
-class FastPathIT {
+class FastPathIT extends EndToEndTest {
     private static final String SEND_FUNCTION = "route-message-send";
-    private final StackUnderTest stack = StackUnderTest.get();
-    private final String run = UUID.randomUUID().toString().substring(0, 8);
-
-    private String user(String name) {
-        return name + "-" + run;
-    }
-
-    private ParleyClient connect(String user, String device) throws Exception {
-        return ParleyClient.connect(stack, user, device);
-    }
 
     private KillSwitch killSwitch() {
         assumeTrue(stack.local().isPresent(), "kills functions with the local cloud's kill switch");

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,25 +23,23 @@ import org.junit.jupiter.api.Test;
  * to compare with {@code scripts/bench --latency-model AWS}. The post hop is read from the frame
  * functions' {@code FastPathPostLatency} metric in CloudWatch.
  */
-class LatencyCalibrationIT {
+class LatencyCalibrationIT extends EndToEndTest {
     private static final int ROUNDS = 40;
-    private final StackUnderTest stack = StackUnderTest.get();
-    private final String run = UUID.randomUUID().toString().substring(0, 8);
 
     @Test
     void pingsAndFastPathSendsAreTimedAndEveryOneIsAnsweredOnce() throws Exception {
         double[] pings = new double[ROUNDS];
         double[] acks = new double[ROUNDS];
         double[] receives = new double[ROUNDS];
-        try (ParleyClient alice = ParleyClient.connect(stack, "alice-" + run, "phone");
-             ParleyClient bob = ParleyClient.connect(stack, "bob-" + run, "phone")) {
+        try (ParleyClient alice = connect(user("alice"), "phone");
+             ParleyClient bob = connect(user("bob"), "phone")) {
             for (int i = 0; i < ROUNDS; i++) {
                 long started = System.nanoTime();
                 alice.send(new ClientFrame.Ping());
                 alice.await(ServerFrame.Pong.class);
                 pings[i] = (System.nanoTime() - started) / 1e6;
             }
-            ConversationId conversation = alice.direct("bob-" + run);
+            ConversationId conversation = alice.direct(user("bob"));
             List<ClientMessageId> sent = new ArrayList<>();
             for (int i = 0; i < ROUNDS; i++) {
                 ClientMessageId id = ClientMessageId.random();

@@ -29,7 +29,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -42,17 +41,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** Parley end to end, over real WebSockets, against the local cloud (or a deployed stack). */
-class MessagingIT {
-    private final StackUnderTest stack = StackUnderTest.get();
-    private final String run = UUID.randomUUID().toString().substring(0, 8);
-
-    private String user(String name) {
-        return name + "-" + run;
-    }
-
-    private ParleyClient connect(String user, String device) throws Exception {
-        return ParleyClient.connect(stack, user, device);
-    }
+class MessagingIT extends EndToEndTest {
 
     private ConversationId direct(ParleyClient from, String other) throws InterruptedException {
         return from.direct(other);

@@ -93,10 +93,15 @@ public final class ParleyClient implements AutoCloseable {
         return await(ServerFrame.ConversationCreated.class).conversation().id();
     }
 
-    /** Sends a text message and waits for its ack. */
+    /** Sends a text message and waits for its ack; an error frame for it fails the wait at once, saying what it was. */
     public ServerFrame.MessageAck sendText(ConversationId conversation, ClientMessageId id, String text) throws InterruptedException {
         send(new ClientFrame.MessageSend(id, conversation, Content.text(text), OptionalLong.of(System.currentTimeMillis())));
-        return await(ServerFrame.MessageAck.class, ack -> ack.id().equals(id));
+        ServerFrame answer = await(ServerFrame.class, frame -> frame instanceof ServerFrame.MessageAck ack && ack.id().equals(id)
+                || frame instanceof ServerFrame.Error error && error.ref().equals(java.util.Optional.of(id.toString())));
+        if (answer instanceof ServerFrame.Error error) {
+            throw new AssertionError(user + "/" + device + "'s send " + id + " was answered with an error: " + error);
+        }
+        return (ServerFrame.MessageAck) answer;
     }
 
     public void sendRaw(String text) {

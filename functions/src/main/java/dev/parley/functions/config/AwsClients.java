@@ -83,7 +83,10 @@ public final class AwsClients {
     private static DynamoDbClient dynamoDb(ParleyConfig config, boolean withoutRetries) {
         var builder = DynamoDbClient.builder().region(Region.of(config.region())).httpClient(UrlConnectionHttpClient.create())
                 .overrideConfiguration(o -> {
-                    o.apiCallAttemptTimeout(DYNAMODB_ATTEMPT_TIMEOUT).apiCallTimeout(DYNAMODB_CALL_TIMEOUT).scheduledExecutorService(TIMEOUT_TIMERS);
+                    // Without retries the one attempt may take the whole call's time: no retry could use the rest, and
+                    // a seq increment given up early is one whose send must wait until its claim is abandoned.
+                    o.apiCallAttemptTimeout(withoutRetries ? DYNAMODB_CALL_TIMEOUT : DYNAMODB_ATTEMPT_TIMEOUT).apiCallTimeout(DYNAMODB_CALL_TIMEOUT)
+                            .scheduledExecutorService(TIMEOUT_TIMERS);
                     if (withoutRetries) {
                         o.retryStrategy(DefaultRetryStrategy.doNotRetry());
                     }
