@@ -88,4 +88,31 @@ class DeliveryTest {
         assertThat(world.delivery.postTo(ConnectionId.of("closed"), "{}")).isEqualTo(ConnectionPoster.Outcome.GONE);
         assertThat(world.registry.removed).isEmpty();
     }
+
+    @Test
+    void postingWithinADeadlineTalliesOnlyWhenEveryPostWasAnsweredInTime() {
+        Fixture world = new Fixture();
+        world.online(BOB, "bob-phone");
+        world.online(BOB, "bob-gone");
+        world.poster.gone.add(ConnectionId.of("bob-gone"));
+        List<LiveConnection> bobs = world.delivery.liveConnections(List.of(BOB)).get(BOB);
+        long deadline = world.clock.millis() + 1_000;
+
+        assertThat(world.delivery.postWithin(bobs, "{}", deadline)).as("answered: one delivered, one gone and forgotten")
+                .contains(new Delivery.Posted(2, 1));
+        assertThat(world.registry.removed).containsExactly(ConnectionId.of("bob-gone"));
+
+        world.online(BOB, "bob-failing");
+        world.poster.failing.add(ConnectionId.of("bob-failing"));
+        assertThat(world.delivery.postWithin(world.delivery.liveConnections(List.of(BOB)).get(BOB), "{}", deadline))
+                .as("one post failed: nothing to record").isEmpty();
+
+        Fixture slow = new Fixture(Duration.ofMillis(300), 8);
+        slow.online(BOB, "bob-phone");
+        long started = System.nanoTime();
+        assertThat(slow.delivery.postWithin(slow.delivery.liveConnections(List.of(BOB)).get(BOB), "{}", slow.clock.millis() + 50))
+                .as("not answered by the deadline").isEmpty();
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("the caller waited for the deadline, not the post")
+                .isLessThan(Duration.ofMillis(250));
+    }
 }
