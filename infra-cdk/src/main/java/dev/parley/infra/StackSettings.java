@@ -74,9 +74,9 @@ public record StackSettings(
             throw new IllegalArgumentException(THROTTLE_RATE + " and " + THROTTLE_BURST + " must be at least 1, were "
                     + throttleRate + " and " + throttleBurst);
         }
-        if (fastPathMaxConnections != 0 && (fastPathMaxConnections < 2 || fastPathMaxConnections > 256)) {
-            throw new IllegalArgumentException(FAST_PATH_MAX_CONNECTIONS + " must be 0 (off) or 2 to 256, was " + fastPathMaxConnections);
-        }
+        ParleyConfig.fastPathMaxConnectionsProblem(fastPathMaxConnections).ifPresent(problem -> {
+            throw new IllegalArgumentException(FAST_PATH_MAX_CONNECTIONS + " " + problem);
+        });
         if (logSamplePercent < 0 || logSamplePercent > 100) {
             throw new IllegalArgumentException(LOG_SAMPLE_PERCENT + " must be 0 to 100, was " + logSamplePercent);
         }

@@ -187,9 +187,10 @@ public final class LocalCloud implements Callable<Integer> {
         if (logSamplePercent != null && (logSamplePercent < 0 || logSamplePercent > 100)) {
             throw new CommandLine.ParameterException(commandLine(), "--log-sample-percent must be 0 to 100, was " + logSamplePercent);
         }
-        if (fastPathMaxConnections != null && fastPathMaxConnections != 0 && (fastPathMaxConnections < 2 || fastPathMaxConnections > 256)) {
-            throw new CommandLine.ParameterException(commandLine(), "--fast-path-max-connections must be 0 (off) or 2 to 256, was "
-                    + fastPathMaxConnections);
+        if (fastPathMaxConnections != null) {
+            ParleyConfig.fastPathMaxConnectionsProblem(fastPathMaxConnections).ifPresent(problem -> {
+                throw new CommandLine.ParameterException(commandLine(), "--fast-path-max-connections " + problem);
+            });
         }
         LatencyModel latency = latencyModel();
         StreamEventSourceMapping.PollTiming polling = streamPolling != null ? streamPolling : StreamEventSourceMapping.PollTiming.FAST;

@@ -169,6 +169,9 @@ class LocalCloudTest {
         assertThat(cli.execute(concat(FREE_PORTS, "--fast-path-max-connections", "1", "--exit-after-start"))).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--fast-path-max-connections must be 0 (off) or 2 to 256, was 1");
         err.reset();
+        assertThat(cli.execute(concat(FREE_PORTS, "--log-sample-percent", "101", "--exit-after-start"))).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--log-sample-percent must be 0 to 100, was 101");
+        err.reset();
         assertThat(cli.execute("--idle-timeout", "ten minutes")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--idle-timeout");
     }

@@ -35,6 +35,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -208,7 +209,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         if (firstMinute) {
             return firstMinuteInFreshProcesses();
         }
-        if (delivery == DeliveryPaths.BOTH && !firstMinuteRun) {
+        if (delivery == DeliveryPaths.BOTH) {
             return bothPathsInFreshProcesses();
         }
         FunctionSpec naive = new FunctionSpec("naive-broadcast", NaiveBroadcastHandler.class.getName(), 1024, Duration.ofSeconds(30),
@@ -333,19 +334,14 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         Files.createDirectories(out.toAbsolutePath().getParent());
         List<String> rows = new ArrayList<>();
         for (boolean primed : List.of(false, true)) {
-            Path childOut = Path.of(out + (primed ? "-primed" : "-unprimed"));
-            List<String> command = new ArrayList<>();
-            command.add(ProcessHandle.current().info().command().orElseThrow());
-            command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), MessagingBenchmark.class.getName()));
-            command.addAll(passedOn);
-            command.addAll(List.of("--delivery", "FAST", "--first-minute-run", primed ? "--snapstart" : "--no-snapstart", "--out", childOut.toString()));
-            progress("the first minutes, SnapStart priming " + (primed ? "on" : "off") + ", in a process of its own");
-            int exit = new ProcessBuilder(command).inheritIO().start().waitFor();
-            if (exit != 0) {
-                return exit;
+            List<String> arguments = new ArrayList<>(passedOn);
+            arguments.addAll(List.of("--delivery", "FAST", "--first-minute-run", primed ? "--snapstart" : "--no-snapstart"));
+            Optional<Map<String, Object>> ran = runInOwnProcess("the first minutes, SnapStart priming " + (primed ? "on" : "off"), arguments,
+                    Path.of(out + (primed ? "-primed" : "-unprimed")));
+            if (ran.isEmpty()) {
+                return 1;
             }
-            Map<String, Object> child = JSON.readValue(Path.of(childOut + ".json").toFile(), Map.class);
+            Map<String, Object> child = ran.get();
             report.putIfAbsent("settings", child.get("settings"));
             report.put(primed ? "primed" : "unprimed", child.get("fastPath"));
             List<Map<String, Object>> windows = (List<Map<String, Object>>) ((Map<String, Object>) child.get("fastPath")).get("coldWindows");
@@ -1072,22 +1068,16 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         Files.createDirectories(out.toAbsolutePath().getParent());
         for (String path : List.of("STREAM", "FAST")) {
             Path childOut = Path.of(out + "-" + path.toLowerCase(java.util.Locale.ROOT));
-            List<String> command = new ArrayList<>();
-            command.add(ProcessHandle.current().info().command().orElseThrow());
-            command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), MessagingBenchmark.class.getName()));
-            command.addAll(passedOn);
-            command.addAll(List.of("--delivery", path, "--out", childOut.toString()));
+            List<String> arguments = new ArrayList<>(passedOn);
+            arguments.addAll(List.of("--delivery", path));
             if (path.equals("STREAM")) {
-                command.add("--no-extra-phases");
+                arguments.add("--no-extra-phases");
             }
-            progress("delivery " + path + ", in a process of its own");
-            int exit = new ProcessBuilder(command).inheritIO().start().waitFor();
-            if (exit != 0) {
-                console.println("the " + path + " run failed (exit " + exit + "); see above");
-                return exit;
+            Optional<Map<String, Object>> ran = runInOwnProcess("delivery " + path, arguments, childOut);
+            if (ran.isEmpty()) {
+                return 1;
             }
-            Map<String, Object> child = JSON.readValue(Path.of(childOut + ".json").toFile(), Map.class);
+            Map<String, Object> child = ran.get();
             report.putIfAbsent("settings", child.get("settings"));
             child.forEach((key, value) -> {
                 if (!key.equals("settings")) {
@@ -1102,6 +1092,27 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         console.println(String.join("\n", markdown.subList(markdown.size() - 5, markdown.size())));
         console.println("Reports written to " + out.toAbsolutePath() + ".md and .json (each path's own beside them)");
         return 0;
+    }
+
+    /**
+     * Runs this benchmark again in a fresh JVM (this one's JVM options and class path) with these
+     * arguments and {@code --out childOut}; the report it wrote, or empty, said, when it failed.
+     */
+    @SuppressWarnings("unchecked")
+    private Optional<Map<String, Object>> runInOwnProcess(String what, List<String> arguments, Path childOut) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElseThrow());
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), MessagingBenchmark.class.getName()));
+        command.addAll(arguments);
+        command.addAll(List.of("--out", childOut.toString()));
+        progress(what + ", in a process of its own");
+        int exit = new ProcessBuilder(command).inheritIO().start().waitFor();
+        if (exit != 0) {
+            console.println(what + " failed (exit " + exit + "); see above");
+            return Optional.empty();
+        }
+        return Optional.of(JSON.readValue(Path.of(childOut + ".json").toFile(), Map.class));
     }
 
     /** The arguments without these options and their values (given as {@code --name value} or {@code --name=value}). */

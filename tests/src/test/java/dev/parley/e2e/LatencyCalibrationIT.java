@@ -9,9 +9,7 @@ import dev.parley.protocol.ServerFrame;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,10 +38,9 @@ class LatencyCalibrationIT extends EndToEndTest {
                 pings[i] = (System.nanoTime() - started) / 1e6;
             }
             ConversationId conversation = alice.direct(user("bob"));
-            List<ClientMessageId> sent = new ArrayList<>();
+            // Each wait below fails the test if its pong, ack or receive does not come.
             for (int i = 0; i < ROUNDS; i++) {
                 ClientMessageId id = ClientMessageId.random();
-                sent.add(id);
                 long started = System.nanoTime();
                 alice.sendText(conversation, id, "calibrating " + i);
                 acks[i] = (System.nanoTime() - started) / 1e6;
@@ -73,12 +70,7 @@ class LatencyCalibrationIT extends EndToEndTest {
         Files.createDirectories(file.getParent());
         Files.writeString(file, report);
         System.err.println(report);
-        for (double[] figures : List.of(pings, acks, receives)) {
-            double[] sorted = figures.clone();
-            Arrays.sort(sorted);
-            assertThat(sorted[0]).isPositive();
-            assertThat(quantile(sorted, 0.5)).isLessThanOrEqualTo(quantile(sorted, 0.9)).isLessThanOrEqualTo(quantile(sorted, 0.99));
-        }
+        assertThat(Files.readString(file)).as("the option line a deployer copies").containsPattern("--latency route=\\d+/\\d+/\\d+");
     }
 
     private static double quantile(double[] sorted, double q) {

@@ -83,11 +83,28 @@ public record ParleyConfig(
                 local,
                 FunctionEnvironment.get(MANAGEMENT_ENDPOINT).map(URI::create),
                 FunctionEnvironment.get(RECEIPT_NOTICE_INTERVAL_MS).map(ParleyConfig::interval).orElse(DEFAULT_RECEIPT_NOTICE_INTERVAL),
-                FunctionEnvironment.get(FAST_PATH_MAX_CONNECTIONS).map(value -> (int) bounded(FAST_PATH_MAX_CONNECTIONS, value, 0,
-                        LARGEST_FAST_PATH_MAX_CONNECTIONS, "connections; 0 turns the fast path off")).orElse(DEFAULT_FAST_PATH_MAX_CONNECTIONS),
+                FunctionEnvironment.get(FAST_PATH_MAX_CONNECTIONS).map(ParleyConfig::fastPathMaxConnections).orElse(DEFAULT_FAST_PATH_MAX_CONNECTIONS),
                 FunctionEnvironment.get(FAST_PATH_WINDOW_MS).map(value -> Duration.ofMillis(bounded(FAST_PATH_WINDOW_MS, value, 1,
                         LONGEST_FAST_PATH_WINDOW_MS, "milliseconds"))).orElse(DEFAULT_FAST_PATH_WINDOW),
                 FunctionEnvironment.get(LOG_SAMPLE_PERCENT).map(value -> (int) bounded(LOG_SAMPLE_PERCENT, value, 0, 100, "percent")).orElse(100));
+    }
+
+    /**
+     * Why a fast-path bound is refused, for whichever setting gave it to name: the send posts to the
+     * members' connections itself only for 2 or more (a direct chat's two members), 0 turns it off;
+     * empty when it is fine.
+     */
+    public static Optional<String> fastPathMaxConnectionsProblem(long value) {
+        return value == 0 || (value >= 2 && value <= LARGEST_FAST_PATH_MAX_CONNECTIONS) ? Optional.empty()
+                : Optional.of("must be 0 (off) or 2 to " + LARGEST_FAST_PATH_MAX_CONNECTIONS + ", was " + value);
+    }
+
+    private static int fastPathMaxConnections(String text) {
+        int value = (int) bounded(FAST_PATH_MAX_CONNECTIONS, text, 0, LARGEST_FAST_PATH_MAX_CONNECTIONS, "connections; 0 turns the fast path off");
+        fastPathMaxConnectionsProblem(value).ifPresent(problem -> {
+            throw new IllegalStateException("environment variable " + FAST_PATH_MAX_CONNECTIONS + " " + problem);
+        });
+        return value;
     }
 
     /** A whole number from {@code from} to {@code to}; anything else fails the cold start, naming the variable. */

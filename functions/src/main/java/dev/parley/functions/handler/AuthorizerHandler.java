@@ -22,17 +22,14 @@ public final class AuthorizerHandler extends PrimedHandler implements RequestHan
 
     public AuthorizerHandler() {
         this(TokenVerifier.fromEnvironment());
-        registerForSnapshot();
-    }
-
-    /** Verifies a token that is well formed but not signed by us: the JWT parsing and checking paths, refused. */
-    @Override
-    protected void prime() {
-        try {
-            verifier.verify("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJwYXJsZXktcHJpbWluZyJ9.c2lnbmF0dXJlLW5vdC1vdXJz");
-        } catch (TokenVerifier.InvalidToken expected) {
-            // Refused, as it should be.
-        }
+        // A token well formed but not signed by us: the JWT parsing and checking paths, refused.
+        primeBeforeSnapshot(() -> {
+            try {
+                verifier.verify("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJwYXJsZXktcHJpbWluZyJ9.c2lnbmF0dXJlLW5vdC1vdXJz");
+            } catch (TokenVerifier.InvalidToken expected) {
+                // Refused, as it should be.
+            }
+        });
     }
 
     AuthorizerHandler(TokenVerifier verifier) {

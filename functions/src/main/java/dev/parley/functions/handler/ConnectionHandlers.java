@@ -32,26 +32,18 @@ public final class ConnectionHandlers {
 
     public static final class Connect extends PrimedHandler implements RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse> {
         private final Connections connections;
-        private final Runnable prime;
 
         public Connect() {
             this(Wiring.fromEnvironment());
-            registerForSnapshot();
         }
 
         private Connect(Wiring wiring) {
             this.connections = new Connections(wiring.connections(), wiring.clock);
-            this.prime = () -> primeConnections(wiring);
+            primeBeforeSnapshot(() -> primeConnections(wiring));
         }
 
         Connect(Connections connections) {
             this.connections = connections;
-            this.prime = () -> { };
-        }
-
-        @Override
-        protected void prime() {
-            prime.run();
         }
 
         @Override
@@ -68,26 +60,18 @@ public final class ConnectionHandlers {
 
     public static final class Disconnect extends PrimedHandler implements RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse> {
         private final Connections connections;
-        private final Runnable prime;
 
         public Disconnect() {
             this(Wiring.fromEnvironment());
-            registerForSnapshot();
         }
 
         private Disconnect(Wiring wiring) {
             this.connections = new Connections(wiring.connections(), wiring.clock);
-            this.prime = () -> primeConnections(wiring);
+            primeBeforeSnapshot(() -> primeConnections(wiring));
         }
 
         Disconnect(Connections connections) {
             this.connections = connections;
-            this.prime = () -> { };
-        }
-
-        @Override
-        protected void prime() {
-            prime.run();
         }
 
         @Override

@@ -39,17 +39,15 @@ public final class FanOutHandler extends PrimedHandler implements RequestHandler
     private static final Logger LOG = LoggerFactory.getLogger(FanOutHandler.class);
 
     private final FanOut fanOut;
-    private final Runnable prime;
 
     public FanOutHandler() {
         this(Wiring.fromEnvironment());
-        registerForSnapshot();
     }
 
     private FanOutHandler(Wiring wiring) {
         FrameCodec codec = new FrameCodec();
         this.fanOut = new FanOut(wiring.conversations(), wiring.messages(), wiring.delivery(), new RecordingPushNotifier(), codec, wiring.clock);
-        this.prime = () -> {
+        primeBeforeSnapshot(() -> {
             // The stream records' schema, both ways, and the frame every delivery posts.
             Message sample = new Message(ClientMessageId.random(), NO_CONVERSATION, 1, NOBODY, DeviceId.DEFAULT, Content.text("priming"), 0);
             MessagesTable.read(MessagesTable.item(new MessagesTable.StoredMessage(sample, Optional.empty())));
@@ -57,17 +55,11 @@ public final class FanOutHandler extends PrimedHandler implements RequestHandler
             primeDelivery(wiring, codec);
             wiring.messages().fastDeliveries(List.of(sample));
             wiring.conversations().find(ConversationId.of("g:parley-priming"));
-        };
+        });
     }
 
     FanOutHandler(FanOut fanOut) {
         this.fanOut = fanOut;
-        this.prime = () -> { };
-    }
-
-    @Override
-    protected void prime() {
-        prime.run();
     }
 
     @Override

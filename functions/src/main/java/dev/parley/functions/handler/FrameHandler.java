@@ -40,17 +40,15 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
     private static final String SAMPLE_SEND = "{\"type\":\"message.send\",\"id\":\"3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e10\","
             + "\"conversation_id\":\"d:parley-priming:parley-priming-2\",\"content\":{\"type\":\"text\",\"body\":\"priming\"}}";
     private final FrameRoutes routes;
-    private final Runnable prime;
 
     public FrameHandler() {
         this(Wiring.fromEnvironment());
-        registerForSnapshot();
     }
 
     private FrameHandler(Wiring wiring) {
         this.routes = FrameRoutes.over(wiring.conversations(), wiring.messages(), wiring.connections(), wiring.delivery(), codec, wiring.clock,
                 Backoff.DYNAMODB, wiring.fastPath());
-        this.prime = () -> {
+        primeBeforeSnapshot(() -> {
             if (codec.decodeClient(SAMPLE_SEND) instanceof DecodeResult.Decoded<ClientFrame> decoded
                     && decoded.frame() instanceof ClientFrame.MessageSend send) {
                 codec.encode(new ServerFrame.MessageAck(send.id(), send.conversationId(), 1, 0, AckStatus.SENT));
@@ -58,17 +56,11 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
             primeDelivery(wiring, codec);
             wiring.conversations().summary(NO_CONVERSATION);
             wiring.messages().after(NO_CONVERSATION, 0, 1);
-        };
+        });
     }
 
     FrameHandler(FrameRoutes routes) {
         this.routes = routes;
-        this.prime = () -> { };
-    }
-
-    @Override
-    protected void prime() {
-        prime.run();
     }
 
     @Override

@@ -37,7 +37,7 @@ final class FrameRoutes {
 
     /** The use cases over these ports; sends take the fast path when it is given. */
     static FrameRoutes over(ConversationRepository conversations, MessageLog messages, ConnectionRegistry registry, Delivery delivery,
-                            FrameCodec codec, Clock clock, Backoff backoff, Optional<SendMessage.FastPath> fastPath) {
+                            FrameCodec codec, Clock clock, Backoff backoff, Optional<MessageLog.FastPathOffer> fastPath) {
         return new FrameRoutes(new Connections(registry, clock), new SendMessage(messages, conversations, delivery, codec, clock, fastPath),
                 new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
                 new SyncAndHistory(conversations, messages, delivery, codec));

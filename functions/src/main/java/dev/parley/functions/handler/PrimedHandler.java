@@ -29,19 +29,24 @@ abstract class PrimedHandler implements Resource {
     static final ConversationId NO_CONVERSATION = ConversationId.direct(NOBODY, UserId.of("parley-priming-2"));
     static final ConnectionId NO_CONNECTION = ConnectionId.of("AAAAAAAAAAAAAAA=");
 
-    /** Asks Lambda's CRaC context to run the hooks before the snapshot: for the production constructor. */
-    protected final void registerForSnapshot() {
+    /** What this handler warms before the snapshot; nothing for a handler built by a test. */
+    private Runnable prime = () -> { };
+
+    /**
+     * For the constructor that builds the handler from its environment: warms this handler's paths
+     * with {@code prime} (which may read and post, never write) when Lambda's CRaC context runs the
+     * hooks before the snapshot, or the local runtime does at deploy.
+     */
+    protected final void primeBeforeSnapshot(Runnable prime) {
+        this.prime = prime;
         Core.getGlobalContext().register(this);
     }
-
-    /** Warms this handler's paths; may read and post, never write. */
-    protected abstract void prime();
 
     @Override
     public final void beforeCheckpoint(Context<? extends Resource> context) {
         long started = System.nanoTime();
         try {
-            prime();
+            prime.run();
             LOG.info("primed", StructuredArguments.entry("handler", getClass().getSimpleName()),
                     StructuredArguments.entry("ms", (System.nanoTime() - started) / 1_000_000));
         } catch (RuntimeException e) {

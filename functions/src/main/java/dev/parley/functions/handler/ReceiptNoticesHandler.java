@@ -26,32 +26,24 @@ public final class ReceiptNoticesHandler extends PrimedHandler implements Reques
     private static final Logger LOG = LoggerFactory.getLogger(ReceiptNoticesHandler.class);
 
     private final ReceiptNotices notices;
-    private final Runnable prime;
 
     public ReceiptNoticesHandler() {
         this(Wiring.fromEnvironment());
-        registerForSnapshot();
     }
 
     private ReceiptNoticesHandler(Wiring wiring) {
         FrameCodec codec = new FrameCodec();
         this.notices = new ReceiptNotices(wiring.conversations(), wiring.messages(), wiring.delivery(), codec, wiring.clock,
                 duration -> Thread.sleep(duration), wiring.receiptNoticeInterval());
-        this.prime = () -> {
+        primeBeforeSnapshot(() -> {
             primeDelivery(wiring, codec);
             wiring.conversations().membership(NOBODY, NO_CONVERSATION);
             wiring.messages().senders(NO_CONVERSATION, 0, 1, 1);
-        };
+        });
     }
 
     ReceiptNoticesHandler(ReceiptNotices notices) {
         this.notices = notices;
-        this.prime = () -> { };
-    }
-
-    @Override
-    protected void prime() {
-        prime.run();
     }
 
     @Override

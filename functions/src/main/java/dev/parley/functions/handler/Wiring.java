@@ -8,7 +8,6 @@ import dev.parley.functions.store.DynamoConversationRepository;
 import dev.parley.functions.store.DynamoMessageLog;
 import dev.parley.functions.store.ManagementApiPoster;
 import dev.parley.functions.usecase.Delivery;
-import dev.parley.functions.usecase.SendMessage;
 import dev.parley.ports.ConnectionRegistry;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.MessageLog;
@@ -73,9 +72,9 @@ final class Wiring {
     }
 
     /** The send's fast path as configured; empty when it is turned off. */
-    java.util.Optional<SendMessage.FastPath> fastPath() {
+    java.util.Optional<MessageLog.FastPathOffer> fastPath() {
         return config.fastPathMaxConnections() == 0 ? java.util.Optional.empty()
-                : java.util.Optional.of(new SendMessage.FastPath(config.fastPathMaxConnections(), config.fastPathWindow()));
+                : java.util.Optional.of(new MessageLog.FastPathOffer(config.fastPathWindow(), config.fastPathMaxConnections()));
     }
 
     /** For a function that posts to connections: the Management API's endpoint must be configured. */

@@ -49,7 +49,7 @@ final class AbandonedSeqs {
             messageItems.putItem(b -> b.item(new StoredMessage(voided, Optional.empty())).conditionExpression(DynamoMessageLog.SEQ_IS_FREE));
             return voided;
         } catch (ConditionalCheckFailedException filledMeanwhile) {
-            return messageItems.getItem(b -> b.key(MessagesTable.key(conversation, seq)).consistentRead(true)).message();
+            return MessagesTable.storedAt(messageItems, conversation, seq);
         }
     }
 }

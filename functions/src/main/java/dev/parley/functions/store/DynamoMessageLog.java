@@ -121,7 +121,7 @@ public final class DynamoMessageLog implements MessageLog {
             // Another retry of this same send stored it first, or this send's own first attempt at the put
             // was applied but answered late and the SDK retried it; or, for a reserved seq, the seq was
             // voided meanwhile, and the message takes the next one.
-            Message there = storedAt(conversation, seq);
+            Message there = MessagesTable.storedAt(messageItems, conversation, seq);
             if (there.id().equals(message.id()) && there.senderId().equals(message.senderId())) {
                 return new Appended(there, true);
             }
@@ -152,11 +152,6 @@ public final class DynamoMessageLog implements MessageLog {
         return SdkErrors.translating("reading fast deliveries", () -> claims.fastDeliveries(stamped));
     }
 
-    /** The item at a seq, read consistently (it is known to exist). */
-    private Message storedAt(ConversationId conversation, long seq) {
-        return messageItems.getItem(b -> b.key(MessagesTable.key(conversation, seq)).consistentRead(true)).message();
-    }
-
     /** The message a client id was first stored as, if there is one; a send still in flight is waited for, briefly. */
     private Optional<Message> original(ConversationId conversation, ClientMessageId id, UserId sender) {
         Backoff.Retries waits = INDEX_CATCH_UP.retries();
@@ -169,7 +164,7 @@ public final class DynamoMessageLog implements MessageLog {
                     .expressionAttributeValues(Map.of(":conversation", AttributeValue.fromS(conversation.value()),
                             ":clientId", AttributeValue.fromS(id.toString())))).items();
             if (!found.isEmpty()) {
-                Message message = storedAt(conversation, Long.parseLong(found.getFirst().get(MessagesTable.SEQ).n()));
+                Message message = MessagesTable.storedAt(messageItems, conversation, Long.parseLong(found.getFirst().get(MessagesTable.SEQ).n()));
                 if (!message.senderId().equals(sender)) {
                     throw new DomainException(ErrorCode.CONFLICT, "id " + id + " is already used in conversation " + conversation);
                 }

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import software.amazon.awssdk.enhanced.dynamodb.AttributeConverter;
 import software.amazon.awssdk.enhanced.dynamodb.AttributeValueType;
+import software.amazon.awssdk.enhanced.dynamodb.DynamoDbTable;
 import software.amazon.awssdk.enhanced.dynamodb.EnhancedType;
 import software.amazon.awssdk.enhanced.dynamodb.Key;
 import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticAttributeTags;
@@ -122,6 +123,11 @@ public final class MessagesTable {
     /** The key of the message at {@code seq}, for {@link #SCHEMA}'s table. */
     static Key key(ConversationId conversation, long seq) {
         return Key.builder().partitionValue(conversation.value()).sortValue(seq).build();
+    }
+
+    /** The message at a seq, read consistently (it is known to exist): for the stores over {@link #SCHEMA}'s table. */
+    static Message storedAt(DynamoDbTable<StoredMessage> items, ConversationId conversation, long seq) {
+        return items.getItem(b -> b.key(key(conversation, seq)).consistentRead(true)).message();
     }
 
     /** A message item, as written to the table (and as its stream's new image carries it). */

@@ -1,8 +1,10 @@
 package dev.parley.functions.usecase;
 
 import dev.parley.model.ConnectionId;
+import dev.parley.model.ConversationId;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
+import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.LiveConnection;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +18,14 @@ import java.util.Optional;
  * (nobody is woken for a void entry, which is for ordering buffers, not people).
  */
 record Audience(List<LiveConnection> connections, List<UserId> offline) {
+
+    /** The members a message goes to: a direct conversation's are in its id; a group's are read. */
+    static List<UserId> members(ConversationRepository conversations, ConversationId id) {
+        if (id.isDirect()) {
+            return id.directMembers();
+        }
+        return conversations.find(id).map(stored -> stored.conversation().members()).orElse(List.of());
+    }
 
     static Audience of(Message message, List<UserId> members, Map<UserId, List<LiveConnection>> live, Optional<ConnectionId> senderConnection) {
         List<LiveConnection> connections = new ArrayList<>();

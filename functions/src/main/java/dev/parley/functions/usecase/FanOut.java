@@ -218,7 +218,7 @@ public final class FanOut {
             try {
                 long started = System.nanoTime();
                 if (members == null) {
-                    members = members(message.conversationId());
+                    members = Audience.members(conversations, message.conversationId());
                 }
                 if (connections == null) {
                     connections = delivery.liveConnections(members);
@@ -229,14 +229,6 @@ public final class FanOut {
                 return;
             }
         }
-    }
-
-    /** The members of a conversation: a direct conversation's are in its id; a group's are read. */
-    private List<UserId> members(ConversationId id) {
-        if (id.isDirect()) {
-            return id.directMembers();
-        }
-        return conversations.find(id).map(stored -> stored.conversation().members()).orElse(List.of());
     }
 
     private Delivered deliverOne(Envelope envelope, List<UserId> members, Map<UserId, List<LiveConnection>> live, long started) {

@@ -1,6 +1,5 @@
 package dev.parley.functions.usecase;
 
-import dev.parley.model.ConversationId;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConnectionPoster;
@@ -12,7 +11,6 @@ import dev.parley.protocol.ClientFrame;
 import dev.parley.protocol.FrameCodec;
 import dev.parley.protocol.ServerFrame;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * {@code message.send}: stores the message as its conversation's next seq (idempotent on its client
  * id), acknowledges it, and, on the fast path, delivers it to the live connections itself.
  * <p>
- * The fast path (docs/functions.md): for a conversation of at most {@link FastPath#maxConnections}
- * members, the message is stored stamped with the end of the fast path's window; once it is stored
+ * The fast path (docs/functions.md): for a conversation of at most {@link MessageLog.FastPathOffer#maxMembers}
+ * members (and as many live connections), the message is stored stamped with the end of the fast path's window; once it is stored
  * (never before), the ack is posted to the sender's connection and {@code message.receive} to every
  * other live connection of the members, in parallel, so that slow recipients never hold the ack back.
  * When every post is answered within the window, the send records so on its claim (one write), and the
@@ -40,25 +38,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class SendMessage {
     private static final Logger LOG = LoggerFactory.getLogger(SendMessage.class);
-
-    /**
-     * The fast path's settings: conversations of at most {@code maxConnections} members, and at most that
-     * many live connections to post to, are delivered by the send; {@code window} bounds how long it waits
-     * for the posts' answers (the ack does not wait for them at all).
-     */
-    public record FastPath(int maxConnections, Duration window) {
-        /** A direct conversation's two members, and one more device each, are the least that makes sense. */
-        public static final int MIN_CONNECTIONS = 2;
-
-        public FastPath {
-            if (maxConnections < MIN_CONNECTIONS) {
-                throw new IllegalArgumentException("the fast path needs at least " + MIN_CONNECTIONS + " connections, was " + maxConnections);
-            }
-            if (window.isNegative() || window.isZero()) {
-                throw new IllegalArgumentException("the fast path's window must be positive, was " + window);
-            }
-        }
-    }
 
     /**
      * How the send's own delivery went: posts made and connections found gone, whether it was recorded as
@@ -79,16 +58,12 @@ public final class SendMessage {
     private final Delivery delivery;
     private final FrameCodec codec;
     private final Clock clock;
-    private final Optional<FastPath> fastPath;
+    /** The fast path's settings (its members bound is also the most live connections it posts to); empty when it is off. */
+    private final Optional<MessageLog.FastPathOffer> fastPath;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
-    /** A send that only stores and acknowledges: the stream delivers every message. */
-    public SendMessage(MessageLog messages, Clock clock) {
-        this(messages, null, null, null, clock, Optional.empty());
-    }
-
     public SendMessage(MessageLog messages, ConversationRepository conversations, Delivery delivery, FrameCodec codec, Clock clock,
-                       Optional<FastPath> fastPath) {
+                       Optional<MessageLog.FastPathOffer> fastPath) {
         this.messages = messages;
         this.conversations = conversations;
         this.delivery = delivery;
@@ -99,8 +74,7 @@ public final class SendMessage {
 
     public Sent send(Caller caller, ClientFrame.MessageSend send) {
         MessageLog.Appended appended = messages.append(send.conversationId(), send.id(), caller.user(), caller.device(),
-                Optional.of(caller.connection()), send.content(), clock.millis(),
-                fastPath.map(settings -> new MessageLog.FastPathOffer(settings.window(), settings.maxConnections())));
+                Optional.of(caller.connection()), send.content(), clock.millis(), fastPath);
         Message message = appended.message();
         ServerFrame.MessageAck ack = new ServerFrame.MessageAck(send.id(), message.conversationId(), message.seq(), message.serverTimestamp(),
                 appended.duplicate() ? AckStatus.DUPLICATE : AckStatus.SENT);
@@ -125,10 +99,10 @@ public final class SendMessage {
 
     /** Posts the message to the members' live connections and records the delivery when every post was answered in time. */
     private FastDelivery deliverToMembers(Caller caller, Message message, long until) {
-        List<UserId> members = members(message.conversationId());
+        List<UserId> members = Audience.members(conversations, message.conversationId());
         Map<UserId, List<LiveConnection>> live = delivery.liveConnections(members);
         Audience audience = Audience.of(message, members, live, Optional.of(caller.connection()));
-        int maxConnections = fastPath.orElseThrow().maxConnections();
+        int maxConnections = fastPath.orElseThrow().maxMembers();
         if (audience.connections().isEmpty() || audience.connections().size() > maxConnections) {
             // Nobody to post to (the fan-out's push needs no record), or too many for one send: the stream delivers.
             return new FastDelivery(0, 0, false, 0);
@@ -142,14 +116,6 @@ public final class SendMessage {
         }
         messages.recordFastDelivery(message, audience.offline());
         return new FastDelivery(posted.get().posts(), posted.get().gone(), true, postMillis);
-    }
-
-    /** The members of a conversation: a direct conversation's are in its id; a group's are read. */
-    private List<UserId> members(ConversationId id) {
-        if (id.isDirect()) {
-            return id.directMembers();
-        }
-        return conversations.find(id).map(stored -> stored.conversation().members()).orElse(List.of());
     }
 
     /**

@@ -45,4 +45,26 @@ class ParleyConfigTest {
                     .hasMessageContaining(ParleyConfig.RECEIPT_NOTICE_INTERVAL_MS).hasMessageContaining("'" + bad + "'");
         }
     }
+
+    @Test
+    void theFastPathAndTheLogSampleHaveDefaultsAndBadValuesAreNamed() {
+        ParleyConfig defaults = with(Map.of());
+        assertThat(defaults.fastPathMaxConnections()).isEqualTo(ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS);
+        assertThat(defaults.fastPathWindow()).isEqualTo(ParleyConfig.DEFAULT_FAST_PATH_WINDOW);
+        assertThat(defaults.logSamplePercent()).as("the local cloud logs every message").isEqualTo(100);
+        ParleyConfig set = with(Map.of(ParleyConfig.FAST_PATH_MAX_CONNECTIONS, "0", ParleyConfig.FAST_PATH_WINDOW_MS, "250",
+                ParleyConfig.LOG_SAMPLE_PERCENT, "1"));
+        assertThat(set.fastPathMaxConnections()).as("off").isZero();
+        assertThat(set.fastPathWindow()).isEqualTo(Duration.ofMillis(250));
+        assertThat(set.logSamplePercent()).isEqualTo(1);
+        Map<String, String[]> bad = Map.of(ParleyConfig.FAST_PATH_MAX_CONNECTIONS, new String[] {"1", "257", "-1", "many"},
+                ParleyConfig.FAST_PATH_WINDOW_MS, new String[] {"0", "1001", "soon"},
+                ParleyConfig.LOG_SAMPLE_PERCENT, new String[] {"-1", "101", "all"});
+        bad.forEach((variable, values) -> {
+            for (String value : values) {
+                assertThatThrownBy(() -> with(Map.of(variable, value))).as(variable + "=" + value).hasMessageContaining(variable)
+                        .hasMessageContaining(value);
+            }
+        });
+    }
 }

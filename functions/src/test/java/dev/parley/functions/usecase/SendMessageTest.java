@@ -19,6 +19,7 @@ import dev.parley.protocol.ClientFrame;
 import dev.parley.protocol.ServerFrame;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
+import dev.parley.ports.MessageLog;
 import dev.parley.ports.UnavailableException;
 import java.time.Duration;
 import java.util.List;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.Test;
 
 class SendMessageTest {
     private final Fixture world = new Fixture();
-    private final SendMessage sending = new SendMessage(world.messages, world.clock);
+    private final SendMessage sending = new SendMessage(world.messages, world.conversations, world.delivery, world.codec, world.clock, Optional.empty());
     private final ConversationId chat = world.conversations.createIfAbsent(Conversation.direct(ALICE, BOB), ALICE).conversation().id();
     private final Caller alice = Fixture.caller(ALICE, "alice-phone");
 
@@ -73,7 +74,13 @@ class SendMessageTest {
 
     private SendMessage fast(Fixture on, int maxConnections) {
         return new SendMessage(on.messages, on.conversations, on.delivery, on.codec, on.clock,
-                Optional.of(new SendMessage.FastPath(maxConnections, Duration.ofMillis(100))));
+                Optional.of(new MessageLog.FastPathOffer(Duration.ofMillis(100), maxConnections)));
+    }
+
+    /** A group of Alice, Bob and Carol in the test's world. */
+    private ConversationId team() {
+        return world.conversations.createIfAbsent(Conversation.group(ConversationId.of("g:team"), ALICE, List.of(BOB, CAROL),
+                Optional.empty()), ALICE).conversation().id();
     }
 
     private static Message stored(Fixture on, ConversationId conversation) {
@@ -105,8 +112,7 @@ class SendMessageTest {
 
     @Test
     void theRecordNamesTheMembersFoundOfflineForTheStreamToPush() {
-        ConversationId team = world.conversations.createIfAbsent(Conversation.group(ConversationId.of("g:team"), ALICE, List.of(BOB, CAROL),
-                Optional.empty()), ALICE).conversation().id();
+        ConversationId team = team();
         Caller phone = world.online(ALICE, "alice-phone");
         world.online(BOB, "bob-phone");
 
@@ -141,8 +147,7 @@ class SendMessageTest {
 
     @Test
     void aConversationOverTheBoundIsLeftToTheStreamUnstampedAndAcknowledgedByTheRoute() {
-        ConversationId team = world.conversations.createIfAbsent(Conversation.group(ConversationId.of("g:team"), ALICE, List.of(BOB, CAROL),
-                Optional.empty()), ALICE).conversation().id();
+        ConversationId team = team();
         Caller phone = world.online(ALICE, "alice-phone");
         world.online(BOB, "bob-phone");
 
@@ -196,7 +201,7 @@ class SendMessageTest {
                     public Map<UserId, List<dev.parley.ports.LiveConnection>> liveConnections(java.util.Collection<UserId> users, java.time.Instant now) {
                         throw new UnavailableException("throttled", Duration.ofMillis(250), null);
                     }
-                }, broken.poster, broken.clock, 8), broken.codec, broken.clock, Optional.of(new SendMessage.FastPath(64, Duration.ofMillis(100))));
+                }, broken.poster, broken.clock, 8), broken.codec, broken.clock, Optional.of(new MessageLog.FastPathOffer(Duration.ofMillis(100), 64)));
         SendMessage.Sent sent = lookupFails.send(brokenPhone, send(ClientMessageId.random(), brokenChat, "hi"));
         assertThat(sent.ackPosted()).isTrue();
         assertThat(sent.fastDelivery()).isEmpty();

@@ -73,6 +73,8 @@ public abstract class MessageLogContract {
         log.recordFastDelivery(other.message(), List.of());
         assertThat(log.fastDeliveries(List.of(taken.message(), other.message())))
                 .containsOnly(Map.entry(taken.message(), List.of(BOB)), Map.entry(other.message(), List.of()));
+        assertThat(log.fastDeliveries(List.of(taken.message(), taken.message()))).as("a message named twice is read once")
+                .containsOnly(Map.entry(taken.message(), List.of(BOB)));
         assertThat(log.after(chat, 0, 10)).as("recording changes no message").containsExactly(taken.message(), other.message());
     }
 
