@@ -54,7 +54,8 @@ public interface MessageLog {
 
     /**
      * Stores a message as the conversation's next seq, if the sender is a member; the same client id
-     * in the same conversation again returns the message first stored, and stores nothing.
+     * in the same conversation again returns the message first stored, and stores no second copy (it may
+     * leave a void entry at a seq it took and gave back).
      *
      * @param senderConnection the connection it was sent on, which its delivery skips; none for a
      *                         message that came from no connection
@@ -73,7 +74,9 @@ public interface MessageLog {
 
     /**
      * Records that the sender delivered a stamped message to every live connection of its members itself,
-     * in time; {@code offline} are the members it found with no live connection (for push). One write.
+     * in time; {@code offline} are the members it found with no live connection (for push). One write,
+     * which also stands for the message where a retried send looks for it. A send whose fast path did not
+     * complete records nothing: the stream's fan-out delivers its message, and a retry still finds it.
      */
     void recordFastDelivery(Message message, List<UserId> offline);
 

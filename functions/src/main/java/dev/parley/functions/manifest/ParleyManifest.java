@@ -87,9 +87,8 @@ public final class ParleyManifest {
                         List.of(new TableSpec.GlobalIndex(MembershipsTable.BY_CONVERSATION, new Key(MembershipsTable.CONVERSATION, KeyType.S),
                                 Optional.of(new Key(MembershipsTable.USER, KeyType.S)), false, MembershipsTable.PROJECTED)),
                         Optional.of("NEW_AND_OLD_IMAGES"), Optional.empty()),
-                new TableSpec(MESSAGES, new Key(MessagesTable.CONVERSATION, KeyType.S), Optional.of(new Key(MessagesTable.SEQ, KeyType.N)),
-                        List.of(new TableSpec.GlobalIndex(MessagesTable.BY_CLIENT_ID, new Key(MessagesTable.CONVERSATION, KeyType.S),
-                                Optional.of(new Key(MessagesTable.CLIENT_ID, KeyType.S)), false, List.of())),
+                // No index: a retried send finds its original through the seq on its claim, not a write unit more on every message.
+                new TableSpec(MESSAGES, new Key(MessagesTable.CONVERSATION, KeyType.S), Optional.of(new Key(MessagesTable.SEQ, KeyType.N)), List.of(),
                         Optional.of("NEW_IMAGE"), Optional.empty()));
     }
 }

@@ -43,7 +43,8 @@ final class AbandonedSeqs {
         return filled;
     }
 
-    private Message voidSeq(ConversationId conversation, long seq, long timestamp) {
+    /** Writes a void entry at a seq, unless a message got there first (which is then read back). */
+    Message voidSeq(ConversationId conversation, long seq, long timestamp) {
         Message voided = Message.voided(conversation, seq, timestamp);
         try {
             messageItems.putItem(b -> b.item(new StoredMessage(voided, Optional.empty())).conditionExpression(DynamoMessageLog.SEQ_IS_FREE));

@@ -14,43 +14,50 @@ import dev.parley.model.UserId;
 import dev.parley.ports.MessageLog;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.util.UUID;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbTable;
 import software.amazon.awssdk.enhanced.dynamodb.Expression;
-import software.amazon.awssdk.enhanced.dynamodb.model.QueryConditional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 
 /**
  * The messages table ({@link MessagesTable}) and the seq counter and send claims in the conversations
- * table ({@link ConversationsTable}, {@link SendClaims}). A send is three writes, none of which can lose a race:
+ * table ({@link ConversationsTable}, {@link SendClaims}). A send is four writes, none of which can lose
+ * a race, in two round trips before its ack:
  * <ol>
- * <li>claim the client id (put if absent): a retried send stops here and finds the original seq through the index;</li>
- * <li>check membership, and take the next seq from the conversation's head (an atomic add,
- * {@link SeqCounter}): under any number of concurrent senders every one gets its own seq and none fails;</li>
- * <li>put the message at that seq.</li>
+ * <li>at once, side by side: claim the client id (put if absent), and take the next seq from the
+ * conversation's head (an atomic add, {@link SeqCounter}, after the membership check in a group);
+ * under any number of concurrent senders every one gets its own seq and none fails;</li>
+ * <li>put the message at that seq; and record the seq on the claim, beside the put, or, for a send on
+ * the fast path, with its record once its posts are done ({@link #recordFastDelivery}; a fast path that
+ * does not complete records nothing, and a retry finds its message by searching, {@link Originals}).</li>
  * </ol>
- * A send that fails after taking its seq leaves the seq on its claim, and a retry of it stores the
- * message at that seq, so a failure leaves no hole. A claim whose send died before storing its
- * message would refuse that client id forever; once it is older than any send can run
- * ({@link #CLAIM_ABANDONED_AFTER}), the next send with that id takes it over.
+ * A retried send finds its claim taken: the seq it took beside the claim goes back at once as a void
+ * entry, and the original is found through the seq on the claim. A send that fails after taking its
+ * seq leaves the seq on its claim, and a retry of it stores the message at that seq, so a failure
+ * leaves no hole. A claim whose send died before recording a seq would refuse that client id forever;
+ * once it is older than any send can run ({@link #CLAIM_ABANDONED_AFTER}), the next send with that id
+ * looks for a message its send stored, and takes the claim over if there is none.
  */
 public final class DynamoMessageLog implements MessageLog {
+    private static final Logger LOG = LoggerFactory.getLogger(DynamoMessageLog.class);
     /**
      * When a claim with no message is known to be abandoned: far longer than the frame functions'
      * timeout (the manifest's test holds them to it), so its send cannot still be running.
      */
     public static final Duration CLAIM_ABANDONED_AFTER = Duration.ofSeconds(30);
-    /** How long a retried send waits for the byClientId index to show the original: about a second at most. */
-    private static final Backoff INDEX_CATCH_UP = new Backoff(Duration.ofMillis(5), Duration.ofMillis(100), 14);
     static final Expression SEQ_IS_FREE = Expression.builder().expression("attribute_not_exists(#seq)")
             .putExpressionName("#seq", MessagesTable.SEQ).build();
 
@@ -59,8 +66,12 @@ public final class DynamoMessageLog implements MessageLog {
     private final DynamoDbTable<StoredMessage> messageItems;
     private final SendClaims claims;
     private final AbandonedSeqs abandoned;
+    private final Originals originals;
+    private final MessagePages pages;
     private final Clock clock;
     private final String messages;
+    // Platform threads: the claim's put blocks in the HTTP client, which on Java 21 would pin a virtual thread to its carrier.
+    private final ExecutorService threads = Executors.newCachedThreadPool(Thread.ofPlatform().name("claims-", 0).daemon(true).factory());
 
     /**
      * @param dynamo    the client for every call but one
@@ -75,11 +86,12 @@ public final class DynamoMessageLog implements MessageLog {
         this.dynamo = dynamo;
         this.messageItems = DynamoDbEnhancedClient.builder().dynamoDbClient(dynamo).build().table(messages, MessagesTable.SCHEMA);
         this.claims = new SendClaims(dynamo, conversations);
-        this.counter = new SeqCounter(dynamo, sequencer, conversations, memberships, new ConversationHeads(dynamo, conversations, Backoff.DYNAMODB),
-                claims);
+        this.counter = new SeqCounter(dynamo, sequencer, conversations, memberships, new ConversationHeads(dynamo, conversations, Backoff.DYNAMODB));
         this.clock = clock;
         this.messages = messages;
         this.abandoned = new AbandonedSeqs(messageItems, clock);
+        this.originals = new Originals(dynamo, messages, messageItems, claims, clock);
+        this.pages = new MessagePages(dynamo, messages, messageItems, abandoned);
     }
 
     @Override
@@ -88,36 +100,78 @@ public final class DynamoMessageLog implements MessageLog {
         // The attempt id tells this call's own claim from another's when the SDK retries a put that was
         // applied but answered late.
         String attempt = UUID.randomUUID().toString();
+        Message draft = new Message(id, conversation, 1, sender, device, content, serverTimestamp);
         return SdkErrors.translating("storing a message", () -> {
-            OptionalLong reserved = OptionalLong.empty();
-            if (claims.claim(conversation, id, sender, serverTimestamp, attempt) == SendClaims.Claimed.TAKEN) {
-                Optional<Message> original = original(conversation, id, sender);
-                if (original.isPresent()) {
-                    return new Appended(original.get(), true);
-                }
-                reserved = claims.takeOver(conversation, id, sender, serverTimestamp, attempt);
+            // Step 1: the claim and the seq side by side, one round trip instead of two. A retried send then
+            // takes a seq it does not use, and gives it back as a void entry: retries are rare, sends are not.
+            Future<SendClaims.Claimed> claiming = threads.submit(() -> claims.claim(conversation, id, sender, serverTimestamp, attempt));
+            Outcome<SeqCounter.Taken> taking = Outcome.of(() -> counter.next(conversation, sender));
+            Outcome<SendClaims.Claimed> claimed = Outcome.of(claiming);
+            if (claimed.failure() != null) {
+                giveBack(conversation, taking, serverTimestamp);
+                throw claimed.failure();
             }
-            Message draft = new Message(id, conversation, 1, sender, device, content, serverTimestamp);
-            return store(draft, senderConnection, reserved, fastPath);
+            if (claimed.value() == SendClaims.Claimed.OURS) {
+                return store(draft, senderConnection, holdingClaim(conversation, id, taking), false, fastPath);
+            }
+            giveBack(conversation, taking, serverTimestamp);
+            Optional<Message> original = originals.find(conversation, id, sender);
+            if (original.isPresent()) {
+                return new Appended(original.get(), true);
+            }
+            // Not stored, and the sender may not send (any more): refused as a first send would be.
+            if (taking.failure() != null && SeqCounter.tookNone(taking.failure())) {
+                throw taking.failure();
+            }
+            OptionalLong reserved = claims.takeOver(conversation, id, sender, serverTimestamp, attempt);
+            if (reserved.isPresent()) {
+                return store(draft, senderConnection, new SeqCounter.Taken(reserved.getAsLong(), OptionalInt.empty()), true, fastPath);
+            }
+            return store(draft, senderConnection, holdingClaim(conversation, id, Outcome.of(() -> counter.next(conversation, sender))), false, fastPath);
         });
     }
 
+    /** The seq a send that holds its claim took; when it took none, the claim is released, so the same send may be tried again. */
+    private SeqCounter.Taken holdingClaim(ConversationId conversation, ClientMessageId id, Outcome<SeqCounter.Taken> taking) {
+        if (taking.failure() != null && SeqCounter.tookNone(taking.failure())) {
+            claims.release(conversation, id);
+        }
+        return taking.orThrow();
+    }
+
+    /** Gives back a seq a send took but will not store at, as a void entry; if that fails, readers void it later. */
+    private void giveBack(ConversationId conversation, Outcome<SeqCounter.Taken> taking, long timestamp) {
+        if (taking.value() == null) {
+            return;
+        }
+        try {
+            abandoned.voidSeq(conversation, taking.value().seq(), timestamp);
+        } catch (SdkException failed) {
+            LOG.warn("voiding seq {} of {} failed; readers void it once it is old enough", taking.value().seq(), conversation, failed);
+        }
+    }
+
     /**
-     * Steps 2 and 3, for a send that holds its claim: the seq (reserved by a failed attempt, or the next one),
-     * then the message, stamped for the fast path when the send offered it and the conversation is small enough.
+     * Step 2, for a send that holds its claim and a seq (the next one, or {@code reserved}: one a failed
+     * attempt left on the claim): the message, stamped for the fast path when the send offered it and the
+     * conversation is small enough, and the seq on the claim.
      */
-    private Appended store(Message draft, Optional<ConnectionId> senderConnection, OptionalLong reserved, Optional<FastPathOffer> fastPath) {
+    private Appended store(Message draft, Optional<ConnectionId> senderConnection, SeqCounter.Taken taken, boolean reserved,
+                           Optional<FastPathOffer> fastPath) {
         ConversationId conversation = draft.conversationId();
-        SeqCounter.Taken taken = reserved.isPresent() ? new SeqCounter.Taken(reserved.getAsLong(), java.util.OptionalInt.empty())
-                : counter.next(conversation, draft.id(), draft.senderId());
         long seq = taken.seq();
         Message message = new Message(draft.id(), conversation, seq, draft.senderId(), draft.senderDevice(), draft.content(), draft.serverTimestamp());
         // A retry that stores at a seq its failed attempt reserved is not fast-pathed: the stream delivers it.
         OptionalLong fastPathUntil = fastPath.filter(offer -> taken.memberCount().isPresent() && taken.memberCount().getAsInt() <= offer.maxMembers())
                 .map(offer -> OptionalLong.of(clock.millis() + offer.windowFor(taken.memberCount().getAsInt()).toMillis())).orElse(OptionalLong.empty());
+        // The seq goes on the claim beside the put (a reserved one is there already); a fast-path send
+        // records it with its delivery instead, one write for both.
+        Future<?> recording = reserved || fastPathUntil.isPresent() ? null
+                : threads.submit(() -> claims.recordSeq(conversation, message.id(), seq, Optional.empty()));
         try {
             messageItems.putItem(b -> b.item(new StoredMessage(message, senderConnection, fastPathUntil)).conditionExpression(SEQ_IS_FREE));
         } catch (ConditionalCheckFailedException stored) {
+            awaitRecorded(recording, message);
             // Another retry of this same send stored it first, or this send's own first attempt at the put
             // was applied but answered late and the SDK retried it; or, for a reserved seq, the seq was
             // voided meanwhile, and the message takes the next one.
@@ -125,26 +179,50 @@ public final class DynamoMessageLog implements MessageLog {
             if (there.id().equals(message.id()) && there.senderId().equals(message.senderId())) {
                 return new Appended(there, true);
             }
-            if (there.isVoid() && reserved.isPresent()) {
-                return store(draft, senderConnection, OptionalLong.empty(), fastPath);
+            if (there.isVoid() && reserved) {
+                return store(draft, senderConnection, holdingClaim(conversation, draft.id(), Outcome.of(() -> counter.next(conversation, draft.senderId()))),
+                        false, fastPath);
             }
+            // Nothing of this send is stored, and its claim must not point its retry at another's message:
+            // released, the retry starts afresh.
+            claims.release(conversation, draft.id());
             throw new DomainException(ErrorCode.CONFLICT, "seq " + seq + " of " + conversation + " holds another message");
         } catch (SdkException failed) {
-            // The seq is taken and nothing is stored at it. Leave it on the claim, so that a retry of this
-            // send stores the message there and the conversation keeps no hole; then report the failure.
+            // The seq is taken and nothing is stored at it. It is left on the claim, so that a retry of this
+            // send stores the message there and the conversation keeps no hole; then the failure is reported.
             try {
-                claims.leaveSeq(conversation, message.id(), seq);
+                if (recording == null && !reserved) {
+                    claims.recordSeq(conversation, message.id(), seq, Optional.empty());
+                } else {
+                    awaitRecorded(recording, message);
+                }
             } catch (SdkException alsoFailed) {
                 failed.addSuppressed(alsoFailed);
             }
             throw failed;
         }
+        awaitRecorded(recording, message);
         return new Appended(message, false, fastPathUntil);
+    }
+
+    /**
+     * Waits for the seq's record on the claim. If it failed, the message is stored all the same: a retry
+     * of the send then finds it later (once the claim counts as abandoned, by searching), so the send
+     * is not failed for it.
+     */
+    private static void awaitRecorded(Future<?> recording, Message message) {
+        if (recording == null) {
+            return;
+        }
+        Outcome<?> recorded = Outcome.of(recording);
+        if (recorded.failure() != null) {
+            LOG.warn("recording seq {} of {} on its claim failed", message.seq(), message.conversationId(), recorded.failure());
+        }
     }
 
     @Override
     public void recordFastDelivery(Message message, List<UserId> offline) {
-        SdkErrors.translating("recording a fast delivery", () -> claims.recordFastDelivery(message.conversationId(), message.id(), offline));
+        SdkErrors.translating("recording a fast delivery", () -> claims.recordSeq(message.conversationId(), message.id(), message.seq(), Optional.of(offline)));
     }
 
     @Override
@@ -152,69 +230,18 @@ public final class DynamoMessageLog implements MessageLog {
         return SdkErrors.translating("reading fast deliveries", () -> claims.fastDeliveries(stamped));
     }
 
-    /** The message a client id was first stored as, if there is one; a send still in flight is waited for, briefly. */
-    private Optional<Message> original(ConversationId conversation, ClientMessageId id, UserId sender) {
-        Backoff.Retries waits = INDEX_CATCH_UP.retries();
-        do {
-            // A GSI is read eventually consistently: a message just stored may take a moment to show. The
-            // index holds keys only, so the low-level client reads it and the message is fetched by its seq.
-            var found = dynamo.query(b -> b.tableName(messages).indexName(MessagesTable.BY_CLIENT_ID)
-                    .keyConditionExpression("#conversation = :conversation AND #clientId = :clientId")
-                    .expressionAttributeNames(Map.of("#conversation", MessagesTable.CONVERSATION, "#clientId", MessagesTable.CLIENT_ID))
-                    .expressionAttributeValues(Map.of(":conversation", AttributeValue.fromS(conversation.value()),
-                            ":clientId", AttributeValue.fromS(id.toString())))).items();
-            if (!found.isEmpty()) {
-                Message message = MessagesTable.storedAt(messageItems, conversation, Long.parseLong(found.getFirst().get(MessagesTable.SEQ).n()));
-                if (!message.senderId().equals(sender)) {
-                    throw new DomainException(ErrorCode.CONFLICT, "id " + id + " is already used in conversation " + conversation);
-                }
-                return Optional.of(message);
-            }
-        } while (waits.await());
-        return Optional.empty();
-    }
-
     @Override
     public List<Message> after(ConversationId conversation, long afterSeq, int limit) {
-        return SdkErrors.translating("reading messages", () -> {
-            List<Message> page = firstPage(QueryConditional.sortGreaterThan(MessagesTable.key(conversation, afterSeq)), limit, true);
-            List<Message> filled = abandoned.voidGaps(conversation, afterSeq + 1, page);
-            return filled.size() > limit ? filled.subList(0, limit) : filled;
-        });
+        return pages.after(conversation, afterSeq, limit);
     }
 
     @Override
     public List<Message> before(ConversationId conversation, long beforeSeq, int limit) {
-        return SdkErrors.translating("reading messages", () -> {
-            List<Message> page = firstPage(QueryConditional.sortLessThan(MessagesTable.key(conversation, beforeSeq)), limit, false);
-            if (page.isEmpty()) {
-                return page;
-            }
-            List<Message> ascending = new ArrayList<>(page).reversed();
-            List<Message> filled = abandoned.voidGaps(conversation, ascending.getFirst().seq(), ascending).reversed();
-            return filled.size() > limit ? filled.subList(0, limit) : filled;
-        });
+        return pages.before(conversation, beforeSeq, limit);
     }
 
     @Override
     public List<Authored> senders(ConversationId conversation, long afterSeq, long upToSeq, int limit) {
-        if (upToSeq <= afterSeq) {
-            return List.of();
-        }
-        // Keys and the sender only, eventually consistent: half a read unit per 4 KB of them, and no voiding writes.
-        return SdkErrors.translating("reading senders", () -> dynamo.query(b -> b.tableName(messages).limit(limit).scanIndexForward(false)
-                        .keyConditionExpression("#conversation = :conversation AND #seq BETWEEN :from AND :to")
-                        .projectionExpression("#seq, #sender")
-                        .expressionAttributeNames(Map.of("#conversation", MessagesTable.CONVERSATION, "#seq", MessagesTable.SEQ,
-                                "#sender", MessagesTable.SENDER))
-                        .expressionAttributeValues(Map.of(":conversation", AttributeValue.fromS(conversation.value()),
-                                ":from", AttributeValue.fromN(Long.toString(afterSeq + 1)), ":to", AttributeValue.fromN(Long.toString(upToSeq)))))
-                .items().stream().filter(item -> !Message.NOBODY.value().equals(item.get(MessagesTable.SENDER).s()))
-                .map(item -> new Authored(Long.parseLong(item.get(MessagesTable.SEQ).n()), UserId.of(item.get(MessagesTable.SENDER).s()))).toList());
-    }
-
-    private List<Message> firstPage(QueryConditional condition, int limit, boolean ascending) {
-        return messageItems.query(b -> b.queryConditional(condition).consistentRead(true).limit(limit).scanIndexForward(ascending))
-                .iterator().next().items().stream().map(StoredMessage::message).toList();
+        return pages.senders(conversation, afterSeq, upToSeq, limit);
     }
 }

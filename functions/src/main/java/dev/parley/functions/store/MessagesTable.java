@@ -23,8 +23,8 @@ import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticImmutableTableSchem
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * The messages table's schema: {@link #CONVERSATION} + {@link #SEQ}, the {@link #BY_CLIENT_ID} index
- * ({@link #CONVERSATION} + {@link #CLIENT_ID}, keys only), and a stream of new images that the
+ * The messages table's schema: {@link #CONVERSATION} + {@link #SEQ}, no index (a retried send finds
+ * its original through the seq on its claim, {@link SendClaims}), and a stream of new images that the
  * fan-out reads. Its items are plain records, modelled by a static table schema ({@link #SCHEMA}):
  * written out, with no reflection; building it costs tens of milliseconds once per execution
  * environment (docs/benchmarks.md, scripts/bench-item-mapping), in the snapshot where SnapStart is on.
@@ -40,7 +40,6 @@ public final class MessagesTable {
     public static final String TIMESTAMP = "serverTimestamp";
     /** Until when (epoch ms) the send may deliver the message itself: the fan-out first looks for its record of doing so. */
     public static final String FAST_PATH_UNTIL = "fastPathUntil";
-    public static final String BY_CLIENT_ID = "byClientId";
     /** In {@link #CONTENT}'s map. */
     static final String CONTENT_TYPE = "type";
     static final String CONTENT_BODY = "body";
@@ -94,11 +93,10 @@ public final class MessagesTable {
                     .newItemBuilder(StoredMessageBuilder::new, StoredMessageBuilder::build)
                     .addAttribute(String.class, a -> a.name(CONVERSATION).getter(s -> s.message().conversationId().value())
                             .setter((b, v) -> b.conversation = v)
-                            .tags(StaticAttributeTags.primaryPartitionKey(), StaticAttributeTags.secondaryPartitionKey(BY_CLIENT_ID)))
+                            .tags(StaticAttributeTags.primaryPartitionKey()))
                     .addAttribute(Long.class, a -> a.name(SEQ).getter(s -> s.message().seq()).setter((b, v) -> b.seq = v)
                             .tags(StaticAttributeTags.primarySortKey()))
-                    .addAttribute(String.class, a -> a.name(CLIENT_ID).getter(s -> s.message().id().toString()).setter((b, v) -> b.clientId = v)
-                            .tags(StaticAttributeTags.secondarySortKey(BY_CLIENT_ID)))
+                    .addAttribute(String.class, a -> a.name(CLIENT_ID).getter(s -> s.message().id().toString()).setter((b, v) -> b.clientId = v))
                     .addAttribute(String.class, a -> a.name(SENDER).getter(s -> s.message().senderId().value()).setter((b, v) -> b.sender = v))
                     .addAttribute(String.class, a -> a.name(SENDER_DEVICE).getter(s -> s.message().senderDevice().value())
                             .setter((b, v) -> b.senderDevice = v))

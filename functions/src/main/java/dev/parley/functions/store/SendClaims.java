@@ -15,6 +15,7 @@ import dev.parley.model.Message;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -62,19 +63,41 @@ final class SendClaims {
     }
 
     /**
-     * Records on the claim that its send delivered the message itself (the fast path), with the members it
-     * found offline; only on a claim that exists, so a claim deleted meanwhile is not brought back.
+     * Records on the claim the seq its send took, and, for a send that delivered its message itself (the
+     * fast path), the members it found offline: one write, on a claim that exists only, so that a claim
+     * deleted meanwhile is not brought back. The seq on the claim is what a retried send finds its
+     * original by (or, when the message was never stored, the seq it stores it at).
      */
-    void recordFastDelivery(ConversationId conversation, ClientMessageId id, List<UserId> offline) {
-        List<AttributeValue> users = offline.stream().map(user -> AttributeValue.fromS(user.value())).toList();
+    void recordSeq(ConversationId conversation, ClientMessageId id, long seq, Optional<List<UserId>> deliveredOffline) {
+        Map<String, String> names = new HashMap<>(Map.of("#seq", CLAIM_SEQ, "#pk", ConversationsTable.PK));
+        Map<String, AttributeValue> values = new HashMap<>(Map.of(":seq", AttributeValue.fromN(Long.toString(seq))));
+        StringBuilder update = new StringBuilder("SET #seq = :seq");
+        deliveredOffline.ifPresent(offline -> {
+            update.append(", #delivered = :offline");
+            names.put("#delivered", ConversationsTable.CLAIM_FAST_DELIVERY);
+            values.put(":offline", AttributeValue.fromL(offline.stream().map(user -> AttributeValue.fromS(user.value())).toList()));
+        });
         try {
-            dynamo.updateItem(b -> b.tableName(table).key(ConversationsTable.claimItemKey(conversation, id))
-                    .updateExpression("SET #delivered = :offline").conditionExpression("attribute_exists(#pk)")
-                    .expressionAttributeNames(Map.of("#delivered", ConversationsTable.CLAIM_FAST_DELIVERY, "#pk", ConversationsTable.PK))
-                    .expressionAttributeValues(Map.of(":offline", AttributeValue.fromL(users))));
+            dynamo.updateItem(b -> b.tableName(table).key(ConversationsTable.claimItemKey(conversation, id)).updateExpression(update.toString())
+                    .conditionExpression("attribute_exists(#pk)").expressionAttributeNames(names).expressionAttributeValues(values));
         } catch (ConditionalCheckFailedException noClaim) {
-            // Nothing recorded: the stream delivers the message, as for any fast path that did not finish.
+            // Released meanwhile (its send was refused): nothing to find the message by, and nothing to record.
         }
+    }
+
+    /** A claim as it stands now (consistent read): its sender, when it was made, and the seq once its send recorded one. */
+    record Claim(UserId sender, long timestamp, OptionalLong seq) {
+    }
+
+    Optional<Claim> read(ConversationId conversation, ClientMessageId id) {
+        Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).consistentRead(true)
+                .key(ConversationsTable.claimItemKey(conversation, id))).item();
+        if (item == null || item.isEmpty()) {
+            return Optional.empty();
+        }
+        AttributeValue seq = item.get(CLAIM_SEQ);
+        return Optional.of(new Claim(UserId.of(item.get(CLAIM_SENDER).s()), Long.parseLong(item.get(CLAIM_TIMESTAMP).n()),
+                seq == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(seq.n()))));
     }
 
     /** Which of these messages' claims record a fast delivery, with the offline members recorded; eventually consistent reads in batches. */
@@ -99,27 +122,19 @@ final class SendClaims {
         dynamo.deleteItem(b -> b.tableName(table).key(ConversationsTable.claimItemKey(conversation, id)));
     }
 
-    /** Leaves the seq a failed send took on its claim, so that a retry of the send stores the message there. */
-    void leaveSeq(ConversationId conversation, ClientMessageId id, long seq) {
-        dynamo.updateItem(b -> b.tableName(table).key(ConversationsTable.claimItemKey(conversation, id))
-                .updateExpression("SET #seq = :seq").expressionAttributeNames(Map.of("#seq", CLAIM_SEQ))
-                .expressionAttributeValues(Map.of(":seq", AttributeValue.fromN(Long.toString(seq)))));
-    }
-
     /**
-     * Makes a claim that has no message this send's own. A claim on which a failed send left its seq is
-     * taken at once, with that seq: this send stores the message there. A claim without one is taken
+     * Makes a claim that has no message this send's own. A claim that records a seq with nothing stored at
+     * it (its send failed after taking the seq) is taken at once, with that seq: this send stores the message there. A claim without one is taken
      * once it is old enough that its send must have died; until then that send may still be running,
      * and this one is refused.
      */
     OptionalLong takeOver(ConversationId conversation, ClientMessageId id, UserId sender, long timestamp, String attempt) {
-        Map<String, AttributeValue> current = dynamo.getItem(b -> b.tableName(table).consistentRead(true)
-                .key(ConversationsTable.claimItemKey(conversation, id))).item();
-        if (current != null && current.containsKey(CLAIM_SEQ)) {
-            if (!current.get(CLAIM_SENDER).s().equals(sender.value())) {
+        Optional<Claim> current = read(conversation, id);
+        if (current.isPresent() && current.get().seq().isPresent()) {
+            if (!current.get().sender().equals(sender)) {
                 throw new DomainException(ErrorCode.CONFLICT, "id " + id + " is already used in this conversation");
             }
-            return OptionalLong.of(Long.parseLong(current.get(CLAIM_SEQ).n()));
+            return current.get().seq();
         }
         try {
             // Conditional on the claim's age (or its absence, if its send was refused meanwhile), so of two

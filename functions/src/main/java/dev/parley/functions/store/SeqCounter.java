@@ -1,6 +1,5 @@
 package dev.parley.functions.store;
 
-import dev.parley.model.ClientMessageId;
 import dev.parley.model.ConversationId;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
@@ -30,34 +29,31 @@ final class SeqCounter {
     private final String conversations;
     private final String memberships;
     private final ConversationHeads heads;
-    private final SendClaims claims;
 
     /** @param sequencer a client without the SDK's retries: the increment must not be repeated */
-    SeqCounter(DynamoDbClient dynamo, DynamoDbClient sequencer, String conversations, String memberships, ConversationHeads heads,
-               SendClaims claims) {
+    SeqCounter(DynamoDbClient dynamo, DynamoDbClient sequencer, String conversations, String memberships, ConversationHeads heads) {
         this.dynamo = dynamo;
         this.sequencer = sequencer;
         this.conversations = conversations;
         this.memberships = memberships;
         this.heads = heads;
-        this.claims = claims;
     }
 
-    /**
-     * Takes the conversation's next seq, if the sender is a member; otherwise releases the claim and refuses.
-     * The increment is not idempotent, so the SDK must not retry it: a retry of an attempt that was applied
-     * but answered late would take a second seq and leave the first empty. A throttled attempt was not
-     * applied, so the claim is released and the client may retry at once; after any other failure nobody
-     * knows whether a seq was taken, and the claim stays until it counts as abandoned.
-     */
     /** A seq taken, and the conversation's member count as its head has it (empty if it has none). */
     record Taken(long seq, java.util.OptionalInt memberCount) {
     }
 
-    Taken next(ConversationId conversation, ClientMessageId id, UserId sender) {
+    /**
+     * Takes the conversation's next seq, if the sender is a member. The increment is not idempotent, so
+     * the SDK must not retry it: a retry of an attempt that was applied but answered late would take a
+     * second seq and leave the first empty.
+     *
+     * @throws DomainException NOT_FOUND or FORBIDDEN, and a throttling {@link SdkException}: no seq was
+     *         taken ({@link #tookNone})
+     * @throws UnavailableException after any other failure: whether a seq was taken is unknown
+     */
+    Taken next(ConversationId conversation, UserId sender) {
         if (!isMember(conversation, sender)) {
-            // Released, so the same send may succeed once the sender is a member.
-            claims.release(conversation, id);
             throw heads.read(conversation).isPresent()
                     ? new DomainException(ErrorCode.FORBIDDEN, sender + " is not a member of conversation " + conversation)
                     : new DomainException(ErrorCode.NOT_FOUND, "no conversation " + conversation);
@@ -67,25 +63,28 @@ final class SeqCounter {
                 return increment(conversation);
             } catch (ConditionalCheckFailedException headless) {
                 if (!heads.migrate(conversation)) {
-                    claims.release(conversation, id);
                     throw new DomainException(ErrorCode.NOT_FOUND, "no conversation " + conversation);
                 }
                 return increment(conversation);
             }
         } catch (SdkException failed) {
             if (SdkErrors.isThrottling(failed)) {
-                claims.release(conversation, id);
                 throw failed;
             }
             RuntimeException translated = SdkErrors.translate("taking a seq", failed);
             if (translated instanceof UnavailableException) {
-                // Whether a seq was taken is unknown, so the claim stays: the same send succeeds once the
+                // Whether a seq was taken is unknown, so the send's claim stays: the same send succeeds once the
                 // claim counts as abandoned, and not before. Say so, rather than invite a retry that conflicts.
                 throw new UnavailableException("taking a seq failed, and may have taken one: " + failed.getMessage(),
                         DynamoMessageLog.CLAIM_ABANDONED_AFTER.plusSeconds(1), failed);
             }
             throw translated;
         }
+    }
+
+    /** Whether a failure of {@link #next} is known to have taken no seq: the send may then be tried again at once. */
+    static boolean tookNone(RuntimeException failure) {
+        return failure instanceof DomainException || failure instanceof SdkException sdk && SdkErrors.isThrottling(sdk);
     }
 
     private boolean isMember(ConversationId conversation, UserId sender) {

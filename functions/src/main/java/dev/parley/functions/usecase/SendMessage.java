@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * members (and as many live connections), the message is stored stamped with the end of the fast path's window; once it is stored
  * (never before), the ack is posted to the sender's connection and {@code message.receive} to every
  * other live connection of the members, in parallel, so that slow recipients never hold the ack back.
- * When every post is answered within the window, the send records so on its claim (one write), and the
+ * When every post is answered within the window, the send records so on its claim (one write, which also
+ * records the seq there for a retried send to find the message by), and the
  * stream's fan-out ({@link FanOut}) then only hands the offline members to push. Whatever else happens
  * (a post fails or is late, the lookup fails, the function dies after the store) nothing is recorded,
  * and the fan-out delivers the message as it does every other: delivery stays at least once.

@@ -2,6 +2,7 @@ package dev.parley.local.stores;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.parley.functions.manifest.ParleyManifest;
 import dev.parley.functions.store.ConversationsTable;
@@ -137,17 +138,88 @@ class StoresOnTheEmulatorTest {
 
         MessageLog.Appended retried = log.append(conversation, abandoned, alice, DeviceId.DEFAULT, C1, Content.text("hello"), now);
         assertThat(retried.duplicate()).isFalse();
-        assertThat(retried.message().seq()).isEqualTo(1);
+        assertThat(retried.message().seq()).as("the seq taken beside the failed claim was given back; the takeover took the next").isEqualTo(2);
         MessageLog.Appended again = log.append(conversation, abandoned, alice, DeviceId.DEFAULT, C1, Content.text("hello"), now + 5);
         assertThat(again.duplicate()).as("the taken-over claim now stands for the stored message").isTrue();
-        assertThat(again.message().seq()).isEqualTo(1);
+        assertThat(again.message().seq()).isEqualTo(2);
 
         assertThatThrownBy(() -> log.append(conversation, inFlight, alice, DeviceId.DEFAULT, C1, Content.text("hi"), now))
                 .isInstanceOfSatisfying(DomainException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT);
                     assertThat(e.getMessage()).contains("still in progress");
                 });
-        assertThat(log.after(conversation, 0, 10)).extracting(m -> m.seq()).as("the refused send stored nothing").containsExactly(1L);
+        List<Message> stored = log.after(conversation, 0, 10);
+        assertThat(stored).extracting(Message::seq).containsExactly(1L, 2L, 3L, 4L);
+        assertThat(stored).extracting(Message::isVoid).as("each retry's seq given back at once; the refused send stored nothing")
+                .containsExactly(true, false, true, true);
+    }
+
+    @Test
+    void aRetriedSendGivesItsSeqBackAtOnceAndAnswersWithTheOriginal() {
+        DynamoMessageLog log = messageLog();
+        UserId alice = UserId.of("alice");
+        ConversationId conversation = direct(alice, UserId.of("bob"));
+        ClientMessageId id = ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000031");
+        long now = System.currentTimeMillis();
+        MessageLog.Appended first = log.append(conversation, id, alice, DeviceId.DEFAULT, C1, Content.text("hi"), now);
+
+        MessageLog.Appended retried = log.append(conversation, id, alice, DeviceId.DEFAULT, C1, Content.text("hi"), now + 10);
+
+        assertThat(retried.duplicate()).isTrue();
+        assertThat(retried.message()).isEqualTo(first.message());
+        List<Message> stored = log.after(conversation, 0, 10);
+        assertThat(stored).extracting(Message::seq).containsExactly(1L, 2L);
+        assertThat(stored.get(1).isVoid()).as("the retry's own seq is a void entry now, not a hole readers wait 30 s to fill").isTrue();
+        assertThat(log.append(conversation, ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000032"), alice, DeviceId.DEFAULT, C1,
+                Content.text("next"), now + 20).message().seq()).isEqualTo(3);
+        assertThatThrownBy(() -> log.append(conversation, id, UserId.of("bob"), DeviceId.DEFAULT, C1, Content.text("mine"), now + 30))
+                .as("another member's send with the same id").isInstanceOfSatisfying(DomainException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
+    }
+
+    @Test
+    void aSendWhoseFunctionDiedBetweenStoringItsMessageAndRecordingItsSeqIsFoundByItsRetry() {
+        DynamoMessageLog log = messageLog();
+        UserId alice = UserId.of("alice");
+        ConversationId conversation = direct(alice, UserId.of("bob"));
+        ClientMessageId lost = ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000041");
+        long now = System.currentTimeMillis();
+        long old = now - DynamoMessageLog.CLAIM_ABANDONED_AFTER.toMillis() - 1_000;
+        // The send claimed its id and stored seq 1, and died before the seq reached its claim; others sent after it.
+        MessageLog.Appended stored = log.append(conversation, lost, alice, DeviceId.DEFAULT, C1, Content.text("lost ack"), old);
+        claim(conversation, lost, alice, old);
+        for (int i = 0; i < 150; i++) {
+            log.append(conversation, ClientMessageId.random(), alice, DeviceId.DEFAULT, C1, Content.text("later " + i), old + 1 + i);
+        }
+
+        MessageLog.Appended retried = log.append(conversation, lost, alice, DeviceId.DEFAULT, C1, Content.text("lost ack"), now);
+
+        assertThat(retried.duplicate()).as("found by searching back through two pages of newer messages").isTrue();
+        assertThat(retried.message()).isEqualTo(stored.message());
+        assertThat(log.after(conversation, 0, 200)).filteredOn(m -> !m.isVoid()).extracting(Message::id).as("stored once").containsOnlyOnce(lost);
+    }
+
+    @Test
+    void aRetryWhileTheFastPathIsStillPostingFindsTheStoredMessageBeforeItsSeqIsRecorded() {
+        DynamoMessageLog log = messageLog();
+        UserId alice = UserId.of("alice");
+        ConversationId conversation = direct(alice, UserId.of("bob"));
+        ClientMessageId id = ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000051");
+        MessageLog.FastPathOffer offer = new MessageLog.FastPathOffer(java.time.Duration.ofMillis(150), 64);
+        long now = System.currentTimeMillis();
+        MessageLog.Appended first = log.append(conversation, id, alice, DeviceId.DEFAULT, C1, Content.text("hi"), now, Optional.of(offer));
+        assertThat(first.fastPathUntil()).isPresent();
+
+        // Not recorded yet: the claim has no seq, and the retry searches the conversation for its original.
+        MessageLog.Appended retried = log.append(conversation, id, alice, DeviceId.DEFAULT, C1, Content.text("hi"), now + 1, Optional.of(offer));
+
+        assertThat(retried.duplicate()).isTrue();
+        assertThat(retried.message()).isEqualTo(first.message());
+        assertThat(retried.fastPathUntil()).isEmpty();
+        log.recordFastDelivery(first.message(), List.of());
+        assertThat(log.fastDeliveries(List.of(first.message()))).as("the record of the delivery").containsKey(first.message());
+        assertThat(log.append(conversation, id, alice, DeviceId.DEFAULT, C1, Content.text("hi"), now + 2).message())
+                .as("and after it, through the claim").isEqualTo(first.message());
     }
 
     @Test
@@ -202,12 +274,13 @@ class StoresOnTheEmulatorTest {
         MessageLog.Appended retried = log.append(conversation, failing, alice, DeviceId.DEFAULT, C1, Content.text("first"), now + 2);
         assertThat(retried.duplicate()).as("stored now, for the first time").isFalse();
         assertThat(retried.message().seq()).as("the seq the failed send took").isEqualTo(1);
-        assertThat(log.after(conversation, 0, 10)).extracting(m -> m.seq()).containsExactly(1L, 2L);
+        assertThat(log.after(conversation, 0, 10)).extracting(Message::seq, Message::isVoid)
+                .as("the retry gave back the seq it took beside its claim").containsExactly(tuple(1L, false), tuple(2L, false), tuple(3L, true));
         MessageLog.Appended again = log.append(conversation, failing, alice, DeviceId.DEFAULT, C1, Content.text("first"), now + 3);
         assertThat(again.duplicate()).isTrue();
         assertThat(again.message().seq()).isEqualTo(1);
         assertThat(log.append(conversation, ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000005"), alice, DeviceId.DEFAULT,
-                C1, Content.text("third"), now + 4).message().seq()).isEqualTo(3);
+                C1, Content.text("third"), now + 4).message().seq()).isEqualTo(5);
     }
 
     @Test
@@ -242,9 +315,11 @@ class StoresOnTheEmulatorTest {
         assertThat(log.before(conversation, 7, 10)).extracting(Message::seq).containsExactly(6L, 4L, 3L, 2L, 1L);
 
         MessageLog.Appended retried = log.append(conversation, failing, alice, DeviceId.DEFAULT, C1, Content.text("three"), now);
-        assertThat(retried.message().seq()).as("its seq was voided, so it takes a new one").isEqualTo(7);
+        assertThat(retried.message().seq()).as("its seq was voided, so it takes a new one (after giving back the one it took beside its claim)")
+                .isEqualTo(8);
         assertThat(retried.duplicate()).isFalse();
-        assertThat(log.after(conversation, 2, 10)).extracting(Message::seq).containsExactly(3L, 4L, 6L, 7L);
+        assertThat(log.after(conversation, 2, 10)).extracting(Message::seq, Message::isVoid)
+                .containsExactly(tuple(3L, true), tuple(4L, false), tuple(6L, false), tuple(7L, true), tuple(8L, false));
     }
 
     private DynamoMessageLog messageLog() {

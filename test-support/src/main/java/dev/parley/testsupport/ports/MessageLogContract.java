@@ -49,6 +49,14 @@ public abstract class MessageLogContract {
         return log.append(chat, id, sender, DeviceId.of("phone"), PHONE, Content.text(text), 1_700_000_000_000L);
     }
 
+    /**
+     * The messages stored in a conversation, void entries left out: a retried append may give back a seq it
+     * took as a void entry (the DynamoDB log takes the seq beside the claim), which is no message.
+     */
+    private List<Message> messages(ConversationId conversation) {
+        return log.after(conversation, 0, 100).stream().filter(message -> !message.isVoid()).toList();
+    }
+
     @Test
     void aFastPathOfferIsTakenWithinItsMemberBoundAndTheSendsRecordReadsBack() {
         MessageLog.FastPathOffer offer = new MessageLog.FastPathOffer(Duration.ofMillis(100), 2);
@@ -59,7 +67,7 @@ public abstract class MessageLogContract {
         assertThat(taken.fastPathUntil()).as("stamped").isPresent();
         assertThat(taken.fastPathUntil().getAsLong()).as("with the window's end, counted from the store").isGreaterThanOrEqualTo(1_700_000_000_100L);
         assertThat(log.append(chat, id, ALICE, DeviceId.of("phone"), PHONE, Content.text("hi"), 1_700_000_000_000L, Optional.of(offer)))
-                .as("a retry is not fast-pathed").satisfies(again -> {
+                .as("a retry, before any record, is a duplicate, not fast-pathed").satisfies(again -> {
                     assertThat(again.duplicate()).isTrue();
                     assertThat(again.fastPathUntil()).isEmpty();
                 });
@@ -75,7 +83,7 @@ public abstract class MessageLogContract {
                 .containsOnly(Map.entry(taken.message(), List.of(BOB)), Map.entry(other.message(), List.of()));
         assertThat(log.fastDeliveries(List.of(taken.message(), taken.message()))).as("a message named twice is read once")
                 .containsOnly(Map.entry(taken.message(), List.of(BOB)));
-        assertThat(log.after(chat, 0, 10)).as("recording changes no message").containsExactly(taken.message(), other.message());
+        assertThat(messages(chat)).as("recording changes no message").containsExactly(taken.message(), other.message());
     }
 
     @Test
@@ -95,7 +103,7 @@ public abstract class MessageLogContract {
     }
 
     @Test
-    void aRetriedAppendIsADuplicateOfTheFirstAndStoresNothing() {
+    void aRetriedAppendIsADuplicateOfTheFirstAndStoresNoSecondCopy() {
         ClientMessageId id = ClientMessageId.random();
         MessageLog.Appended first = append(id, ALICE, "hello");
         MessageLog.Appended again = append(id, ALICE, "hello, edited");
@@ -103,8 +111,8 @@ public abstract class MessageLogContract {
         assertThat(first.duplicate()).isFalse();
         assertThat(again.duplicate()).isTrue();
         assertThat(again.message()).isEqualTo(first.message());
-        assertThat(log.after(chat, 0, 10)).containsExactly(first.message());
-        assertThat(append(ClientMessageId.random(), ALICE, "next").message().seq()).isEqualTo(2);
+        assertThat(messages(chat)).containsExactly(first.message());
+        assertThat(append(ClientMessageId.random(), ALICE, "next").message().seq()).as("after any seq the retry gave back").isGreaterThan(1);
     }
 
     @Test
@@ -113,7 +121,7 @@ public abstract class MessageLogContract {
         append(id, ALICE, "mine");
         assertThatThrownBy(() -> append(id, BOB, "also mine")).isInstanceOfSatisfying(DomainException.class,
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
-        assertThat(log.after(chat, 0, 10)).hasSize(1);
+        assertThat(messages(chat)).hasSize(1);
     }
 
     @Test
