@@ -117,7 +117,9 @@ public final class AwsClients {
     /**
      * Locally, names the caller as a signed request would: the runtime gives each function its own
      * access key id, as Lambda gives it its role's credentials, and the local cloud allows that
-     * identity what the stack's IAM allows the function. The signature itself is left out.
+     * identity what the stack's IAM allows the function; and each execution environment its own
+     * session token, which the local cloud's kill switch tells environments apart by. The signature
+     * itself is left out.
      */
     private static void identifyLocally(ParleyConfig config, String service, ClientOverrideConfiguration.Builder overrides) {
         if (config.localCloud().isEmpty()) {
@@ -125,10 +127,13 @@ public final class AwsClients {
         }
         String authorization = "AWS4-HMAC-SHA256 Credential=" + config.localCloud().get().accessKeyId()
                 + "/19700101/" + config.region() + "/" + service + "/aws4_request, SignedHeaders=host, Signature=unsigned";
+        String session = config.localCloud().get().sessionToken();
         overrides.addExecutionInterceptor(new ExecutionInterceptor() {
             @Override
             public SdkHttpRequest modifyHttpRequest(Context.ModifyHttpRequest context, ExecutionAttributes attributes) {
-                return context.httpRequest().toBuilder().putHeader("Authorization", authorization).build();
+                SdkHttpRequest.Builder request = context.httpRequest().toBuilder().putHeader("Authorization", authorization);
+                // As a request made with a role session's temporary credentials carries its token.
+                return (session.isEmpty() ? request : request.putHeader("X-Amz-Security-Token", session)).build();
             }
         });
     }

@@ -63,17 +63,24 @@ public record ParleyConfig(
     public static final int DEPLOYED_LOG_SAMPLE_PERCENT = 1;
     /** Lambda's variable for the function's credentials; locally, the identity the local cloud knows the function by. */
     public static final String ACCESS_KEY_ID = "AWS_ACCESS_KEY_ID";
+    /** Lambda's variable for the session of the function's credentials; locally, each execution environment's own. */
+    public static final String SESSION_TOKEN = "AWS_SESSION_TOKEN";
 
     /**
-     * The local cloud's endpoints, and the access key id that names the function to it: the local
-     * cloud allows each function what the stack's IAM allows it, and knows which one calls by this.
+     * The local cloud's endpoints, the access key id that names the function to it (the local cloud
+     * allows each function what the stack's IAM allows it, and knows which one calls by this), and the
+     * session token that names the execution environment ("" outside the local Lambda runtime).
      */
-    public record LocalCloud(URI dynamoDbEndpoint, String accessKeyId) {
+    public record LocalCloud(URI dynamoDbEndpoint, String accessKeyId, String sessionToken) {
+        public LocalCloud(URI dynamoDbEndpoint, String accessKeyId) {
+            this(dynamoDbEndpoint, accessKeyId, "");
+        }
     }
 
     public static ParleyConfig fromEnvironment() {
         Optional<LocalCloud> local = FunctionEnvironment.get(DYNAMODB_ENDPOINT)
-                .map(endpoint -> new LocalCloud(URI.create(endpoint), FunctionEnvironment.get(ACCESS_KEY_ID).orElse("local")));
+                .map(endpoint -> new LocalCloud(URI.create(endpoint), FunctionEnvironment.get(ACCESS_KEY_ID).orElse("local"),
+                        FunctionEnvironment.get(SESSION_TOKEN).orElse("")));
         return new ParleyConfig(
                 FunctionEnvironment.require(CONNECTIONS_TABLE),
                 FunctionEnvironment.require(CONVERSATIONS_TABLE),

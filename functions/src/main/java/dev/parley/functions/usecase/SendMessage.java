@@ -74,23 +74,36 @@ public final class SendMessage {
     }
 
     public Sent send(Caller caller, ClientFrame.MessageSend send) {
-        MessageLog.Appended appended = messages.append(send.conversationId(), send.id(), caller.user(), caller.device(),
-                Optional.of(caller.connection()), send.content(), clock.millis(), fastPath);
+        // A direct conversation's members are in its id, and it is always small enough for the fast path:
+        // its connections are looked up while the message is stored, not after.
+        Optional<Future<Map<UserId, List<LiveConnection>>>> lookup = fastPath.isPresent() && send.conversationId().isDirect()
+                ? Optional.of(threads.submit(() -> delivery.liveConnections(send.conversationId().directMembers())))
+                : Optional.empty();
+        MessageLog.Appended appended;
+        try {
+            appended = messages.append(send.conversationId(), send.id(), caller.user(), caller.device(),
+                    Optional.of(caller.connection()), send.content(), clock.millis(), fastPath);
+        } catch (RuntimeException refused) {
+            lookup.ifPresent(running -> running.cancel(true));
+            throw refused;
+        }
         Message message = appended.message();
         ServerFrame.MessageAck ack = new ServerFrame.MessageAck(send.id(), message.conversationId(), message.seq(), message.serverTimestamp(),
                 appended.duplicate() ? AckStatus.DUPLICATE : AckStatus.SENT);
         if (appended.duplicate() || appended.fastPathUntil().isEmpty()) {
+            lookup.ifPresent(running -> running.cancel(true));
             return new Sent(ack, false, Optional.empty());
         }
-        return deliverItself(caller, message, ack, appended.fastPathUntil().getAsLong());
+        return deliverItself(caller, message, ack, appended.fastPathUntil().getAsLong(), lookup);
     }
 
-    private Sent deliverItself(Caller caller, Message message, ServerFrame.MessageAck ack, long until) {
+    private Sent deliverItself(Caller caller, Message message, ServerFrame.MessageAck ack, long until,
+                               Optional<Future<Map<UserId, List<LiveConnection>>>> lookup) {
         // The ack goes out on its own thread, as soon as the message is stored: the recipients' posts do not hold it back.
         Future<ConnectionPoster.Outcome> ackPost = threads.submit(() -> delivery.postTo(caller.connection(), codec.encode(ack)));
         FastDelivery delivered = null;
         try {
-            delivered = deliverToMembers(caller, message, until);
+            delivered = deliverToMembers(caller, message, until, lookup);
         } catch (RuntimeException e) {
             // The message is stored and stamped; with nothing recorded, the stream's fan-out delivers it.
             LOG.warn("fast path failed at seq {}; the stream delivers the message", message.seq(), e);
@@ -99,9 +112,9 @@ public final class SendMessage {
     }
 
     /** Posts the message to the members' live connections and records the delivery when every post was answered in time. */
-    private FastDelivery deliverToMembers(Caller caller, Message message, long until) {
+    private FastDelivery deliverToMembers(Caller caller, Message message, long until, Optional<Future<Map<UserId, List<LiveConnection>>>> lookup) {
         List<UserId> members = Audience.members(conversations, message.conversationId());
-        Map<UserId, List<LiveConnection>> live = delivery.liveConnections(members);
+        Map<UserId, List<LiveConnection>> live = lookup.isPresent() ? awaitLookup(lookup.get()) : delivery.liveConnections(members);
         Audience audience = Audience.of(message, members, live, Optional.of(caller.connection()));
         int maxConnections = fastPath.orElseThrow().maxMembers();
         if (audience.connections().isEmpty() || audience.connections().size() > maxConnections) {
@@ -117,6 +130,17 @@ public final class SendMessage {
         }
         messages.recordFastDelivery(message, audience.offline());
         return new FastDelivery(posted.get().posts(), posted.get().gone(), true, postMillis);
+    }
+
+    private static Map<UserId, List<LiveConnection>> awaitLookup(Future<Map<UserId, List<LiveConnection>>> lookup) {
+        try {
+            return lookup.get();
+        } catch (ExecutionException failed) {
+            throw failed.getCause() instanceof RuntimeException r ? r : new IllegalStateException(failed.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while looking up connections", e);
+        }
     }
 
     /**

@@ -111,6 +111,51 @@ class SendMessageTest {
     }
 
     @Test
+    void aDirectConversationsConnectionsAreLookedUpWhileItsMessageIsStored() {
+        Caller phone = world.online(ALICE, "alice-phone");
+        world.online(BOB, "bob-phone");
+        java.util.concurrent.CountDownLatch lookedUp = new java.util.concurrent.CountDownLatch(1);
+        dev.parley.ports.ConnectionRegistry watched = new dev.parley.ports.ConnectionRegistry() {
+            @Override
+            public void register(dev.parley.model.ConnectionId connection, UserId user, DeviceId device, java.time.Instant leaseUntil) {
+                world.registry.register(connection, user, device, leaseUntil);
+            }
+
+            @Override
+            public void remove(dev.parley.model.ConnectionId connection, UserId user) {
+                world.registry.remove(connection, user);
+            }
+
+            @Override
+            public Map<UserId, List<dev.parley.ports.LiveConnection>> liveConnections(java.util.Collection<UserId> users, java.time.Instant now) {
+                lookedUp.countDown();
+                return world.registry.liveConnections(users, now);
+            }
+        };
+        // A store that finishes only once the lookup has begun: done one after the other, the send would wait here in vain.
+        MessageLog storing = new DelegatingMessageLog(world.messages) {
+            @Override
+            public Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
+                                   Optional<dev.parley.model.ConnectionId> senderConnection, Content content, long serverTimestamp,
+                                   Optional<FastPathOffer> fastPath) {
+                try {
+                    assertThat(lookedUp.await(5, java.util.concurrent.TimeUnit.SECONDS)).as("the lookup began during the store").isTrue();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                return super.append(conversation, id, sender, device, senderConnection, content, serverTimestamp, fastPath);
+            }
+        };
+        SendMessage sendingAtOnce = new SendMessage(storing, world.conversations, new Delivery(watched, world.poster, world.clock, 32), world.codec,
+                world.clock, Optional.of(new MessageLog.FastPathOffer(Duration.ofMillis(100), 64)));
+
+        SendMessage.Sent sent = sendingAtOnce.send(phone, send(ClientMessageId.random(), chat, "hi"));
+
+        assertThat(sent.fastDelivery()).hasValueSatisfying(delivery -> assertThat(delivery.recorded()).isTrue());
+        assertThat(world.framesOf("bob-phone", ServerFrame.MessageReceive.class)).hasSize(1);
+    }
+
+    @Test
     void theRecordNamesTheMembersFoundOfflineForTheStreamToPush() {
         ConversationId team = team();
         Caller phone = world.online(ALICE, "alice-phone");

@@ -28,4 +28,12 @@ public interface AccessPolicy {
         int end = authorization.indexOf('/', start);
         return end < 0 ? "" : authorization.substring(start, end);
     }
+
+    /** The header a request made with temporary credentials carries its session token in. */
+    String SESSION_TOKEN_HEADER = "X-Amz-Security-Token";
+
+    /** The session a request was made in (its security token), or "" for none. */
+    static String sessionOf(String securityToken) {
+        return securityToken == null ? "" : securityToken;
+    }
 }

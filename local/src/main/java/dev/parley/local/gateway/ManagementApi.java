@@ -45,7 +45,8 @@ final class ManagementApi {
             return true;
         }
         String principal = AccessPolicy.principalOf(authorization);
-        Optional<String> killed = gateway.killSwitch().refusal(principal);
+        String session = AccessPolicy.sessionOf(request.getHeaders().get(AccessPolicy.SESSION_TOKEN_HEADER));
+        Optional<String> killed = gateway.killSwitch().refusal(principal, session);
         if (killed.isPresent()) {
             error(response, callback, 500, "InternalServerErrorException", killed.get());
             return true;
@@ -83,7 +84,7 @@ final class ManagementApi {
                 gateway.postLatency().pause();
                 send(connection.get(), data);
                 gateway.countPost();
-                gateway.killSwitch().posted(principal);
+                gateway.killSwitch().posted(principal, session);
                 response.setStatus(200);
                 callback.succeeded();
             }

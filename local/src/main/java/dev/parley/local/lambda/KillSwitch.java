@@ -1,19 +1,21 @@
 package dev.parley.local.lambda;
 
 import dev.parley.local.dynamodb.CallerGate;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * The local cloud's fault switch for a function that dies mid-invocation (killed for its memory, its
- * runtime crashed): armed for a function and a point, it kills the function's running invocations
- * when the point is reached. A dead process sends nothing more, so from that moment the DynamoDB
- * emulator and the Management API refuse the function's requests (what it would have done after the
- * point never happens), and the runtime reports each of those invocations as {@code Runtime.ExitError},
- * as Lambda does when a runtime process exits, and throws its execution environment away. The function
- * is alive again once its invocations running at that moment, and any started meanwhile, have ended.
- * One point is armed at a time, and it fires once.
+ * runtime crashed): armed for a function and a point, it kills the execution environment whose
+ * invocation reaches the point. A dead process sends nothing more, so from that moment the DynamoDB
+ * emulator and the Management API refuse every request of that environment, whichever of its threads
+ * makes it (a Java thread cannot be stopped, but what it would have sent after the point never
+ * arrives). The runtime reports the invocation as {@code Runtime.ExitError}, as Lambda does when a
+ * runtime process exits, and throws the environment away; the function's other environments, and
+ * the new ones it starts, are alive. An environment is told apart by its session token (each gets
+ * its own, as each of Lambda's gets its own role session). One point is armed at a time, and it fires once.
  */
 public final class KillSwitch implements CallerGate {
     /** Where a function is killed. */
@@ -38,11 +40,11 @@ public final class KillSwitch implements CallerGate {
     private String armedPrincipal;
     private Point armedPoint;
     private int postsSinceArmed;
-    private String deadPrincipal;
-    private int running;
+    /** The environments killed, as principal and session; thrown away by the runtime, so never alive again. */
+    private final Set<String> dead = new HashSet<>();
     private int kills;
 
-    /** Kills {@code function} when it reaches {@code point}, once. */
+    /** Kills the environment of {@code function} that reaches {@code point}, once. */
     public synchronized void arm(String function, Point point) {
         armedPrincipal = FunctionPrincipals.accessKeyId(function);
         armedPoint = point;
@@ -59,51 +61,41 @@ public final class KillSwitch implements CallerGate {
         return kills;
     }
 
-    @Override
-    public synchronized Optional<String> refusal(String principal) {
-        return principal.equals(deadPrincipal) ? Optional.of("the calling function was killed (the local cloud's kill switch)") : Optional.empty();
+    private static String environment(String principal, String session) {
+        return principal + "/" + session;
     }
 
     @Override
-    public synchronized void applied(String principal, String operation, List<String> tables) {
+    public synchronized Optional<String> refusal(String principal, String session) {
+        return dead.contains(environment(principal, session))
+                ? Optional.of("the calling function was killed (the local cloud's kill switch)") : Optional.empty();
+    }
+
+    @Override
+    public synchronized void applied(String principal, String session, String operation, List<String> tables) {
         if (principal.equals(armedPrincipal) && armedPoint instanceof AfterWrite(String table) && WRITES.contains(operation) && tables.contains(table)) {
-            kill();
+            kill(principal, session);
         }
     }
 
-    /** A POST signed by {@code principal} was delivered to its connection. */
-    public synchronized void posted(String principal) {
+    /** A POST signed by {@code principal} in {@code session} was delivered to its connection. */
+    public synchronized void posted(String principal, String session) {
         if (principal.equals(armedPrincipal) && armedPoint instanceof AfterPosts(int posts) && ++postsSinceArmed >= posts) {
-            kill();
+            kill(principal, session);
         }
     }
 
-    private void kill() {
-        deadPrincipal = armedPrincipal;
+    private void kill(String principal, String session) {
+        dead.add(environment(principal, session));
         disarm();
     }
 
-    /** An invocation of {@code function} begins. */
-    synchronized void started(String function) {
-        if (FunctionPrincipals.accessKeyId(function).equals(deadPrincipal) || FunctionPrincipals.accessKeyId(function).equals(armedPrincipal)) {
-            running++;
+    /** An invocation of {@code function} in the environment with {@code session} ended: whether it was killed. */
+    synchronized boolean ended(String function, String session) {
+        boolean killed = dead.contains(environment(FunctionPrincipals.accessKeyId(function), session));
+        if (killed) {
+            kills++;
         }
-    }
-
-    /** An invocation of {@code function} ended: whether it was killed. */
-    synchronized boolean ended(String function) {
-        String principal = FunctionPrincipals.accessKeyId(function);
-        if (!principal.equals(deadPrincipal) && !principal.equals(armedPrincipal)) {
-            return false;
-        }
-        running = Math.max(0, running - 1);
-        if (!principal.equals(deadPrincipal)) {
-            return false;
-        }
-        kills++;
-        if (running == 0) {
-            deadPrincipal = null;
-        }
-        return true;
+        return killed;
     }
 }

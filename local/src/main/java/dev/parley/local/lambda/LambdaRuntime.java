@@ -15,8 +15,10 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import dev.parley.functions.config.ParleyConfig;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -153,7 +155,7 @@ public final class LambdaRuntime implements AutoCloseable {
     }
 
     /** One warm handler instance: Lambda's execution environment. */
-    private record Environment(Object handler, String logStream) {
+    private record Environment(Object handler, String logStream, Map<String, String> variables, String session) {
     }
 
     private final class Deployed {
@@ -187,11 +189,9 @@ public final class LambdaRuntime implements AutoCloseable {
             long deadline = started + spec.timeout().toNanos();
             String requestId = UUID.randomUUID().toString();
             boolean keep = true;
-            killSwitch.started(spec.name());
-            boolean killSwitchTold = false;
             Future<String> result = null;
             try {
-                result = threads.submit(() -> FunctionEnvironment.with(spec.environment(),
+                result = threads.submit(() -> FunctionEnvironment.with(environment.variables(),
                         () -> call(environment, eventJson, new LocalContext(spec, requestId, deadline, environment.logStream()))));
                 ExecutionException failed = null;
                 String output = null;
@@ -201,8 +201,7 @@ public final class LambdaRuntime implements AutoCloseable {
                     failed = e;
                 }
                 // A killed invocation's result, or its failure, never reached anyone: its process was gone.
-                killSwitchTold = true;
-                if (killSwitch.ended(spec.name())) {
+                if (killSwitch.ended(spec.name(), environment.session())) {
                     keep = false;
                     throw killed(requestId);
                 }
@@ -225,9 +224,6 @@ public final class LambdaRuntime implements AutoCloseable {
                 keep = false;
                 throw new FunctionError(FunctionError.Kind.HANDLER_ERROR, spec.name(), "Interrupted", "the invocation was interrupted", e);
             } finally {
-                if (!killSwitchTold) {
-                    killSwitch.ended(spec.name());
-                }
                 long elapsed = System.nanoTime() - started;
                 invocations.incrementAndGet();
                 totalNanos.addAndGet(elapsed);
@@ -243,7 +239,7 @@ public final class LambdaRuntime implements AutoCloseable {
             try {
                 if (environment.handler() instanceof org.crac.Resource hooks) {
                     long started = System.nanoTime();
-                    FunctionEnvironment.with(spec.environment(), () -> {
+                    FunctionEnvironment.with(environment.variables(), () -> {
                         try {
                             hooks.beforeCheckpoint(null);
                             hooks.afterRestore(null);
@@ -307,10 +303,15 @@ public final class LambdaRuntime implements AutoCloseable {
             }
             long started = System.nanoTime();
             try {
-                Object handler = FunctionEnvironment.with(spec.environment(), this::construct);
+                // Each environment its own session, as each of Lambda's gets its own role session: the kill
+                // switch tells a killed environment's calls from its siblings' by it.
+                String session = UUID.randomUUID().toString().replace("-", "");
+                Map<String, String> variables = new HashMap<>(spec.environment());
+                variables.put(ParleyConfig.SESSION_TOKEN, session);
+                Object handler = FunctionEnvironment.with(variables, this::construct);
                 coldStarts.incrementAndGet();
                 coldStartNanos.addAndGet(System.nanoTime() - started);
-                return new Environment(handler, java.time.LocalDate.now() + "/[$LATEST]" + UUID.randomUUID().toString().replace("-", ""));
+                return new Environment(handler, java.time.LocalDate.now() + "/[$LATEST]" + session, Map.copyOf(variables), session);
             } catch (RuntimeException e) {
                 synchronized (this) {
                     busy.decrementAndGet();

@@ -11,36 +11,36 @@ class KillSwitchTest {
     private final String send = FunctionPrincipals.accessKeyId("send");
 
     @Test
-    void aWriteToTheArmedTableKillsTheFunctionUntilItsInvocationsEnd() {
+    void aWriteToTheArmedTableKillsTheEnvironmentThatMadeItAndNoOther() {
         kills.arm("send", new KillSwitch.AfterWrite("messages"));
-        kills.started("send");
-        kills.applied(send, "PutItem", List.of("claims"));
-        kills.applied(FunctionPrincipals.accessKeyId("other"), "PutItem", List.of("messages"));
-        kills.applied(send, "GetItem", List.of("messages"));
-        assertThat(kills.refusal(send)).as("reads, other tables and other functions do not fire it").isEmpty();
+        kills.applied(send, "env-1", "PutItem", List.of("claims"));
+        kills.applied(FunctionPrincipals.accessKeyId("other"), "env-9", "PutItem", List.of("messages"));
+        kills.applied(send, "env-1", "GetItem", List.of("messages"));
+        assertThat(kills.refusal(send, "env-1")).as("reads, other tables and other functions do not fire it").isEmpty();
 
-        kills.applied(send, "PutItem", List.of("messages"));
+        kills.applied(send, "env-1", "PutItem", List.of("messages"));
 
-        assertThat(kills.refusal(send)).hasValueSatisfying(reason -> assertThat(reason).contains("killed"));
-        assertThat(kills.refusal(FunctionPrincipals.accessKeyId("other"))).isEmpty();
-        assertThat(kills.ended("send")).as("the invocation running then was killed").isTrue();
-        assertThat(kills.refusal(send)).as("alive again once it ended").isEmpty();
+        assertThat(kills.refusal(send, "env-1")).hasValueSatisfying(reason -> assertThat(reason).contains("killed"));
+        assertThat(kills.refusal(send, "env-2")).as("the function's other environments live").isEmpty();
+        assertThat(kills.refusal(FunctionPrincipals.accessKeyId("other"), "env-1")).isEmpty();
+        assertThat(kills.ended("send", "env-2")).isFalse();
+        assertThat(kills.ended("send", "env-1")).as("the invocation running there was killed").isTrue();
+        assertThat(kills.refusal(send, "env-1")).as("and its threads stay silent after it ended: the process is gone")
+                .isPresent();
         assertThat(kills.kills()).isEqualTo(1);
 
-        kills.started("send");
-        kills.applied(send, "PutItem", List.of("messages"));
-        assertThat(kills.ended("send")).as("it fires once").isFalse();
+        kills.applied(send, "env-2", "PutItem", List.of("messages"));
+        assertThat(kills.ended("send", "env-2")).as("it fires once").isFalse();
     }
 
     @Test
     void theNthPostKills() {
         kills.arm("send", new KillSwitch.AfterPosts(2));
-        kills.started("send");
-        kills.posted(send);
-        assertThat(kills.refusal(send)).isEmpty();
-        kills.posted(send);
-        assertThat(kills.refusal(send)).isPresent();
-        assertThat(kills.ended("send")).isTrue();
+        kills.posted(send, "env-1");
+        assertThat(kills.refusal(send, "env-1")).isEmpty();
+        kills.posted(send, "env-1");
+        assertThat(kills.refusal(send, "env-1")).isPresent();
+        assertThat(kills.ended("send", "env-1")).isTrue();
         assertThatThrownBy(() -> new KillSwitch.AfterPosts(0)).hasMessageContaining("at least one post");
     }
 }

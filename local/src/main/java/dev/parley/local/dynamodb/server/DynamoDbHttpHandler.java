@@ -61,6 +61,7 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
         }
         String target = request.getHeaders().get("X-Amz-Target");
         String principal = AccessPolicy.principalOf(request.getHeaders().get("Authorization"));
+        String session = AccessPolicy.sessionOf(request.getHeaders().get(AccessPolicy.SESSION_TOKEN_HEADER));
         int status = 200;
         JsonNode body;
         try (InputStream in = Request.asInputStream(request)) {
@@ -69,7 +70,7 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
                 JsonNode parsed = bytes.length == 0 ? Json.NODES.objectNode() : Json.MAPPER.readTree(bytes);
                 String operation = DynamoDbService.operationName(String.valueOf(target));
                 List<String> tables = tablesOf(parsed);
-                Optional<String> refusal = gate.refusal(principal);
+                Optional<String> refusal = gate.refusal(principal, session);
                 if (refusal.isPresent()) {
                     throw DynamoDbError.internalServerError(refusal.get());
                 }
@@ -82,7 +83,7 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
                     throw injected.get();
                 }
                 body = PartialBatch.run(operation, parsed, faults, part -> service.handle(target, part));
-                gate.applied(principal, operation, tables);
+                gate.applied(principal, session, operation, tables);
             } catch (JacksonException e) {
                 throw DynamoDbError.serialization("The request body is not valid JSON: " + e.getOriginalMessage());
             }
