@@ -6,6 +6,7 @@ import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Manifest;
 import dev.parley.functions.manifest.TableSpec;
 import dev.parley.functions.manifest.Trigger;
+import dev.parley.protocol.PushPlatform;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -146,6 +147,7 @@ public final class ParleyStack extends Stack {
                 TokenVerifier.AUDIENCE, jwtAudience.getValueAsString());
 
         Optional<WebSocketLambdaAuthorizer> authorizer = Optional.empty();
+        Map<PushPlatform, PushApplication> pushApplications = pushApplications(settings);
         for (FunctionSpec spec : manifest.functions()) {
             Map<String, String> environment = new HashMap<>(environment(spec));
             // The deployer's choice of the fast path's bound, for the functions the manifest gives one.
@@ -164,8 +166,24 @@ public final class ParleyStack extends Stack {
                     ? Optional.of(Fn.join(" ", List.of("token settings: jwks", jwksUrl.getValueAsString(), "issuer", jwtIssuer.getValueAsString(),
                             "audience", jwtAudience.getValueAsString(), "secret revision", secretRevision.getValueAsString())))
                     : Optional.empty();
+            boolean pushes = environment.containsKey(ParleyConfig.FCM_APPLICATION_ARN) || environment.containsKey(ParleyConfig.APNS_APPLICATION_ARN);
+            if (pushes) {
+                // The manifest names the variables for the functions that push; the deployment fills in its applications.
+                environment.put(ParleyConfig.FCM_APPLICATION_ARN, Optional.ofNullable(pushApplications.get(PushPlatform.FCM))
+                        .map(PushApplication::arn).orElse(""));
+                environment.put(ParleyConfig.APNS_APPLICATION_ARN, Optional.ofNullable(pushApplications.get(PushPlatform.APNS))
+                        .map(PushApplication::arn).orElse(""));
+            }
             Alias alias = function(spec, environment, settings, versionDescription);
             functions.put(spec.name(), alias);
+            if (pushes && !pushApplications.isEmpty()) {
+                // Endpoints of Parley's own applications only: an endpoint's ARN is endpoint/<platform>/<application>/<id>.
+                alias.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("sns:CreatePlatformEndpoint"))
+                        .resources(pushApplications.values().stream().map(PushApplication::arn).toList()).build());
+                alias.addToRolePolicy(PolicyStatement.Builder.create()
+                        .actions(List.of("sns:GetEndpointAttributes", "sns:SetEndpointAttributes", "sns:DeleteEndpoint", "sns:Publish"))
+                        .resources(pushApplications.values().stream().map(PushApplication::endpoints).toList()).build());
+            }
             if (spec.managesConnections()) {
                 alias.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("execute-api:ManageConnections"))
                         .resources(manageConnections).build());
@@ -353,21 +371,47 @@ public final class ParleyStack extends Stack {
      * template, and its logs leave the call's data out.
      */
     private void push(StackSettings settings) {
+        Map<PushPlatform, PushApplication> applications = pushApplications(settings);
         settings.fcmSecret().ifPresentOrElse(
-                secret -> platformApplication("Fcm", "GCM", Map.of(
+                secret -> platformApplication(applications.get(PushPlatform.FCM), Map.of(
                         "PlatformCredential", "{{resolve:secretsmanager:" + secret + ":SecretString}}"), settings),
                 () -> Annotations.of(this).addWarningV2("parley:noFcm", "No FCM credentials (context " + StackSettings.FCM_SECRET
                         + "): the stack has no Android push; offline Android devices get their messages on their next sync"));
         // An application's platform cannot change: the sandbox one is another resource, so toggling
         // parley:apnsSandbox makes CloudFormation create the new application and then delete the old.
         settings.apnsSecret().ifPresentOrElse(
-                secret -> platformApplication(settings.apnsSandbox() ? "ApnsSandbox" : "Apns", settings.apnsSandbox() ? "APNS_SANDBOX" : "APNS", Map.of(
+                secret -> platformApplication(applications.get(PushPlatform.APNS), Map.of(
                         "PlatformCredential", "{{resolve:secretsmanager:" + secret + ":SecretString:signingKey}}",
                         "PlatformPrincipal", "{{resolve:secretsmanager:" + secret + ":SecretString:keyId}}",
                         "ApplePlatformTeamID", "{{resolve:secretsmanager:" + secret + ":SecretString:teamId}}",
                         "ApplePlatformBundleID", "{{resolve:secretsmanager:" + secret + ":SecretString:bundleId}}"), settings),
                 () -> Annotations.of(this).addWarningV2("parley:noApns", "No APNs credentials (context " + StackSettings.APNS_SECRET
                         + "): the stack has no iOS push; offline iOS devices get their messages on their next sync"));
+    }
+
+    /**
+     * An SNS platform application of the stack's: its construct id, SNS platform and name, from which its
+     * ARN and its endpoints' ARNs follow (SNS names them {@code app/<platform>/<name>} and
+     * {@code endpoint/<platform>/<name>/<id>}), so the functions' environment and grants need not wait
+     * for the custom resource's answer.
+     */
+    record PushApplication(String id, String platform, String name, String arn, String endpoints) {
+    }
+
+    /** The platform applications the settings give the stack, by the platform devices register for. */
+    private Map<PushPlatform, PushApplication> pushApplications(StackSettings settings) {
+        Map<PushPlatform, PushApplication> applications = new java.util.EnumMap<>(PushPlatform.class);
+        settings.fcmSecret().ifPresent(secret -> applications.put(PushPlatform.FCM, pushApplication("Fcm", "GCM")));
+        settings.apnsSecret().ifPresent(secret -> applications.put(PushPlatform.APNS, settings.apnsSandbox()
+                ? pushApplication("ApnsSandbox", "APNS_SANDBOX") : pushApplication("Apns", "APNS")));
+        return applications;
+    }
+
+    private PushApplication pushApplication(String id, String platform) {
+        String name = getStackName() + "-" + id.toLowerCase();
+        return new PushApplication(id, platform, name,
+                formatArn(ArnComponents.builder().service("sns").resource("app").resourceName(platform + "/" + name).build()),
+                formatArn(ArnComponents.builder().service("sns").resource("endpoint").resourceName(platform + "/" + name + "/*").build()));
     }
 
     /**
@@ -383,8 +427,10 @@ public final class ParleyStack extends Stack {
         return pushProviderLogs;
     }
 
-    private void platformApplication(String id, String platform, Map<String, String> attributes, StackSettings settings) {
-        String name = getStackName() + "-" + id.toLowerCase();
+    private void platformApplication(PushApplication push, Map<String, String> attributes, StackSettings settings) {
+        String id = push.id();
+        String name = push.name();
+        String platform = push.platform();
         AwsCustomResource application = AwsCustomResource.Builder.create(this, "PlatformApplication-" + id)
                 .logGroup(pushProviderLogs(settings))
                 .onCreate(AwsSdkCall.builder().service("SNS").action("createPlatformApplication")

@@ -479,6 +479,41 @@ class ParleyStackTest {
         Annotations.fromStack(withPush).hasNoWarning("*", Match.stringLikeRegexp(".*No (FCM|APNs) credentials.*"));
     }
 
+    @Test
+    void theFunctionsThatRegisterDevicesMayUseTheStacksOwnPlatformApplicationsAndNothingElseOfSns() {
+        JsonNode push = withPushResources();
+        List<JsonNode> snsStatements = new java.util.ArrayList<>();
+        Set<String> rolesWithSns = new TreeSet<>();
+        push.properties().stream().filter(e -> e.getValue().path("Type").asText().equals("AWS::IAM::Policy")).forEach(policy -> {
+            JsonNode properties = policy.getValue().get("Properties");
+            properties.get("PolicyDocument").get("Statement").forEach(statement -> {
+                if (texts(statement.get("Action")).stream().anyMatch(action -> action.startsWith("sns:"))
+                        && !texts(statement.get("Resource")).contains("*")) {
+                    snsStatements.add(statement);
+                    properties.get("Roles").forEach(role -> rolesWithSns.add(role.path("Ref").asText()));
+                }
+            });
+        });
+        assertThat(rolesWithSns).as("every frame function, and no other").hasSize(ParleyManifest.FRAME_ROUTES.size() + 1)
+                .allSatisfy(role -> assertThat(role).startsWith("Role"));
+        assertThat(rolesWithSns).noneMatch(role -> role.contains("fanout") || role.contains("receipts") || role.contains("connect"));
+        for (JsonNode statement : snsStatements) {
+            List<String> actions = texts(statement.get("Action"));
+            List<String> targets = texts(statement.get("Resource"));
+            if (actions.contains("sns:CreatePlatformEndpoint")) {
+                assertThat(actions).containsExactly("sns:CreatePlatformEndpoint");
+                assertThat(targets).hasSize(2).allSatisfy(target -> assertThat(target).containsPattern(":app/(GCM|APNS)/"));
+            } else {
+                assertThat(actions).containsExactlyInAnyOrder("sns:GetEndpointAttributes", "sns:SetEndpointAttributes", "sns:DeleteEndpoint",
+                        "sns:Publish");
+                assertThat(targets).hasSize(2).allSatisfy(target -> assertThat(target).containsPattern(":endpoint/(GCM|APNS)/").contains("/*"));
+            }
+        }
+        assertThat(snsStatements).hasSize(2 * (ParleyManifest.FRAME_ROUTES.size() + 1));
+        assertThat(resources.toString()).as("without push credentials, no function is granted SNS").doesNotContain("sns:Publish")
+                .doesNotContain("sns:CreatePlatformEndpoint");
+    }
+
     private static JsonNode withPush;
 
     /** The resources of a stack with both push platforms and 14 days of logs: synthesized once, for the tests that need push. */

@@ -277,6 +277,9 @@ public final class LocalCloud implements Callable<Integer> {
         Map<String, String> environment = new HashMap<>(function.environment());
         environment.put(ParleyConfig.DYNAMODB_ENDPOINT, dynamoDb.endpoint().toString());
         environment.put(ParleyConfig.SNS_ENDPOINT, sns.endpoint().toString());
+        // The functions the manifest names platform applications for: the local SNS has one for each platform.
+        environment.computeIfPresent(ParleyConfig.FCM_APPLICATION_ARN, (name, value) -> sns.platformApplication("parley-fcm", "GCM"));
+        environment.computeIfPresent(ParleyConfig.APNS_APPLICATION_ARN, (name, value) -> sns.platformApplication("parley-apns", "APNS"));
         environment.put(ParleyConfig.MANAGEMENT_ENDPOINT, gateway.managementEndpoint().toString());
         if (logSamplePercent != null) {
             environment.put(ParleyConfig.LOG_SAMPLE_PERCENT, Integer.toString(logSamplePercent));

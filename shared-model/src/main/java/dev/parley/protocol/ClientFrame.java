@@ -237,6 +237,32 @@ public sealed interface ClientFrame extends Frame {
         }
     }
 
+    /** This device gets no more push (a logout); answered with {@code device.unregistered}. */
+    record DeviceUnregister() implements ClientFrame {
+        public static final String TYPE = "device.unregister";
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** No push for the conversation until {@code until} (epoch ms); none unmutes it. */
+    record ConversationMute(ConversationId conversationId, OptionalLong until) implements ClientFrame {
+        public static final String TYPE = "conversation.mute";
+
+        public ConversationMute {
+            present(conversationId, "conversation_id");
+            present(until, "until");
+            until.ifPresent(t -> atLeast(t, 0, "until"));
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
     /** Keeps the connection's lease alive; answered with {@code pong}. */
     record Ping() implements ClientFrame {
         public static final String TYPE = "ping";

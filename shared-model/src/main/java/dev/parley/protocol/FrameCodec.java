@@ -62,6 +62,8 @@ public final class FrameCodec {
             Map.entry(ClientFrame.PresenceQuery.TYPE, r -> new ClientFrame.PresenceQuery(r.parsedList("user_ids", UserId::of))),
             Map.entry(ClientFrame.DeviceRegister.TYPE, r -> new ClientFrame.DeviceRegister(
                     r.enumValue("platform", PushPlatform.class), r.string("token"))),
+            Map.entry(ClientFrame.DeviceUnregister.TYPE, r -> new ClientFrame.DeviceUnregister()),
+            Map.entry(ClientFrame.ConversationMute.TYPE, r -> new ClientFrame.ConversationMute(conversationId(r), r.optionalInteger("until"))),
             Map.entry(ClientFrame.Ping.TYPE, r -> new ClientFrame.Ping()));
 
     private static final Map<String, Function<JsonObjectReader, ServerFrame>> SERVER_DECODERS = Map.ofEntries(
@@ -87,6 +89,8 @@ public final class FrameCodec {
             Map.entry(ServerFrame.PresenceUpdate.TYPE, r -> new ServerFrame.PresenceUpdate(
                     r.parsed("user_id", UserId::of), r.bool("online"), r.optionalInteger("last_seen"))),
             Map.entry(ServerFrame.DeviceRegistered.TYPE, r -> new ServerFrame.DeviceRegistered(r.enumValue("platform", PushPlatform.class))),
+            Map.entry(ServerFrame.DeviceUnregistered.TYPE, r -> new ServerFrame.DeviceUnregistered()),
+            Map.entry(ServerFrame.ConversationMuted.TYPE, r -> new ServerFrame.ConversationMuted(conversationId(r), r.optionalInteger("until"))),
             Map.entry(ServerFrame.Pong.TYPE, r -> new ServerFrame.Pong()),
             Map.entry(ServerFrame.Error.TYPE, r -> new ServerFrame.Error(
                     r.enumValue("code", ErrorCode.class), r.string("message"), r.optionalString("ref"), r.optionalInteger("retry_after_ms"))));
@@ -298,6 +302,12 @@ public final class FrameCodec {
                 json.put("platform", f.platform().wireName());
                 json.put("token", f.token());
             }
+            case ClientFrame.DeviceUnregister f -> {
+            }
+            case ClientFrame.ConversationMute f -> {
+                json.put("conversation_id", f.conversationId().value());
+                putOrNull(json, "until", f.until());
+            }
             case ClientFrame.Ping f -> {
             }
         }
@@ -367,6 +377,12 @@ public final class FrameCodec {
                 putOrNull(json, "last_seen", f.lastSeen());
             }
             case ServerFrame.DeviceRegistered f -> json.put("platform", f.platform().wireName());
+            case ServerFrame.DeviceUnregistered f -> {
+            }
+            case ServerFrame.ConversationMuted f -> {
+                json.put("conversation_id", f.conversationId().value());
+                putOrNull(json, "until", f.until());
+            }
             case ServerFrame.Pong f -> {
             }
             case ServerFrame.Error f -> {

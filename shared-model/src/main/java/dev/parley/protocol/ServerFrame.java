@@ -211,6 +211,30 @@ public sealed interface ServerFrame extends Frame {
         }
     }
 
+    record DeviceUnregistered() implements ServerFrame {
+        public static final String TYPE = "device.unregistered";
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** The conversation's mute as it now stands: until then (epoch ms), or none (unmuted). */
+    record ConversationMuted(ConversationId conversationId, OptionalLong until) implements ServerFrame {
+        public static final String TYPE = "conversation.muted";
+
+        public ConversationMuted {
+            present(conversationId, "conversation_id");
+            present(until, "until");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
     record Pong() implements ServerFrame {
         public static final String TYPE = "pong";
 

@@ -75,6 +75,8 @@ public final class FrameArbitraries {
         all.add(userIds().list().uniqueElements().ofMinSize(1).ofMaxSize(ClientFrame.MAX_PRESENCE_USERS)
                 .map(ClientFrame.PresenceQuery::new));
         all.add(Combinators.combine(Arbitraries.of(PushPlatform.class), text(300)).as(ClientFrame.DeviceRegister::new));
+        all.add(Arbitraries.just(new ClientFrame.DeviceUnregister()));
+        all.add(Combinators.combine(conversationIds(), optionalLong(timestamps())).as(ClientFrame.ConversationMute::new));
         all.add(Arbitraries.just(new ClientFrame.Ping()));
         return all;
     }
@@ -100,6 +102,8 @@ public final class FrameArbitraries {
         all.add(Combinators.combine(userIds(), Arbitraries.of(true, false), optionalLong(timestamps()))
                 .as((user, online, seen) -> new ServerFrame.PresenceUpdate(user, online, online ? OptionalLong.empty() : seen)));
         all.add(Arbitraries.of(PushPlatform.class).map(ServerFrame.DeviceRegistered::new));
+        all.add(Arbitraries.just(new ServerFrame.DeviceUnregistered()));
+        all.add(Combinators.combine(conversationIds(), optionalLong(timestamps())).as(ServerFrame.ConversationMuted::new));
         all.add(Arbitraries.just(new ServerFrame.Pong()));
         all.add(Combinators.combine(Arbitraries.of(ErrorCode.class), text(200), text(100).optional()).as(ServerFrame.Error::new));
         all.add(Combinators.combine(text(200), text(100).optional(), Arbitraries.longs().between(1, 3_600_000))

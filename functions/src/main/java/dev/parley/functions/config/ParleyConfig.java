@@ -37,6 +37,9 @@ public record ParleyConfig(
     public static final String MANAGEMENT_ENDPOINT = "PARLEY_MANAGEMENT_ENDPOINT";
     /** Where the local cloud tells a function to find SNS; unset on AWS. */
     public static final String SNS_ENDPOINT = "PARLEY_SNS_ENDPOINT";
+    /** The SNS platform applications push goes through, for FCM and for APNs; either unset when the deployment has none. */
+    public static final String FCM_APPLICATION_ARN = "PARLEY_FCM_APPLICATION_ARN";
+    public static final String APNS_APPLICATION_ARN = "PARLEY_APNS_APPLICATION_ARN";
     /** How often, at most, a user is told of one conversation's receipts, in milliseconds. */
     public static final String RECEIPT_NOTICE_INTERVAL_MS = "PARLEY_RECEIPT_NOTICE_INTERVAL_MS";
     public static final Duration DEFAULT_RECEIPT_NOTICE_INTERVAL = Duration.ofSeconds(1);

@@ -5,6 +5,7 @@ import dev.parley.functions.usecase.Caller;
 import dev.parley.functions.usecase.Connections;
 import dev.parley.functions.usecase.Conversations;
 import dev.parley.functions.usecase.Delivery;
+import dev.parley.functions.usecase.Devices;
 import dev.parley.functions.usecase.Receipts;
 import dev.parley.functions.usecase.SendMessage;
 import dev.parley.functions.usecase.SyncAndHistory;
@@ -26,9 +27,12 @@ final class FrameRoutes {
     private final Conversations conversations;
     private final Receipts receipts;
     private final SyncAndHistory sync;
+    private final Devices devices;
 
-    FrameRoutes(Connections connections, SendMessage sending, Conversations conversations, Receipts receipts, SyncAndHistory sync) {
+    FrameRoutes(Connections connections, SendMessage sending, Conversations conversations, Receipts receipts, SyncAndHistory sync,
+                Devices devices) {
         this.connections = connections;
+        this.devices = devices;
         this.sending = sending;
         this.conversations = conversations;
         this.receipts = receipts;
@@ -37,10 +41,10 @@ final class FrameRoutes {
 
     /** The use cases over these ports; sends take the fast path when it is given. */
     static FrameRoutes over(ConversationRepository conversations, MessageLog messages, ConnectionRegistry registry, Delivery delivery,
-                            FrameCodec codec, Clock clock, Backoff backoff, Optional<MessageLog.FastPathOffer> fastPath) {
+                            FrameCodec codec, Clock clock, Backoff backoff, Optional<MessageLog.FastPathOffer> fastPath, Devices devices) {
         return new FrameRoutes(new Connections(registry, clock), new SendMessage(messages, conversations, delivery, codec, clock, fastPath),
                 new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
-                new SyncAndHistory(conversations, messages, delivery, codec));
+                new SyncAndHistory(conversations, messages, delivery, codec), devices);
     }
 
     /** A send: what it did, which the frame function logs and counts. */
@@ -72,7 +76,9 @@ final class FrameRoutes {
             case ClientFrame.HistoryRequest request -> Optional.of(sync.history(caller, request));
             case ClientFrame.Typing ignored -> throw notYet("typing");
             case ClientFrame.PresenceQuery ignored -> throw notYet("presence.query");
-            case ClientFrame.DeviceRegister ignored -> throw notYet("device.register");
+            case ClientFrame.DeviceRegister register -> Optional.of(devices.register(caller, register));
+            case ClientFrame.DeviceUnregister ignored -> Optional.of(devices.unregister(caller));
+            case ClientFrame.ConversationMute mute -> Optional.of(devices.mute(caller, mute));
         };
     }
 

@@ -3,16 +3,24 @@ package dev.parley.functions.handler;
 import dev.parley.functions.config.AwsClients;
 import dev.parley.functions.config.ParleyConfig;
 import dev.parley.functions.observability.LogSampling;
+import dev.parley.functions.push.SnsPushService;
+import dev.parley.functions.runtime.FunctionEnvironment;
 import dev.parley.functions.store.DynamoConnectionRegistry;
 import dev.parley.functions.store.DynamoConversationRepository;
 import dev.parley.functions.store.DynamoMessageLog;
+import dev.parley.functions.store.DynamoPushDevices;
 import dev.parley.functions.store.ManagementApiPoster;
 import dev.parley.functions.usecase.Delivery;
+import dev.parley.functions.usecase.Devices;
 import dev.parley.ports.ConnectionRegistry;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.MessageLog;
+import dev.parley.protocol.PushPlatform;
 import java.time.Clock;
+import java.util.EnumMap;
+import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.sns.SnsClient;
 
 /**
  * The adapters a function's use cases run on, built from its environment once per execution
@@ -44,6 +52,7 @@ final class Wiring {
     private ConversationRepository conversations;
     private MessageLog messages;
     private Delivery delivery;
+    private Devices devices;
 
     synchronized ConnectionRegistry connections() {
         if (connections == null) {
@@ -75,6 +84,18 @@ final class Wiring {
     java.util.Optional<MessageLog.FastPathOffer> fastPath() {
         return config.fastPathMaxConnections() == 0 ? java.util.Optional.empty()
                 : java.util.Optional.of(new MessageLog.FastPathOffer(config.fastPathWindow(), config.fastPathMaxConnections()));
+    }
+
+    /** Push registrations and mutes, over the connections table and SNS's platform applications as configured. */
+    synchronized Devices devices() {
+        if (devices == null) {
+            Map<PushPlatform, String> applications = new EnumMap<>(PushPlatform.class);
+            FunctionEnvironment.get(ParleyConfig.FCM_APPLICATION_ARN).ifPresent(arn -> applications.put(PushPlatform.FCM, arn));
+            FunctionEnvironment.get(ParleyConfig.APNS_APPLICATION_ARN).ifPresent(arn -> applications.put(PushPlatform.APNS, arn));
+            SnsClient sns = AwsClients.sns(config, FunctionEnvironment.get(ParleyConfig.SNS_ENDPOINT).map(java.net.URI::create));
+            devices = new Devices(new DynamoPushDevices(dynamo, config.connectionsTable()), new SnsPushService(sns, applications), conversations());
+        }
+        return devices;
     }
 
     /** For a function that posts to connections: the Management API's endpoint must be configured. */

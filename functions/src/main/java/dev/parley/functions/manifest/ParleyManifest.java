@@ -32,7 +32,8 @@ public final class ParleyManifest {
     /** Every client frame type Parley serves, each a route of the frame function. */
     public static final List<String> FRAME_ROUTES = List.of(
             "ping", "message.send", "message.delivered", "message.read", "sync.request", "history.request",
-            "conversation.create", "conversation.members.add", "conversation.members.remove", "conversation.list");
+            "conversation.create", "conversation.members.add", "conversation.members.remove", "conversation.list",
+            "device.register", "device.unregister", "conversation.mute");
 
     private ParleyManifest() {
     }
@@ -48,6 +49,9 @@ public final class ParleyManifest {
         Map<String, String> frames = new java.util.HashMap<>(tables);
         frames.put(ParleyConfig.FAST_PATH_MAX_CONNECTIONS, Integer.toString(ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS));
         frames.put(ParleyConfig.FAST_PATH_WINDOW_MS, Long.toString(ParleyConfig.DEFAULT_FAST_PATH_WINDOW.toMillis()));
+        // The frame functions register devices for push: the deployment fills in its platform applications (none: "").
+        frames.put(ParleyConfig.FCM_APPLICATION_ARN, "");
+        frames.put(ParleyConfig.APNS_APPLICATION_ARN, "");
         List<FunctionSpec> functions = new ArrayList<>();
         functions.add(new FunctionSpec("authorizer", AuthorizerHandler.class.getName(), 512, Duration.ofSeconds(5), Map.of(),
                 new Trigger.WebSocketAuthorizer(List.of("route.request.querystring.token")), Map.of(), false));

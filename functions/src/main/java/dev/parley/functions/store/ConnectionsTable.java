@@ -12,7 +12,13 @@ import java.util.Optional;
  * without a $disconnect;</li>
  * <li>{@code U#<userId>}: the user's live connections, one top-level attribute {@code c_<connectionId>}
  * each ({@code {d: device, x: lease}}), so a fan-out reads a hundred users' connections in one
- * BatchGetItem instead of querying each user.</li>
+ * BatchGetItem instead of querying each user; beside them, in the same item and so in the same read,
+ * what push needs: the devices registered for push, {@code d_<deviceId>} each ({@code {p: platform,
+ * t: token, e: endpoint}}), and the conversations muted, {@code m_<conversationId>} each (until when,
+ * epoch ms);</li>
+ * <li>{@code T#<platform>#<token>}: which device holds a push token ({@link #USER}, {@link #DEVICE},
+ * {@link #TOKEN_ENDPOINT}), so that a token that moves to another user or device is taken from the one
+ * that held it.</li>
  * </ul>
  * Items are built with the low-level client: the user item's attributes are named by connection,
  * which no static schema can describe.
@@ -26,10 +32,19 @@ public final class ConnectionsTable {
     /** In a user item's connection entry: the device and the lease (epoch seconds). */
     public static final String ENTRY_DEVICE = "d";
     public static final String ENTRY_LEASE = "x";
+    /** In a user item's device entry: the platform, the token and the push endpoint. */
+    public static final String DEVICE_PLATFORM = "p";
+    public static final String DEVICE_TOKEN = "t";
+    public static final String DEVICE_ENDPOINT = "e";
+    /** On a token item: the endpoint of the device that holds it. */
+    public static final String TOKEN_ENDPOINT = "endpoint";
 
     private static final String CONNECTION_PREFIX = "C#";
     private static final String USER_PREFIX = "U#";
     private static final String ENTRY_PREFIX = "c_";
+    private static final String DEVICE_ENTRY_PREFIX = "d_";
+    private static final String MUTE_PREFIX = "m_";
+    private static final String TOKEN_PREFIX = "T#";
 
     private ConnectionsTable() {
     }
@@ -74,5 +89,20 @@ public final class ConnectionsTable {
         } catch (IllegalArgumentException notAConnection) {
             return Optional.empty();
         }
+    }
+
+    /** The attribute of a user item that holds a device's push registration. */
+    public static String deviceEntryName(dev.parley.model.DeviceId device) {
+        return DEVICE_ENTRY_PREFIX + device.value();
+    }
+
+    /** The attribute of a user item that holds until when a conversation is muted. */
+    public static String muteName(dev.parley.model.ConversationId conversation) {
+        return MUTE_PREFIX + conversation.value();
+    }
+
+    /** The key of the item that says which device holds a push token. */
+    public static String tokenKey(dev.parley.protocol.PushPlatform platform, String token) {
+        return TOKEN_PREFIX + platform.wireName() + "#" + token;
     }
 }

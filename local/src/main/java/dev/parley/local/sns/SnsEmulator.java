@@ -149,6 +149,27 @@ public final class SnsEmulator implements AutoCloseable {
         return true;
     }
 
+    /** Every platform endpoint, by ARN, with a copy of its attributes: what a tester checks after a registration. */
+    public Map<String, Map<String, String>> endpoints() {
+        Map<String, Map<String, String>> all = new LinkedHashMap<>();
+        endpoints.forEach((arn, endpoint) -> {
+            synchronized (endpoint) {
+                all.put(arn, Map.copyOf(endpoint.attributes));
+            }
+        });
+        return all;
+    }
+
+    /**
+     * Creates (or replaces) a platform application, as the stack's custom resource does on AWS; the local
+     * cloud makes one per platform at start, with no credentials, since nothing leaves the machine.
+     */
+    public String platformApplication(String name, String platform) {
+        String arn = ARN_PREFIX + "app/" + platform + "/" + name;
+        applications.put(arn, new Application(arn, name, platform, Map.of()));
+        return arn;
+    }
+
     private String createPlatformApplication(Map<String, String> form) {
         String name = required(form, "Name");
         String platform = required(form, "Platform");

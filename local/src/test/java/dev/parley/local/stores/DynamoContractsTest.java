@@ -8,6 +8,7 @@ import dev.parley.ports.ConnectionRegistry;
 import dev.parley.testsupport.ports.ConnectionRegistryContract;
 import dev.parley.testsupport.ports.ConversationRepositoryContract;
 import dev.parley.testsupport.ports.MessageLogContract;
+import dev.parley.testsupport.ports.PushDevicesContract;
 import org.junit.jupiter.api.AfterEach;
 import java.util.Map;
 import org.junit.jupiter.api.Nested;
@@ -46,6 +47,21 @@ class DynamoContractsTest {
         @Override
         protected ConnectionRegistry registry() {
             return emulated.tables().connections();
+        }
+
+        @AfterEach
+        void stop() {
+            emulated.stop();
+        }
+    }
+
+    @Nested
+    class PushRegistrations extends PushDevicesContract {
+        private final OnTheEmulator emulated = new OnTheEmulator();
+
+        @Override
+        protected dev.parley.ports.PushDevices devices() {
+            return new dev.parley.functions.store.DynamoPushDevices(emulated.tables().dynamo, ParleyManifest.CONNECTIONS);
         }
 
         @AfterEach

@@ -9,6 +9,14 @@ import org.junit.jupiter.api.Nested;
 class InMemoryContractsTest {
 
     @Nested
+    class PushRegistrations extends PushDevicesContract {
+        @Override
+        protected dev.parley.ports.PushDevices devices() {
+            return new InMemoryPushDevices();
+        }
+    }
+
+    @Nested
     class Connections extends ConnectionRegistryContract {
         @Override
         protected ConnectionRegistry registry() {

@@ -1,0 +1,128 @@
+package dev.parley.functions.store;
+
+import static dev.parley.functions.store.ConnectionsTable.DEVICE;
+import static dev.parley.functions.store.ConnectionsTable.DEVICE_ENDPOINT;
+import static dev.parley.functions.store.ConnectionsTable.DEVICE_PLATFORM;
+import static dev.parley.functions.store.ConnectionsTable.DEVICE_TOKEN;
+import static dev.parley.functions.store.ConnectionsTable.PK;
+import static dev.parley.functions.store.ConnectionsTable.TOKEN_ENDPOINT;
+import static dev.parley.functions.store.ConnectionsTable.USER;
+
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.UserId;
+import dev.parley.model.WireEnum;
+import dev.parley.ports.PushDevices;
+import dev.parley.protocol.PushPlatform;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+
+/**
+ * Push registrations and mutes in the connections table ({@link ConnectionsTable}): each on the user's
+ * {@code U#} item, which the fan-out reads anyway for the user's connections, so deciding a push adds
+ * no read; and one {@code T#} item per token, naming the device that holds it.
+ */
+public final class DynamoPushDevices implements PushDevices {
+    private final DynamoDbClient dynamo;
+    private final String table;
+
+    public DynamoPushDevices(DynamoDbClient dynamo, String table) {
+        this.dynamo = dynamo;
+        this.table = table;
+    }
+
+    private static Map<String, AttributeValue> key(String pk) {
+        return Map.of(PK, AttributeValue.fromS(pk));
+    }
+
+    @Override
+    public Optional<PushDevice> holderOf(PushPlatform platform, String token) {
+        return SdkErrors.translating("reading a token's holder", () -> {
+            Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(key(ConnectionsTable.tokenKey(platform, token)))
+                    .consistentRead(true)).item();
+            if (item == null || item.isEmpty()) {
+                return Optional.<PushDevice>empty();
+            }
+            return Optional.of(new PushDevice(UserId.of(item.get(USER).s()), DeviceId.of(item.get(DEVICE).s()), platform, token,
+                    item.get(TOKEN_ENDPOINT).s()));
+        });
+    }
+
+    @Override
+    public Optional<PushDevice> registered(UserId user, DeviceId device) {
+        String entry = ConnectionsTable.deviceEntryName(device);
+        return SdkErrors.translating("reading a device's registration", () -> {
+            Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user))).consistentRead(true)
+                    .projectionExpression("#entry").expressionAttributeNames(Map.of("#entry", entry))).item();
+            return item == null || !item.containsKey(entry) ? Optional.<PushDevice>empty() : Optional.of(device(user, device, item.get(entry)));
+        });
+    }
+
+    /** A user item's device entry, read back. */
+    static PushDevice device(UserId user, DeviceId device, AttributeValue entry) {
+        Map<String, AttributeValue> fields = entry.m();
+        PushPlatform platform = WireEnum.fromWireName(PushPlatform.class, fields.get(DEVICE_PLATFORM).s())
+                .orElseThrow(() -> new IllegalStateException("device " + device + " of " + user + " has an unknown platform"));
+        return new PushDevice(user, device, platform, fields.get(DEVICE_TOKEN).s(), fields.get(DEVICE_ENDPOINT).s());
+    }
+
+    @Override
+    public void register(PushDevice device) {
+        SdkErrors.translating("registering a device for push", () -> {
+            // The token's holder first: a registration that fails half-way leaves a holder whose device entry is
+            // missing (harmless: the next holder takes it over), never an entry no holder record can take away.
+            dynamo.putItem(b -> b.tableName(table).item(Map.of(PK, AttributeValue.fromS(ConnectionsTable.tokenKey(device.platform(), device.token())),
+                    USER, AttributeValue.fromS(device.user().value()), DEVICE, AttributeValue.fromS(device.device().value()),
+                    TOKEN_ENDPOINT, AttributeValue.fromS(device.endpoint()))));
+            dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(device.user())))
+                    .updateExpression("SET #entry = :entry")
+                    .expressionAttributeNames(Map.of("#entry", ConnectionsTable.deviceEntryName(device.device())))
+                    .expressionAttributeValues(Map.of(":entry", AttributeValue.fromM(Map.of(
+                            DEVICE_PLATFORM, AttributeValue.fromS(device.platform().wireName()), DEVICE_TOKEN, AttributeValue.fromS(device.token()),
+                            DEVICE_ENDPOINT, AttributeValue.fromS(device.endpoint()))))));
+        });
+    }
+
+    @Override
+    public void unregister(UserId user, DeviceId device) {
+        String entry = ConnectionsTable.deviceEntryName(device);
+        SdkErrors.translating("unregistering a device", () -> {
+            Map<String, AttributeValue> old = dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user)))
+                    .updateExpression("REMOVE #entry").expressionAttributeNames(Map.of("#entry", entry))
+                    .returnValues(ReturnValue.UPDATED_OLD)).attributes();
+            if (old == null || !old.containsKey(entry)) {
+                return;
+            }
+            PushDevice was = device(user, device, old.get(entry));
+            try {
+                // Only while this device still holds the token: one that moved to another device keeps its new holder.
+                dynamo.deleteItem(b -> b.tableName(table).key(key(ConnectionsTable.tokenKey(was.platform(), was.token())))
+                        .conditionExpression("#user = :user AND #device = :device")
+                        .expressionAttributeNames(Map.of("#user", USER, "#device", DEVICE))
+                        .expressionAttributeValues(Map.of(":user", AttributeValue.fromS(user.value()), ":device", AttributeValue.fromS(device.value()))));
+            } catch (ConditionalCheckFailedException heldByAnother) {
+                // Nothing to do.
+            }
+        });
+    }
+
+    @Override
+    public void mute(UserId user, ConversationId conversation, OptionalLong until) {
+        String name = ConnectionsTable.muteName(conversation);
+        SdkErrors.translating("muting a conversation", () -> {
+            if (until.isPresent()) {
+                dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user))).updateExpression("SET #mute = :until")
+                        .expressionAttributeNames(Map.of("#mute", name))
+                        .expressionAttributeValues(Map.of(":until", AttributeValue.fromN(Long.toString(until.getAsLong())))));
+            } else {
+                dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user))).updateExpression("REMOVE #mute")
+                        .expressionAttributeNames(Map.of("#mute", name)));
+            }
+        });
+    }
+}

@@ -1,0 +1,60 @@
+package dev.parley.functions.usecase;
+
+import dev.parley.ports.ConversationRepository;
+import dev.parley.ports.PushDevices;
+import dev.parley.ports.PushService;
+import dev.parley.protocol.ClientFrame;
+import dev.parley.protocol.ServerFrame;
+
+/**
+ * {@code device.register}, {@code device.unregister} and {@code conversation.mute}: which devices push
+ * reaches, and for which conversations. A device holds at most one token, and a token belongs to one
+ * device: registering a token another device held (the phone passed to another user, an account
+ * switched on it) takes it from that device, which gets no more push for it; registering a new token
+ * on a device (the OS refreshed it, the app was reinstalled) retires the endpoint of its old one.
+ */
+public final class Devices {
+    private final PushDevices devices;
+    private final PushService push;
+    private final ConversationRepository conversations;
+
+    public Devices(PushDevices devices, PushService push, ConversationRepository conversations) {
+        this.devices = devices;
+        this.push = push;
+        this.conversations = conversations;
+    }
+
+    public ServerFrame.DeviceRegistered register(Caller caller, ClientFrame.DeviceRegister register) {
+        // The endpoint names its device, for whoever reads SNS's side (the endpoint events, the console).
+        String endpoint = push.endpointFor(register.platform(), register.token(), caller.user().value() + "/" + caller.device().value());
+        devices.holderOf(register.platform(), register.token())
+                .filter(holder -> !holder.isSameDevice(caller.user(), caller.device()))
+                .ifPresent(holder -> devices.unregister(holder.user(), holder.device()));
+        devices.registered(caller.user(), caller.device()).filter(old -> !old.token().equals(register.token()))
+                .ifPresent(old -> forget(old, endpoint));
+        devices.register(new PushDevices.PushDevice(caller.user(), caller.device(), register.platform(), register.token(), endpoint));
+        return new ServerFrame.DeviceRegistered(register.platform());
+    }
+
+    public ServerFrame.DeviceUnregistered unregister(Caller caller) {
+        devices.registered(caller.user(), caller.device()).ifPresent(device -> forget(device, ""));
+        return new ServerFrame.DeviceUnregistered();
+    }
+
+    /**
+     * Takes a registration from its device, and retires its endpoint unless another device holds the token
+     * now (an endpoint is per token) or it is the endpoint the device registers next ({@code keep}).
+     */
+    private void forget(PushDevices.PushDevice device, String keep) {
+        devices.unregister(device.user(), device.device());
+        if (!device.endpoint().equals(keep) && devices.holderOf(device.platform(), device.token()).isEmpty()) {
+            push.deleteEndpoint(device.endpoint());
+        }
+    }
+
+    public ServerFrame.ConversationMuted mute(Caller caller, ClientFrame.ConversationMute mute) {
+        conversations.requireMembership(mute.conversationId(), caller.user());
+        devices.mute(caller.user(), mute.conversationId(), mute.until());
+        return new ServerFrame.ConversationMuted(mute.conversationId(), mute.until());
+    }
+}

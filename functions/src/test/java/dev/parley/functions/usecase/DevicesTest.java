@@ -1,0 +1,102 @@
+package dev.parley.functions.usecase;
+
+import static dev.parley.functions.usecase.Fixture.ALICE;
+import static dev.parley.functions.usecase.Fixture.BOB;
+import static dev.parley.functions.usecase.Fixture.CAROL;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.DomainException;
+import dev.parley.model.ErrorCode;
+import dev.parley.ports.PushDevices.PushDevice;
+import dev.parley.protocol.ClientFrame;
+import dev.parley.protocol.PushPlatform;
+import dev.parley.protocol.ServerFrame;
+import dev.parley.testsupport.ports.InMemoryPushDevices;
+import dev.parley.testsupport.ports.RecordingPushService;
+import java.util.EnumSet;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+class DevicesTest {
+    private final Fixture world = new Fixture();
+    private final InMemoryPushDevices registrations = new InMemoryPushDevices();
+    private final RecordingPushService push = new RecordingPushService();
+    private final Devices devices = new Devices(registrations, push, world.conversations);
+    private final Caller alicePhone = new Caller(ALICE, DeviceId.of("phone"), dev.parley.model.ConnectionId.of("alice-phone"));
+    private final Caller bobPhone = new Caller(BOB, DeviceId.of("phone"), dev.parley.model.ConnectionId.of("bob-phone"));
+
+    private static ClientFrame.DeviceRegister fcm(String token) {
+        return new ClientFrame.DeviceRegister(PushPlatform.FCM, token);
+    }
+
+    @Test
+    void aDeviceRegistersItsTokenWithAnEndpointAndAgainChangesNothing() {
+        assertThat(devices.register(alicePhone, fcm("t1"))).isEqualTo(new ServerFrame.DeviceRegistered(PushPlatform.FCM));
+        PushDevice registered = new PushDevice(ALICE, DeviceId.of("phone"), PushPlatform.FCM, "t1", RecordingPushService.endpointOf(PushPlatform.FCM, "t1"));
+        assertThat(registrations.registered(ALICE, DeviceId.of("phone"))).contains(registered);
+
+        devices.register(alicePhone, fcm("t1"));
+
+        assertThat(registrations.registered(ALICE, DeviceId.of("phone"))).contains(registered);
+        assertThat(push.deleted).isEmpty();
+    }
+
+    @Test
+    void aRefreshedTokenRetiresTheOldOnesEndpoint() {
+        devices.register(alicePhone, fcm("t1"));
+        devices.register(alicePhone, fcm("t2"));
+        assertThat(registrations.registered(ALICE, DeviceId.of("phone"))).get().extracting(PushDevice::token).isEqualTo("t2");
+        assertThat(registrations.holderOf(PushPlatform.FCM, "t1")).isEmpty();
+        assertThat(push.deleted).containsExactly(RecordingPushService.endpointOf(PushPlatform.FCM, "t1"));
+    }
+
+    @Test
+    void aTokenThatMovesToAnotherUserStopsReachingTheFirst() {
+        devices.register(alicePhone, fcm("shared-phone"));
+        devices.register(bobPhone, fcm("shared-phone"));
+        assertThat(registrations.registered(ALICE, DeviceId.of("phone"))).as("alice's device lost the token").isEmpty();
+        assertThat(registrations.holderOf(PushPlatform.FCM, "shared-phone")).get().extracting(PushDevice::user).isEqualTo(BOB);
+        assertThat(push.deleted).as("the endpoint is the token's, and bob uses it now").isEmpty();
+    }
+
+    @Test
+    void unregisteringOnLogoutRetiresTheEndpointAndMayBeRepeated() {
+        devices.register(alicePhone, fcm("t1"));
+        assertThat(devices.unregister(alicePhone)).isEqualTo(new ServerFrame.DeviceUnregistered());
+        assertThat(registrations.registered(ALICE, DeviceId.of("phone"))).isEmpty();
+        assertThat(push.deleted).containsExactly(RecordingPushService.endpointOf(PushPlatform.FCM, "t1"));
+        devices.unregister(alicePhone);
+        assertThat(push.deleted).hasSize(1);
+    }
+
+    @Test
+    void aPlatformTheDeploymentHasNoApplicationForIsRefusedAndNothingIsStored() {
+        Devices iosOnly = new Devices(registrations, new RecordingPushService(EnumSet.of(PushPlatform.APNS)), world.conversations);
+        assertThatThrownBy(() -> iosOnly.register(alicePhone, fcm("t1"))).isInstanceOfSatisfying(DomainException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST);
+            assertThat(e.getMessage()).contains("fcm");
+        });
+        assertThat(registrations.registered(ALICE, DeviceId.of("phone"))).isEmpty();
+    }
+
+    @Test
+    void onlyAMemberMutesAConversationAndNullUnmutes() {
+        ConversationId chat = world.conversations.createIfAbsent(Conversation.direct(ALICE, BOB), ALICE).conversation().id();
+        assertThat(devices.mute(alicePhone, new ClientFrame.ConversationMute(chat, OptionalLong.of(5_000))))
+                .isEqualTo(new ServerFrame.ConversationMuted(chat, OptionalLong.of(5_000)));
+        assertThat(registrations.mutedUntil(ALICE, chat)).hasValue(5_000);
+        devices.mute(alicePhone, new ClientFrame.ConversationMute(chat, OptionalLong.empty()));
+        assertThat(registrations.mutedUntil(ALICE, chat)).isEmpty();
+
+        Caller carol = new Caller(CAROL, DeviceId.DEFAULT, dev.parley.model.ConnectionId.of("carol-phone"));
+        assertThatThrownBy(() -> devices.mute(carol, new ClientFrame.ConversationMute(chat, OptionalLong.of(5_000))))
+                .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.FORBIDDEN));
+        assertThatThrownBy(() -> devices.mute(alicePhone, new ClientFrame.ConversationMute(ConversationId.of("g:none"), OptionalLong.empty())))
+                .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+        assertThat(registrations.mutedUntil(CAROL, chat)).isEmpty();
+    }
+}

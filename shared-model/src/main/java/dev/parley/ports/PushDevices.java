@@ -1,0 +1,37 @@
+package dev.parley.ports;
+
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.UserId;
+import dev.parley.protocol.PushPlatform;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The devices registered for push, and who muted what: what {@code device.register},
+ * {@code device.unregister} and {@code conversation.mute} change, and what the push decision reads.
+ */
+public interface PushDevices {
+
+    /** A device registered for push: its platform token, and the push service's endpoint for that token. */
+    record PushDevice(UserId user, DeviceId device, PushPlatform platform, String token, String endpoint) {
+        public boolean isSameDevice(UserId otherUser, DeviceId otherDevice) {
+            return user.equals(otherUser) && device.equals(otherDevice);
+        }
+    }
+
+    /** The device registered with this token now, if any (a token belongs to one device at a time). */
+    Optional<PushDevice> holderOf(PushPlatform platform, String token);
+
+    /** What this device has registered, if anything. */
+    Optional<PushDevice> registered(UserId user, DeviceId device);
+
+    /** Registers the device, replacing what it had registered; the token's holder is this device from now on. */
+    void register(PushDevice device);
+
+    /** Forgets the device's registration (and the token's holder, if that is still this device); nothing if there is none. */
+    void unregister(UserId user, DeviceId device);
+
+    /** No push for this user's devices from the conversation until {@code until} (epoch ms); none unmutes it. */
+    void mute(UserId user, ConversationId conversation, OptionalLong until);
+}

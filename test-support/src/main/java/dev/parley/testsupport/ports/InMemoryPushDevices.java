@@ -1,0 +1,63 @@
+package dev.parley.testsupport.ports;
+
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.UserId;
+import dev.parley.ports.PushDevices;
+import dev.parley.protocol.PushPlatform;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/** {@link PushDevices} in memory, for use-case tests; {@link PushDevicesContract} holds it to the DynamoDB store's behaviour. */
+public final class InMemoryPushDevices implements PushDevices {
+    private record DeviceKey(UserId user, DeviceId device) {
+    }
+
+    private record TokenKey(PushPlatform platform, String token) {
+    }
+
+    private final Map<DeviceKey, PushDevice> devices = new HashMap<>();
+    private final Map<TokenKey, PushDevice> holders = new HashMap<>();
+    private final Map<UserId, Map<ConversationId, Long>> mutes = new HashMap<>();
+
+    @Override
+    public synchronized Optional<PushDevice> holderOf(PushPlatform platform, String token) {
+        return Optional.ofNullable(holders.get(new TokenKey(platform, token)));
+    }
+
+    @Override
+    public synchronized Optional<PushDevice> registered(UserId user, DeviceId device) {
+        return Optional.ofNullable(devices.get(new DeviceKey(user, device)));
+    }
+
+    @Override
+    public synchronized void register(PushDevice device) {
+        holders.put(new TokenKey(device.platform(), device.token()), device);
+        devices.put(new DeviceKey(device.user(), device.device()), device);
+    }
+
+    @Override
+    public synchronized void unregister(UserId user, DeviceId device) {
+        PushDevice was = devices.remove(new DeviceKey(user, device));
+        if (was != null) {
+            holders.computeIfPresent(new TokenKey(was.platform(), was.token()), (key, holder) -> holder.isSameDevice(user, device) ? null : holder);
+        }
+    }
+
+    @Override
+    public synchronized void mute(UserId user, ConversationId conversation, OptionalLong until) {
+        if (until.isPresent()) {
+            mutes.computeIfAbsent(user, u -> new HashMap<>()).put(conversation, until.getAsLong());
+        } else {
+            mutes.getOrDefault(user, new HashMap<>()).remove(conversation);
+        }
+    }
+
+    /** Until when the user muted the conversation, if they did. */
+    public synchronized OptionalLong mutedUntil(UserId user, ConversationId conversation) {
+        Long until = mutes.getOrDefault(user, Map.of()).get(conversation);
+        return until == null ? OptionalLong.empty() : OptionalLong.of(until);
+    }
+}

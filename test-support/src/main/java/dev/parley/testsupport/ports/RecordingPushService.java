@@ -1,0 +1,46 @@
+package dev.parley.testsupport.ports;
+
+import dev.parley.model.DomainException;
+import dev.parley.model.ErrorCode;
+import dev.parley.ports.PushService;
+import dev.parley.protocol.PushPlatform;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A push service that keeps its endpoints in memory, one per token as SNS keeps them (the same token
+ * gives the same endpoint), and records what was deleted.
+ */
+public final class RecordingPushService implements PushService {
+    private final Set<PushPlatform> platforms;
+    public final List<String> deleted = new ArrayList<>();
+
+    /** @param platforms the platforms the deployment has an application for */
+    public RecordingPushService(Set<PushPlatform> platforms) {
+        this.platforms = platforms.isEmpty() ? EnumSet.noneOf(PushPlatform.class) : EnumSet.copyOf(platforms);
+    }
+
+    public RecordingPushService() {
+        this(EnumSet.allOf(PushPlatform.class));
+    }
+
+    /** The endpoint this service gives a token. */
+    public static String endpointOf(PushPlatform platform, String token) {
+        return "endpoint/" + platform.wireName() + "/" + token;
+    }
+
+    @Override
+    public synchronized String endpointFor(PushPlatform platform, String token, String userData) {
+        if (!platforms.contains(platform)) {
+            throw new DomainException(ErrorCode.BAD_REQUEST, "push to " + platform.wireName() + " is not set up on this deployment");
+        }
+        return endpointOf(platform, token);
+    }
+
+    @Override
+    public synchronized void deleteEndpoint(String endpoint) {
+        deleted.add(endpoint);
+    }
+}
