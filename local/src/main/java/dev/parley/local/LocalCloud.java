@@ -87,6 +87,11 @@ public final class LocalCloud implements Callable<Integer> {
                     + " itself; 0 leaves every message to the stream (default: the manifest's, " + ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS + ").")
     Integer fastPathMaxConnections;
 
+    @Option(names = "--push-window-ms", paramLabel = "MS",
+            description = "How long after a push a device gets no other for the same conversation (default: the manifest's, "
+                    + "20000; tests use a shorter one).")
+    Long pushWindowMs;
+
     @Option(names = "--log-sample-percent", paramLabel = "P",
             description = "The percentage of messages whose per-message log lines the functions write (default: 100, all; the deployed stack: "
                     + ParleyConfig.DEPLOYED_LOG_SAMPLE_PERCENT + ").")
@@ -183,6 +188,9 @@ public final class LocalCloud implements Callable<Integer> {
         }
         if (concurrency < 1) {
             throw new CommandLine.ParameterException(commandLine(), "--concurrency must be at least 1, was " + concurrency);
+        }
+        if (pushWindowMs != null && (pushWindowMs < 1 || pushWindowMs > java.time.Duration.ofHours(1).toMillis())) {
+            throw new CommandLine.ParameterException(commandLine(), "--push-window-ms must be 1 to 3600000, was " + pushWindowMs);
         }
         if (logSamplePercent != null && (logSamplePercent < 0 || logSamplePercent > 100)) {
             throw new CommandLine.ParameterException(commandLine(), "--log-sample-percent must be 0 to 100, was " + logSamplePercent);
@@ -281,6 +289,9 @@ public final class LocalCloud implements Callable<Integer> {
         environment.computeIfPresent(ParleyConfig.FCM_APPLICATION_ARN, (name, value) -> sns.platformApplication("parley-fcm", "GCM"));
         environment.computeIfPresent(ParleyConfig.APNS_APPLICATION_ARN, (name, value) -> sns.platformApplication("parley-apns", "APNS"));
         environment.put(ParleyConfig.MANAGEMENT_ENDPOINT, gateway.managementEndpoint().toString());
+        if (pushWindowMs != null) {
+            environment.computeIfPresent(ParleyConfig.PUSH_WINDOW_MS, (name, value) -> Long.toString(pushWindowMs));
+        }
         if (logSamplePercent != null) {
             environment.put(ParleyConfig.LOG_SAMPLE_PERCENT, Integer.toString(logSamplePercent));
         }

@@ -172,6 +172,9 @@ class LocalCloudTest {
         assertThat(cli.execute(concat(FREE_PORTS, "--log-sample-percent", "101", "--exit-after-start"))).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--log-sample-percent must be 0 to 100, was 101");
         err.reset();
+        assertThat(cli.execute(concat(FREE_PORTS, "--push-window-ms", "0", "--exit-after-start"))).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--push-window-ms must be 1 to 3600000, was 0");
+        err.reset();
         assertThat(cli.execute("--idle-timeout", "ten minutes")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--idle-timeout");
     }

@@ -1,6 +1,7 @@
 package dev.parley.ports;
 
 import dev.parley.model.ConnectionId;
+import dev.parley.model.ConversationId;
 import dev.parley.model.DeviceId;
 import dev.parley.model.UserId;
 import java.time.Instant;
@@ -22,4 +23,39 @@ public interface ConnectionRegistry {
      * store allows. Only users with at least one live connection are keys of the answer.
      */
     Map<UserId, List<LiveConnection>> liveConnections(Collection<UserId> users, Instant now);
+
+    /**
+     * What reaching a user takes, as one read finds it: the live connections, the devices registered for
+     * push, until when each conversation is muted (epoch ms), and each device's push marks: the moment
+     * (epoch ms) until which a device gets no other push for a conversation, by {@link #pushMark} name.
+     */
+    record Reach(List<LiveConnection> live, List<PushDevices.PushDevice> devices, Map<ConversationId, Long> mutedUntil,
+                 Map<String, Long> quietUntil) {
+        public static final Reach NONE = new Reach(List.of(), List.of(), Map.of(), Map.of());
+
+        public Reach {
+            live = List.copyOf(live);
+            devices = List.copyOf(devices);
+            mutedUntil = Map.copyOf(mutedUntil);
+            quietUntil = Map.copyOf(quietUntil);
+        }
+    }
+
+    /** The name of a device's push mark for a conversation. */
+    static String pushMark(DeviceId device, ConversationId conversation) {
+        return device.value() + "|" + conversation.value();
+    }
+
+    /**
+     * The {@link Reach} of each of these users, in one read of each: every user asked for is a key of the
+     * answer ({@link Reach#NONE} for one the store knows nothing of). Live connections are those whose
+     * lease has not run out at {@code now}. By default, a registry that keeps no push state: the live
+     * connections alone.
+     */
+    default Map<UserId, Reach> reach(Collection<UserId> users, Instant now) {
+        Map<UserId, List<LiveConnection>> live = liveConnections(users, now);
+        Map<UserId, Reach> reach = new java.util.HashMap<>();
+        users.forEach(user -> reach.put(user, new Reach(live.getOrDefault(user, List.of()), List.of(), Map.of(), Map.of())));
+        return reach;
+    }
 }

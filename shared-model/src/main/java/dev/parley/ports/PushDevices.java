@@ -34,4 +34,12 @@ public interface PushDevices {
 
     /** No push for this user's devices from the conversation until {@code until} (epoch ms); none unmutes it. */
     void mute(UserId user, ConversationId conversation, OptionalLong until);
+
+    /**
+     * Marks that the device was pushed for the conversation and gets no other push for it until
+     * {@code quietUntil} (epoch ms), unless a mark not yet run out at {@code now} is there already (another
+     * push came first): whether this one may push. One conditional write; it also clears {@code expiredMarks},
+     * the user's marks that have run out, so marks never pile up.
+     */
+    boolean markPushed(UserId user, DeviceId device, ConversationId conversation, long now, long quietUntil, java.util.List<String> expiredMarks);
 }

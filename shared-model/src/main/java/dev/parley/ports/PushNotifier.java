@@ -1,9 +1,24 @@
 package dev.parley.ports;
 
 import dev.parley.model.Message;
-import dev.parley.model.UserId;
+import java.util.List;
+import java.util.OptionalLong;
 
-/** Hands a message to mobile push for a member who has no live connection. */
+/** Wakes the devices a new message did not reach live: one content-free push each, coalesced per device and conversation. */
 public interface PushNotifier {
-    void notifyOffline(UserId recipient, Message message);
+
+    /**
+     * A device to wake for a message: registered for push, with no live connection, its user a member other
+     * than the sender who has not muted the conversation; {@code quietUntil} is its push mark for the
+     * conversation as read (no other push before then), and {@code expiredMarks} the user's marks that have
+     * run out, which the next mark written clears away.
+     */
+    record Target(PushDevices.PushDevice device, OptionalLong quietUntil, List<String> expiredMarks) {
+        public Target {
+            expiredMarks = List.copyOf(expiredMarks);
+        }
+    }
+
+    /** Pushes the message to these devices, as far as coalescing lets it; how many were pushed. */
+    int push(Message message, List<Target> targets);
 }

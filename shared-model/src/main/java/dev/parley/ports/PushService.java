@@ -16,4 +16,16 @@ public interface PushService {
 
     /** Deletes an endpoint; one already gone is not an error. */
     void deleteEndpoint(String endpoint);
+
+    /** What a publish came to: sent to the platform, or the endpoint is disabled or gone (its token is dead). */
+    enum Published { SENT, ENDPOINT_GONE }
+
+    /**
+     * Wakes the device for the conversation: the push names the conversation and carries the user's unread
+     * count for the badge, and nothing of any message (the app syncs over its socket); it collapses with
+     * earlier pushes for the same conversation.
+     *
+     * @throws UnavailableException when the push service could not take it now
+     */
+    Published publish(PushDevices.PushDevice device, dev.parley.model.ConversationId conversation, long badge);
 }

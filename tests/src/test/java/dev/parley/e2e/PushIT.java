@@ -3,12 +3,15 @@ package dev.parley.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.parley.local.sns.Delivery;
 import dev.parley.local.sns.SnsEmulator;
+import dev.parley.model.ClientMessageId;
 import dev.parley.model.ConversationId;
 import dev.parley.model.ErrorCode;
 import dev.parley.protocol.ClientFrame;
 import dev.parley.protocol.PushPlatform;
 import dev.parley.protocol.ServerFrame;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -17,6 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /** Push registration over real sockets, checked on the local cloud's SNS. */
 class PushIT extends EndToEndTest {
+    /** The coalescing window the test stack runs with (StackUnderTest starts the local cloud with it). */
+    private static final Duration PUSH_WINDOW = Duration.ofSeconds(5);
 
     private SnsEmulator sns() {
         assumeTrue(stack.local().isPresent(), "reads the local cloud's SNS");
@@ -73,6 +78,96 @@ class PushIT extends EndToEndTest {
             long until = System.currentTimeMillis() + 60_000;
             alice.send(new ClientFrame.ConversationMute(chat, OptionalLong.of(until)));
             assertThat(alice.await(ServerFrame.ConversationMuted.class)).isEqualTo(new ServerFrame.ConversationMuted(chat, OptionalLong.of(until)));
+        }
+    }
+
+    /** What the outbox holds for this token, oldest first. */
+    private static List<Delivery> pushesTo(SnsEmulator sns, String token) {
+        return sns.outbox().stream().filter(delivery -> delivery.token().equals(token)).toList();
+    }
+
+    /** Waits for the outbox to hold at least {@code count} pushes to the token, then a moment more for any extra one. */
+    private static List<Delivery> awaitPushes(SnsEmulator sns, String token, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (pushesTo(sns, token).size() < count && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        Thread.sleep(1_000);
+        return pushesTo(sns, token);
+    }
+
+    @Test
+    void anOfflinePhoneGetsOneContentFreePushForABurstAndTheOnlineAndTheSenderNone() throws Exception {
+        SnsEmulator sns = sns();
+        String bobPhone = "fcm-bob-" + UUID.randomUUID();
+        String aliceTablet = "apns-alice-" + UUID.randomUUID();
+        String carolPhone = "fcm-carol-" + UUID.randomUUID();
+        ConversationId chat;
+        try (ParleyClient alice = connect(user("alice"), "laptop")) {
+            // Each device registers from its own connection, then bob and alice's tablet go offline; carol stays online.
+            try (ParleyClient bob = connect(user("bob"), "phone"); ParleyClient tablet = connect(user("alice"), "tablet")) {
+                bob.send(new ClientFrame.DeviceRegister(PushPlatform.FCM, bobPhone));
+                bob.await(ServerFrame.DeviceRegistered.class);
+                tablet.send(new ClientFrame.DeviceRegister(PushPlatform.APNS, aliceTablet));
+                tablet.await(ServerFrame.DeviceRegistered.class);
+            }
+            try (ParleyClient carol = connect(user("carol"), "phone")) {
+                carol.send(new ClientFrame.DeviceRegister(PushPlatform.FCM, carolPhone));
+                carol.await(ServerFrame.DeviceRegistered.class);
+                ConversationId group = alice.group(List.of(user("bob"), user("carol")), "Push");
+                chat = group;
+                long started = System.nanoTime();
+                for (int i = 0; i < 50; i++) {
+                    alice.sendText(group, ClientMessageId.random(), "secret words " + i);
+                }
+                long windows = 1 + Duration.ofNanos(System.nanoTime() - started).toMillis() / PUSH_WINDOW.toMillis();
+                List<Delivery> bobs = awaitPushes(sns, bobPhone, 1);
+                assertThat(bobs).as("50 messages while bob's phone sleeps: one push per window (the burst spanned " + windows + ")")
+                        .hasSizeBetween(1, (int) windows);
+                assertThat(bobs.getFirst().delivered()).isTrue();
+                assertThat(bobs.getFirst().payload()).contains(group.value()).doesNotContain("secret").doesNotContain(user("alice"));
+                assertThat(pushesTo(sns, carolPhone)).as("carol is online").isEmpty();
+                assertThat(pushesTo(sns, aliceTablet)).as("the sender's own devices").isEmpty();
+            }
+        }
+        assertThat(chat).isNotNull();
+    }
+
+    @Test
+    void aMutedConversationIsNotPushedAndADeadTokenIsForgottenAfterOneFailedPush() throws Exception {
+        SnsEmulator sns = sns();
+        String bobPhone = "fcm-bob-" + UUID.randomUUID();
+        String carolPhone = "fcm-carol-" + UUID.randomUUID();
+        try (ParleyClient alice = connect(user("alice"), "phone")) {
+            ConversationId withBob = alice.direct(user("bob"));
+            ConversationId withCarol = alice.direct(user("carol"));
+            try (ParleyClient bob = connect(user("bob"), "phone"); ParleyClient carol = connect(user("carol"), "phone")) {
+                bob.send(new ClientFrame.DeviceRegister(PushPlatform.FCM, bobPhone));
+                bob.await(ServerFrame.DeviceRegistered.class);
+                bob.send(new ClientFrame.ConversationMute(withBob, OptionalLong.of(System.currentTimeMillis() + 600_000)));
+                bob.await(ServerFrame.ConversationMuted.class);
+                carol.send(new ClientFrame.DeviceRegister(PushPlatform.FCM, carolPhone));
+                carol.await(ServerFrame.DeviceRegistered.class);
+            }
+            sns.expireToken(carolPhone);
+            alice.sendText(withBob, ClientMessageId.random(), "muted");
+            alice.sendText(withCarol, ClientMessageId.random(), "to a dead token");
+            List<Delivery> carols = awaitPushes(sns, carolPhone, 1);
+            assertThat(carols).singleElement().satisfies(push -> assertThat(push.delivered()).as("FCM refused the token").isFalse());
+            assertThat(pushesTo(sns, bobPhone)).as("bob muted the conversation").isEmpty();
+            assertThat(endpointsOf(sns, carolPhone)).as("the dead endpoint is deleted on the next push's failure").satisfiesAnyOf(
+                    endpoints -> assertThat(endpoints).isEmpty(),
+                    endpoints -> assertThat(endpoints).singleElement().satisfies(e -> assertThat(e).containsEntry("Enabled", "false")));
+
+            // Past the window: the next message finds the endpoint disabled, forgets the device, and never pushes to it again.
+            Thread.sleep(PUSH_WINDOW.toMillis() + 200);
+            alice.sendText(withCarol, ClientMessageId.random(), "again");
+            Thread.sleep(1_500);
+            assertThat(endpointsOf(sns, carolPhone)).as("forgotten").isEmpty();
+            Thread.sleep(PUSH_WINDOW.toMillis() + 200);
+            alice.sendText(withCarol, ClientMessageId.random(), "and again");
+            Thread.sleep(1_500);
+            assertThat(pushesTo(sns, carolPhone)).as("never published to again").hasSize(1);
         }
     }
 }

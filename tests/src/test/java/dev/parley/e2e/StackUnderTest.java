@@ -40,7 +40,7 @@ public final class StackUnderTest {
             } else {
                 LocalCloud cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
                 LocalCloud.Endpoints endpoints = cloud.start("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0",
-                        "--stream-polling", "FAST");
+                        "--stream-polling", "FAST", "--push-window-ms", "5000");
                 Runtime.getRuntime().addShutdownHook(new Thread(cloud::stop));
                 instance = new StackUnderTest(endpoints.webSocket(), Optional.of(cloud), Optional.empty());
             }

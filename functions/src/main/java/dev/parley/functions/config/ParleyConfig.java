@@ -40,6 +40,16 @@ public record ParleyConfig(
     /** The SNS platform applications push goes through, for FCM and for APNs; either unset when the deployment has none. */
     public static final String FCM_APPLICATION_ARN = "PARLEY_FCM_APPLICATION_ARN";
     public static final String APNS_APPLICATION_ARN = "PARLEY_APNS_APPLICATION_ARN";
+    /** How long after a push a device gets no other for the same conversation (ms); the manifest sets the default. */
+    public static final String PUSH_WINDOW_MS = "PARLEY_PUSH_WINDOW_MS";
+    public static final java.time.Duration DEFAULT_PUSH_WINDOW = java.time.Duration.ofSeconds(20);
+    static final long LONGEST_PUSH_WINDOW_MS = java.time.Duration.ofHours(1).toMillis();
+
+    /** The push coalescing window from the environment (the default when unset); a bad value fails the cold start, naming the variable. */
+    public static java.time.Duration pushWindow() {
+        return FunctionEnvironment.get(PUSH_WINDOW_MS).map(value -> java.time.Duration.ofMillis(bounded(PUSH_WINDOW_MS, value, 1,
+                LONGEST_PUSH_WINDOW_MS, "milliseconds"))).orElse(DEFAULT_PUSH_WINDOW);
+    }
     /** How often, at most, a user is told of one conversation's receipts, in milliseconds. */
     public static final String RECEIPT_NOTICE_INTERVAL_MS = "PARLEY_RECEIPT_NOTICE_INTERVAL_MS";
     public static final Duration DEFAULT_RECEIPT_NOTICE_INTERVAL = Duration.ofSeconds(1);

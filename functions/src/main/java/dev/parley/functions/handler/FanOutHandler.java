@@ -9,7 +9,6 @@ import dev.parley.functions.observability.LogSampling;
 import dev.parley.functions.observability.Telemetry;
 import dev.parley.functions.store.StreamRecords;
 import dev.parley.functions.store.MessagesTable;
-import dev.parley.functions.store.RecordingPushNotifier;
 import dev.parley.functions.usecase.FanOut;
 import dev.parley.model.ClientMessageId;
 import dev.parley.model.Content;
@@ -46,7 +45,7 @@ public final class FanOutHandler extends PrimedHandler implements RequestHandler
 
     private FanOutHandler(Wiring wiring) {
         FrameCodec codec = new FrameCodec();
-        this.fanOut = new FanOut(wiring.conversations(), wiring.messages(), wiring.delivery(), new RecordingPushNotifier(), codec, wiring.clock);
+        this.fanOut = new FanOut(wiring.conversations(), wiring.messages(), wiring.delivery(), wiring.push(), codec, wiring.clock);
         primeBeforeSnapshot(() -> {
             // The stream records' schema, both ways, and the frame every delivery posts.
             Message sample = new Message(ClientMessageId.random(), NO_CONVERSATION, 1, NOBODY, DeviceId.DEFAULT, Content.text("priming"), 0);

@@ -12,6 +12,7 @@ import dev.parley.functions.store.DynamoPushDevices;
 import dev.parley.functions.store.ManagementApiPoster;
 import dev.parley.functions.usecase.Delivery;
 import dev.parley.functions.usecase.Devices;
+import dev.parley.functions.usecase.Push;
 import dev.parley.ports.ConnectionRegistry;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.MessageLog;
@@ -53,6 +54,8 @@ final class Wiring {
     private MessageLog messages;
     private Delivery delivery;
     private Devices devices;
+    private Push push;
+    private SnsPushService pushService;
 
     synchronized ConnectionRegistry connections() {
         if (connections == null) {
@@ -89,13 +92,32 @@ final class Wiring {
     /** Push registrations and mutes, over the connections table and SNS's platform applications as configured. */
     synchronized Devices devices() {
         if (devices == null) {
+            devices = new Devices(pushDevices(), pushService(), conversations());
+        }
+        return devices;
+    }
+
+    /** Offline push, for the fan-out. */
+    synchronized Push push() {
+        if (push == null) {
+            push = new Push(pushDevices(), pushService(), conversations(), clock, ParleyConfig.pushWindow());
+        }
+        return push;
+    }
+
+    private DynamoPushDevices pushDevices() {
+        return new DynamoPushDevices(dynamo, config.connectionsTable());
+    }
+
+    private synchronized SnsPushService pushService() {
+        if (pushService == null) {
             Map<PushPlatform, String> applications = new EnumMap<>(PushPlatform.class);
             FunctionEnvironment.get(ParleyConfig.FCM_APPLICATION_ARN).ifPresent(arn -> applications.put(PushPlatform.FCM, arn));
             FunctionEnvironment.get(ParleyConfig.APNS_APPLICATION_ARN).ifPresent(arn -> applications.put(PushPlatform.APNS, arn));
             SnsClient sns = AwsClients.sns(config, FunctionEnvironment.get(ParleyConfig.SNS_ENDPOINT).map(java.net.URI::create));
-            devices = new Devices(new DynamoPushDevices(dynamo, config.connectionsTable()), new SnsPushService(sns, applications), conversations());
+            pushService = new SnsPushService(sns, applications);
         }
-        return devices;
+        return pushService;
     }
 
     /** For a function that posts to connections: the Management API's endpoint must be configured. */

@@ -66,10 +66,16 @@ public final class ParleyManifest {
             functions.add(new FunctionSpec("route-" + route.replace('.', '-'), FrameHandler.class.getName(), 1024, Duration.ofSeconds(10),
                     frames, new Trigger.WebSocketRoute(route), everyTable, true));
         }
-        functions.add(new FunctionSpec("fanout", FanOutHandler.class.getName(), 1024, Duration.ofSeconds(30), tables,
+        // The fan-out pushes to offline devices: the deployment fills in its platform applications; the badge reads memberships.
+        Map<String, String> fanOut = new java.util.HashMap<>(tables);
+        fanOut.put(ParleyConfig.FCM_APPLICATION_ARN, "");
+        fanOut.put(ParleyConfig.APNS_APPLICATION_ARN, "");
+        fanOut.put(ParleyConfig.PUSH_WINDOW_MS, Long.toString(ParleyConfig.DEFAULT_PUSH_WINDOW.toMillis()));
+        functions.add(new FunctionSpec("fanout", FanOutHandler.class.getName(), 1024, Duration.ofSeconds(30), fanOut,
                 new Trigger.StreamMapping(MESSAGES, 100, Duration.ZERO, Trigger.StartingPosition.TRIM_HORIZON, 10, true, true, 5,
                         Duration.ofHours(1), Optional.of("parley-fanout-failures")),
-                Map.of(MESSAGES, TableAccess.STREAM, CONNECTIONS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ), true));
+                Map.of(MESSAGES, TableAccess.STREAM, CONNECTIONS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ, MEMBERSHIPS, TableAccess.READ),
+                true));
         // Receipts are told to senders from the memberships stream, coalesced by turns (ReceiptNotices), not by a batching
         // window, which would delay every receipt. Parallel batches per shard: a user's records stay in order in one of them,
         // and a batch waiting for a turn holds back only its part. The timeout covers a batch's waits at the longest interval.

@@ -1,8 +1,12 @@
 package dev.parley.functions.push;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.functions.store.SdkErrors;
+import dev.parley.model.ConversationId;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
+import dev.parley.ports.PushDevices;
 import dev.parley.ports.PushService;
 import dev.parley.protocol.PushPlatform;
 import java.util.Map;
@@ -10,7 +14,9 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sns.model.EndpointDisabledException;
 import software.amazon.awssdk.services.sns.model.InvalidParameterException;
+import software.amazon.awssdk.services.sns.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sns.model.NotFoundException;
 
 /**
@@ -72,4 +78,55 @@ public final class SnsPushService implements PushService {
         // SNS answers a delete of an endpoint that is gone with success: nothing to tell apart.
         SdkErrors.translating("deleting a push endpoint", () -> sns.deleteEndpoint(b -> b.endpointArn(endpoint)));
     }
+
+    /** SNS's message attribute for the APNs collapse id (the {@code apns-collapse-id} header). */
+    static final String APNS_COLLAPSE_ID = "AWS.SNS.MOBILE.APNS.COLLAPSE_ID";
+
+    @Override
+    public Published publish(PushDevices.PushDevice device, ConversationId conversation, long badge) {
+        String message = payload(conversation, badge);
+        return SdkErrors.translating("publishing a push", () -> {
+            try {
+                sns.publish(b -> b.targetArn(device.endpoint()).messageStructure("json").message(message)
+                        .messageAttributes(Map.of(APNS_COLLAPSE_ID, MessageAttributeValue.builder().dataType("String")
+                                .stringValue(collapseKey(conversation)).build())));
+                return Published.SENT;
+            } catch (EndpointDisabledException | NotFoundException dead) {
+                return Published.ENDPOINT_GONE;
+            }
+        });
+    }
+
+    /** At most 64 bytes, as APNs allows for a collapse id: the conversation, hashed when its id is longer. */
+    public static String collapseKey(ConversationId conversation) {
+        String id = conversation.value();
+        return id.length() <= 64 ? id : "c-" + Integer.toHexString(id.hashCode()) + "-" + id.length();
+    }
+
+    /**
+     * The push for each platform, content-free: the conversation to sync and the badge. FCM (HTTP v1, through
+     * SNS's GCM platform) gets a high-priority data message collapsing per conversation; APNs an alert that
+     * says only that there is something new, with the badge and {@code mutable-content} for the app's
+     * extension to fetch and show the message itself.
+     */
+    public static String payload(ConversationId conversation, long badge) {
+        ObjectNode fcm = JSON.createObjectNode();
+        ObjectNode android = fcm.putObject("fcmV1Message").putObject("message").putObject("android");
+        android.put("collapse_key", collapseKey(conversation)).put("priority", "high");
+        ObjectNode data = ((ObjectNode) fcm.get("fcmV1Message").get("message")).putObject("data");
+        data.put("conversation_id", conversation.value()).put("badge", Long.toString(badge));
+        ObjectNode apns = JSON.createObjectNode();
+        ObjectNode aps = apns.putObject("aps");
+        aps.putObject("alert").put("title", "Parley").put("body", "New message");
+        aps.put("badge", badge).put("mutable-content", 1).put("sound", "default");
+        apns.put("conversation_id", conversation.value());
+        ObjectNode all = JSON.createObjectNode();
+        all.put("default", "New message");
+        all.put("GCM", fcm.toString());
+        all.put("APNS", apns.toString());
+        all.put("APNS_SANDBOX", apns.toString());
+        return all.toString();
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 }

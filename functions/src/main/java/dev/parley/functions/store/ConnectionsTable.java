@@ -14,8 +14,9 @@ import java.util.Optional;
  * each ({@code {d: device, x: lease}}), so a fan-out reads a hundred users' connections in one
  * BatchGetItem instead of querying each user; beside them, in the same item and so in the same read,
  * what push needs: the devices registered for push, {@code d_<deviceId>} each ({@code {p: platform,
- * t: token, e: endpoint}}), and the conversations muted, {@code m_<conversationId>} each (until when,
- * epoch ms);</li>
+ * t: token, e: endpoint}}), the conversations muted, {@code m_<conversationId>} each (until when,
+ * epoch ms), and the push marks, {@code q_<deviceId>|<conversationId>} each (until when, epoch ms, that
+ * device gets no other push for that conversation; a mark that ran out is removed by the next one written);</li>
  * <li>{@code T#<platform>#<token>}: which device holds a push token ({@link #USER}, {@link #DEVICE},
  * {@link #TOKEN_ENDPOINT}), so that a token that moves to another user or device is taken from the one
  * that held it.</li>
@@ -45,6 +46,7 @@ public final class ConnectionsTable {
     private static final String DEVICE_ENTRY_PREFIX = "d_";
     private static final String MUTE_PREFIX = "m_";
     private static final String TOKEN_PREFIX = "T#";
+    private static final String PUSH_MARK_PREFIX = "q_";
 
     private ConnectionsTable() {
     }
@@ -104,5 +106,31 @@ public final class ConnectionsTable {
     /** The key of the item that says which device holds a push token. */
     public static String tokenKey(dev.parley.protocol.PushPlatform platform, String token) {
         return TOKEN_PREFIX + platform.wireName() + "#" + token;
+    }
+
+    /** The attribute of a user item that holds a device's push mark for a conversation. */
+    public static String pushMarkName(String mark) {
+        return PUSH_MARK_PREFIX + mark;
+    }
+
+    /** What a user item's attribute is, for reading the item back: the part after its prefix, by kind. */
+    enum Attribute { CONNECTION, DEVICE, MUTE, PUSH_MARK, OTHER }
+
+    static Attribute kindOf(String attributeName) {
+        if (attributeName.startsWith(ENTRY_PREFIX)) {
+            return Attribute.CONNECTION;
+        }
+        if (attributeName.startsWith(DEVICE_ENTRY_PREFIX)) {
+            return Attribute.DEVICE;
+        }
+        if (attributeName.startsWith(MUTE_PREFIX)) {
+            return Attribute.MUTE;
+        }
+        return attributeName.startsWith(PUSH_MARK_PREFIX) ? Attribute.PUSH_MARK : Attribute.OTHER;
+    }
+
+    /** The name without its two-character prefix: a device id, a conversation id or a push mark. */
+    static String unprefixed(String attributeName) {
+        return attributeName.substring(2);
     }
 }

@@ -9,10 +9,12 @@ import static dev.parley.functions.store.ConnectionsTable.USER;
 
 import dev.parley.functions.retry.Backoff;
 import dev.parley.model.ConnectionId;
+import dev.parley.model.ConversationId;
 import dev.parley.model.DeviceId;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConnectionRegistry;
 import dev.parley.ports.LiveConnection;
+import dev.parley.ports.PushDevices;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -77,20 +79,55 @@ public final class DynamoConnectionRegistry implements ConnectionRegistry {
     @Override
     public Map<UserId, List<LiveConnection>> liveConnections(Collection<UserId> users, Instant now) {
         Map<UserId, List<LiveConnection>> live = new HashMap<>();
+        reach(users, now).forEach((user, reach) -> {
+            if (!reach.live().isEmpty()) {
+                live.put(user, reach.live());
+            }
+        });
+        return live;
+    }
+
+    @Override
+    public Map<UserId, Reach> reach(Collection<UserId> users, Instant now) {
+        Map<UserId, Reach> found = new HashMap<>();
         List<Map<String, AttributeValue>> keys = new LinkedHashSet<>(users).stream().map(user -> key(ConnectionsTable.userKey(user))).toList();
         SdkErrors.translating("reading live connections", () -> Batches.getAll(dynamo, backoff, table, keys, false, item -> {
             UserId user = ConnectionsTable.userOf(item.get(PK).s());
-            List<LiveConnection> connections = new ArrayList<>();
-            item.forEach((name, value) -> ConnectionsTable.connectionOfEntry(name).filter(connection -> value.hasM()).ifPresent(connection -> {
-                Instant lease = Instant.ofEpochSecond(Long.parseLong(value.m().get(ENTRY_LEASE).n()));
-                if (lease.isAfter(now)) {
-                    connections.add(new LiveConnection(connection, user, DeviceId.of(value.m().get(ENTRY_DEVICE).s()), lease));
-                }
-            }));
-            if (!connections.isEmpty()) {
-                live.put(user, connections);
-            }
+            found.put(user, reachOf(user, item, now));
         }));
-        return live;
+        users.forEach(user -> found.putIfAbsent(user, Reach.NONE));
+        return found;
+    }
+
+    /**
+     * A user item read back. An attribute that cannot be read (written by hand, say) is skipped: one bad
+     * entry must not stop a fan-out from reaching the user's other connections and devices.
+     */
+    private static Reach reachOf(UserId user, Map<String, AttributeValue> item, Instant now) {
+        List<LiveConnection> connections = new ArrayList<>();
+        List<PushDevices.PushDevice> devices = new ArrayList<>();
+        Map<ConversationId, Long> muted = new HashMap<>();
+        Map<String, Long> marks = new HashMap<>();
+        item.forEach((name, value) -> {
+            try {
+                switch (ConnectionsTable.kindOf(name)) {
+                    case CONNECTION -> ConnectionsTable.connectionOfEntry(name).filter(connection -> value.hasM()).ifPresent(connection -> {
+                        Instant lease = Instant.ofEpochSecond(Long.parseLong(value.m().get(ENTRY_LEASE).n()));
+                        if (lease.isAfter(now)) {
+                            connections.add(new LiveConnection(connection, user, DeviceId.of(value.m().get(ENTRY_DEVICE).s()), lease));
+                        }
+                    });
+                    case DEVICE -> devices.add(DynamoPushDevices.device(user, DeviceId.of(ConnectionsTable.unprefixed(name)), value));
+                    case MUTE -> muted.put(ConversationId.of(ConnectionsTable.unprefixed(name)), Long.parseLong(value.n()));
+                    case PUSH_MARK -> marks.put(ConnectionsTable.unprefixed(name), Long.parseLong(value.n()));
+                    case OTHER -> {
+                        // The key, and nothing else Parley reads.
+                    }
+                }
+            } catch (RuntimeException unreadable) {
+                // Skipped, as said above.
+            }
+        });
+        return new Reach(connections, devices, muted, marks);
     }
 }

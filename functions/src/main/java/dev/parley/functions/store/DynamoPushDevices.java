@@ -125,4 +125,27 @@ public final class DynamoPushDevices implements PushDevices {
             }
         });
     }
+
+    @Override
+    public boolean markPushed(UserId user, DeviceId device, ConversationId conversation, long now, long quietUntil, java.util.List<String> expiredMarks) {
+        String mark = ConnectionsTable.pushMarkName(dev.parley.ports.ConnectionRegistry.pushMark(device, conversation));
+        Map<String, String> names = new java.util.HashMap<>(Map.of("#mark", mark));
+        StringBuilder update = new StringBuilder("SET #mark = :quiet");
+        java.util.List<String> removed = expiredMarks.stream().map(ConnectionsTable::pushMarkName).filter(name -> !name.equals(mark)).distinct().toList();
+        for (int i = 0; i < removed.size(); i++) {
+            update.append(i == 0 ? " REMOVE " : ", ").append("#old").append(i);
+            names.put("#old" + i, removed.get(i));
+        }
+        return SdkErrors.translating("marking a push", () -> {
+            try {
+                dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user))).updateExpression(update.toString())
+                        .conditionExpression("attribute_not_exists(#mark) OR #mark <= :now").expressionAttributeNames(names)
+                        .expressionAttributeValues(Map.of(":quiet", AttributeValue.fromN(Long.toString(quietUntil)),
+                                ":now", AttributeValue.fromN(Long.toString(now)))));
+                return true;
+            } catch (ConditionalCheckFailedException pushedAlready) {
+                return false;
+            }
+        });
+    }
 }

@@ -2,22 +2,31 @@ package dev.parley.functions.usecase;
 
 import dev.parley.model.ConnectionId;
 import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
+import dev.parley.ports.ConnectionRegistry;
+import dev.parley.ports.ConnectionRegistry.Reach;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.LiveConnection;
+import dev.parley.ports.PushNotifier;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * Who a new message goes to, one rule for both delivery paths (the send's fast path and the stream's
  * fan-out): every live connection of every member, the sender's other devices included, except the
- * connection it was sent on; and, for push, every member with no live connection but the sender
- * (nobody is woken for a void entry, which is for ordering buffers, not people).
+ * connection it was sent on; and, for push, every device registered for it that has no live
+ * connection, of every member but the sender who has not muted the conversation (so a user whose
+ * laptop is online still gets the phone's push). Nobody is woken for a void entry, which is for
+ * ordering buffers, not people.
  */
-record Audience(List<LiveConnection> connections, List<UserId> offline) {
+record Audience(List<LiveConnection> connections, List<PushNotifier.Target> pushTargets) {
 
     /** The members a message goes to: a direct conversation's are in its id; a group's are read. */
     static List<UserId> members(ConversationRepository conversations, ConversationId id) {
@@ -27,16 +36,33 @@ record Audience(List<LiveConnection> connections, List<UserId> offline) {
         return conversations.find(id).map(stored -> stored.conversation().members()).orElse(List.of());
     }
 
-    static Audience of(Message message, List<UserId> members, Map<UserId, List<LiveConnection>> live, Optional<ConnectionId> senderConnection) {
+    /** The users with a device to push to: what the send's fast path records for the fan-out. */
+    List<UserId> offline() {
+        Set<UserId> users = new LinkedHashSet<>();
+        pushTargets.forEach(target -> users.add(target.device().user()));
+        return List.copyOf(users);
+    }
+
+    /** @param now epoch ms, against which mutes and push marks are read */
+    static Audience of(Message message, List<UserId> members, Map<UserId, Reach> reach, Optional<ConnectionId> senderConnection, long now) {
         List<LiveConnection> connections = new ArrayList<>();
-        List<UserId> offline = new ArrayList<>();
+        List<PushNotifier.Target> targets = new ArrayList<>();
         for (UserId member : members) {
-            List<LiveConnection> memberConnections = live.getOrDefault(member, List.of());
-            if (memberConnections.isEmpty() && !member.equals(message.senderId()) && !message.isVoid()) {
-                offline.add(member);
+            Reach reaching = reach.getOrDefault(member, Reach.NONE);
+            reaching.live().stream().filter(c -> !senderConnection.equals(Optional.of(c.connectionId()))).forEach(connections::add);
+            if (member.equals(message.senderId()) || message.isVoid() || reaching.mutedUntil().getOrDefault(message.conversationId(), 0L) > now) {
+                continue;
             }
-            memberConnections.stream().filter(c -> !senderConnection.equals(Optional.of(c.connectionId()))).forEach(connections::add);
+            Set<DeviceId> online = new LinkedHashSet<>();
+            reaching.live().forEach(c -> online.add(c.device()));
+            List<String> expired = reaching.quietUntil().entrySet().stream().filter(mark -> mark.getValue() <= now).map(Map.Entry::getKey).toList();
+            for (var device : reaching.devices()) {
+                if (!online.contains(device.device())) {
+                    Long quiet = reaching.quietUntil().get(ConnectionRegistry.pushMark(device.device(), message.conversationId()));
+                    targets.add(new PushNotifier.Target(device, quiet == null ? OptionalLong.empty() : OptionalLong.of(quiet), expired));
+                }
+            }
         }
-        return new Audience(List.copyOf(connections), List.copyOf(offline));
+        return new Audience(List.copyOf(connections), List.copyOf(targets));
     }
 }

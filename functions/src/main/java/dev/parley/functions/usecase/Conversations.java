@@ -95,6 +95,11 @@ public final class Conversations {
         throw new DomainException(ErrorCode.CONFLICT, "the members of " + id + " kept changing; retry");
     }
 
+    /** A member's unread count: the seqs after what they read, or after they joined. */
+    static long unread(Membership membership, Summary summary) {
+        return Math.max(0, summary.lastSeq() - Math.max(membership.watermarks().readSeq(), membership.joinedAfterSeq()));
+    }
+
     /** {@code conversation.list}: a page of the caller's conversations, each with its last seq and the caller's unread count. */
     public ServerFrame.ConversationPage list(Caller caller, ClientFrame.ConversationList list) {
         ConversationRepository.MembershipPage page = conversations.memberships(caller.user(), list.cursor(), LIST_PAGE);
@@ -105,8 +110,8 @@ public final class Conversations {
             if (summary == null) {
                 continue;
             }
-            long unread = Math.max(0, summary.lastSeq() - Math.max(membership.watermarks().readSeq(), membership.joinedAfterSeq()));
-            listed.add(new ConversationSummary(summary.id(), summary.kind(), summary.name(), summary.memberCount(), summary.lastSeq(), unread));
+            listed.add(new ConversationSummary(summary.id(), summary.kind(), summary.name(), summary.memberCount(), summary.lastSeq(),
+                    unread(membership, summary)));
         }
         return new ServerFrame.ConversationPage(listed, page.nextCursor());
     }

@@ -50,6 +50,11 @@ public final class Delivery {
         return connections.liveConnections(users, clock.instant());
     }
 
+    /** What reaching these users takes now ({@link ConnectionRegistry.Reach}): their live connections and push state, in one read of each. */
+    public Map<UserId, ConnectionRegistry.Reach> reach(Collection<UserId> users) {
+        return connections.reach(users, clock.instant());
+    }
+
     /** Posts to every live connection of these users except {@code except} (the connection a request came on). */
     public Posted postToUsers(Collection<UserId> users, String frame, Optional<ConnectionId> except) {
         List<LiveConnection> connections = new ArrayList<>();

@@ -5,6 +5,7 @@ import dev.parley.model.ConnectionId;
 import dev.parley.model.ConversationId;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
+import dev.parley.ports.ConnectionRegistry.Reach;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.LiveConnection;
 import dev.parley.ports.MessageLog;
@@ -91,6 +92,7 @@ public final class FanOut {
     private static final Logger LOG = LoggerFactory.getLogger(FanOut.class);
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final Semaphore conversationSlots = new Semaphore(MAX_PARALLEL_CONVERSATIONS);
+    private final FastPathSettlement fastPaths;
 
     public FanOut(ConversationRepository conversations, MessageLog messages, Delivery delivery, PushNotifier push, FrameCodec codec, Clock clock) {
         this(conversations, messages, delivery, push, codec, clock, FanOut::sleep);
@@ -106,15 +108,16 @@ public final class FanOut {
         this.codec = codec;
         this.clock = clock;
         this.pause = pause;
+        this.fastPaths = new FastPathSettlement(messages, delivery, push, clock, pause);
     }
 
     public Outcome deliver(List<Envelope> batch) {
         List<Delivered> delivered = new CopyOnWriteArrayList<>();
-        List<Envelope> left = settleFastPaths(batch, delivered);
+        List<Envelope> left = fastPaths.settle(batch, delivered);
         Map<ConversationId, List<Envelope>> byConversation = new LinkedHashMap<>();
         left.forEach(envelope -> byConversation.computeIfAbsent(envelope.message().conversationId(), id -> new ArrayList<>()).add(envelope));
         List<Failed> failed = new CopyOnWriteArrayList<>();
-        Map<UserId, List<LiveConnection>> directLive = Map.of();
+        Map<UserId, Reach> directLive = Map.of();
         try {
             directLive = lookUpDirectMembers(byConversation.keySet());
         } catch (RuntimeException e) {
@@ -124,7 +127,7 @@ public final class FanOut {
         }
         List<Future<?>> running = new ArrayList<>();
         for (var conversation : byConversation.entrySet()) {
-            Map<UserId, List<LiveConnection>> live = conversation.getKey().isDirect() ? directLive : null;
+            Map<UserId, Reach> live = conversation.getKey().isDirect() ? directLive : null;
             running.add(threads.submit(LogFields.withLogContext(() -> {
                 conversationSlots.acquireUninterruptibly();
                 try {
@@ -149,43 +152,6 @@ public final class FanOut {
         return new Outcome(inBatchOrder, List.copyOf(delivered));
     }
 
-    /**
-     * Takes out of the batch the messages their sends delivered themselves (the fast path), handing their
-     * offline members to push; returns the rest, to be delivered here. Stamped messages are looked up once
-     * their windows (and the margin) have passed, all in one batched read; if that read fails, every
-     * message is delivered here (clients drop what they already have by seq).
-     */
-    private List<Envelope> settleFastPaths(List<Envelope> batch, List<Delivered> delivered) {
-        List<Envelope> stamped = batch.stream().filter(envelope -> envelope.fastPathUntil().isPresent()).toList();
-        if (stamped.isEmpty()) {
-            return batch;
-        }
-        long until = stamped.stream().mapToLong(envelope -> envelope.fastPathUntil().getAsLong()).max().orElseThrow()
-                + FAST_PATH_RECORD_MARGIN.toMillis();
-        long wait = Math.min(until - clock.millis(), MAX_FAST_PATH_WAIT.toMillis());
-        if (wait > 0) {
-            pause.accept(Duration.ofMillis(wait));
-        }
-        Map<Message, List<UserId>> recorded;
-        try {
-            recorded = messages.fastDeliveries(stamped.stream().map(Envelope::message).toList());
-        } catch (RuntimeException e) {
-            LOG.warn("reading fast deliveries failed; delivering every message of the batch", e);
-            return batch;
-        }
-        List<Envelope> left = new ArrayList<>(batch.size());
-        for (Envelope envelope : batch) {
-            List<UserId> offline = recorded.get(envelope.message());
-            if (offline == null) {
-                left.add(envelope);
-                continue;
-            }
-            offline.forEach(user -> push.notifyOffline(user, envelope.message()));
-            delivered.add(new Delivered(envelope.message(), 0, 0, offline.size(), 0, true));
-        }
-        return left;
-    }
-
     private static void sleep(Duration duration) {
         try {
             Thread.sleep(duration);
@@ -198,19 +164,19 @@ public final class FanOut {
      * The live connections of every member of the batch's direct conversations, in one batched lookup
      * instead of one per message: a busy stream carries many small conversations.
      */
-    private Map<UserId, List<LiveConnection>> lookUpDirectMembers(Collection<ConversationId> ids) {
+    private Map<UserId, Reach> lookUpDirectMembers(Collection<ConversationId> ids) {
         Set<UserId> users = new LinkedHashSet<>();
         ids.stream().filter(ConversationId::isDirect).forEach(id -> users.addAll(id.directMembers()));
-        return users.isEmpty() ? Map.of() : delivery.liveConnections(users);
+        return users.isEmpty() ? Map.of() : delivery.reach(users);
     }
 
     /**
      * Delivers one conversation's messages in order, stopping at the first that fails. The members, and
      * their connections unless {@code live} already has them, are looked up with the first message.
      */
-    private void deliverInOrder(List<Envelope> messages, Map<UserId, List<LiveConnection>> live, List<Failed> failed, List<Delivered> delivered) {
+    private void deliverInOrder(List<Envelope> messages, Map<UserId, Reach> live, List<Failed> failed, List<Delivered> delivered) {
         List<UserId> members = null;
-        Map<UserId, List<LiveConnection>> connections = live;
+        Map<UserId, Reach> connections = live;
         for (Envelope next : messages) {
             Message message = next.message();
             MDC.put(LogFields.CONVERSATION, message.conversationId().value());
@@ -221,7 +187,7 @@ public final class FanOut {
                     members = Audience.members(conversations, message.conversationId());
                 }
                 if (connections == null) {
-                    connections = delivery.liveConnections(members);
+                    connections = delivery.reach(members);
                 }
                 delivered.add(deliverOne(next, members, connections, started));
             } catch (RuntimeException e) {
@@ -231,11 +197,12 @@ public final class FanOut {
         }
     }
 
-    private Delivered deliverOne(Envelope envelope, List<UserId> members, Map<UserId, List<LiveConnection>> live, long started) {
+    private Delivered deliverOne(Envelope envelope, List<UserId> members, Map<UserId, Reach> live, long started) {
         Message message = envelope.message();
-        Audience audience = Audience.of(message, members, live, envelope.senderConnection());
-        audience.offline().forEach(member -> push.notifyOffline(member, message));
+        Audience audience = Audience.of(message, members, live, envelope.senderConnection(), clock.millis());
+        // Live connections first: push must never hold back delivery to the online members.
         Delivery.Posted posted = delivery.post(audience.connections(), codec.encode(new ServerFrame.MessageReceive(message)));
-        return new Delivered(message, posted.posts(), posted.gone(), audience.offline().size(), (System.nanoTime() - started) / 1e6, false);
+        int pushed = push.push(message, audience.pushTargets());
+        return new Delivered(message, posted.posts(), posted.gone(), pushed, (System.nanoTime() - started) / 1e6, false);
     }
 }

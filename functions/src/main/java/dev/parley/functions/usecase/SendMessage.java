@@ -3,6 +3,7 @@ package dev.parley.functions.usecase;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConnectionPoster;
+import dev.parley.ports.ConnectionRegistry;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.LiveConnection;
 import dev.parley.ports.MessageLog;
@@ -76,8 +77,8 @@ public final class SendMessage {
     public Sent send(Caller caller, ClientFrame.MessageSend send) {
         // A direct conversation's members are in its id, and it is always small enough for the fast path:
         // its connections are looked up while the message is stored, not after.
-        Optional<Future<Map<UserId, List<LiveConnection>>>> lookup = fastPath.isPresent() && send.conversationId().isDirect()
-                ? Optional.of(threads.submit(() -> delivery.liveConnections(send.conversationId().directMembers())))
+        Optional<Future<Map<UserId, ConnectionRegistry.Reach>>> lookup = fastPath.isPresent() && send.conversationId().isDirect()
+                ? Optional.of(threads.submit(() -> delivery.reach(send.conversationId().directMembers())))
                 : Optional.empty();
         MessageLog.Appended appended;
         try {
@@ -98,7 +99,7 @@ public final class SendMessage {
     }
 
     private Sent deliverItself(Caller caller, Message message, ServerFrame.MessageAck ack, long until,
-                               Optional<Future<Map<UserId, List<LiveConnection>>>> lookup) {
+                               Optional<Future<Map<UserId, ConnectionRegistry.Reach>>> lookup) {
         // The ack goes out on its own thread, as soon as the message is stored: the recipients' posts do not hold it back.
         Future<ConnectionPoster.Outcome> ackPost = threads.submit(() -> delivery.postTo(caller.connection(), codec.encode(ack)));
         FastDelivery delivered = null;
@@ -112,10 +113,10 @@ public final class SendMessage {
     }
 
     /** Posts the message to the members' live connections and records the delivery when every post was answered in time. */
-    private FastDelivery deliverToMembers(Caller caller, Message message, long until, Optional<Future<Map<UserId, List<LiveConnection>>>> lookup) {
+    private FastDelivery deliverToMembers(Caller caller, Message message, long until, Optional<Future<Map<UserId, ConnectionRegistry.Reach>>> lookup) {
         List<UserId> members = Audience.members(conversations, message.conversationId());
-        Map<UserId, List<LiveConnection>> live = lookup.isPresent() ? awaitLookup(lookup.get()) : delivery.liveConnections(members);
-        Audience audience = Audience.of(message, members, live, Optional.of(caller.connection()));
+        Map<UserId, ConnectionRegistry.Reach> reach = lookup.isPresent() ? awaitLookup(lookup.get()) : delivery.reach(members);
+        Audience audience = Audience.of(message, members, reach, Optional.of(caller.connection()), clock.millis());
         int maxConnections = fastPath.orElseThrow().maxMembers();
         if (audience.connections().isEmpty() || audience.connections().size() > maxConnections) {
             // Nobody to post to (the fan-out's push needs no record), or too many for one send: the stream delivers.
@@ -132,7 +133,7 @@ public final class SendMessage {
         return new FastDelivery(posted.get().posts(), posted.get().gone(), true, postMillis);
     }
 
-    private static Map<UserId, List<LiveConnection>> awaitLookup(Future<Map<UserId, List<LiveConnection>>> lookup) {
+    private static Map<UserId, ConnectionRegistry.Reach> awaitLookup(Future<Map<UserId, ConnectionRegistry.Reach>> lookup) {
         try {
             return lookup.get();
         } catch (ExecutionException failed) {

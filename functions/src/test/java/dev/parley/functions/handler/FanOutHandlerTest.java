@@ -6,7 +6,6 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.parley.functions.store.RecordingPushNotifier;
 import dev.parley.functions.usecase.Delivery;
 import dev.parley.functions.usecase.FanOut;
 import dev.parley.model.ConnectionId;
@@ -34,7 +33,7 @@ class FanOutHandlerTest {
     private final RecordingPoster poster = new RecordingPoster();
     private final InMemoryConversations conversations = new InMemoryConversations();
     private final FanOutHandler handler = new FanOutHandler(new FanOut(conversations, new InMemoryMessageLog(conversations),
-            new Delivery(registry, poster, new ManualClock(NOW), 8), new RecordingPushNotifier(), new FrameCodec(), new ManualClock(NOW)));
+            new Delivery(registry, poster, new ManualClock(NOW), 8), new dev.parley.testsupport.ports.RecordingPush(), new FrameCodec(), new ManualClock(NOW)));
 
     private static DynamodbEvent event(String name) {
         return EventLoader.loadDynamoDbEvent("events/" + name);

@@ -30,7 +30,9 @@ final class Fixture {
     final FrameCodec codec = new FrameCodec();
     final InMemoryConversations conversations = new InMemoryConversations();
     final InMemoryMessageLog messages = new InMemoryMessageLog(conversations);
-    final InMemoryConnectionRegistry registry = new InMemoryConnectionRegistry();
+    /** Every user of the world has one device registered for push, the default one (the device a connection is on unless named). */
+    final dev.parley.testsupport.ports.InMemoryPushDevices pushDevices = new dev.parley.testsupport.ports.InMemoryPushDevices();
+    final InMemoryConnectionRegistry registry = new InMemoryConnectionRegistry(pushDevices);
     final RecordingPoster poster;
     final RecordingPush push = new RecordingPush();
     final Delivery delivery;
@@ -45,6 +47,10 @@ final class Fixture {
     /** @param postTakes how long each post takes; @param maxPostsInFlight the delivery's bound */
     Fixture(Duration postTakes, int maxPostsInFlight) {
         poster = new RecordingPoster(postTakes);
+        for (UserId user : List.of(ALICE, BOB, CAROL, DAVE)) {
+            pushDevices.register(new dev.parley.ports.PushDevices.PushDevice(user, DeviceId.DEFAULT, dev.parley.protocol.PushPlatform.FCM,
+                    "token-" + user.value(), "endpoint-" + user.value()));
+        }
         delivery = new Delivery(registry, poster, clock, maxPostsInFlight);
     }
 

@@ -3,7 +3,14 @@ package dev.parley.local.sns;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.parley.functions.push.SnsPushService;
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.UserId;
+import dev.parley.ports.PushDevices;
+import dev.parley.ports.PushService;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
 import dev.parley.protocol.PushPlatform;
@@ -72,5 +79,44 @@ class SnsPushServiceTest {
             assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST);
             assertThat(e.getMessage()).contains("apns");
         });
+    }
+
+    @Test
+    void aPushCarriesTheConversationAndTheBadgeAndNothingOfTheMessageAndCollapsesPerConversation() throws Exception {
+        String endpoint = push.endpointFor(PushPlatform.FCM, "token-5", "alice/phone");
+        PushDevices.PushDevice device = new PushDevices.PushDevice(UserId.of("alice"), DeviceId.of("phone"), PushPlatform.FCM, "token-5", endpoint);
+        ConversationId chat = ConversationId.of("d:alice:bob");
+
+        assertThat(push.publish(device, chat, 3)).isEqualTo(PushService.Published.SENT);
+
+        Delivery delivered = sns.outbox().getLast();
+        assertThat(delivered.endpointArn()).isEqualTo(endpoint);
+        JsonNode fcm = new ObjectMapper().readTree(delivered.payload()).path("fcmV1Message").path("message");
+        assertThat(fcm.path("android").path("collapse_key").asText()).isEqualTo("d:alice:bob");
+        assertThat(fcm.path("data").path("conversation_id").asText()).isEqualTo("d:alice:bob");
+        assertThat(fcm.path("data").path("badge").asText()).isEqualTo("3");
+        assertThat(fcm.path("notification").isMissingNode()).as("a data message: the app shows what it syncs").isTrue();
+        JsonNode apns = new ObjectMapper().readTree(new ObjectMapper().readTree(SnsPushService.payload(chat, 3)).path("APNS").asText());
+        assertThat(apns.path("aps").path("badge").asInt()).isEqualTo(3);
+        assertThat(apns.path("aps").path("alert").path("body").asText()).isEqualTo("New message");
+    }
+
+    @Test
+    void aTokenThePlatformRefusedDisablesItsEndpointAndTheNextPublishSaysItIsGone() {
+        String endpoint = push.endpointFor(PushPlatform.FCM, "token-6", "alice/phone");
+        PushDevices.PushDevice device = new PushDevices.PushDevice(UserId.of("alice"), DeviceId.of("phone"), PushPlatform.FCM, "token-6", endpoint);
+        sns.expireToken("token-6");
+        assertThat(push.publish(device, ConversationId.of("d:alice:bob"), 1)).as("SNS accepted it; FCM refused the token")
+                .isEqualTo(PushService.Published.SENT);
+        assertThat(attributes(endpoint)).containsEntry("Enabled", "false");
+        assertThat(push.publish(device, ConversationId.of("d:alice:bob"), 1)).isEqualTo(PushService.Published.ENDPOINT_GONE);
+        push.deleteEndpoint(endpoint);
+        assertThat(push.publish(device, ConversationId.of("d:alice:bob"), 1)).as("deleted").isEqualTo(PushService.Published.ENDPOINT_GONE);
+    }
+
+    @Test
+    void aLongConversationIdCollapsesUnderApnsLimit() {
+        ConversationId group = ConversationId.of("g:" + "x".repeat(120));
+        assertThat(SnsPushService.collapseKey(group)).hasSizeLessThanOrEqualTo(64).isNotEqualTo(SnsPushService.collapseKey(ConversationId.of("g:" + "y".repeat(120))));
     }
 }

@@ -64,6 +64,12 @@ class DynamoContractsTest {
             return new dev.parley.functions.store.DynamoPushDevices(emulated.tables().dynamo, ParleyManifest.CONNECTIONS);
         }
 
+        @Override
+        protected java.util.Map<String, Long> marks(UserId user) {
+            // Read back as the fan-out reads them: with the user's connections, in one read.
+            return emulated.tables().connections().reach(java.util.List.of(user), java.time.Instant.now()).get(user).quietUntil();
+        }
+
         @AfterEach
         void stop() {
             emulated.stop();

@@ -21,6 +21,16 @@ public final class InMemoryConnectionRegistry implements ConnectionRegistry {
     public final List<ConnectionId> removed = new CopyOnWriteArrayList<>();
     /** How many lookups of live connections were made. */
     public final AtomicInteger lookups = new AtomicInteger();
+    /** The push registrations and mutes read with the connections, as the table's user item holds them together. */
+    private final InMemoryPushDevices pushDevices;
+
+    public InMemoryConnectionRegistry() {
+        this(new InMemoryPushDevices());
+    }
+
+    public InMemoryConnectionRegistry(InMemoryPushDevices pushDevices) {
+        this.pushDevices = pushDevices;
+    }
 
     /** A connection of the user (on the default device), live until {@code lease}. */
     public void add(UserId user, String connection, Instant lease) {
@@ -55,5 +65,13 @@ public final class InMemoryConnectionRegistry implements ConnectionRegistry {
             }
         }
         return live;
+    }
+
+    @Override
+    public Map<UserId, Reach> reach(Collection<UserId> users, Instant now) {
+        Map<UserId, List<LiveConnection>> live = liveConnections(users, now);
+        Map<UserId, Reach> reach = new HashMap<>();
+        users.forEach(user -> reach.put(user, pushDevices.reach(user, live.getOrDefault(user, List.of()))));
+        return reach;
     }
 }

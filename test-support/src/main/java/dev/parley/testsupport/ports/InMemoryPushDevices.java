@@ -21,6 +21,7 @@ public final class InMemoryPushDevices implements PushDevices {
     private final Map<DeviceKey, PushDevice> devices = new HashMap<>();
     private final Map<TokenKey, PushDevice> holders = new HashMap<>();
     private final Map<UserId, Map<ConversationId, Long>> mutes = new HashMap<>();
+    private final Map<UserId, Map<String, Long>> marks = new HashMap<>();
 
     @Override
     public synchronized Optional<PushDevice> holderOf(PushPlatform platform, String token) {
@@ -59,5 +60,30 @@ public final class InMemoryPushDevices implements PushDevices {
     public synchronized OptionalLong mutedUntil(UserId user, ConversationId conversation) {
         Long until = mutes.getOrDefault(user, Map.of()).get(conversation);
         return until == null ? OptionalLong.empty() : OptionalLong.of(until);
+    }
+
+    @Override
+    public synchronized boolean markPushed(UserId user, DeviceId device, ConversationId conversation, long now, long quietUntil,
+                                           java.util.List<String> expiredMarks) {
+        Map<String, Long> userMarks = marks.computeIfAbsent(user, u -> new HashMap<>());
+        String mark = dev.parley.ports.ConnectionRegistry.pushMark(device, conversation);
+        Long quiet = userMarks.get(mark);
+        if (quiet != null && quiet > now) {
+            return false;
+        }
+        expiredMarks.forEach(userMarks::remove);
+        userMarks.put(mark, quietUntil);
+        return true;
+    }
+
+    /** The user's push state, as the connections table's user item holds it beside the connections. */
+    public synchronized dev.parley.ports.ConnectionRegistry.Reach reach(UserId user, java.util.List<dev.parley.ports.LiveConnection> live) {
+        java.util.List<PushDevice> registered = devices.values().stream().filter(device -> device.user().equals(user)).toList();
+        return new dev.parley.ports.ConnectionRegistry.Reach(live, registered, mutes.getOrDefault(user, Map.of()), marks.getOrDefault(user, Map.of()));
+    }
+
+    /** The user's push marks now. */
+    public synchronized Map<String, Long> marks(UserId user) {
+        return Map.copyOf(marks.getOrDefault(user, Map.of()));
     }
 }

@@ -20,6 +20,9 @@ public abstract class PushDevicesContract {
 
     protected abstract PushDevices devices();
 
+    /** The user's push marks as the store holds them (by mark name, until when). */
+    protected abstract java.util.Map<String, Long> marks(UserId user);
+
     @BeforeEach
     void fresh() {
         devices = devices();
@@ -65,5 +68,22 @@ public abstract class PushDevicesContract {
         devices.unregister(ALICE, TABLET);
         devices.unregister(UserId.of("nobody"), PHONE);
         assertThat(devices.registered(BOB, PHONE)).as("unregistering what is not there changes nothing").isPresent();
+    }
+
+    @Test
+    void aPushMarkLetsOnePushThroughPerWindowAndClearsTheMarksThatRanOut() {
+        dev.parley.model.ConversationId chat = dev.parley.model.ConversationId.of("d:alice:bob");
+        dev.parley.model.ConversationId other = dev.parley.model.ConversationId.of("d:alice:carol");
+        assertThat(devices.markPushed(ALICE, PHONE, other, 1_000, 2_000, java.util.List.of())).isTrue();
+        assertThat(devices.markPushed(ALICE, PHONE, chat, 1_000, 21_000, java.util.List.of())).as("the first push of a window").isTrue();
+        assertThat(devices.markPushed(ALICE, PHONE, chat, 5_000, 25_000, java.util.List.of())).as("absorbed").isFalse();
+        assertThat(devices.markPushed(ALICE, TABLET, chat, 5_000, 25_000, java.util.List.of())).as("another device's own mark").isTrue();
+        String otherMark = dev.parley.ports.ConnectionRegistry.pushMark(PHONE, other);
+        String chatMark = dev.parley.ports.ConnectionRegistry.pushMark(PHONE, chat);
+        assertThat(marks(ALICE)).containsEntry(chatMark, 21_000L).containsEntry(otherMark, 2_000L);
+
+        assertThat(devices.markPushed(ALICE, PHONE, chat, 21_000, 41_000, java.util.List.of(otherMark, chatMark)))
+                .as("the window ran out").isTrue();
+        assertThat(marks(ALICE)).containsEntry(chatMark, 41_000L).doesNotContainKey(otherMark);
     }
 }

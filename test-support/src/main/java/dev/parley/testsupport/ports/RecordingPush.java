@@ -6,7 +6,7 @@ import dev.parley.ports.PushNotifier;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** Push in memory: who was handed which message. */
+/** Push in memory: which user's device was handed which message (every target, no coalescing). */
 public final class RecordingPush implements PushNotifier {
     public record HandOff(UserId recipient, Message message) {
     }
@@ -14,8 +14,9 @@ public final class RecordingPush implements PushNotifier {
     public final List<HandOff> handOffs = new CopyOnWriteArrayList<>();
 
     @Override
-    public void notifyOffline(UserId recipient, Message message) {
-        handOffs.add(new HandOff(recipient, message));
+    public int push(Message message, List<Target> targets) {
+        targets.forEach(target -> handOffs.add(new HandOff(target.device().user(), message)));
+        return targets.size();
     }
 
     public List<UserId> recipients() {

@@ -43,4 +43,21 @@ public final class RecordingPushService implements PushService {
     public synchronized void deleteEndpoint(String endpoint) {
         deleted.add(endpoint);
     }
+
+    /** A publish: to which device, for which conversation, with which badge. */
+    public record Publish(dev.parley.ports.PushDevices.PushDevice device, dev.parley.model.ConversationId conversation, long badge) {
+    }
+
+    public final List<Publish> published = new ArrayList<>();
+    /** Endpoints the platform reports dead: a publish to one answers ENDPOINT_GONE. */
+    public final Set<String> deadEndpoints = new java.util.HashSet<>();
+
+    @Override
+    public synchronized Published publish(dev.parley.ports.PushDevices.PushDevice device, dev.parley.model.ConversationId conversation, long badge) {
+        if (deadEndpoints.contains(device.endpoint())) {
+            return Published.ENDPOINT_GONE;
+        }
+        published.add(new Publish(device, conversation, badge));
+        return Published.SENT;
+    }
 }

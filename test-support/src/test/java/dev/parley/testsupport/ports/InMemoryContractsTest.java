@@ -10,9 +10,16 @@ class InMemoryContractsTest {
 
     @Nested
     class PushRegistrations extends PushDevicesContract {
+        private final InMemoryPushDevices devices = new InMemoryPushDevices();
+
         @Override
         protected dev.parley.ports.PushDevices devices() {
-            return new InMemoryPushDevices();
+            return devices;
+        }
+
+        @Override
+        protected java.util.Map<String, Long> marks(UserId user) {
+            return devices.marks(user);
         }
     }
 

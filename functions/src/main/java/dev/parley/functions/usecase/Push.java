@@ -1,0 +1,123 @@
+package dev.parley.functions.usecase;
+
+import dev.parley.model.ConversationId;
+import dev.parley.model.Message;
+import dev.parley.model.UserId;
+import dev.parley.ports.ConversationRepository;
+import dev.parley.ports.ConversationRepository.Membership;
+import dev.parley.ports.PushDevices;
+import dev.parley.ports.PushNotifier;
+import dev.parley.ports.PushService;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Offline push from the stream's fan-out, never on the send's path: one content-free wake-up per device
+ * and conversation per coalescing window. The first message of a burst is pushed at once; the rest of
+ * the window's messages are absorbed, at no write: the device's push mark (read with its connections)
+ * says it is quiet, and marks this environment wrote itself are remembered for the batches that read
+ * the item before them. Only a push that happens costs a write, the conditional one that sets the mark,
+ * so two fan-outs racing for the same device push once. A failed push is logged and counted, never
+ * retried into the delivery: online members were posted to first.
+ */
+public final class Push implements PushNotifier {
+    private static final Logger LOG = LoggerFactory.getLogger(Push.class);
+    /** How many of a user's conversations the badge counts: enough for any badge a person reads (it shows 99+). */
+    static final int BADGE_CONVERSATIONS = 500;
+    private static final int BADGE_PAGE = 100;
+    /** Marks this environment wrote, remembered until they run out: a few thousand devices' worth at most. */
+    private static final int REMEMBERED_MARKS = 10_000;
+
+    private final PushDevices devices;
+    private final PushService service;
+    private final ConversationRepository conversations;
+    private final Clock clock;
+    private final Duration window;
+    private final Map<String, Long> recentMarks = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+            return size() > REMEMBERED_MARKS;
+        }
+    });
+
+    /** @param window how long after a push a device gets no other for the same conversation */
+    public Push(PushDevices devices, PushService service, ConversationRepository conversations, Clock clock, Duration window) {
+        this.devices = devices;
+        this.service = service;
+        this.conversations = conversations;
+        this.clock = clock;
+        this.window = window;
+    }
+
+    @Override
+    public int push(Message message, List<Target> targets) {
+        int pushed = 0;
+        Map<UserId, Long> badges = new HashMap<>();
+        for (Target target : targets) {
+            PushDevices.PushDevice device = target.device();
+            long now = clock.millis();
+            String remembered = device.user().value() + "/" + dev.parley.ports.ConnectionRegistry.pushMark(device.device(), message.conversationId());
+            if (target.quietUntil().isPresent() && target.quietUntil().getAsLong() > now || recentMarks.getOrDefault(remembered, 0L) > now) {
+                continue;
+            }
+            try {
+                boolean ours = devices.markPushed(device.user(), device.device(), message.conversationId(), now, now + window.toMillis(),
+                        target.expiredMarks());
+                recentMarks.put(remembered, now + window.toMillis());
+                if (!ours) {
+                    continue;
+                }
+                long badge = badges.computeIfAbsent(device.user(), this::unread);
+                if (service.publish(device, message.conversationId(), badge) == PushService.Published.ENDPOINT_GONE) {
+                    forget(device);
+                } else {
+                    pushed++;
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("push to a device of {} failed", device.user().value(), e);
+            }
+        }
+        return pushed;
+    }
+
+    /**
+     * A device whose endpoint the platform reported dead (the app was uninstalled, the token expired):
+     * it gets no push again until it registers a token anew.
+     */
+    private void forget(PushDevices.PushDevice dead) {
+        Optional<PushDevices.PushDevice> now = devices.registered(dead.user(), dead.device());
+        if (now.isPresent() && now.get().endpoint().equals(dead.endpoint())) {
+            devices.unregister(dead.user(), dead.device());
+        }
+        service.deleteEndpoint(dead.endpoint());
+        LOG.info("push endpoint gone; device {} of {} forgotten", dead.device().value(), dead.user().value());
+    }
+
+    /** The user's unread messages over their conversations (as conversation.list counts them), for the badge. */
+    private long unread(UserId user) {
+        long total = 0;
+        Optional<String> cursor = Optional.empty();
+        for (int read = 0; read < BADGE_CONVERSATIONS; read += BADGE_PAGE) {
+            ConversationRepository.MembershipPage page = conversations.memberships(user, cursor, BADGE_PAGE);
+            Map<ConversationId, ConversationRepository.Summary> summaries = conversations.summaries(
+                    page.memberships().stream().map(Membership::conversationId).toList());
+            for (Membership membership : page.memberships()) {
+                ConversationRepository.Summary summary = summaries.get(membership.conversationId());
+                total += summary == null ? 0 : Conversations.unread(membership, summary);
+            }
+            cursor = page.nextCursor();
+            if (cursor.isEmpty()) {
+                break;
+            }
+        }
+        return total;
+    }
+}

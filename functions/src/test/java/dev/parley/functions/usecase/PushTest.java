@@ -1,0 +1,118 @@
+package dev.parley.functions.usecase;
+
+import static dev.parley.functions.usecase.Fixture.ALICE;
+import static dev.parley.functions.usecase.Fixture.BOB;
+import static dev.parley.functions.usecase.Fixture.CAROL;
+import static dev.parley.functions.usecase.Fixture.NOW;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Content;
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.Message;
+import dev.parley.model.UserId;
+import dev.parley.ports.PushDevices.PushDevice;
+import dev.parley.protocol.PushPlatform;
+import dev.parley.testsupport.ports.RecordingPushService;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+/** Offline push through the fan-out: who is woken, how often, and what a dead endpoint does. */
+class PushTest {
+    private final Fixture world = new Fixture();
+    private final RecordingPushService sns = new RecordingPushService();
+    private final Push push = new Push(world.pushDevices, sns, world.conversations, world.clock, Duration.ofSeconds(20));
+    private final FanOut fanOut = new FanOut(world.conversations, world.messages, world.delivery, push, world.codec, world.clock);
+    private final ConversationId chat = world.conversations.createIfAbsent(Conversation.direct(ALICE, BOB), ALICE).conversation().id();
+    private long seq;
+
+    /** Stores a message from {@code sender} and runs it through the fan-out, as its stream record would. */
+    private Message deliver(UserId sender, ConversationId conversation) {
+        Message message = world.messages.append(conversation, ClientMessageId.random(), sender, DeviceId.DEFAULT, Optional.empty(),
+                Content.text("secret words"), world.clock.millis()).message();
+        fanOut.deliver(List.of(new FanOut.Envelope("record-" + ++seq, message, Optional.empty())));
+        return message;
+    }
+
+    private List<UserId> pushedUsers() {
+        return sns.published.stream().map(publish -> publish.device().user()).toList();
+    }
+
+    @Test
+    void anOfflineMemberIsPushedOnceAndTheSenderAndOnlineMembersAreNot() {
+        world.online(ALICE, "alice-phone");
+        deliver(ALICE, chat);
+        assertThat(pushedUsers()).as("bob has no live connection; alice sent it").containsExactly(BOB);
+        assertThat(sns.published.getFirst().conversation()).isEqualTo(chat);
+
+        world.online(BOB, "bob-phone");
+        world.clock.advance(Duration.ofSeconds(30));
+        deliver(ALICE, chat);
+        assertThat(pushedUsers()).as("bob is online now (past the window, within his lease)").containsExactly(BOB);
+    }
+
+    @Test
+    void aBurstWhileThePhoneSleepsIsOnePushPerWindowAndTheBadgeCountsTheUnread() {
+        for (int i = 0; i < 50; i++) {
+            deliver(ALICE, chat);
+            world.clock.advance(Duration.ofMillis(100));
+        }
+        assertThat(sns.published).as("50 messages in 5 s: the first is pushed, the rest absorbed").hasSize(1);
+        assertThat(sns.published.getFirst().badge()).isEqualTo(1);
+
+        world.clock.advance(Duration.ofSeconds(20));
+        deliver(ALICE, chat);
+        assertThat(sns.published).as("a new window").hasSize(2);
+        assertThat(sns.published.get(1).badge()).as("51 unread").isEqualTo(51);
+        assertThat(world.pushDevices.marks(BOB)).as("one mark per device and conversation, rewritten").hasSize(1);
+    }
+
+    @Test
+    void eachOfflineDeviceIsPushedEvenWhenTheUsersOtherDeviceIsOnline() {
+        world.pushDevices.register(new PushDevice(BOB, DeviceId.of("tablet"), PushPlatform.APNS, "bob-tablet-token", "endpoint-bob-tablet"));
+        world.registry.register(dev.parley.model.ConnectionId.of("bob-laptop"), BOB, DeviceId.of("tablet"), NOW.plusSeconds(60));
+        deliver(ALICE, chat);
+        assertThat(sns.published).extracting(publish -> publish.device().device()).as("the tablet is online; the default device is not")
+                .containsExactly(DeviceId.DEFAULT);
+    }
+
+    @Test
+    void aMutedConversationIsNotPushedUntilTheMuteEnds() {
+        world.pushDevices.mute(BOB, chat, OptionalLong.of(NOW.plusSeconds(60).toEpochMilli()));
+        deliver(ALICE, chat);
+        assertThat(sns.published).isEmpty();
+        ConversationId other = world.conversations.createIfAbsent(Conversation.direct(CAROL, BOB), CAROL).conversation().id();
+        deliver(CAROL, other);
+        assertThat(pushedUsers()).as("only that conversation is muted").containsExactly(BOB);
+
+        world.clock.advance(Duration.ofMinutes(2));
+        deliver(ALICE, chat);
+        assertThat(sns.published).hasSize(2);
+    }
+
+    @Test
+    void aDeadEndpointIsForgottenAfterOneFailedPublishAndNeverPublishedToAgain() {
+        sns.deadEndpoints.add("endpoint-bob");
+        deliver(ALICE, chat);
+        assertThat(sns.published).isEmpty();
+        assertThat(world.pushDevices.registered(BOB, DeviceId.DEFAULT)).as("forgotten").isEmpty();
+        assertThat(sns.deleted).containsExactly("endpoint-bob");
+
+        world.clock.advance(Duration.ofMinutes(1));
+        sns.deadEndpoints.clear();
+        deliver(ALICE, chat);
+        assertThat(sns.published).as("no device left to push to").isEmpty();
+    }
+
+    @Test
+    void aVoidEntryWakesNobody() {
+        Message voided = Message.voided(chat, 7, world.clock.millis());
+        fanOut.deliver(List.of(new FanOut.Envelope("record-void", voided, Optional.empty())));
+        assertThat(sns.published).isEmpty();
+    }
+}
