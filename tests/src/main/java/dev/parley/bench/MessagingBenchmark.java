@@ -135,6 +135,9 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     double priceWebSocketMessage;
     @Option(names = "--price-logs-gb", defaultValue = "0.50", description = "USD per GB of CloudWatch Logs ingested (default ${DEFAULT-VALUE}).")
     double priceLogsGb;
+    @Option(names = "--price-sns-mobile-push-million", defaultValue = "0.50",
+            description = "USD per million SNS mobile push notifications (aws.amazon.com/sns/pricing; default ${DEFAULT-VALUE}).")
+    double priceMobilePush;
 
     /**
      * What CloudWatch Logs bills beyond the function's own lines: 26 bytes of overhead per log event.
@@ -281,6 +284,8 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             smallGroup();
             progress("a " + groupSize + "-member group");
             largeGroup(clients);
+            progress("half of the users offline, their phones registered for push");
+            offlineHalf();
             if (extraPhases) {
                 progress("measuring the naive baseline");
                 Map<String, Object> naivePhase = oneToOne(clients, conversations, true, rate, seconds, true);
@@ -737,7 +742,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     // ---- what a message costs -------------------------------------------------------------------------
 
     private record Snapshot(Map<String, Map<String, CapacityMeter.Totals>> dynamo, Map<String, Map<String, Long>> conditionalFailures,
-                            Map<String, FunctionMetrics> functions, long posts, long answers, long logBytes, long logLines, Host host) {
+                            Map<String, FunctionMetrics> functions, long posts, long answers, long logBytes, long logLines, Host host, long pushes) {
     }
 
     /**
@@ -787,7 +792,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     private Snapshot snapshot() {
         CapacityMeter meter = cloud.dynamoDb().capacity();
         return new Snapshot(meter.snapshot(), meter.conditionalFailures(), cloud.runtime().allMetrics(), cloud.gateway().postsDelivered(),
-                cloud.gateway().routeAnswersSent(), functionLogs.bytes.sum(), functionLogs.lines.sum(), Host.now(cloud));
+                cloud.gateway().routeAnswersSent(), functionLogs.bytes.sum(), functionLogs.lines.sum(), Host.now(cloud), cloud.sns().outbox().size());
     }
 
     /** The resources a phase used, per message: DynamoDB requests by table and operation, capacity, invocations, posts, cost. */
@@ -843,6 +848,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         terms.put("lambdaRequests", invocations * priceLambdaRequest / messages);
         terms.put("lambdaDuration", gbSeconds * priceGbSecond * 1e6 / messages);
         terms.put("logs", logBytes / (1L << 30) * priceLogsGb * 1e6 / messages);
+        terms.put("mobilePush", (after.pushes() - before.pushes()) * priceMobilePush / messages);
         double costPerMillion = terms.values().stream().mapToDouble(Double::doubleValue).sum();
         costs.put("dynamoDbRequestsPerMessage", requests);
         costs.put("dynamoDbWriteRequestsPerMessage", writeRequests / messages);
@@ -853,6 +859,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         costs.put("lambdaInvocationsPerMessage", (double) invocations / messages);
         costs.put("lambdaGbSecondsPerMessage", gbSeconds / messages);
         costs.put("postToConnectionPerMessage", (double) posts / messages);
+        costs.put("pushesPerMessage", (double) (after.pushes() - before.pushes()) / messages);
         costs.put("postToConnectionPerDelivery", deliveries == 0 ? 0 : (double) posts / deliveries);
         costs.put("logBytesPerMessage", logBytes / messages);
         costs.put("modelledUsdPerMillionMessages", costPerMillion);
@@ -870,7 +877,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     private String costTable(Map<String, Object> phase) {
         StringBuilder text = new StringBuilder("| per message | value |\n|---|---|\n");
         for (String key : List.of("dynamoDbWriteRequestsPerMessage", "dynamoDbReadRequestsPerMessage", "scansPerMessage", "writeUnitsPerMessage",
-                "readUnitsPerMessage", "lambdaInvocationsPerMessage", "postToConnectionPerMessage", "logBytesPerMessage", "modelledUsdPerMillionMessages")) {
+                "readUnitsPerMessage", "lambdaInvocationsPerMessage", "postToConnectionPerMessage", "pushesPerMessage", "logBytesPerMessage", "modelledUsdPerMillionMessages")) {
             text.append(String.format("| %s | %.3f |%n", key, ((Number) phase.get(key)).doubleValue()));
         }
         text.append("\nUSD per million messages, by term: ");
@@ -1197,7 +1204,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         awaitQuiet();
         Snapshot after = snapshot();
         long lookups = delta(before, after, ParleyManifest.CONVERSATIONS, "GetItem") + delta(before, after, ParleyManifest.CONNECTIONS, "BatchGetItem");
-        // The send's own writes (claim, seq, message and its index), which must not grow with the group.
+        // The send's own writes (claim, seq, message, the seq on the claim), which must not grow with the group.
         double sendWriteUnits = writeUnits(before, after, ParleyManifest.CONVERSATIONS, "PutItem") + writeUnits(before, after, ParleyManifest.CONVERSATIONS, "UpdateItem")
                 + writeUnits(before, after, ParleyManifest.MESSAGES, "PutItem");
         double seqUpdateUnits = writeUnits(before, after, ParleyManifest.CONVERSATIONS, "UpdateItem");
@@ -1211,9 +1218,82 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         markdown.add(String.format("%d members, %d online: every online member reached: %s; fan-out lookups %d DynamoDB requests (allowed %d);"
                         + " %d posts; send to last receive %.1f ms, fan-out after the ack %.1f ms.%n", groupSize, online.size(), all, lookups, allowed,
                 after.posts() - before.posts(), (reached - started) / 1e6, (reached - acked) / 1e6));
-        markdown.add(String.format("The send's writes (claim, seq, message with its index): %.1f write units; the seq update alone %.1f, so one group's"
+        markdown.add(String.format("The send's writes (claim, seq, message, the seq on the claim): %.1f write units; the seq update alone %.1f, so one group's"
                 + " counter takes %.0f messages a second before it reaches a partition's 1,000 write units a second.%n", sendWriteUnits, seqUpdateUnits,
                 1000 / seqUpdateUnits));
+    }
+
+    // ---- offline push ----------------------------------------------------------------------------------
+
+    /**
+     * Half of the users offline: {@code --users} more users connect, each registers a phone for push, and
+     * then the second of each pair disconnects; the first ones send them the 1:1 load at {@code --rate}
+     * for {@code --seconds}. Every message goes to an offline phone, so each is a push decision; the
+     * coalescing window (20 s) is longer than the phase, so the target is one push per offline device.
+     * Reports the pushes, and what the push decision costs per message, by table and operation.
+     */
+    private void offlineHalf() throws Exception {
+        List<Client> clients = connectAll("p", users);
+        List<String> conversations = pairUp(clients);
+        for (Client client : clients) {
+            request(client, "{\"type\":\"device.register\",\"platform\":\"fcm\",\"token\":\"bench-" + client.user + "\"}",
+                    json -> json.path("type").asText().equals("device.registered"));
+        }
+        List<Client> offline = new ArrayList<>();
+        for (int i = 1; i < clients.size(); i += 2) {
+            offline.add(clients.get(i));
+            clients.get(i).close();
+        }
+        awaitQuiet();
+        Snapshot before = snapshot();
+        long total = (long) rate * seconds;
+        AtomicLong acked = new AtomicLong();
+        for (int i = 0; i < clients.size(); i += 2) {
+            clients.get(i).onFrame = json -> {
+                if (json.path("type").asText().equals("message.ack")) {
+                    acked.incrementAndGet();
+                }
+            };
+        }
+        long start = System.nanoTime();
+        for (long i = 0; i < total; i++) {
+            long wait = start + i * 1_000_000_000L / rate - System.nanoTime();
+            if (wait > 0) {
+                Thread.sleep(Duration.ofNanos(wait));
+            }
+            int pair = (int) (i % conversations.size());
+            clients.get(2 * pair).send("{\"type\":\"message.send\",\"id\":\"" + UUID.randomUUID() + "\",\"conversation_id\":\""
+                    + conversations.get(pair) + "\",\"content\":{\"type\":\"text\",\"body\":\"hello\"}}");
+        }
+        double phaseSeconds = (System.nanoTime() - start) / 1e9;
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (acked.get() < total && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        awaitQuiet();
+        Snapshot after = snapshot();
+        for (int i = 0; i < clients.size(); i += 2) {
+            clients.get(i).onFrame = json -> { };
+            clients.get(i).close();
+        }
+        long pushes = after.pushes() - before.pushes();
+        Map<String, Object> phase = costs("offline half", before, after, total, 0);
+        phase.put("messages", total);
+        phase.put("acked", acked.get());
+        phase.put("offlineDevices", offline.size());
+        phase.put("pushes", pushes);
+        phase.put("pushesPerOfflineDevice", (double) pushes / offline.size());
+        phase.put("phaseSeconds", phaseSeconds);
+        phase.put("markWrites", delta(before, after, ParleyManifest.CONNECTIONS, "UpdateItem"));
+        phase.put("badgeReads", delta(before, after, ParleyManifest.MEMBERSHIPS, "Query") + delta(before, after, ParleyManifest.CONVERSATIONS, "BatchGetItem"));
+        section.put("offlineHalf", phase);
+        markdown.add("## Half of the users offline: push\n");
+        markdown.add(String.format("%d messages in %.1f s from %d online users to %d offline phones registered for push (%d acked); %d pushes:"
+                        + " %.2f per offline device (target: 1, the phase being shorter than the 20 s window); push marks written %d (one per push);"
+                        + " badge reads %d (a memberships Query and a heads BatchGetItem per push).%n", total, phaseSeconds, clients.size() - offline.size(),
+                offline.size(), acked.get(), pushes, (double) pushes / offline.size(), delta(before, after, ParleyManifest.CONNECTIONS, "UpdateItem"),
+                delta(before, after, ParleyManifest.MEMBERSHIPS, "Query") + delta(before, after, ParleyManifest.CONVERSATIONS, "BatchGetItem")));
+        markdown.add(costTable(phase));
     }
 
     // ---- receipts in a group ---------------------------------------------------------------------------

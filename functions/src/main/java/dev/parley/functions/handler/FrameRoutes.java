@@ -27,10 +27,11 @@ final class FrameRoutes {
     private final Conversations conversations;
     private final Receipts receipts;
     private final SyncAndHistory sync;
-    private final Devices devices;
+    /** Built on the first device frame: most environments never see one, and an SNS client is not free to build. */
+    private final java.util.function.Supplier<Devices> devices;
 
     FrameRoutes(Connections connections, SendMessage sending, Conversations conversations, Receipts receipts, SyncAndHistory sync,
-                Devices devices) {
+                java.util.function.Supplier<Devices> devices) {
         this.connections = connections;
         this.devices = devices;
         this.sending = sending;
@@ -41,7 +42,8 @@ final class FrameRoutes {
 
     /** The use cases over these ports; sends take the fast path when it is given. */
     static FrameRoutes over(ConversationRepository conversations, MessageLog messages, ConnectionRegistry registry, Delivery delivery,
-                            FrameCodec codec, Clock clock, Backoff backoff, Optional<MessageLog.FastPathOffer> fastPath, Devices devices) {
+                            FrameCodec codec, Clock clock, Backoff backoff, Optional<MessageLog.FastPathOffer> fastPath,
+                            java.util.function.Supplier<Devices> devices) {
         return new FrameRoutes(new Connections(registry, clock), new SendMessage(messages, conversations, delivery, codec, clock, fastPath),
                 new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
                 new SyncAndHistory(conversations, messages, delivery, codec), devices);
@@ -76,9 +78,9 @@ final class FrameRoutes {
             case ClientFrame.HistoryRequest request -> Optional.of(sync.history(caller, request));
             case ClientFrame.Typing ignored -> throw notYet("typing");
             case ClientFrame.PresenceQuery ignored -> throw notYet("presence.query");
-            case ClientFrame.DeviceRegister register -> Optional.of(devices.register(caller, register));
-            case ClientFrame.DeviceUnregister ignored -> Optional.of(devices.unregister(caller));
-            case ClientFrame.ConversationMute mute -> Optional.of(devices.mute(caller, mute));
+            case ClientFrame.DeviceRegister register -> Optional.of(devices.get().register(caller, register));
+            case ClientFrame.DeviceUnregister ignored -> Optional.of(devices.get().unregister(caller));
+            case ClientFrame.ConversationMute mute -> Optional.of(devices.get().mute(caller, mute));
         };
     }
 

@@ -21,7 +21,6 @@ import java.time.Clock;
 import java.util.EnumMap;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.sns.SnsClient;
 
 /**
  * The adapters a function's use cases run on, built from its environment once per execution
@@ -114,8 +113,8 @@ final class Wiring {
             Map<PushPlatform, String> applications = new EnumMap<>(PushPlatform.class);
             FunctionEnvironment.get(ParleyConfig.FCM_APPLICATION_ARN).ifPresent(arn -> applications.put(PushPlatform.FCM, arn));
             FunctionEnvironment.get(ParleyConfig.APNS_APPLICATION_ARN).ifPresent(arn -> applications.put(PushPlatform.APNS, arn));
-            SnsClient sns = AwsClients.sns(config, FunctionEnvironment.get(ParleyConfig.SNS_ENDPOINT).map(java.net.URI::create));
-            pushService = new SnsPushService(sns, applications);
+            pushService = new SnsPushService(() -> AwsClients.sns(config, FunctionEnvironment.get(ParleyConfig.SNS_ENDPOINT).map(java.net.URI::create)),
+                    applications);
         }
         return pushService;
     }

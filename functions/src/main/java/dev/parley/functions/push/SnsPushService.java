@@ -33,13 +33,35 @@ public final class SnsPushService implements PushService {
     static final String ENABLED = "Enabled";
     static final String USER_DATA = "CustomUserData";
 
-    private final SnsClient sns;
+    private final java.util.function.Supplier<SnsClient> client;
     private final Map<PushPlatform, String> applications;
+    private volatile SnsClient sns;
 
     /** @param applications the platform application's ARN for each platform this deployment pushes to */
     public SnsPushService(SnsClient sns, Map<PushPlatform, String> applications) {
-        this.sns = sns;
+        this(() -> sns, applications);
+    }
+
+    /**
+     * @param client builds the SNS client on first use: most execution environments never push, and a
+     *               cold start that builds one for nothing pays for it under load
+     */
+    public SnsPushService(java.util.function.Supplier<SnsClient> client, Map<PushPlatform, String> applications) {
+        this.client = client;
         this.applications = Map.copyOf(applications);
+    }
+
+    private SnsClient sns() {
+        SnsClient built = sns;
+        if (built == null) {
+            synchronized (this) {
+                if (sns == null) {
+                    sns = client.get();
+                }
+                built = sns;
+            }
+        }
+        return built;
     }
 
     @Override
@@ -50,12 +72,12 @@ public final class SnsPushService implements PushService {
             String endpoint = createOrFind(application, token, userData);
             Map<String, String> attributes;
             try {
-                attributes = sns.getEndpointAttributes(b -> b.endpointArn(endpoint)).attributes();
+                attributes = sns().getEndpointAttributes(b -> b.endpointArn(endpoint)).attributes();
             } catch (NotFoundException deletedMeanwhile) {
                 return createOrFind(application, token, userData);
             }
             if (!token.equals(attributes.get(TOKEN)) || !"true".equals(attributes.get(ENABLED)) || !userData.equals(attributes.get(USER_DATA))) {
-                sns.setEndpointAttributes(b -> b.endpointArn(endpoint).attributes(Map.of(TOKEN, token, ENABLED, "true", USER_DATA, userData)));
+                sns().setEndpointAttributes(b -> b.endpointArn(endpoint).attributes(Map.of(TOKEN, token, ENABLED, "true", USER_DATA, userData)));
             }
             return endpoint;
         });
@@ -63,7 +85,7 @@ public final class SnsPushService implements PushService {
 
     private String createOrFind(String application, String token, String userData) {
         try {
-            return sns.createPlatformEndpoint(b -> b.platformApplicationArn(application).token(token).customUserData(userData)).endpointArn();
+            return sns().createPlatformEndpoint(b -> b.platformApplicationArn(application).token(token).customUserData(userData)).endpointArn();
         } catch (InvalidParameterException exists) {
             Matcher named = EXISTING_ENDPOINT.matcher(String.valueOf(exists.getMessage()));
             if (named.find()) {
@@ -76,7 +98,7 @@ public final class SnsPushService implements PushService {
     @Override
     public void deleteEndpoint(String endpoint) {
         // SNS answers a delete of an endpoint that is gone with success: nothing to tell apart.
-        SdkErrors.translating("deleting a push endpoint", () -> sns.deleteEndpoint(b -> b.endpointArn(endpoint)));
+        SdkErrors.translating("deleting a push endpoint", () -> sns().deleteEndpoint(b -> b.endpointArn(endpoint)));
     }
 
     /** SNS's message attribute for the APNs collapse id (the {@code apns-collapse-id} header). */
@@ -87,7 +109,7 @@ public final class SnsPushService implements PushService {
         String message = payload(conversation, badge);
         return SdkErrors.translating("publishing a push", () -> {
             try {
-                sns.publish(b -> b.targetArn(device.endpoint()).messageStructure("json").message(message)
+                sns().publish(b -> b.targetArn(device.endpoint()).messageStructure("json").message(message)
                         .messageAttributes(Map.of(APNS_COLLAPSE_ID, MessageAttributeValue.builder().dataType("String")
                                 .stringValue(collapseKey(conversation)).build())));
                 return Published.SENT;
