@@ -170,4 +170,28 @@ class PushIT extends EndToEndTest {
             assertThat(pushesTo(sns, carolPhone)).as("never published to again").hasSize(1);
         }
     }
+
+    @Test
+    void aTokenThatMovedToAnotherUserWakesOnlyItsNewUser() throws Exception {
+        SnsEmulator sns = sns();
+        String token = "fcm-shared-" + UUID.randomUUID();
+        try (ParleyClient carol = connect(user("carol"), "phone")) {
+            ConversationId withAlice = carol.direct(user("alice"));
+            ConversationId withBob = carol.direct(user("bob"));
+            try (ParleyClient alice = connect(user("alice"), "phone")) {
+                alice.send(new ClientFrame.DeviceRegister(PushPlatform.FCM, token));
+                alice.await(ServerFrame.DeviceRegistered.class);
+            }
+            // The phone is now signed in as bob.
+            try (ParleyClient bob = connect(user("bob"), "phone")) {
+                bob.send(new ClientFrame.DeviceRegister(PushPlatform.FCM, token));
+                bob.await(ServerFrame.DeviceRegistered.class);
+            }
+            carol.sendText(withAlice, ClientMessageId.random(), "for alice");
+            carol.sendText(withBob, ClientMessageId.random(), "for bob");
+            List<Delivery> pushes = awaitPushes(sns, token, 1);
+            assertThat(pushes).as("the phone is bob's now: only his conversation wakes it").singleElement()
+                    .satisfies(push -> assertThat(push.payload()).contains(withBob.value()).doesNotContain(withAlice.value()));
+        }
+    }
 }
