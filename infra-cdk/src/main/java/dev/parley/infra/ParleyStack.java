@@ -153,6 +153,7 @@ public final class ParleyStack extends Stack {
             // The deployer's choice of the fast path's bound, for the functions the manifest gives one.
             environment.computeIfPresent(ParleyConfig.FAST_PATH_MAX_CONNECTIONS, (name, value) -> Integer.toString(settings.fastPathMaxConnections()));
             environment.put(ParleyConfig.LOG_SAMPLE_PERCENT, Integer.toString(settings.logSamplePercent()));
+            environment.computeIfPresent(ParleyConfig.PUSH_WINDOW_MS, (name, value) -> Long.toString(settings.pushWindowSeconds() * 1000L));
             if (spec.managesConnections()) {
                 environment.put(ParleyConfig.MANAGEMENT_ENDPOINT, managementEndpoint);
             }

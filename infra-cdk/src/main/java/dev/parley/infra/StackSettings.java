@@ -29,6 +29,8 @@ import software.amazon.awscdk.services.logs.RetentionDays;
  *                      (errors, warnings and metrics are always written)
  * @param fastPathMaxConnections the send's fast path (docs/functions.md): conversations of at most this
  *                      many members and live connections are delivered by the send itself; 0 turns it off
+ * @param pushWindowSeconds how long after a push a device gets no other for the same conversation
+ *                      (docs/functions.md, "Offline push"), 1 to 3600
  */
 public record StackSettings(
         String stackName,
@@ -43,7 +45,8 @@ public record StackSettings(
         boolean apnsSandbox,
         int pushCredentialsRevision,
         int fastPathMaxConnections,
-        int logSamplePercent) {
+        int logSamplePercent,
+        int pushWindowSeconds) {
 
     public static final String STACK_NAME = "parley:stackName";
     public static final String STAGE = "parley:stage";
@@ -58,6 +61,7 @@ public record StackSettings(
     public static final String FUNCTIONS_JAR = "parley:functionsJar";
     public static final String FAST_PATH_MAX_CONNECTIONS = "parley:fastPathMaxConnections";
     public static final String LOG_SAMPLE_PERCENT = "parley:logSamplePercent";
+    public static final String PUSH_WINDOW_SECONDS = "parley:pushWindowSeconds";
 
     /** Where {@code mvn package} leaves the functions' artifact, relative to the repository root. */
     public static final Path DEFAULT_FUNCTIONS_JAR = Path.of("functions", "target", "parley-functions.jar");
@@ -79,6 +83,9 @@ public record StackSettings(
         });
         if (logSamplePercent < 0 || logSamplePercent > 100) {
             throw new IllegalArgumentException(LOG_SAMPLE_PERCENT + " must be 0 to 100, was " + logSamplePercent);
+        }
+        if (pushWindowSeconds < 1 || pushWindowSeconds > 3600) {
+            throw new IllegalArgumentException(PUSH_WINDOW_SECONDS + " must be 1 to 3600, was " + pushWindowSeconds);
         }
         if (pushCredentialsRevision < 0) {
             throw new IllegalArgumentException(PUSH_CREDENTIALS_REVISION + " must be 0 or more, was " + pushCredentialsRevision);
@@ -108,7 +115,8 @@ public record StackSettings(
                 bool(context, APNS_SANDBOX, false),
                 number(context, PUSH_CREDENTIALS_REVISION, 0),
                 number(context, FAST_PATH_MAX_CONNECTIONS, ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS),
-                number(context, LOG_SAMPLE_PERCENT, ParleyConfig.DEPLOYED_LOG_SAMPLE_PERCENT));
+                number(context, LOG_SAMPLE_PERCENT, ParleyConfig.DEPLOYED_LOG_SAMPLE_PERCENT),
+                number(context, PUSH_WINDOW_SECONDS, (int) ParleyConfig.DEFAULT_PUSH_WINDOW.toSeconds()));
     }
 
     private static Optional<String> text(Function<String, Object> context, String key) {

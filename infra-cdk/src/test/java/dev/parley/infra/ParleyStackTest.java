@@ -511,6 +511,11 @@ class ParleyStackTest {
             }
         }
         assertThat(snsStatements).hasSize(2 * pushing);
+        assertThat(push.properties().stream().filter(e -> e.getValue().path("Type").asText().equals("AWS::Lambda::Function"))
+                .map(e -> e.getValue().path("Properties").path("Environment").path("Variables"))
+                .filter(variables -> variables.has(ParleyConfig.PUSH_WINDOW_MS)).map(variables -> variables.get(ParleyConfig.PUSH_WINDOW_MS).asText()))
+                .as("the deployer's window, on the function that pushes").containsExactly("45000");
+        assertThat(push.toString()).as("each platform application's ARN reaches the functions").contains("app/GCM/").contains("app/APNS/");
         assertThat(resources.toString()).as("without push credentials, no function is granted SNS").doesNotContain("sns:Publish")
                 .doesNotContain("sns:CreatePlatformEndpoint");
     }
@@ -521,7 +526,8 @@ class ParleyStackTest {
     private static synchronized JsonNode withPushResources() {
         if (withPush == null) {
             withPush = new ObjectMapper().valueToTree(Template.fromStack(synthesize(Map.of(StackSettings.FCM_SECRET, "parley/fcm",
-                    StackSettings.APNS_SECRET, "parley/apns", StackSettings.LOG_RETENTION_DAYS, "14"))).toJSON()).get("Resources");
+                    StackSettings.APNS_SECRET, "parley/apns", StackSettings.LOG_RETENTION_DAYS, "14", StackSettings.PUSH_WINDOW_SECONDS, "45")))
+                    .toJSON()).get("Resources");
         }
         return withPush;
     }

@@ -29,6 +29,7 @@ class StackSettingsTest {
         assertThat(settings.pushCredentialsRevision()).isZero();
         assertThat(settings.fastPathMaxConnections()).isEqualTo(64);
         assertThat(settings.logSamplePercent()).isEqualTo(1);
+        assertThat(settings.pushWindowSeconds()).isEqualTo(20);
         assertThat(settings.functionsJar()).isEqualTo(ROOT.resolve(StackSettings.DEFAULT_FUNCTIONS_JAR));
     }
 
@@ -42,6 +43,7 @@ class StackSettingsTest {
         assertThat(settings.retainData()).isFalse();
         assertThat(settings.apnsSecret()).isEqualTo(Optional.of("parley/apns"));
         assertThat(settings(Map.of(StackSettings.FAST_PATH_MAX_CONNECTIONS, "0")).fastPathMaxConnections()).as("off").isZero();
+        assertThat(settings(Map.of(StackSettings.PUSH_WINDOW_SECONDS, "60")).pushWindowSeconds()).isEqualTo(60);
     }
 
     @Test
@@ -64,6 +66,7 @@ class StackSettingsTest {
         assertThatThrownBy(() -> settings(Map.of(StackSettings.FAST_PATH_MAX_CONNECTIONS, "1")))
                 .hasMessageContaining(StackSettings.FAST_PATH_MAX_CONNECTIONS).hasMessageContaining("0 (off) or 2 to 256");
         assertThatThrownBy(() -> settings(Map.of(StackSettings.LOG_SAMPLE_PERCENT, "101"))).hasMessageContaining(StackSettings.LOG_SAMPLE_PERCENT);
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.PUSH_WINDOW_SECONDS, "0"))).hasMessageContaining(StackSettings.PUSH_WINDOW_SECONDS);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.FAST_PATH_MAX_CONNECTIONS, "1000")))
                 .hasMessageContaining(StackSettings.FAST_PATH_MAX_CONNECTIONS);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.FUNCTIONS_JAR, "nowhere/parley.jar")))
