@@ -108,12 +108,13 @@ public final class FanOut {
         this.codec = codec;
         this.clock = clock;
         this.pause = pause;
-        this.fastPaths = new FastPathSettlement(messages, delivery, push, clock, pause);
+        this.fastPaths = new FastPathSettlement(messages, delivery, clock, pause);
     }
 
     public Outcome deliver(List<Envelope> batch) {
         List<Delivered> delivered = new CopyOnWriteArrayList<>();
-        List<Envelope> left = fastPaths.settle(batch, delivered);
+        BatchPushes pushes = new BatchPushes(push, threads, conversationSlots);
+        List<Envelope> left = fastPaths.settle(batch, delivered, pushes);
         Map<ConversationId, List<Envelope>> byConversation = new LinkedHashMap<>();
         left.forEach(envelope -> byConversation.computeIfAbsent(envelope.message().conversationId(), id -> new ArrayList<>()).add(envelope));
         List<Failed> failed = new CopyOnWriteArrayList<>();
@@ -131,7 +132,7 @@ public final class FanOut {
             running.add(threads.submit(LogFields.withLogContext(() -> {
                 conversationSlots.acquireUninterruptibly();
                 try {
-                    deliverInOrder(conversation.getValue(), live, failed, delivered);
+                    deliverInOrder(conversation.getValue(), live, failed, delivered, pushes);
                 } finally {
                     conversationSlots.release();
                 }
@@ -147,6 +148,7 @@ public final class FanOut {
                 throw new IllegalStateException("delivery thread failed", e.getCause());
             }
         }
+        pushes.run();
         List<Failed> inBatchOrder = new ArrayList<>(failed);
         inBatchOrder.sort(Comparator.comparingInt(failure -> batch.indexOf(failure.envelope())));
         return new Outcome(inBatchOrder, List.copyOf(delivered));
@@ -174,7 +176,8 @@ public final class FanOut {
      * Delivers one conversation's messages in order, stopping at the first that fails. The members, and
      * their connections unless {@code live} already has them, are looked up with the first message.
      */
-    private void deliverInOrder(List<Envelope> messages, Map<UserId, Reach> live, List<Failed> failed, List<Delivered> delivered) {
+    private void deliverInOrder(List<Envelope> messages, Map<UserId, Reach> live, List<Failed> failed, List<Delivered> delivered,
+                                BatchPushes pushes) {
         List<UserId> members = null;
         Map<UserId, Reach> connections = live;
         for (Envelope next : messages) {
@@ -189,7 +192,7 @@ public final class FanOut {
                 if (connections == null) {
                     connections = delivery.reach(members);
                 }
-                delivered.add(deliverOne(next, members, connections, started));
+                delivered.add(deliverOne(next, members, connections, started, pushes));
             } catch (RuntimeException e) {
                 failed.add(new Failed(next, e));
                 return;
@@ -197,12 +200,11 @@ public final class FanOut {
         }
     }
 
-    private Delivered deliverOne(Envelope envelope, List<UserId> members, Map<UserId, Reach> live, long started) {
+    private Delivered deliverOne(Envelope envelope, List<UserId> members, Map<UserId, Reach> live, long started, BatchPushes pushes) {
         Message message = envelope.message();
         Audience audience = Audience.of(message, members, live, envelope.senderConnection(), clock.millis());
-        // Live connections first: push must never hold back delivery to the online members.
         Delivery.Posted posted = delivery.post(audience.connections(), codec.encode(new ServerFrame.MessageReceive(message)));
-        int pushed = push.push(message, audience.pushTargets());
-        return new Delivered(message, posted.posts(), posted.gone(), pushed, (System.nanoTime() - started) / 1e6, false);
+        pushes.add(message, audience.pushTargets());
+        return new Delivered(message, posted.posts(), posted.gone(), audience.pushTargets().size(), (System.nanoTime() - started) / 1e6, false);
     }
 }

@@ -4,7 +4,6 @@ import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConnectionRegistry.Reach;
 import dev.parley.ports.MessageLog;
-import dev.parley.ports.PushNotifier;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,25 +20,23 @@ final class FastPathSettlement {
     private static final Logger LOG = LoggerFactory.getLogger(FastPathSettlement.class);
     private final MessageLog messages;
     private final Delivery delivery;
-    private final PushNotifier push;
     private final Clock clock;
     private final Consumer<Duration> pause;
 
-    FastPathSettlement(MessageLog messages, Delivery delivery, PushNotifier push, Clock clock, Consumer<Duration> pause) {
+    FastPathSettlement(MessageLog messages, Delivery delivery, Clock clock, Consumer<Duration> pause) {
         this.messages = messages;
         this.delivery = delivery;
-        this.push = push;
         this.clock = clock;
         this.pause = pause;
     }
 
     /**
-     * Takes out of the batch the messages their sends delivered themselves (the fast path), handing their
-     * offline members to push; returns the rest, to be delivered here. Stamped messages are looked up once
+     * Takes out of the batch the messages their sends delivered themselves (the fast path), adding the
+     * devices of their recorded members to the batch's pushes; returns the rest, to be delivered here. Stamped messages are looked up once
      * their windows (and the margin) have passed, all in one batched read; if that read fails, every
      * message is delivered here (clients drop what they already have by seq).
      */
-    List<FanOut.Envelope> settle(List<FanOut.Envelope> batch, List<FanOut.Delivered> delivered) {
+    List<FanOut.Envelope> settle(List<FanOut.Envelope> batch, List<FanOut.Delivered> delivered, BatchPushes pushes) {
         List<FanOut.Envelope> stamped = batch.stream().filter(envelope -> envelope.fastPathUntil().isPresent()).toList();
         if (stamped.isEmpty()) {
             return batch;
@@ -67,8 +64,8 @@ final class FastPathSettlement {
             }
             // The send found these members with a device to wake; what to wake is read now, as for any message.
             Audience audience = Audience.of(envelope.message(), offline, toPush, envelope.senderConnection(), clock.millis());
-            int pushed = push.push(envelope.message(), audience.pushTargets());
-            delivered.add(new FanOut.Delivered(envelope.message(), 0, 0, pushed, 0, true));
+            pushes.add(envelope.message(), audience.pushTargets());
+            delivered.add(new FanOut.Delivered(envelope.message(), 0, 0, audience.pushTargets().size(), 0, true));
         }
         return left;
     }

@@ -115,4 +115,28 @@ class PushTest {
         fanOut.deliver(List.of(new FanOut.Envelope("record-void", voided, Optional.empty())));
         assertThat(sns.published).isEmpty();
     }
+
+    @Test
+    void pushWaitsUntilTheWholeBatchIsPostedAndAFailingPushFailsNothing() {
+        world.online(BOB, "bob-phone");
+        ConversationId team = world.conversations.createIfAbsent(Conversation.group(ConversationId.of("g:team"), ALICE, List.of(BOB, CAROL),
+                Optional.empty()), ALICE).conversation().id();
+        List<Integer> postsWhenPushed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        FanOut failingPush = new FanOut(world.conversations, world.messages, world.delivery, (message, targets) -> {
+            postsWhenPushed.add(world.poster.received.values().stream().mapToInt(List::size).sum());
+            throw new IllegalStateException("SNS is down");
+        }, world.codec, world.clock);
+        List<FanOut.Envelope> batch = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Message message = world.messages.append(team, ClientMessageId.random(), ALICE, DeviceId.DEFAULT, Optional.empty(), Content.text("m" + i),
+                    world.clock.millis()).message();
+            batch.add(new FanOut.Envelope("record-" + i, message, Optional.empty()));
+        }
+
+        FanOut.Outcome outcome = failingPush.deliver(batch);
+
+        assertThat(outcome.failed()).as("push failing fails no message").isEmpty();
+        assertThat(world.framesOf("bob-phone", dev.parley.protocol.ServerFrame.MessageReceive.class)).hasSize(3);
+        assertThat(postsWhenPushed).as("carol's pushes came after all three posts to bob").isNotEmpty().allSatisfy(posts -> assertThat(posts).isEqualTo(3));
+    }
 }
