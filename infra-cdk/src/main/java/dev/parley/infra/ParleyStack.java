@@ -167,8 +167,11 @@ public final class ParleyStack extends Stack {
                     ? Optional.of(Fn.join(" ", List.of("token settings: jwks", jwksUrl.getValueAsString(), "issuer", jwtIssuer.getValueAsString(),
                             "audience", jwtAudience.getValueAsString(), "secret revision", secretRevision.getValueAsString())))
                     : Optional.empty();
-            boolean pushes = environment.containsKey(ParleyConfig.FCM_APPLICATION_ARN) || environment.containsKey(ParleyConfig.APNS_APPLICATION_ARN);
-            if (pushes) {
+            // The manifest says who does what with SNS: the functions that name the platform applications register devices;
+            // the one with a push window publishes.
+            boolean registers = environment.containsKey(ParleyConfig.FCM_APPLICATION_ARN) || environment.containsKey(ParleyConfig.APNS_APPLICATION_ARN);
+            boolean publishes = environment.containsKey(ParleyConfig.PUSH_WINDOW_MS);
+            if (registers) {
                 // The manifest names the variables for the functions that push; the deployment fills in its applications.
                 environment.put(ParleyConfig.FCM_APPLICATION_ARN, Optional.ofNullable(pushApplications.get(PushPlatform.FCM))
                         .map(PushApplication::arn).orElse(""));
@@ -177,13 +180,17 @@ public final class ParleyStack extends Stack {
             }
             Alias alias = function(spec, environment, settings, versionDescription);
             functions.put(spec.name(), alias);
-            if (pushes && !pushApplications.isEmpty()) {
-                // Endpoints of Parley's own applications only: an endpoint's ARN is endpoint/<platform>/<application>/<id>.
+            // Endpoints of Parley's own applications only: an endpoint's ARN is endpoint/<platform>/<application>/<id>.
+            List<String> endpoints = pushApplications.values().stream().map(PushApplication::endpoints).toList();
+            if (registers && !pushApplications.isEmpty()) {
                 alias.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("sns:CreatePlatformEndpoint"))
                         .resources(pushApplications.values().stream().map(PushApplication::arn).toList()).build());
                 alias.addToRolePolicy(PolicyStatement.Builder.create()
-                        .actions(List.of("sns:GetEndpointAttributes", "sns:SetEndpointAttributes", "sns:DeleteEndpoint", "sns:Publish"))
-                        .resources(pushApplications.values().stream().map(PushApplication::endpoints).toList()).build());
+                        .actions(List.of("sns:GetEndpointAttributes", "sns:SetEndpointAttributes", "sns:DeleteEndpoint")).resources(endpoints).build());
+            }
+            if (publishes && !pushApplications.isEmpty()) {
+                // A dead endpoint is deleted by the push that finds it dead.
+                alias.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("sns:Publish", "sns:DeleteEndpoint")).resources(endpoints).build());
             }
             if (spec.managesConnections()) {
                 alias.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("execute-api:ManageConnections"))

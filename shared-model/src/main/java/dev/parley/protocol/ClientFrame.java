@@ -29,7 +29,8 @@ public sealed interface ClientFrame extends Frame {
     int DEFAULT_HISTORY_PAGE = 50;
     int MAX_PRESENCE_USERS = 100;
     int MAX_CURSOR_LENGTH = 1024;
-    int MAX_PUSH_TOKEN_LENGTH = 4096;
+    /** FCM tokens are about 160 characters and APNs tokens 64; the bound keeps a token's key item within DynamoDB's 2 KB key limit. */
+    int MAX_PUSH_TOKEN_LENGTH = 1024;
 
     record MessageSend(ClientMessageId id, ConversationId conversationId, Content content, OptionalLong timestamp)
             implements ClientFrame {

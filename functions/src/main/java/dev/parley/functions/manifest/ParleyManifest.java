@@ -35,6 +35,9 @@ public final class ParleyManifest {
             "conversation.create", "conversation.members.add", "conversation.members.remove", "conversation.list",
             "device.register", "device.unregister", "conversation.mute");
 
+    /** The routes that register devices for push, whose functions alone create and change SNS endpoints. */
+    public static final List<String> DEVICE_ROUTES = List.of("device.register", "device.unregister");
+
     private ParleyManifest() {
     }
 
@@ -49,9 +52,6 @@ public final class ParleyManifest {
         Map<String, String> frames = new java.util.HashMap<>(tables);
         frames.put(ParleyConfig.FAST_PATH_MAX_CONNECTIONS, Integer.toString(ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS));
         frames.put(ParleyConfig.FAST_PATH_WINDOW_MS, Long.toString(ParleyConfig.DEFAULT_FAST_PATH_WINDOW.toMillis()));
-        // The frame functions register devices for push: the deployment fills in its platform applications (none: "").
-        frames.put(ParleyConfig.FCM_APPLICATION_ARN, "");
-        frames.put(ParleyConfig.APNS_APPLICATION_ARN, "");
         List<FunctionSpec> functions = new ArrayList<>();
         functions.add(new FunctionSpec("authorizer", AuthorizerHandler.class.getName(), 512, Duration.ofSeconds(5), Map.of(),
                 new Trigger.WebSocketAuthorizer(List.of("route.request.querystring.token")), Map.of(), false));
@@ -63,13 +63,20 @@ public final class ParleyManifest {
         functions.add(new FunctionSpec("default", FrameHandler.class.getName(), 1024, Duration.ofSeconds(10), frames,
                 new Trigger.WebSocketRoute("$default"), everyTable, true));
         for (String route : FRAME_ROUTES) {
+            Map<String, String> environment = frames;
+            if (DEVICE_ROUTES.contains(route)) {
+                // These register devices for push: the deployment fills in its platform applications (none: ""), and grants
+                // SNS's endpoint calls to the functions that name them, and to no other.
+                environment = new java.util.HashMap<>(frames);
+                environment.put(ParleyConfig.FCM_APPLICATION_ARN, "");
+                environment.put(ParleyConfig.APNS_APPLICATION_ARN, "");
+            }
             functions.add(new FunctionSpec("route-" + route.replace('.', '-'), FrameHandler.class.getName(), 1024, Duration.ofSeconds(10),
-                    frames, new Trigger.WebSocketRoute(route), everyTable, true));
+                    environment, new Trigger.WebSocketRoute(route), everyTable, true));
         }
-        // The fan-out pushes to offline devices: the deployment fills in its platform applications; the badge reads memberships.
+        // The fan-out publishes to offline devices (the stack grants SNS's Publish to the functions with a push window);
+        // the badge reads memberships.
         Map<String, String> fanOut = new java.util.HashMap<>(tables);
-        fanOut.put(ParleyConfig.FCM_APPLICATION_ARN, "");
-        fanOut.put(ParleyConfig.APNS_APPLICATION_ARN, "");
         fanOut.put(ParleyConfig.PUSH_WINDOW_MS, Long.toString(ParleyConfig.DEFAULT_PUSH_WINDOW.toMillis()));
         functions.add(new FunctionSpec("fanout", FanOutHandler.class.getName(), 1024, Duration.ofSeconds(30), fanOut,
                 new Trigger.StreamMapping(MESSAGES, 100, Duration.ZERO, Trigger.StartingPosition.TRIM_HORIZON, 10, true, true, 5,

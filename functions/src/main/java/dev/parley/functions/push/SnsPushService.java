@@ -115,6 +115,12 @@ public final class SnsPushService implements PushService {
                 return Published.SENT;
             } catch (EndpointDisabledException | NotFoundException dead) {
                 return Published.ENDPOINT_GONE;
+            } catch (InvalidParameterException invalid) {
+                // A publish to a deleted endpoint is refused as an invalid TargetArn ("No endpoint found for the target arn").
+                if (String.valueOf(invalid.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("no endpoint found")) {
+                    return Published.ENDPOINT_GONE;
+                }
+                throw invalid;
             }
         });
     }

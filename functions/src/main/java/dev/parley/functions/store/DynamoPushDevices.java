@@ -28,6 +28,8 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
  * no read; and one {@code T#} item per token, naming the device that holds it.
  */
 public final class DynamoPushDevices implements PushDevices {
+    /** How many run-out push marks one mark write clears at most. */
+    static final int MARKS_CLEARED_PER_WRITE = 20;
     private final DynamoDbClient dynamo;
     private final String table;
 
@@ -131,7 +133,9 @@ public final class DynamoPushDevices implements PushDevices {
         String mark = ConnectionsTable.pushMarkName(dev.parley.ports.ConnectionRegistry.pushMark(device, conversation));
         Map<String, String> names = new java.util.HashMap<>(Map.of("#mark", mark));
         StringBuilder update = new StringBuilder("SET #mark = :quiet");
-        java.util.List<String> removed = expiredMarks.stream().map(ConnectionsTable::pushMarkName).filter(name -> !name.equals(mark)).distinct().toList();
+        // At most a few run-out marks a write, so the expression stays far below DynamoDB's 4 KB; the next pushes clear the rest.
+        java.util.List<String> removed = expiredMarks.stream().map(ConnectionsTable::pushMarkName).filter(name -> !name.equals(mark)).distinct()
+                .limit(MARKS_CLEARED_PER_WRITE).toList();
         for (int i = 0; i < removed.size(); i++) {
             update.append(i == 0 ? " REMOVE " : ", ").append("#old").append(i);
             names.put("#old" + i, removed.get(i));

@@ -23,8 +23,9 @@ final class Originals {
      * than a fast path's window, after which the original records it.
      */
     private static final Backoff ORIGINAL_CATCH_UP = new Backoff(Duration.ofMillis(5), Duration.ofMillis(100), 14);
-    /** How many message keys a search for an abandoned send's message reads a page. */
+    /** How many message keys a search for an abandoned send's message reads a page, and how many pages at most. */
     private static final int SEARCH_PAGE = 100;
+    private static final int SEARCH_PAGES = 20;
 
     private final DynamoDbClient dynamo;
     private final String messages;
@@ -87,7 +88,12 @@ final class Originals {
     private Optional<Message> storedSince(ConversationId conversation, ClientMessageId id, UserId sender, long claimedAt) {
         long before = claimedAt - 2 * DynamoMessageLog.CLAIM_ABANDONED_AFTER.toMillis();
         Map<String, AttributeValue> start = null;
+        int pages = 0;
         do {
+            if (++pages > SEARCH_PAGES) {
+                // So many messages since the claim that the search would outrun the function: refused, never stored twice.
+                throw new DomainException(ErrorCode.CONFLICT, "whether " + id + " was stored cannot be told any more; send it with a new id");
+            }
             Map<String, AttributeValue> from = start;
             var page = dynamo.query(b -> b.tableName(messages).limit(SEARCH_PAGE).scanIndexForward(false).consistentRead(true).exclusiveStartKey(from)
                     .keyConditionExpression("#conversation = :conversation")

@@ -97,7 +97,10 @@ public final class Push implements PushNotifier {
         if (now.isPresent() && now.get().endpoint().equals(dead.endpoint())) {
             devices.unregister(dead.user(), dead.device());
         }
-        service.deleteEndpoint(dead.endpoint());
+        // The endpoint is the token's: another device that registered the token meanwhile (and enabled it again) keeps it.
+        if (devices.holderOf(dead.platform(), dead.token()).filter(holder -> !holder.isSameDevice(dead.user(), dead.device())).isEmpty()) {
+            service.deleteEndpoint(dead.endpoint());
+        }
         LOG.info("push endpoint gone; device {} of {} forgotten", dead.device().value(), dead.user().value());
     }
 
