@@ -26,8 +26,12 @@ public interface PushDevices {
     /** What this device has registered, if anything. */
     Optional<PushDevice> registered(UserId user, DeviceId device);
 
-    /** Registers the device, replacing what it had registered; the token's holder is this device from now on. */
-    void register(PushDevice device);
+    /**
+     * Registers the device, replacing what it had registered, if no other device holds the token: the
+     * token's holder is this device from now on. False, and nothing registered, when another device holds
+     * it (it must be unregistered first): two devices registering one token at once cannot both hold it.
+     */
+    boolean register(PushDevice device);
 
     /** Forgets the device's registration (and the token's holder, if that is still this device); nothing if there is none. */
     void unregister(UserId user, DeviceId device);

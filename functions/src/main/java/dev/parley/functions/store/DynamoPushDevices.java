@@ -74,19 +74,29 @@ public final class DynamoPushDevices implements PushDevices {
     }
 
     @Override
-    public void register(PushDevice device) {
-        SdkErrors.translating("registering a device for push", () -> {
-            // The token's holder first: a registration that fails half-way leaves a holder whose device entry is
-            // missing (harmless: the next holder takes it over), never an entry no holder record can take away.
-            dynamo.putItem(b -> b.tableName(table).item(Map.of(PK, AttributeValue.fromS(ConnectionsTable.tokenKey(device.platform(), device.token())),
-                    USER, AttributeValue.fromS(device.user().value()), DEVICE, AttributeValue.fromS(device.device().value()),
-                    TOKEN_ENDPOINT, AttributeValue.fromS(device.endpoint()))));
+    public boolean register(PushDevice device) {
+        return SdkErrors.translating("registering a device for push", () -> {
+            // The token's holder first, and only if it is nobody's or already this device's: a registration that fails
+            // half-way leaves a holder whose device entry is missing (harmless: the next holder takes it over), never an
+            // entry no holder record can take away, and of two racing registrations one holds the token.
+            try {
+                dynamo.putItem(b -> b.tableName(table).item(Map.of(PK, AttributeValue.fromS(ConnectionsTable.tokenKey(device.platform(), device.token())),
+                                USER, AttributeValue.fromS(device.user().value()), DEVICE, AttributeValue.fromS(device.device().value()),
+                                TOKEN_ENDPOINT, AttributeValue.fromS(device.endpoint())))
+                        .conditionExpression("attribute_not_exists(#pk) OR (#user = :user AND #device = :device)")
+                        .expressionAttributeNames(Map.of("#pk", PK, "#user", USER, "#device", DEVICE))
+                        .expressionAttributeValues(Map.of(":user", AttributeValue.fromS(device.user().value()),
+                                ":device", AttributeValue.fromS(device.device().value()))));
+            } catch (ConditionalCheckFailedException heldByAnother) {
+                return false;
+            }
             dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(device.user())))
                     .updateExpression("SET #entry = :entry")
                     .expressionAttributeNames(Map.of("#entry", ConnectionsTable.deviceEntryName(device.device())))
                     .expressionAttributeValues(Map.of(":entry", AttributeValue.fromM(Map.of(
                             DEVICE_PLATFORM, AttributeValue.fromS(device.platform().wireName()), DEVICE_TOKEN, AttributeValue.fromS(device.token()),
                             DEVICE_ENDPOINT, AttributeValue.fromS(device.endpoint()))))));
+            return true;
         });
     }
 

@@ -1,5 +1,7 @@
 package dev.parley.functions.usecase;
 
+import dev.parley.model.DomainException;
+import dev.parley.model.ErrorCode;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.PushDevices;
 import dev.parley.ports.PushService;
@@ -14,6 +16,8 @@ import dev.parley.protocol.ServerFrame;
  * on a device (the OS refreshed it, the app was reinstalled) retires the endpoint of its old one.
  */
 public final class Devices {
+    /** How often a registration takes the token from a device that registered it at the same moment before it gives up. */
+    static final int REGISTER_ATTEMPTS = 3;
     private final PushDevices devices;
     private final PushService push;
     private final ConversationRepository conversations;
@@ -27,13 +31,19 @@ public final class Devices {
     public ServerFrame.DeviceRegistered register(Caller caller, ClientFrame.DeviceRegister register) {
         // The endpoint names its device, for whoever reads SNS's side (the endpoint events, the console).
         String endpoint = push.endpointFor(register.platform(), register.token(), caller.user().value() + "/" + caller.device().value());
-        devices.holderOf(register.platform(), register.token())
-                .filter(holder -> !holder.isSameDevice(caller.user(), caller.device()))
-                .ifPresent(holder -> devices.unregister(holder.user(), holder.device()));
         devices.registered(caller.user(), caller.device()).filter(old -> !old.token().equals(register.token()))
                 .ifPresent(old -> forget(old, endpoint));
-        devices.register(new PushDevices.PushDevice(caller.user(), caller.device(), register.platform(), register.token(), endpoint));
-        return new ServerFrame.DeviceRegistered(register.platform());
+        PushDevices.PushDevice device = new PushDevices.PushDevice(caller.user(), caller.device(), register.platform(), register.token(), endpoint);
+        for (int attempt = 0; attempt < REGISTER_ATTEMPTS; attempt++) {
+            // A token registered by another device is taken from it; racing another registration, the later one wins.
+            devices.holderOf(register.platform(), register.token())
+                    .filter(holder -> !holder.isSameDevice(caller.user(), caller.device()))
+                    .ifPresent(holder -> devices.unregister(holder.user(), holder.device()));
+            if (devices.register(device)) {
+                return new ServerFrame.DeviceRegistered(register.platform());
+            }
+        }
+        throw new DomainException(ErrorCode.CONFLICT, "the token is being registered by another device at the same time; retry");
     }
 
     public ServerFrame.DeviceUnregistered unregister(Caller caller) {

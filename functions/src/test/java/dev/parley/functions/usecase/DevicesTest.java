@@ -99,4 +99,48 @@ class DevicesTest {
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
         assertThat(registrations.mutedUntil(CAROL, chat)).isEmpty();
     }
+
+    @Test
+    void aRegistrationThatKeepsLosingTheTokenToAnotherIsAConflictNotAHalfRegistration() {
+        InMemoryPushDevices contested = new InMemoryPushDevices();
+        dev.parley.ports.PushDevices losing = new dev.parley.ports.PushDevices() {
+            @Override
+            public java.util.Optional<PushDevice> holderOf(PushPlatform platform, String token) {
+                return contested.holderOf(platform, token);
+            }
+
+            @Override
+            public java.util.Optional<PushDevice> registered(dev.parley.model.UserId user, DeviceId device) {
+                return contested.registered(user, device);
+            }
+
+            @Override
+            public boolean register(PushDevice device) {
+                // Another device registers the same token between this one's take-over and its write, every time.
+                contested.register(new PushDevice(BOB, DeviceId.of("phone"), device.platform(), device.token(), device.endpoint()));
+                return contested.register(device);
+            }
+
+            @Override
+            public void unregister(dev.parley.model.UserId user, DeviceId device) {
+                contested.unregister(user, device);
+            }
+
+            @Override
+            public void mute(dev.parley.model.UserId user, ConversationId conversation, OptionalLong until) {
+                contested.mute(user, conversation, until);
+            }
+
+            @Override
+            public boolean markPushed(dev.parley.model.UserId user, DeviceId device, ConversationId conversation, long now, long quietUntil,
+                                      java.util.List<String> expiredMarks) {
+                return contested.markPushed(user, device, conversation, now, quietUntil, expiredMarks);
+            }
+        };
+        Devices racing = new Devices(losing, push, world.conversations);
+        assertThatThrownBy(() -> racing.register(alicePhone, fcm("t1"))).isInstanceOfSatisfying(DomainException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
+        assertThat(contested.registered(ALICE, DeviceId.of("phone"))).as("alice holds nothing").isEmpty();
+        assertThat(contested.holderOf(PushPlatform.FCM, "t1")).get().extracting(PushDevice::user).isEqualTo(BOB);
+    }
 }

@@ -34,9 +34,14 @@ public final class InMemoryPushDevices implements PushDevices {
     }
 
     @Override
-    public synchronized void register(PushDevice device) {
+    public synchronized boolean register(PushDevice device) {
+        PushDevice holder = holders.get(new TokenKey(device.platform(), device.token()));
+        if (holder != null && !holder.isSameDevice(device.user(), device.device())) {
+            return false;
+        }
         holders.put(new TokenKey(device.platform(), device.token()), device);
         devices.put(new DeviceKey(device.user(), device.device()), device);
+        return true;
     }
 
     @Override

@@ -61,8 +61,11 @@ public abstract class PushDevicesContract {
         assertThat(devices.holderOf(PushPlatform.FCM, "t1")).isEmpty();
         assertThat(devices.registered(ALICE, TABLET)).as("the user's other devices stay").isPresent();
 
-        // The token moved to bob's phone; alice's tablet, unregistered after, does not take it from him.
-        devices.register(device(BOB, PHONE, "t2"));
+        // The token moves to bob's phone, once alice's tablet gave it up; alice's tablet, unregistered after, does not take it from him.
+        assertThat(devices.register(device(BOB, PHONE, "t2"))).as("another device holds it").isFalse();
+        assertThat(devices.registered(BOB, PHONE)).isEmpty();
+        devices.unregister(ALICE, TABLET);
+        assertThat(devices.register(device(BOB, PHONE, "t2"))).isTrue();
         devices.unregister(ALICE, TABLET);
         assertThat(devices.holderOf(PushPlatform.FCM, "t2")).contains(device(BOB, PHONE, "t2"));
         devices.unregister(ALICE, TABLET);
