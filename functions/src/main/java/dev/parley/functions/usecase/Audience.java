@@ -53,6 +53,10 @@ record Audience(List<LiveConnection> connections, List<PushNotifier.Target> push
             if (member.equals(message.senderId()) || message.isVoid() || reaching.mutedUntil().getOrDefault(message.conversationId(), 0L) > now) {
                 continue;
             }
+            if (reaching.devices().isEmpty()) {
+                // Most members of a large group: nothing registered for push, nothing more to work out.
+                continue;
+            }
             Set<DeviceId> online = new LinkedHashSet<>();
             reaching.live().forEach(c -> online.add(c.device()));
             List<String> expired = reaching.quietUntil().entrySet().stream().filter(mark -> mark.getValue() <= now).map(Map.Entry::getKey).toList();

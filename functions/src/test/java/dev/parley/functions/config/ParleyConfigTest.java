@@ -67,4 +67,14 @@ class ParleyConfigTest {
             }
         });
     }
+
+    @Test
+    void thePushWindowHasADefaultAndBadValuesAreNamed() {
+        assertThat(FunctionEnvironment.with(Map.of(), ParleyConfig::pushWindow)).isEqualTo(ParleyConfig.DEFAULT_PUSH_WINDOW);
+        assertThat(FunctionEnvironment.with(Map.of(ParleyConfig.PUSH_WINDOW_MS, "5000"), ParleyConfig::pushWindow)).isEqualTo(Duration.ofSeconds(5));
+        for (String value : new String[] {"0", "3600001", "20s"}) {
+            assertThatThrownBy(() -> FunctionEnvironment.with(Map.of(ParleyConfig.PUSH_WINDOW_MS, value), ParleyConfig::pushWindow))
+                    .as(value).hasMessageContaining(ParleyConfig.PUSH_WINDOW_MS).hasMessageContaining(value);
+        }
+    }
 }
