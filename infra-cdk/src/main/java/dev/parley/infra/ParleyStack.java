@@ -58,6 +58,8 @@ import software.amazon.awscdk.services.dynamodb.StreamViewType;
 import software.amazon.awscdk.services.dynamodb.Table;
 import software.amazon.awscdk.services.dynamodb.TableEncryption;
 import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.sns.Topic;
+import software.amazon.awscdk.services.sns.subscriptions.LambdaSubscription;
 import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.iam.ServicePrincipal;
 import software.amazon.awscdk.services.lambda.Alias;
@@ -148,6 +150,9 @@ public final class ParleyStack extends Stack {
 
         Optional<WebSocketLambdaAuthorizer> authorizer = Optional.empty();
         Map<PushPlatform, PushApplication> pushApplications = pushApplications(settings);
+        // Where the platform applications send their endpoint events, for the cleanup function: only when there is an application.
+        Optional<Topic> pushEvents = pushApplications.isEmpty() ? Optional.empty()
+                : Optional.of(Topic.Builder.create(this, "PushEndpointEvents").enforceSsl(true).build());
         for (FunctionSpec spec : manifest.functions()) {
             Map<String, String> environment = new HashMap<>(environment(spec));
             // The deployer's choice of the fast path's bound, for the functions the manifest gives one.
@@ -192,6 +197,11 @@ public final class ParleyStack extends Stack {
                 // A dead endpoint is deleted by the push that finds it dead.
                 alias.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("sns:Publish", "sns:DeleteEndpoint")).resources(endpoints).build());
             }
+            if (spec.trigger() instanceof Trigger.PushEndpointEvents && !pushApplications.isEmpty()) {
+                // The cleanup reads the endpoint an event names, and deletes it when it is disabled.
+                alias.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("sns:GetEndpointAttributes", "sns:DeleteEndpoint"))
+                        .resources(endpoints).build());
+            }
             if (spec.managesConnections()) {
                 alias.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("execute-api:ManageConnections"))
                         .resources(manageConnections).build());
@@ -200,6 +210,8 @@ public final class ParleyStack extends Stack {
                 case Trigger.WebSocketAuthorizer auth -> authorizer = Optional.of(WebSocketLambdaAuthorizer.Builder
                         .create("Authorizer", alias).authorizerName("token").identitySource(auth.identitySources()).build());
                 case Trigger.StreamMapping mapping -> alias.addEventSource(streamSource(spec.name(), mapping));
+                case Trigger.PushEndpointEvents ignored -> pushEvents.ifPresentOrElse(topic -> topic.addSubscription(new LambdaSubscription(alias)),
+                        () -> Annotations.of(alias).addInfo("no platform application: " + spec.name() + " has no endpoint events to handle"));
                 case Trigger.WebSocketRoute ignored -> {
                     // Routes are added once the authorizer is known, below.
                 }
@@ -219,7 +231,7 @@ public final class ParleyStack extends Stack {
             }
         }
 
-        push(settings);
+        push(settings, pushEvents);
         operations(manifest, api);
 
         CfnOutput.Builder.create(this, "WebSocketUrl").value(stage.getUrl())
@@ -320,6 +332,7 @@ public final class ParleyStack extends Stack {
             case Trigger.WebSocketRoute route -> "route " + route.routeKey();
             case Trigger.WebSocketAuthorizer ignored -> "the $connect authorizer";
             case Trigger.StreamMapping mapping -> "the stream of " + mapping.table();
+            case Trigger.PushEndpointEvents ignored -> "the push platform applications' endpoint events";
         };
     }
 
@@ -376,25 +389,35 @@ public final class ParleyStack extends Stack {
      * SNS platform applications for FCM and APNs, when their credentials are given. CloudFormation has
      * no resource for them, so a custom resource calls SNS; the credentials reach it as a Secrets
      * Manager dynamic reference, resolved by CloudFormation at deploy time and never written in the
-     * template, and its logs leave the call's data out.
+     * template, and its logs leave the call's data out. Each application sends its endpoint events
+     * ({@code EventEndpointUpdated}, {@code EventDeliveryFailure}) to {@code events}, where the cleanup
+     * function retires the devices whose tokens the platform reported dead.
      */
-    private void push(StackSettings settings) {
+    private void push(StackSettings settings, Optional<Topic> events) {
         Map<PushPlatform, PushApplication> applications = pushApplications(settings);
+        Map<String, String> eventTopics = events.map(topic -> Map.of("EventEndpointUpdated", topic.getTopicArn(),
+                "EventDeliveryFailure", topic.getTopicArn())).orElse(Map.of());
         settings.fcmSecret().ifPresentOrElse(
-                secret -> platformApplication(applications.get(PushPlatform.FCM), Map.of(
-                        "PlatformCredential", "{{resolve:secretsmanager:" + secret + ":SecretString}}"), settings),
+                secret -> platformApplication(applications.get(PushPlatform.FCM), with(eventTopics, Map.of(
+                        "PlatformCredential", "{{resolve:secretsmanager:" + secret + ":SecretString}}")), settings),
                 () -> Annotations.of(this).addWarningV2("parley:noFcm", "No FCM credentials (context " + StackSettings.FCM_SECRET
                         + "): the stack has no Android push; offline Android devices get their messages on their next sync"));
         // An application's platform cannot change: the sandbox one is another resource, so toggling
         // parley:apnsSandbox makes CloudFormation create the new application and then delete the old.
         settings.apnsSecret().ifPresentOrElse(
-                secret -> platformApplication(applications.get(PushPlatform.APNS), Map.of(
+                secret -> platformApplication(applications.get(PushPlatform.APNS), with(eventTopics, Map.of(
                         "PlatformCredential", "{{resolve:secretsmanager:" + secret + ":SecretString:signingKey}}",
                         "PlatformPrincipal", "{{resolve:secretsmanager:" + secret + ":SecretString:keyId}}",
                         "ApplePlatformTeamID", "{{resolve:secretsmanager:" + secret + ":SecretString:teamId}}",
-                        "ApplePlatformBundleID", "{{resolve:secretsmanager:" + secret + ":SecretString:bundleId}}"), settings),
+                        "ApplePlatformBundleID", "{{resolve:secretsmanager:" + secret + ":SecretString:bundleId}}")), settings),
                 () -> Annotations.of(this).addWarningV2("parley:noApns", "No APNs credentials (context " + StackSettings.APNS_SECRET
                         + "): the stack has no iOS push; offline iOS devices get their messages on their next sync"));
+    }
+
+    private static Map<String, String> with(Map<String, String> some, Map<String, String> more) {
+        Map<String, String> all = new LinkedHashMap<>(some);
+        all.putAll(more);
+        return all;
     }
 
     /**

@@ -494,9 +494,9 @@ class ParleyStackTest {
                 }
             });
         });
-        assertThat(rolesWithSns).as("the device routes' functions and the fan-out, and no other").hasSize(3)
+        assertThat(rolesWithSns).as("the device routes' functions, the fan-out and the cleanup, and no other").hasSize(4)
                 .anyMatch(role -> role.startsWith("Rolefanout")).anyMatch(role -> role.startsWith("Roleroutedeviceregister"))
-                .anyMatch(role -> role.startsWith("Roleroutedeviceunregister"));
+                .anyMatch(role -> role.startsWith("Roleroutedeviceunregister")).anyMatch(role -> role.startsWith("Rolepushevents"));
         for (JsonNode statement : snsStatements) {
             List<String> actions = texts(statement.get("Action"));
             List<String> targets = texts(statement.get("Resource"));
@@ -505,11 +505,12 @@ class ParleyStackTest {
                 assertThat(targets).hasSize(2).allSatisfy(target -> assertThat(target).containsPattern(":app/(GCM|APNS)/"));
             } else {
                 assertThat(List.of(Set.of("sns:GetEndpointAttributes", "sns:SetEndpointAttributes", "sns:DeleteEndpoint"),
-                        Set.of("sns:Publish", "sns:DeleteEndpoint"))).as("registration, or publishing").contains(Set.copyOf(actions));
+                        Set.of("sns:Publish", "sns:DeleteEndpoint"), Set.of("sns:GetEndpointAttributes", "sns:DeleteEndpoint")))
+                        .as("registration, publishing, or the cleanup").contains(Set.copyOf(actions));
                 assertThat(targets).hasSize(2).allSatisfy(target -> assertThat(target).containsPattern(":endpoint/(GCM|APNS)/").contains("/*"));
             }
         }
-        assertThat(snsStatements).as("two for each registering function, one for the fan-out").hasSize(5);
+        assertThat(snsStatements).as("two for each registering function, one for the fan-out, one for the cleanup").hasSize(6);
         assertThat(snsStatements.stream().filter(statement -> texts(statement.get("Action")).contains("sns:Publish")))
                 .as("only the fan-out publishes").hasSize(1);
         assertThat(push.properties().stream().filter(e -> e.getValue().path("Type").asText().equals("AWS::Lambda::Function"))
@@ -519,6 +520,36 @@ class ParleyStackTest {
         assertThat(push.toString()).as("each platform application's ARN reaches the functions").contains("app/GCM/").contains("app/APNS/");
         assertThat(resources.toString()).as("without push credentials, no function is granted SNS").doesNotContain("sns:Publish")
                 .doesNotContain("sns:CreatePlatformEndpoint");
+    }
+
+    @Test
+    void thePlatformApplicationsSendTheirEndpointEventsToATopicTheCleanupFunctionIsSubscribedTo() {
+        JsonNode push = withPushResources();
+        List<Map.Entry<String, JsonNode>> topics = push.properties().stream().filter(e -> e.getValue().path("Type").asText().equals("AWS::SNS::Topic"))
+                .toList();
+        assertThat(topics).as("one topic for both applications' events").hasSize(1);
+        String topic = topics.getFirst().getKey();
+        List<JsonNode> subscriptions = push.properties().stream().filter(e -> e.getValue().path("Type").asText().equals("AWS::SNS::Subscription"))
+                .map(Map.Entry::getValue).toList();
+        assertThat(subscriptions).singleElement().satisfies(subscription -> {
+            assertThat(subscription.path("Properties").path("Protocol").asText()).isEqualTo("lambda");
+            assertThat(subscription.path("Properties").path("TopicArn").path("Ref").asText()).isEqualTo(topic);
+            assertThat(subscription.path("Properties").path("Endpoint").toString()).contains("Aliaspushevents");
+        });
+        assertThat(push.properties().stream().filter(e -> e.getValue().path("Type").asText().equals("AWS::Lambda::Permission"))
+                .map(e -> e.getValue().path("Properties"))
+                .filter(permission -> permission.path("Principal").asText().equals("sns.amazonaws.com")).toList())
+                .as("SNS may invoke the cleanup, from that topic only").singleElement()
+                .satisfies(permission -> assertThat(permission.path("SourceArn").path("Ref").asText()).isEqualTo(topic));
+        List<JsonNode> applications = push.properties().stream().filter(e -> e.getValue().path("Type").asText().equals("Custom::AWS"))
+                .map(Map.Entry::getValue).toList();
+        assertThat(applications).hasSize(2).allSatisfy(application -> {
+            String calls = application.path("Properties").toString();
+            assertThat(calls).as("created and updated with both event topics").contains("EventEndpointUpdated").contains("EventDeliveryFailure")
+                    .contains(topic);
+        });
+        assertThat(push.toString()).as("the topic allows only TLS").contains("aws:SecureTransport");
+        assertThat(resources.toString()).as("without push credentials, no topic").doesNotContain("AWS::SNS::Topic");
     }
 
     private static JsonNode withPush;
@@ -566,8 +597,9 @@ class ParleyStackTest {
         // A platform application's platform cannot be changed: a new logical id makes CloudFormation
         // create the other one and delete the old.
         assertThat(sandbox.keySet()).doesNotContainAnyElementsOf(production.keySet());
-        assertThat(production.values().iterator().next().path("Create").asText()).contains("\"Platform\":\"APNS\"");
-        assertThat(sandbox.values().iterator().next().path("Create").asText()).contains("\"Platform\":\"APNS_SANDBOX\"");
+        // The call is a join (it names the event topic's ARN), so it is matched as the template writes it.
+        assertThat(production.values().iterator().next().path("Create").toString()).containsPattern("Platform\\W+APNS\\W").doesNotContain("SANDBOX");
+        assertThat(sandbox.values().iterator().next().path("Create").toString()).containsPattern("Platform\\W+APNS_SANDBOX\\W");
     }
 
     @Test

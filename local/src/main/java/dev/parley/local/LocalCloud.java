@@ -13,6 +13,7 @@ import dev.parley.local.lambda.FunctionPrincipals;
 import dev.parley.local.lambda.KillSwitch;
 import dev.parley.local.lambda.LambdaRuntime;
 import dev.parley.local.lambda.OnFailureDestination;
+import dev.parley.local.lambda.SnsSubscription;
 import dev.parley.local.lambda.StreamEventSourceMapping;
 import dev.parley.local.latency.LatencyDistribution;
 import dev.parley.local.latency.LatencyModel;
@@ -137,6 +138,9 @@ public final class LocalCloud implements Callable<Integer> {
     public record Endpoints(java.net.URI dynamoDb, java.net.URI sns, java.net.URI webSocket, java.net.URI management) {
     }
 
+    /** The topic the local platform applications send their endpoint events to. */
+    public static final String PUSH_EVENTS_TOPIC = "parley-push-events";
+
     private Endpoints endpoints;
     private WebSocketGateway gateway;
     private DynamoDbEmulator dynamoDb;
@@ -219,7 +223,14 @@ public final class LocalCloud implements Callable<Integer> {
                 : ComponentReport.running("Tables", manifest.tables().size() + " from the manifest (" + created + " created now)"));
 
         sns = start(() -> SnsEmulator.start(host, snsPort, Clock.systemUTC()));
-        reports.add(ComponentReport.running("SNS mobile push", sns.endpoint() + "  (outbox " + sns.endpoint() + "/_parley/outbox)"));
+        // One platform application per platform, with no credentials (nothing leaves the machine), whose endpoint events go to
+        // one topic, as the stack sets them up.
+        String pushEvents = sns.createTopic(PUSH_EVENTS_TOPIC);
+        for (String application : List.of(sns.platformApplication("parley-fcm", "GCM"), sns.platformApplication("parley-apns", "APNS"))) {
+            sns.setPlatformApplicationAttributes(application, Map.of("EventEndpointUpdated", pushEvents, "EventDeliveryFailure", pushEvents));
+        }
+        reports.add(ComponentReport.running("SNS mobile push", sns.endpoint() + "  (outbox " + sns.endpoint() + "/_parley/outbox, faults "
+                + sns.endpoint() + "/_parley/faults)"));
 
         runtime = start(() -> new LambdaRuntime(killSwitch));
         gateway = start(() -> WebSocketGateway.builder(manifest, runtime).host(host).port(webSocketPort).principals(principals)
@@ -236,6 +247,7 @@ public final class LocalCloud implements Callable<Integer> {
         reports.add(ComponentReport.running("WebSocket API", gateway.webSocketUrl() + "?token=<JWT>"));
         reports.add(ComponentReport.running("Management API", gateway.managementEndpoint() + "/@connections/{connectionId}"));
 
+        manifest.pushEventConsumers().forEach(consumer -> sns.subscribe(pushEvents, new SnsSubscription(runtime, consumer.name())));
         for (FunctionSpec consumer : manifest.streamConsumers()) {
             Trigger.StreamMapping mapping = (Trigger.StreamMapping) consumer.trigger();
             OnFailureDestination destination = new OnFailureDestination(mapping.onFailureDestination().orElse(consumer.name() + "-failures"));

@@ -46,4 +46,10 @@ public interface PushDevices {
      * the user's marks that have run out, so marks never pile up.
      */
     boolean markPushed(UserId user, DeviceId device, ConversationId conversation, long now, long quietUntil, java.util.List<String> expiredMarks);
+
+    /**
+     * Takes back a mark {@link #markPushed} set with {@code quietUntil}, if it is still that one: a push that
+     * could not be published must not keep the window's next message from pushing.
+     */
+    void releaseMark(UserId user, DeviceId device, ConversationId conversation, long quietUntil);
 }

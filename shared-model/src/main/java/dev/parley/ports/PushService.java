@@ -14,6 +14,18 @@ public interface PushService {
      */
     String endpointFor(PushPlatform platform, String token, String userData);
 
+    /** An endpoint as the push service holds it: whether it is enabled, its token, and the user data it was registered with. */
+    record EndpointState(boolean enabled, String token, String userData) {
+    }
+
+    /**
+     * The endpoint's state now, empty when it is gone: what an endpoint event is checked against, since
+     * the events come late, out of order, and sometimes after the app registered its token again.
+     *
+     * @throws UnavailableException when the push service could not answer now
+     */
+    java.util.Optional<EndpointState> endpointState(String endpoint);
+
     /** Deletes an endpoint; one already gone is not an error. */
     void deleteEndpoint(String endpoint);
 

@@ -14,6 +14,7 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.retries.DefaultRetryStrategy;
 import software.amazon.awssdk.services.apigatewaymanagementapi.ApiGatewayManagementApiClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -36,6 +37,8 @@ public final class AwsClients {
     public static final Duration DYNAMODB_CALL_TIMEOUT = Duration.ofSeconds(2);
     static final Duration MANAGEMENT_ATTEMPT_TIMEOUT = Duration.ofSeconds(2);
     static final Duration MANAGEMENT_CALL_TIMEOUT = Duration.ofSeconds(5);
+    /** How many times the SNS client tries a call, the first included. */
+    static final int SNS_ATTEMPTS = 4;
 
     /**
      * The timers behind those timeouts, shared by every client in the process. Left to itself each
@@ -103,6 +106,9 @@ public final class AwsClients {
                 .httpClient(UrlConnectionHttpClient.create())
                 .overrideConfiguration(o -> {
                     o.apiCallAttemptTimeout(MANAGEMENT_ATTEMPT_TIMEOUT).apiCallTimeout(MANAGEMENT_CALL_TIMEOUT).scheduledExecutorService(TIMEOUT_TIMERS);
+                    // A throttled (429 Throttled) or failing (5xx) call is tried again with jittered exponential backoff, up to
+                    // four attempts within the call's time: push runs after delivery, so its waits hold back no one online.
+                    o.retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(SNS_ATTEMPTS).build());
                     identifyLocally(config, "sns", o);
                 })
                 .credentialsProvider(credentials(config));

@@ -13,6 +13,7 @@ import dev.parley.functions.store.ManagementApiPoster;
 import dev.parley.functions.usecase.Delivery;
 import dev.parley.functions.usecase.Devices;
 import dev.parley.functions.usecase.Push;
+import dev.parley.functions.usecase.PushEndpoints;
 import dev.parley.ports.ConnectionRegistry;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.MessageLog;
@@ -102,6 +103,11 @@ final class Wiring {
             push = new Push(pushDevices(), pushService(), conversations(), clock, ParleyConfig.pushWindow());
         }
         return push;
+    }
+
+    /** The push service's endpoints, for the function that handles the platform applications' endpoint events. */
+    PushEndpoints pushEndpoints() {
+        return new PushEndpoints(pushDevices(), pushService());
     }
 
     private DynamoPushDevices pushDevices() {

@@ -42,6 +42,9 @@ public record Manifest(List<FunctionSpec> functions, List<TableSpec> tables) {
                         throw new IllegalArgumentException(function.name() + " maps the stream of table " + mapping.table() + ", which has none");
                     }
                 }
+                case Trigger.PushEndpointEvents ignored -> {
+                    // Any number of functions may subscribe to the endpoint events.
+                }
             }
             for (String table : function.tables().keySet()) {
                 if (!tableNames.contains(table)) {
@@ -64,6 +67,11 @@ public record Manifest(List<FunctionSpec> functions, List<TableSpec> tables) {
 
     public Optional<FunctionSpec> authorizer() {
         return functions.stream().filter(f -> f.trigger() instanceof Trigger.WebSocketAuthorizer).findFirst();
+    }
+
+    /** The functions subscribed to the push platform applications' endpoint events. */
+    public List<FunctionSpec> pushEventConsumers() {
+        return functions.stream().filter(f -> f.trigger() instanceof Trigger.PushEndpointEvents).toList();
     }
 
     public List<FunctionSpec> streamConsumers() {

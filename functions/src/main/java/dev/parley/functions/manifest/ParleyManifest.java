@@ -5,6 +5,7 @@ import dev.parley.functions.handler.AuthorizerHandler;
 import dev.parley.functions.handler.ConnectionHandlers;
 import dev.parley.functions.handler.FanOutHandler;
 import dev.parley.functions.handler.FrameHandler;
+import dev.parley.functions.handler.PushEventsHandler;
 import dev.parley.functions.handler.ReceiptNoticesHandler;
 import dev.parley.functions.manifest.FunctionSpec.TableAccess;
 import dev.parley.functions.manifest.TableSpec.Key;
@@ -91,6 +92,9 @@ public final class ParleyManifest {
                         Duration.ofHours(1), Optional.of("parley-receipts-failures")),
                 Map.of(MEMBERSHIPS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ_WRITE, MESSAGES, TableAccess.READ,
                         CONNECTIONS, TableAccess.READ_WRITE), true));
+        // The cleanup of dead push tokens: the platforms' endpoint events, checked against the endpoint and the device registered.
+        functions.add(new FunctionSpec("push-events", PushEventsHandler.class.getName(), 512, Duration.ofSeconds(30), tables,
+                new Trigger.PushEndpointEvents(), Map.of(CONNECTIONS, TableAccess.READ_WRITE), false));
         return new Manifest(functions, tables());
     }
 

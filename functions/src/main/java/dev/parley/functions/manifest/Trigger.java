@@ -32,6 +32,14 @@ public sealed interface Trigger {
         }
     }
 
+    /**
+     * The endpoint events of the push platform applications ({@code EventEndpointUpdated} and
+     * {@code EventDeliveryFailure}): on AWS a subscription to the SNS topic the applications send them to;
+     * locally the SNS emulator invokes the function as SNS would, asynchronously.
+     */
+    record PushEndpointEvents() implements Trigger {
+    }
+
     /** Where a stream mapping starts reading a shard it has no checkpoint for. */
     enum StartingPosition { TRIM_HORIZON, LATEST }
 

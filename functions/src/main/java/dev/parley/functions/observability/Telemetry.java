@@ -28,6 +28,8 @@ public final class Telemetry {
     public static final String POSTS = "PostToConnectionCalls";
     public static final String GONE_CONNECTIONS = "GoneConnections";
     public static final String PUSH_HAND_OFFS = "PushHandOffs";
+    /** Devices whose push endpoint the platform disabled (the token is dead), found by the endpoint events. */
+    public static final String PUSH_DEVICES_RETIRED = "PushDevicesRetired";
     public static final String FRAMES_DEFERRED = "FramesDeferred";
     /** Sends whose fast path delivered to every live connection in time, and recorded it; and those that left it to the stream. */
     public static final String FAST_PATH_COMPLETE = "FastPathComplete";

@@ -96,6 +96,19 @@ public final class SnsPushService implements PushService {
     }
 
     @Override
+    public Optional<EndpointState> endpointState(String endpoint) {
+        return SdkErrors.translating("reading a push endpoint", () -> {
+            try {
+                Map<String, String> attributes = sns().getEndpointAttributes(b -> b.endpointArn(endpoint)).attributes();
+                return Optional.of(new EndpointState("true".equals(attributes.get(ENABLED)), attributes.getOrDefault(TOKEN, ""),
+                        attributes.getOrDefault(USER_DATA, "")));
+            } catch (NotFoundException gone) {
+                return Optional.<EndpointState>empty();
+            }
+        });
+    }
+
+    @Override
     public void deleteEndpoint(String endpoint) {
         // SNS answers a delete of an endpoint that is gone with success: nothing to tell apart.
         SdkErrors.translating("deleting a push endpoint", () -> sns().deleteEndpoint(b -> b.endpointArn(endpoint)));

@@ -162,4 +162,18 @@ public final class DynamoPushDevices implements PushDevices {
             }
         });
     }
+
+    @Override
+    public void releaseMark(UserId user, DeviceId device, ConversationId conversation, long quietUntil) {
+        String mark = ConnectionsTable.pushMarkName(dev.parley.ports.ConnectionRegistry.pushMark(device, conversation));
+        SdkErrors.translating("releasing a push mark", () -> {
+            try {
+                dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user))).updateExpression("REMOVE #mark")
+                        .conditionExpression("#mark = :quiet").expressionAttributeNames(Map.of("#mark", mark))
+                        .expressionAttributeValues(Map.of(":quiet", AttributeValue.fromN(Long.toString(quietUntil)))));
+            } catch (ConditionalCheckFailedException anotherPushMarkedSince) {
+                // Its mark stands.
+            }
+        });
+    }
 }

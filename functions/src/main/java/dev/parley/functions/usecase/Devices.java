@@ -20,19 +20,21 @@ public final class Devices {
     static final int REGISTER_ATTEMPTS = 3;
     private final PushDevices devices;
     private final PushService push;
+    private final PushEndpoints endpoints;
     private final ConversationRepository conversations;
 
     public Devices(PushDevices devices, PushService push, ConversationRepository conversations) {
         this.devices = devices;
         this.push = push;
+        this.endpoints = new PushEndpoints(devices, push);
         this.conversations = conversations;
     }
 
     public ServerFrame.DeviceRegistered register(Caller caller, ClientFrame.DeviceRegister register) {
         // The endpoint names its device, for whoever reads SNS's side (the endpoint events, the console).
-        String endpoint = push.endpointFor(register.platform(), register.token(), caller.user().value() + "/" + caller.device().value());
+        String endpoint = push.endpointFor(register.platform(), register.token(), PushEndpoints.userData(caller.user(), caller.device()));
         devices.registered(caller.user(), caller.device()).filter(old -> !old.token().equals(register.token()))
-                .ifPresent(old -> forget(old, endpoint));
+                .ifPresent(old -> endpoints.retire(old, endpoint));
         PushDevices.PushDevice device = new PushDevices.PushDevice(caller.user(), caller.device(), register.platform(), register.token(), endpoint);
         for (int attempt = 0; attempt < REGISTER_ATTEMPTS; attempt++) {
             // A token registered by another device is taken from it; racing another registration, the later one wins.
@@ -47,19 +49,8 @@ public final class Devices {
     }
 
     public ServerFrame.DeviceUnregistered unregister(Caller caller) {
-        devices.registered(caller.user(), caller.device()).ifPresent(device -> forget(device, ""));
+        devices.registered(caller.user(), caller.device()).ifPresent(device -> endpoints.retire(device, ""));
         return new ServerFrame.DeviceUnregistered();
-    }
-
-    /**
-     * Takes a registration from its device, and retires its endpoint unless another device holds the token
-     * now (an endpoint is per token) or it is the endpoint the device registers next ({@code keep}).
-     */
-    private void forget(PushDevices.PushDevice device, String keep) {
-        devices.unregister(device.user(), device.device());
-        if (!device.endpoint().equals(keep) && devices.holderOf(device.platform(), device.token()).isEmpty()) {
-            push.deleteEndpoint(device.endpoint());
-        }
     }
 
     public ServerFrame.ConversationMuted mute(Caller caller, ClientFrame.ConversationMute mute) {

@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * the window's messages are absorbed, at no write: the device's push mark (read with its connections)
  * says it is quiet, and marks this environment wrote itself are remembered for the batches that read
  * the item before them. Only a push that happens costs a write, the conditional one that sets the mark,
- * so two fan-outs racing for the same device push once. A failed push is logged and counted, never
- * retried into the delivery: online members were posted to first.
+ * so two fan-outs racing for the same device push once. A throttled or failing publish is retried with
+ * backoff by the SNS client; one that still fails is logged and its mark taken back, so the next message
+ * pushes; it never holds back the delivery, since online members were posted to first.
  */
 public final class Push implements PushNotifier {
     private static final Logger LOG = LoggerFactory.getLogger(Push.class);
@@ -38,6 +39,7 @@ public final class Push implements PushNotifier {
 
     private final PushDevices devices;
     private final PushService service;
+    private final PushEndpoints endpoints;
     private final ConversationRepository conversations;
     private final Clock clock;
     private final Duration window;
@@ -52,6 +54,7 @@ public final class Push implements PushNotifier {
     public Push(PushDevices devices, PushService service, ConversationRepository conversations, Clock clock, Duration window) {
         this.devices = devices;
         this.service = service;
+        this.endpoints = new PushEndpoints(devices, service);
         this.conversations = conversations;
         this.clock = clock;
         this.window = window;
@@ -68,40 +71,39 @@ public final class Push implements PushNotifier {
             if (target.quietUntil().isPresent() && target.quietUntil().getAsLong() > now || recentMarks.getOrDefault(remembered, 0L) > now) {
                 continue;
             }
+            long quietUntil = now + window.toMillis();
+            boolean marked = false;
             try {
-                boolean ours = devices.markPushed(device.user(), device.device(), message.conversationId(), now, now + window.toMillis(),
-                        target.expiredMarks());
-                recentMarks.put(remembered, now + window.toMillis());
-                if (!ours) {
+                marked = devices.markPushed(device.user(), device.device(), message.conversationId(), now, quietUntil, target.expiredMarks());
+                recentMarks.put(remembered, quietUntil);
+                if (!marked) {
                     continue;
                 }
                 long badge = badges.computeIfAbsent(device.user(), this::unread);
                 if (service.publish(device, message.conversationId(), badge) == PushService.Published.ENDPOINT_GONE) {
-                    forget(device);
+                    endpoints.retire(device, "");
+                    LOG.info("push endpoint gone; device {} of {} retired", device.device().value(), device.user().value());
                 } else {
                     pushed++;
                 }
             } catch (RuntimeException e) {
                 LOG.warn("push to a device of {} failed", device.user().value(), e);
+                if (marked) {
+                    release(device, message, quietUntil, remembered);
+                }
             }
         }
         return pushed;
     }
 
-    /**
-     * A device whose endpoint the platform reported dead (the app was uninstalled, the token expired):
-     * it gets no push again until it registers a token anew.
-     */
-    private void forget(PushDevices.PushDevice dead) {
-        Optional<PushDevices.PushDevice> now = devices.registered(dead.user(), dead.device());
-        if (now.isPresent() && now.get().endpoint().equals(dead.endpoint())) {
-            devices.unregister(dead.user(), dead.device());
+    /** Takes back the mark of a push that was not published, so that the next message pushes instead of being absorbed. */
+    private void release(PushDevices.PushDevice device, Message message, long quietUntil, String remembered) {
+        recentMarks.remove(remembered, quietUntil);
+        try {
+            devices.releaseMark(device.user(), device.device(), message.conversationId(), quietUntil);
+        } catch (RuntimeException e) {
+            LOG.warn("taking back the push mark of a device of {} failed; its next push waits for the window", device.user().value(), e);
         }
-        // The endpoint is the token's: another device that registered the token meanwhile (and enabled it again) keeps it.
-        if (devices.holderOf(dead.platform(), dead.token()).filter(holder -> !holder.isSameDevice(dead.user(), dead.device())).isEmpty()) {
-            service.deleteEndpoint(dead.endpoint());
-        }
-        LOG.info("push endpoint gone; device {} of {} forgotten", dead.device().value(), dead.user().value());
     }
 
     /** The user's unread messages over their conversations (as conversation.list counts them), for the badge. */

@@ -136,6 +136,11 @@ class DevicesTest {
                                       java.util.List<String> expiredMarks) {
                 return contested.markPushed(user, device, conversation, now, quietUntil, expiredMarks);
             }
+
+            @Override
+            public void releaseMark(dev.parley.model.UserId user, DeviceId device, ConversationId conversation, long quietUntil) {
+                contested.releaseMark(user, device, conversation, quietUntil);
+            }
         };
         Devices racing = new Devices(losing, push, world.conversations);
         assertThatThrownBy(() -> racing.register(alicePhone, fcm("t1"))).isInstanceOfSatisfying(DomainException.class,

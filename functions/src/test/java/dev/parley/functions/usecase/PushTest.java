@@ -110,6 +110,19 @@ class PushTest {
     }
 
     @Test
+    void aPublishThatStillFailsAfterItsRetriesGivesItsMarkBackSoTheNextMessagePushes() {
+        sns.unavailablePublishes = 1;
+        deliver(ALICE, chat);
+        assertThat(sns.published).as("SNS throttled it past the client's retries").isEmpty();
+        assertThat(world.pushDevices.marks(BOB)).as("the mark is taken back").isEmpty();
+
+        world.clock.advance(Duration.ofSeconds(1));
+        deliver(ALICE, chat);
+        assertThat(pushedUsers()).as("within the window, yet pushed: the failed one did not count").containsExactly(BOB);
+        assertThat(world.pushDevices.registered(BOB, DeviceId.DEFAULT)).as("a throttle is not a dead token").isPresent();
+    }
+
+    @Test
     void aVoidEntryWakesNobody() {
         Message voided = Message.voided(chat, 7, world.clock.millis());
         fanOut.deliver(List.of(new FanOut.Envelope("record-void", voided, Optional.empty())));

@@ -12,6 +12,7 @@ import java.net.URLDecoder;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Instant;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,8 +32,12 @@ import org.eclipse.jetty.util.Callback;
  * The part of SNS that mobile push uses, over SNS's Query protocol (form-encoded requests, XML
  * answers), so {@code SnsClient} works with an endpoint override: platform applications, platform
  * endpoints (idempotent per token), their attributes, and Publish to an endpoint with
- * {@code MessageStructure=json}. Nothing leaves the machine: every push lands in an outbox
- * ({@link #outbox()}, {@code GET /_parley/outbox}, and the log) as the platform would have received it.
+ * {@code MessageStructure=json}, and the applications' endpoint events ({@code EventEndpointCreated},
+ * {@code EventEndpointUpdated}, {@code EventEndpointDeleted}, {@code EventDeliveryFailure}) sent to the
+ * topics their attributes name, whose in-process subscribers get them asynchronously, as SNS delivers.
+ * Nothing leaves the machine: every push lands in an outbox ({@link #outbox()}, {@code GET /_parley/outbox},
+ * and the log) as the platform would have received it. Faults ({@link #faults()}, {@code /_parley/faults})
+ * expire a token, throttle publishes, or fail a share of them.
  */
 public final class SnsEmulator implements AutoCloseable {
     static final String NAMESPACE = "http://sns.amazonaws.com/doc/2010-03-31/";
@@ -42,8 +47,13 @@ public final class SnsEmulator implements AutoCloseable {
     private static final Set<String> PLATFORMS = Set.of("GCM", "APNS", "APNS_SANDBOX", "ADM", "BAIDU", "MPNS", "WNS");
     private static final String ARN_PREFIX = "arn:aws:sns:local:000000000000:";
 
+    /** An application; its attributes change in place, so that its endpoints see them. */
     private record Application(String arn, String name, String platform, Map<String, String> attributes) {
     }
+
+    /** The application attributes that name a topic for each endpoint event, by the event's type. */
+    static final Map<String, String> EVENT_ATTRIBUTES = Map.of("EndpointCreated", "EventEndpointCreated",
+            "EndpointUpdated", "EventEndpointUpdated", "EndpointDeleted", "EventEndpointDeleted", "DeliveryFailure", "EventDeliveryFailure");
 
     private static final class Endpoint {
         final String arn;
@@ -59,7 +69,10 @@ public final class SnsEmulator implements AutoCloseable {
     private final Map<String, Application> applications = new ConcurrentHashMap<>();
     private final Map<String, Endpoint> endpoints = new ConcurrentHashMap<>();
     private final List<Delivery> outbox = new CopyOnWriteArrayList<>();
-    private final Set<String> expiredTokens = ConcurrentHashMap.newKeySet();
+    private final SnsFaults faults = new SnsFaults(42);
+    private final Map<String, List<java.util.function.Consumer<Notification>>> topics = new ConcurrentHashMap<>();
+    /** Delivers topic notifications off the request's thread: SNS answers the call before its subscribers hear of it. */
+    private final java.util.concurrent.ExecutorService notifications = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
     private final Clock clock;
     private final Server server;
     private final URI endpoint;
@@ -99,17 +112,52 @@ public final class SnsEmulator implements AutoCloseable {
         return List.copyOf(outbox);
     }
 
-    /**
-     * The fault "this device's token has expired": the next push to it is accepted but the platform
-     * refuses it, and SNS disables the endpoint, as it does when FCM or APNs report the token invalid.
-     */
+    /** The fault switches. */
+    public SnsFaults faults() {
+        return faults;
+    }
+
+    /** The fault "this device's token has expired" ({@link SnsFaults#expireToken}). */
     public void expireToken(String token) {
-        expiredTokens.add(token);
+        faults.expireToken(token);
+    }
+
+    /** Creates a topic (or finds the one of that name) and returns its ARN. */
+    public String createTopic(String name) {
+        if (!name.matches("[A-Za-z0-9_-]{1,256}")) {
+            throw SnsError.invalidParameter("Topic Name Reason: must be 1 to 256 letters, digits, underscores or hyphens");
+        }
+        String arn = ARN_PREFIX + name;
+        topics.computeIfAbsent(arn, key -> new CopyOnWriteArrayList<>());
+        return arn;
+    }
+
+    /** Subscribes to a topic in-process: the local cloud's Lambda subscriptions. */
+    public void subscribe(String topicArn, java.util.function.Consumer<Notification> subscriber) {
+        List<java.util.function.Consumer<Notification>> subscribers = topics.get(topicArn);
+        if (subscribers == null) {
+            throw new IllegalArgumentException("no topic " + topicArn);
+        }
+        subscribers.add(subscriber);
+    }
+
+    /** Sets attributes of a platform application (its event topics, for one), as SetPlatformApplicationAttributes does. */
+    public void setPlatformApplicationAttributes(String applicationArn, Map<String, String> attributes) {
+        Application application = application(applicationArn);
+        attributes.forEach((key, value) -> {
+            if (EVENT_ATTRIBUTES.containsValue(key) && !value.isEmpty() && !topics.containsKey(value)) {
+                throw SnsError.notFound("Topic does not exist: " + key + " names " + value);
+            }
+        });
+        application.attributes().putAll(attributes);
     }
 
     // ---- the Query protocol -------------------------------------------------------------------------
 
     private boolean handle(Request request, Response response, Callback callback) throws Exception {
+        if (Request.getPathInContext(request).equals("/_parley/faults")) {
+            return faultsAdmin(request, response, callback);
+        }
         if ("GET".equals(request.getMethod()) && "/_parley/outbox".equals(Request.getPathInContext(request))) {
             ArrayNode deliveries = Json.NODES.arrayNode();
             outbox.forEach(d -> deliveries.addObject().put("at", d.at().toString()).put("messageId", d.messageId())
@@ -128,6 +176,11 @@ public final class SnsEmulator implements AutoCloseable {
             String result = switch (action) {
                 case "CreatePlatformApplication" -> createPlatformApplication(form);
                 case "GetPlatformApplicationAttributes" -> getPlatformApplicationAttributes(form);
+                case "SetPlatformApplicationAttributes" -> {
+                    setPlatformApplicationAttributes(required(form, "PlatformApplicationArn"), attributes(form, "Attributes"));
+                    yield "";
+                }
+                case "CreateTopic" -> element("TopicArn", createTopic(required(form, "Name")));
                 case "DeletePlatformApplication" -> deletePlatformApplication(form);
                 case "CreatePlatformEndpoint" -> createPlatformEndpoint(form);
                 case "GetEndpointAttributes" -> getEndpointAttributes(form);
@@ -136,7 +189,8 @@ public final class SnsEmulator implements AutoCloseable {
                 case "ListEndpointsByPlatformApplication" -> listEndpoints(form);
                 case "Publish" -> publish(form);
                 default -> throw new SnsError(400, "InvalidAction", "Parley's local SNS does not support the action " + action
-                        + "; it serves mobile push: platform applications, platform endpoints and Publish to an endpoint");
+                        + "; it serves mobile push: platform applications, platform endpoints, Publish to an endpoint, and topics for"
+                        + " the applications' endpoint events");
             };
             String xml = "<" + action + "Response xmlns=\"" + NAMESPACE + "\"><" + action + "Result>" + result + "</" + action + "Result>"
                     + "<ResponseMetadata><RequestId>" + requestId + "</RequestId></ResponseMetadata></" + action + "Response>";
@@ -166,7 +220,7 @@ public final class SnsEmulator implements AutoCloseable {
      */
     public String platformApplication(String name, String platform) {
         String arn = ARN_PREFIX + "app/" + platform + "/" + name;
-        applications.put(arn, new Application(arn, name, platform, Map.of()));
+        applications.computeIfAbsent(arn, key -> new Application(arn, name, platform, new ConcurrentHashMap<>()));
         return arn;
     }
 
@@ -181,7 +235,8 @@ public final class SnsEmulator implements AutoCloseable {
         }
         Map<String, String> attributes = attributes(form, "Attributes");
         String arn = ARN_PREFIX + "app/" + platform + "/" + name;
-        applications.compute(arn, (key, existing) -> new Application(arn, name, platform, attributes));
+        applications.computeIfAbsent(arn, key -> new Application(arn, name, platform, new ConcurrentHashMap<>()));
+        setPlatformApplicationAttributes(arn, attributes);
         return element("PlatformApplicationArn", arn);
     }
 
@@ -227,6 +282,7 @@ public final class SnsEmulator implements AutoCloseable {
             }
             created.attributes.putAll(attributes);
             endpoints.put(arn, created);
+            endpointEvent(application, "EndpointCreated", arn, null);
             return element("EndpointArn", arn);
         }
     }
@@ -252,11 +308,15 @@ public final class SnsEmulator implements AutoCloseable {
         synchronized (endpoint) {
             endpoint.attributes.putAll(attributes);
         }
+        endpointEvent(endpoint.application, "EndpointUpdated", endpoint.arn, null);
         return "";
     }
 
     private String deleteEndpoint(Map<String, String> form) {
-        endpoints.remove(required(form, "EndpointArn"));
+        Endpoint deleted = endpoints.remove(required(form, "EndpointArn"));
+        if (deleted != null) {
+            endpointEvent(deleted.application, "EndpointDeleted", deleted.arn, null);
+        }
         return "";
     }
 
@@ -279,9 +339,13 @@ public final class SnsEmulator implements AutoCloseable {
         if (Utf8.length(message) > MAX_MESSAGE_BYTES) {
             throw SnsError.invalidParameter("Message too long");
         }
+        faults.publishFault().ifPresent(fault -> {
+            throw fault;
+        });
         Endpoint endpoint = endpoints.get(targetArn);
         if (endpoint == null) {
-            throw SnsError.notFound("Endpoint does not exist");
+            // What SNS answers for a deleted endpoint's ARN.
+            throw SnsError.invalidParameter("TargetArn Reason: No endpoint found for the target arn specified");
         }
         String platform = endpoint.application.platform();
         String payload = platformPayload(message, form.get("MessageStructure"), platform);
@@ -297,11 +361,13 @@ public final class SnsEmulator implements AutoCloseable {
             token = endpoint.attributes.get("Token");
         }
         String messageId = UUID.randomUUID().toString();
-        boolean expired = expiredTokens.remove(token);
+        boolean expired = faults.takeExpired(token);
         if (expired) {
             synchronized (endpoint) {
                 endpoint.attributes.put("Enabled", "false");
             }
+            endpointEvent(endpoint.application, "DeliveryFailure", endpoint.arn, messageId);
+            endpointEvent(endpoint.application, "EndpointUpdated", endpoint.arn, null);
         }
         Delivery delivery = new Delivery(clock.instant(), messageId, endpoint.arn, platform, token, payload, !expired,
                 expired ? "the platform refused the token (expired or unregistered); the endpoint is now disabled" : "");
@@ -309,6 +375,98 @@ public final class SnsEmulator implements AutoCloseable {
         System.getLogger(SnsEmulator.class.getName()).log(System.Logger.Level.INFO,
                 "push " + (expired ? "FAILED" : "delivered") + " to " + platform + " token " + token + ": " + payload);
         return element("MessageId", messageId);
+    }
+
+    /**
+     * Sends an endpoint event to the topic the application names for it, if it names one. The message is
+     * the JSON SNS sends: {@code EventType}, {@code EndpointArn}, {@code Resource} (the application),
+     * {@code Service}, {@code Time}, and for a delivery failure {@code FailureType}, {@code FailureMessage},
+     * {@code DeliveryAttempts} and the failed publish's {@code MessageId}.
+     */
+    private void endpointEvent(Application application, String type, String endpointArn, String failedMessageId) {
+        String topic = application.attributes().get(EVENT_ATTRIBUTES.get(type));
+        if (topic == null || topic.isEmpty() || !topics.containsKey(topic)) {
+            return;
+        }
+        Instant now = clock.instant();
+        com.fasterxml.jackson.databind.node.ObjectNode event = Json.NODES.objectNode();
+        if (failedMessageId != null) {
+            event.put("DeliveryAttempts", 1);
+        }
+        event.put("EndpointArn", endpointArn).put("EventType", type);
+        if (failedMessageId != null) {
+            event.put("FailureMessage", "Platform token associated with the endpoint is not valid").put("FailureType", "InvalidPlatformToken")
+                    .put("MessageId", failedMessageId);
+        }
+        event.put("Resource", application.arn()).put("Service", "SNS").put("Time", now.toString());
+        Notification notification = new Notification(topic, UUID.randomUUID().toString(),
+                type + " event for app " + application.name() + " (" + application.platform() + ")", event.toString(), now);
+        for (java.util.function.Consumer<Notification> subscriber : topics.get(topic)) {
+            notifications.execute(() -> {
+                try {
+                    subscriber.accept(notification);
+                } catch (RuntimeException e) {
+                    System.getLogger(SnsEmulator.class.getName()).log(System.Logger.Level.WARNING, "a subscriber of " + topic + " failed", e);
+                }
+            });
+        }
+    }
+
+    private boolean faultsAdmin(Request request, Response response, Callback callback) throws Exception {
+        try {
+            switch (request.getMethod()) {
+                case "GET" -> {
+                }
+                case "DELETE" -> faults.clear();
+                case "POST" -> {
+                    JsonNode body;
+                    try (InputStream in = Request.asInputStream(request)) {
+                        body = Json.MAPPER.readTree(in);
+                    }
+                    if (body == null || !body.isObject()) {
+                        throw new IllegalArgumentException("the body must be a JSON object: {\"expireToken\": \"TOKEN\", \"throttlePublishes\": N,"
+                                + " \"failPublishPercent\": P}");
+                    }
+                    body.fieldNames().forEachRemaining(field -> {
+                        if (!Set.of("expireToken", "throttlePublishes", "failPublishPercent").contains(field)) {
+                            throw new IllegalArgumentException("unknown fault " + field + "; the faults are expireToken, throttlePublishes, failPublishPercent");
+                        }
+                    });
+                    if (body.has("expireToken")) {
+                        faults.expireToken(textField(body, "expireToken"));
+                    }
+                    if (body.has("throttlePublishes")) {
+                        faults.throttlePublishes(intField(body, "throttlePublishes"));
+                    }
+                    if (body.has("failPublishPercent")) {
+                        faults.failPublishes(intField(body, "failPublishPercent"));
+                    }
+                }
+                default -> {
+                    respond(response, callback, 405, "text/plain", "GET, POST or DELETE");
+                    return true;
+                }
+            }
+            respond(response, callback, 200, "application/json", Json.MAPPER.writeValueAsString(faults.describe()));
+        } catch (IllegalArgumentException | com.fasterxml.jackson.core.JacksonException e) {
+            respond(response, callback, 400, "application/json",
+                    Json.MAPPER.writeValueAsString(Map.of("error", String.valueOf(e.getMessage()))));
+        }
+        return true;
+    }
+
+    private static String textField(JsonNode body, String field) {
+        if (!body.get(field).isTextual() || body.get(field).textValue().isEmpty()) {
+            throw new IllegalArgumentException(field + " must be a non-empty string");
+        }
+        return body.get(field).textValue();
+    }
+
+    private static int intField(JsonNode body, String field) {
+        if (!body.get(field).canConvertToInt() || !body.get(field).isIntegralNumber()) {
+            throw new IllegalArgumentException(field + " must be a whole number");
+        }
+        return body.get(field).intValue();
     }
 
     /**
@@ -411,6 +569,7 @@ public final class SnsEmulator implements AutoCloseable {
 
     @Override
     public void close() {
+        notifications.shutdownNow();
         try {
             server.stop();
         } catch (Exception e) {

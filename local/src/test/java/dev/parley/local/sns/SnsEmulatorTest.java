@@ -90,7 +90,8 @@ class SnsEmulatorTest {
                 .isInstanceOf(InvalidParameterException.class).hasMessageContaining("No default entry");
         assertThatThrownBy(() -> client.publish(b -> b.targetArn(endpoint).messageStructure("json").message("not json")))
                 .isInstanceOf(InvalidParameterException.class).hasMessageContaining("failed to parse");
-        assertThatThrownBy(() -> client.publish(b -> b.targetArn(app + "-nothing").message("x"))).isInstanceOf(NotFoundException.class);
+        assertThatThrownBy(() -> client.publish(b -> b.targetArn(app + "-nothing").message("x"))).isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("No endpoint found for the target arn specified");
         assertThat(sns.outbox()).isEmpty();
     }
 
@@ -115,7 +116,84 @@ class SnsEmulatorTest {
                 .isInstanceOf(InvalidParameterException.class).hasMessageContaining("Platform");
         assertThatThrownBy(() -> client.createPlatformEndpoint(b -> b.platformApplicationArn(app).token("")))
                 .isInstanceOf(InvalidParameterException.class).hasMessageContaining("Token");
-        assertThatThrownBy(() -> client.createTopic(b -> b.name("topic")))
-                .isInstanceOfSatisfying(SnsException.class, e -> assertThat(e.awsErrorDetails().errorMessage()).contains("does not support the action CreateTopic"));
+        assertThatThrownBy(() -> client.listTopics())
+                .isInstanceOfSatisfying(SnsException.class, e -> assertThat(e.awsErrorDetails().errorMessage()).contains("does not support the action ListTopics"));
+        assertThatThrownBy(() -> client.setPlatformApplicationAttributes(b -> b.platformApplicationArn(app)
+                .attributes(Map.of("EventDeliveryFailure", "arn:aws:sns:local:000000000000:no-such-topic"))))
+                .isInstanceOf(NotFoundException.class).hasMessageContaining("EventDeliveryFailure");
+    }
+
+    @Test
+    void theApplicationsEndpointEventsReachItsTopicsSubscribersAsSnsSendsThem() throws Exception {
+        String topic = client.createTopic(b -> b.name("push-events")).topicArn();
+        assertThat(client.createTopic(b -> b.name("push-events")).topicArn()).as("one topic per name").isEqualTo(topic);
+        client.setPlatformApplicationAttributes(b -> b.platformApplicationArn(app)
+                .attributes(Map.of("EventEndpointUpdated", topic, "EventDeliveryFailure", topic)));
+        java.util.concurrent.BlockingQueue<Notification> heard = new java.util.concurrent.LinkedBlockingQueue<>();
+        sns.subscribe(topic, heard::add);
+
+        String endpoint = client.createPlatformEndpoint(b -> b.platformApplicationArn(app).token("stale").customUserData("alice/phone")).endpointArn();
+        sns.expireToken("stale");
+        String failed = client.publish(b -> b.targetArn(endpoint).message("hello")).messageId();
+
+        java.util.Map<String, com.fasterxml.jackson.databind.JsonNode> events = new java.util.HashMap<>();
+        for (int i = 0; i < 2; i++) {
+            Notification notification = heard.poll(5, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(notification).as("event " + (i + 1) + " of 2").isNotNull();
+            assertThat(notification.topicArn()).isEqualTo(topic);
+            com.fasterxml.jackson.databind.JsonNode event = new com.fasterxml.jackson.databind.ObjectMapper().readTree(notification.message());
+            events.put(event.path("EventType").asText(), event);
+        }
+        assertThat(events).containsOnlyKeys("DeliveryFailure", "EndpointUpdated");
+        com.fasterxml.jackson.databind.JsonNode failure = events.get("DeliveryFailure");
+        assertThat(failure.path("EndpointArn").asText()).isEqualTo(endpoint);
+        assertThat(failure.path("FailureType").asText()).isEqualTo("InvalidPlatformToken");
+        assertThat(failure.path("MessageId").asText()).isEqualTo(failed);
+        assertThat(failure.path("Resource").asText()).isEqualTo(app);
+        assertThat(events.get("EndpointUpdated").path("EndpointArn").asText()).isEqualTo(endpoint);
+        assertThat(heard.poll(200, java.util.concurrent.TimeUnit.MILLISECONDS))
+                .as("the application names no topic for EndpointCreated: nothing else was sent").isNull();
+
+        client.deleteEndpoint(b -> b.endpointArn(endpoint));
+        assertThat(heard.poll(200, java.util.concurrent.TimeUnit.MILLISECONDS)).as("nor for EndpointDeleted").isNull();
+    }
+
+    @Test
+    void faultSwitchesThrottleAndFailPublishesAsSnsWould() throws Exception {
+        SnsClient once = SnsClient.builder().endpointOverride(sns.endpoint()).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .overrideConfiguration(o -> o.retryStrategy(software.amazon.awssdk.retries.DefaultRetryStrategy.doNotRetry()))
+                .httpClient(UrlConnectionHttpClient.create()).build();
+        String endpoint = client.createPlatformEndpoint(b -> b.platformApplicationArn(app).token("tok-1")).endpointArn();
+        sns.faults().throttlePublishes(1);
+        assertThatThrownBy(() -> once.publish(b -> b.targetArn(endpoint).message("x"))).isInstanceOfSatisfying(SnsException.class, e -> {
+            assertThat(e.statusCode()).isEqualTo(429);
+            assertThat(e.isThrottlingException()).isTrue();
+        });
+        once.publish(b -> b.targetArn(endpoint).message("the throttle was for one"));
+
+        HttpClient http = HttpClient.newHttpClient();
+        HttpResponse<String> set = http.send(HttpRequest.newBuilder(sns.endpoint().resolve("/_parley/faults"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"failPublishPercent\": 100}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(set.statusCode()).isEqualTo(200);
+        assertThat(set.body()).contains("\"failPublishPercent\":100");
+        assertThatThrownBy(() -> once.publish(b -> b.targetArn(endpoint).message("x")))
+                .isInstanceOfSatisfying(SnsException.class, e -> assertThat(e.statusCode()).isEqualTo(500));
+
+        HttpResponse<String> bad = http.send(HttpRequest.newBuilder(sns.endpoint().resolve("/_parley/faults"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"failPublishPercent\": 101}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.body()).contains("failPublishPercent must be 0 to 100");
+        HttpResponse<String> unknown = http.send(HttpRequest.newBuilder(sns.endpoint().resolve("/_parley/faults"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"dropEverything\": true}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(unknown.statusCode()).isEqualTo(400);
+        assertThat(unknown.body()).contains("unknown fault dropEverything");
+
+        HttpResponse<String> cleared = http.send(HttpRequest.newBuilder(sns.endpoint().resolve("/_parley/faults")).DELETE().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(cleared.body()).contains("\"failPublishPercent\":0").contains("\"publishesThrottled\":1").contains("\"publishesFailed\":1");
+        once.publish(b -> b.targetArn(endpoint).message("cleared"));
+        assertThat(sns.outbox()).hasSize(2);
+        once.close();
     }
 }

@@ -26,9 +26,11 @@ import software.amazon.awssdk.services.sns.SnsClient;
 /** The SNS push adapter against the emulator, through the real SnsClient: the endpoint cases a real app meets. */
 class SnsPushServiceTest {
     private final SnsEmulator sns = SnsEmulator.start();
-    private final SnsClient client = SnsClient.builder().endpointOverride(sns.endpoint()).region(Region.US_EAST_1)
-            .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-            .httpClient(UrlConnectionHttpClient.create()).build();
+    /** The client as the functions build it: their retries, timeouts and identity. */
+    private final SnsClient client = dev.parley.functions.config.AwsClients.sns(new dev.parley.functions.config.ParleyConfig("c", "v", "m", "x",
+            "us-east-1", java.util.Optional.of(new dev.parley.functions.config.ParleyConfig.LocalCloud(sns.endpoint(), "fn-fanout")),
+            java.util.Optional.empty(), java.time.Duration.ofSeconds(1), dev.parley.functions.config.ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS,
+            dev.parley.functions.config.ParleyConfig.DEFAULT_FAST_PATH_WINDOW, 100), java.util.Optional.of(sns.endpoint()));
     private final String fcm = sns.platformApplication("parley-fcm", "GCM");
     private final SnsPushService push = new SnsPushService(client, Map.of(PushPlatform.FCM, fcm));
 
@@ -112,6 +114,33 @@ class SnsPushServiceTest {
         assertThat(push.publish(device, ConversationId.of("d:alice:bob"), 1)).isEqualTo(PushService.Published.ENDPOINT_GONE);
         push.deleteEndpoint(endpoint);
         assertThat(push.publish(device, ConversationId.of("d:alice:bob"), 1)).as("deleted").isEqualTo(PushService.Published.ENDPOINT_GONE);
+    }
+
+    @Test
+    void anEndpointsStateIsReadBackAndAGoneOneIsEmpty() {
+        String endpoint = push.endpointFor(PushPlatform.FCM, "token-7", "alice/phone");
+        assertThat(push.endpointState(endpoint)).contains(new PushService.EndpointState(true, "token-7", "alice/phone"));
+        sns.expireToken("token-7");
+        push.publish(new PushDevices.PushDevice(UserId.of("alice"), DeviceId.of("phone"), PushPlatform.FCM, "token-7", endpoint),
+                ConversationId.of("d:alice:bob"), 1);
+        assertThat(push.endpointState(endpoint)).contains(new PushService.EndpointState(false, "token-7", "alice/phone"));
+        push.deleteEndpoint(endpoint);
+        assertThat(push.endpointState(endpoint)).isEmpty();
+    }
+
+    @Test
+    void aThrottledPublishIsTriedAgainWithBackoffAndOneThatKeepsFailingIsUnavailable() {
+        String endpoint = push.endpointFor(PushPlatform.FCM, "token-8", "alice/phone");
+        PushDevices.PushDevice device = new PushDevices.PushDevice(UserId.of("alice"), DeviceId.of("phone"), PushPlatform.FCM, "token-8", endpoint);
+        sns.faults().throttlePublishes(2);
+        assertThat(push.publish(device, ConversationId.of("d:alice:bob"), 1)).as("third time lucky").isEqualTo(PushService.Published.SENT);
+        assertThat(sns.faults().describe()).containsEntry("publishesThrottled", 2L);
+        assertThat(sns.outbox()).hasSize(1);
+
+        sns.faults().failPublishes(100);
+        assertThatThrownBy(() -> push.publish(device, ConversationId.of("d:alice:bob"), 1)).isInstanceOf(dev.parley.ports.UnavailableException.class);
+        assertThat(sns.faults().describe()).as("every attempt the client makes").containsEntry("publishesFailed", 4L);
+        assertThat(sns.outbox()).hasSize(1);
     }
 
     @Test

@@ -81,6 +81,11 @@ public final class InMemoryPushDevices implements PushDevices {
         return true;
     }
 
+    @Override
+    public synchronized void releaseMark(UserId user, DeviceId device, ConversationId conversation, long quietUntil) {
+        marks.getOrDefault(user, new HashMap<>()).remove(dev.parley.ports.ConnectionRegistry.pushMark(device, conversation), quietUntil);
+    }
+
     /** The user's push state, as the connections table's user item holds it beside the connections. */
     public synchronized dev.parley.ports.ConnectionRegistry.Reach reach(UserId user, java.util.List<dev.parley.ports.LiveConnection> live) {
         java.util.List<PushDevice> registered = devices.values().stream().filter(device -> device.user().equals(user)).toList();

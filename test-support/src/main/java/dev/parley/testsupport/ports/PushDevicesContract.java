@@ -89,4 +89,19 @@ public abstract class PushDevicesContract {
                 .as("the window ran out").isTrue();
         assertThat(marks(ALICE)).containsEntry(chatMark, 41_000L).doesNotContainKey(otherMark);
     }
+
+    @Test
+    void releasingAMarkLetsTheNextPushThroughButLeavesALaterMarkAlone() {
+        dev.parley.model.ConversationId chat = dev.parley.model.ConversationId.of("d:alice:bob");
+        String chatMark = dev.parley.ports.ConnectionRegistry.pushMark(PHONE, chat);
+        assertThat(devices.markPushed(ALICE, PHONE, chat, 1_000, 21_000, java.util.List.of())).isTrue();
+
+        devices.releaseMark(ALICE, PHONE, chat, 21_000);
+        assertThat(marks(ALICE)).doesNotContainKey(chatMark);
+        assertThat(devices.markPushed(ALICE, PHONE, chat, 2_000, 22_000, java.util.List.of())).as("released: the next push goes").isTrue();
+
+        devices.releaseMark(ALICE, PHONE, chat, 21_000);
+        assertThat(marks(ALICE)).as("a stale release takes nothing from a newer push").containsEntry(chatMark, 22_000L);
+        devices.releaseMark(BOB, PHONE, chat, 21_000);
+    }
 }

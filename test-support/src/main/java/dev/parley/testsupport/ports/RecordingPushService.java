@@ -31,17 +31,36 @@ public final class RecordingPushService implements PushService {
         return "endpoint/" + platform.wireName() + "/" + token;
     }
 
+    /** The endpoints that exist, with the user data each was last given, as {@link #endpointFor} sets it. */
+    private final java.util.Map<String, String> userData = new java.util.HashMap<>();
+    /** Publishes still to fail as unavailable (throttled, or SNS failing) before they go through. */
+    public int unavailablePublishes;
+
     @Override
     public synchronized String endpointFor(PushPlatform platform, String token, String userData) {
         if (!platforms.contains(platform)) {
             throw new DomainException(ErrorCode.BAD_REQUEST, "push to " + platform.wireName() + " is not set up on this deployment");
         }
-        return endpointOf(platform, token);
+        String endpoint = endpointOf(platform, token);
+        this.userData.put(endpoint, userData);
+        deadEndpoints.remove(endpoint);
+        return endpoint;
+    }
+
+    @Override
+    public synchronized java.util.Optional<EndpointState> endpointState(String endpoint) {
+        if (!userData.containsKey(endpoint)) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(new EndpointState(!deadEndpoints.contains(endpoint), endpoint.substring(endpoint.lastIndexOf('/') + 1),
+                userData.get(endpoint)));
     }
 
     @Override
     public synchronized void deleteEndpoint(String endpoint) {
         deleted.add(endpoint);
+        userData.remove(endpoint);
+        deadEndpoints.remove(endpoint);
     }
 
     /** A publish: to which device, for which conversation, with which badge. */
@@ -49,11 +68,18 @@ public final class RecordingPushService implements PushService {
     }
 
     public final List<Publish> published = new ArrayList<>();
-    /** Endpoints the platform reports dead: a publish to one answers ENDPOINT_GONE. */
+    /**
+     * Endpoints the platform reported dead, which SNS disables: a publish to one answers ENDPOINT_GONE, and its
+     * state reads disabled until it is deleted or its token registered again.
+     */
     public final Set<String> deadEndpoints = new java.util.HashSet<>();
 
     @Override
     public synchronized Published publish(dev.parley.ports.PushDevices.PushDevice device, dev.parley.model.ConversationId conversation, long badge) {
+        if (unavailablePublishes > 0) {
+            unavailablePublishes--;
+            throw new dev.parley.ports.UnavailableException("publishing a push was throttled", java.time.Duration.ofMillis(250), null);
+        }
         if (deadEndpoints.contains(device.endpoint())) {
             return Published.ENDPOINT_GONE;
         }
