@@ -23,7 +23,7 @@ import software.amazon.lambda.powertools.metrics.model.MetricUnit;
  * make it readable); one whose handling failed (SNS or DynamoDB unavailable) fails the invocation, so
  * Lambda's asynchronous retries try it again.
  */
-public final class PushEventsHandler implements RequestHandler<SNSEvent, Void> {
+public final class PushEventsHandler extends PrimedHandler implements RequestHandler<SNSEvent, Void> {
     private static final Logger LOG = LoggerFactory.getLogger(PushEventsHandler.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The events that can mean a dead token; EndpointCreated and EndpointDeleted need nothing. */
@@ -32,7 +32,16 @@ public final class PushEventsHandler implements RequestHandler<SNSEvent, Void> {
     private final PushEndpoints endpoints;
 
     public PushEventsHandler() {
-        this(Wiring.fromEnvironment().pushEndpoints());
+        this(Wiring.fromEnvironment());
+    }
+
+    private PushEventsHandler(Wiring wiring) {
+        this.endpoints = wiring.pushEndpoints();
+        primeBeforeSnapshot(() -> {
+            // An event's parsing and a registration's read; not SNS, whose endpoint ARNs this function is not told.
+            endpointToCheck("{\"EventType\":\"EndpointCreated\",\"EndpointArn\":\"arn:aws:sns:priming\"}");
+            wiring.pushDevices().registered(NOBODY, dev.parley.model.DeviceId.DEFAULT);
+        });
     }
 
     PushEventsHandler(PushEndpoints endpoints) {

@@ -110,7 +110,7 @@ final class Wiring {
         return new PushEndpoints(pushDevices(), pushService());
     }
 
-    private DynamoPushDevices pushDevices() {
+    DynamoPushDevices pushDevices() {
         return new DynamoPushDevices(dynamo, config.connectionsTable());
     }
 
