@@ -12,11 +12,39 @@ import java.util.Map;
 /** Where Parley keeps who is connected: found by connection id or by user, never by scanning. */
 public interface ConnectionRegistry {
 
-    /** Records a new connection (on $connect) or renews its lease (on ping); a lease is kept to the second, rounded down. */
-    void register(ConnectionId connection, UserId user, DeviceId device, Instant leaseUntil);
+    /**
+     * Records a new connection (on $connect) or renews its lease (on ping); a lease is kept to the second,
+     * rounded down. True when the user had no live connection at {@code now} before: they came online
+     * (a ping that revives a connection whose lease had run out counts too).
+     */
+    boolean register(ConnectionId connection, UserId user, DeviceId device, Instant now, Instant leaseUntil);
 
-    /** Forgets a connection (on $disconnect, or when the gateway answers 410 for it); only that one. A second removal changes nothing. */
-    void remove(ConnectionId connection, UserId user);
+    /**
+     * Forgets a connection (on $disconnect, or when the gateway answers 410 for it); only that one. A second
+     * removal changes nothing. The user was last seen {@code now}. True when it was the user's last live
+     * connection: they went offline.
+     */
+    boolean remove(ConnectionId connection, UserId user, Instant now);
+
+    /**
+     * A user's presence as stored: online while a connection's lease runs; else when they were last seen
+     * (the last close, or the last lease that ran out, epoch ms; empty if never), and their visibility setting.
+     */
+    record Seen(boolean online, java.util.OptionalLong lastSeen, dev.parley.protocol.LastSeenVisibility visibility) {
+        public static final Seen NEVER = new Seen(false, java.util.OptionalLong.empty(), dev.parley.protocol.LastSeenVisibility.EVERYONE);
+    }
+
+    /** Each of these users' {@link Seen}, in one batched read; every user asked for is a key ({@link Seen#NEVER} if unknown). */
+    Map<UserId, Seen> seen(Collection<UserId> users, Instant now);
+
+    /** Who may see the user's online status and last seen. */
+    void setVisibility(UserId user, dev.parley.protocol.LastSeenVisibility visibility);
+
+    /** Until when (epoch ms) the user's last relayed {@code typing start} in the conversation holds back the next; empty if none. */
+    java.util.OptionalLong typingUntil(UserId user, ConversationId conversation);
+
+    /** Records a relayed {@code typing start} until {@code until} (epoch ms), or, with none, that the user stopped. */
+    void markTyping(UserId user, ConversationId conversation, java.util.OptionalLong until);
 
     /**
      * The connections of these users whose lease has not run out at {@code now}, in as few reads as the

@@ -224,6 +224,38 @@ public sealed interface ClientFrame extends Frame {
         }
     }
 
+    /** The longest a presence subscription lasts before the client must renew it, and what one lasts if it names none. */
+    int MAX_PRESENCE_TTL_SECONDS = 300;
+
+    /** {@code ttl_seconds}: 1 to {@link #MAX_PRESENCE_TTL_SECONDS}, that by default. */
+    record PresenceSubscribe(List<UserId> userIds, int ttlSeconds) implements ClientFrame {
+        public static final String TYPE = "presence.subscribe";
+
+        public PresenceSubscribe {
+            distinctEntries(userIds, MAX_PRESENCE_USERS, "user_ids");
+            userIds = List.copyOf(userIds);
+            between(ttlSeconds, 1, MAX_PRESENCE_TTL_SECONDS, "ttl_seconds");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    record SettingsUpdate(LastSeenVisibility lastSeenVisibility) implements ClientFrame {
+        public static final String TYPE = "settings.update";
+
+        public SettingsUpdate {
+            present(lastSeenVisibility, "last_seen_visibility");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
     record DeviceRegister(PushPlatform platform, String token) implements ClientFrame {
         public static final String TYPE = "device.register";
 

@@ -60,6 +60,9 @@ public final class FrameCodec {
             Map.entry(ClientFrame.ConversationList.TYPE, r -> new ClientFrame.ConversationList(r.optionalString("cursor"))),
             Map.entry(ClientFrame.Typing.TYPE, r -> new ClientFrame.Typing(conversationId(r), r.enumValue("state", TypingState.class))),
             Map.entry(ClientFrame.PresenceQuery.TYPE, r -> new ClientFrame.PresenceQuery(r.parsedList("user_ids", UserId::of))),
+            Map.entry(ClientFrame.PresenceSubscribe.TYPE, r -> new ClientFrame.PresenceSubscribe(r.parsedList("user_ids", UserId::of),
+                    r.optionalInt("ttl_seconds", ClientFrame.MAX_PRESENCE_TTL_SECONDS))),
+            Map.entry(ClientFrame.SettingsUpdate.TYPE, r -> new ClientFrame.SettingsUpdate(r.enumValue("last_seen_visibility", LastSeenVisibility.class))),
             Map.entry(ClientFrame.DeviceRegister.TYPE, r -> new ClientFrame.DeviceRegister(
                     r.enumValue("platform", PushPlatform.class), r.string("token"))),
             Map.entry(ClientFrame.DeviceUnregister.TYPE, r -> new ClientFrame.DeviceUnregister()),
@@ -85,9 +88,11 @@ public final class FrameCodec {
             Map.entry(ServerFrame.ConversationPage.TYPE, r -> new ServerFrame.ConversationPage(
                     r.objects("conversations", FrameCodec::conversationSummary), r.optionalString("next_cursor"))),
             Map.entry(ServerFrame.TypingUpdate.TYPE, r -> new ServerFrame.TypingUpdate(
-                    conversationId(r), r.parsed("user_id", UserId::of), r.enumValue("state", TypingState.class))),
-            Map.entry(ServerFrame.PresenceUpdate.TYPE, r -> new ServerFrame.PresenceUpdate(
-                    r.parsed("user_id", UserId::of), r.bool("online"), r.optionalInteger("last_seen"))),
+                    conversationId(r), r.parsed("user_id", UserId::of), r.enumValue("state", TypingState.class), r.integer("expires_in_ms"))),
+            Map.entry(ServerFrame.PresenceUpdate.TYPE, r -> new ServerFrame.PresenceUpdate(presence(r))),
+            Map.entry(ServerFrame.PresenceBatch.TYPE, r -> new ServerFrame.PresenceBatch(r.objects("users", FrameCodec::presence))),
+            Map.entry(ServerFrame.SettingsUpdated.TYPE, r -> new ServerFrame.SettingsUpdated(
+                    r.enumValue("last_seen_visibility", LastSeenVisibility.class))),
             Map.entry(ServerFrame.DeviceRegistered.TYPE, r -> new ServerFrame.DeviceRegistered(r.enumValue("platform", PushPlatform.class))),
             Map.entry(ServerFrame.DeviceUnregistered.TYPE, r -> new ServerFrame.DeviceUnregistered()),
             Map.entry(ServerFrame.ConversationMuted.TYPE, r -> new ServerFrame.ConversationMuted(conversationId(r), r.optionalInteger("until"))),
@@ -216,6 +221,10 @@ public final class FrameCodec {
         return new Content(r.enumValue("type", ContentType.class), r.optionalString("body"), r.optionalString("media_url"));
     }
 
+    private static ServerFrame.Presence presence(JsonObjectReader r) {
+        return new ServerFrame.Presence(r.parsed("user_id", UserId::of), r.enumValue("status", PresenceStatus.class), r.optionalInteger("last_seen"));
+    }
+
     private static Message message(JsonObjectReader r) {
         return new Message(
                 r.parsed("id", ClientMessageId::parse), conversationId(r), r.integer("seq"),
@@ -298,6 +307,11 @@ public final class FrameCodec {
                 json.put("state", f.state().wireName());
             }
             case ClientFrame.PresenceQuery f -> json.set("user_ids", users(f.userIds()));
+            case ClientFrame.PresenceSubscribe f -> {
+                json.set("user_ids", users(f.userIds()));
+                json.put("ttl_seconds", f.ttlSeconds());
+            }
+            case ClientFrame.SettingsUpdate f -> json.put("last_seen_visibility", f.lastSeenVisibility().wireName());
             case ClientFrame.DeviceRegister f -> {
                 json.put("platform", f.platform().wireName());
                 json.put("token", f.token());
@@ -370,12 +384,14 @@ public final class FrameCodec {
                 json.put("conversation_id", f.conversationId().value());
                 json.put("user_id", f.userId().value());
                 json.put("state", f.state().wireName());
+                json.put("expires_in_ms", f.expiresInMs());
             }
-            case ServerFrame.PresenceUpdate f -> {
-                json.put("user_id", f.userId().value());
-                json.put("online", f.online());
-                putOrNull(json, "last_seen", f.lastSeen());
+            case ServerFrame.PresenceUpdate f -> putPresence(json, f.presence());
+            case ServerFrame.PresenceBatch f -> {
+                ArrayNode users = json.putArray("users");
+                f.users().forEach(presence -> putPresence(users.addObject(), presence));
             }
+            case ServerFrame.SettingsUpdated f -> json.put("last_seen_visibility", f.lastSeenVisibility().wireName());
             case ServerFrame.DeviceRegistered f -> json.put("platform", f.platform().wireName());
             case ServerFrame.DeviceUnregistered f -> {
             }
@@ -438,6 +454,12 @@ public final class FrameCodec {
         json.set("members", users(conversation.members()));
         json.set("admins", users(conversation.admins()));
         return json;
+    }
+
+    private static void putPresence(ObjectNode json, ServerFrame.Presence presence) {
+        json.put("user_id", presence.userId().value());
+        json.put("status", presence.status().wireName());
+        putOrNull(json, "last_seen", presence.lastSeen());
     }
 
     private ArrayNode users(Collection<UserId> users) {

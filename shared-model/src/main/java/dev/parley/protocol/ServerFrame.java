@@ -164,13 +164,15 @@ public sealed interface ServerFrame extends Frame {
         }
     }
 
-    record TypingUpdate(ConversationId conversationId, UserId userId, TypingState state) implements ServerFrame {
+    /** {@code expires_in_ms}: how long a client shows the typing, unless a stop or another start comes first. */
+    record TypingUpdate(ConversationId conversationId, UserId userId, TypingState state, long expiresInMs) implements ServerFrame {
         public static final String TYPE = "typing.update";
 
         public TypingUpdate {
             present(conversationId, "conversation_id");
             present(userId, "user_id");
             present(state, "state");
+            atLeast(expiresInMs, 0, "expires_in_ms");
         }
 
         @Override
@@ -179,17 +181,54 @@ public sealed interface ServerFrame extends Frame {
         }
     }
 
-    /** {@code last_seen} (epoch ms) is known only for users who are offline and were seen before. */
-    record PresenceUpdate(UserId userId, boolean online, OptionalLong lastSeen) implements ServerFrame {
+    /**
+     * One user's presence as the viewer may see it. {@code last_seen} (epoch ms) is given only for users who
+     * are offline and were seen before; a hidden user has none (never a false time).
+     */
+    record Presence(UserId userId, PresenceStatus status, OptionalLong lastSeen) {
+        public Presence {
+            present(userId, "user_id");
+            present(status, "status");
+            present(lastSeen, "last_seen");
+            lastSeen.ifPresent(t -> atLeast(t, 0, "last_seen"));
+            if (status != PresenceStatus.OFFLINE && lastSeen.isPresent()) {
+                throw new InvalidFieldException("last_seen", "is only given for users who are offline");
+            }
+        }
+    }
+
+    record PresenceBatch(List<Presence> users) implements ServerFrame {
+        public static final String TYPE = "presence.batch";
+
+        public PresenceBatch {
+            present(users, "users");
+            users = List.copyOf(users);
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    record SettingsUpdated(LastSeenVisibility lastSeenVisibility) implements ServerFrame {
+        public static final String TYPE = "settings.updated";
+
+        public SettingsUpdated {
+            present(lastSeenVisibility, "last_seen_visibility");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    record PresenceUpdate(Presence presence) implements ServerFrame {
         public static final String TYPE = "presence.update";
 
         public PresenceUpdate {
-            present(userId, "user_id");
-            present(lastSeen, "last_seen");
-            lastSeen.ifPresent(t -> atLeast(t, 0, "last_seen"));
-            if (online && lastSeen.isPresent()) {
-                throw new InvalidFieldException("last_seen", "is only given for users who are offline");
-            }
+            present(presence, "presence");
         }
 
         @Override

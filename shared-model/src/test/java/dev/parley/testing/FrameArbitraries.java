@@ -74,6 +74,9 @@ public final class FrameArbitraries {
         all.add(Combinators.combine(conversationIds(), Arbitraries.of(TypingState.class)).as(ClientFrame.Typing::new));
         all.add(userIds().list().uniqueElements().ofMinSize(1).ofMaxSize(ClientFrame.MAX_PRESENCE_USERS)
                 .map(ClientFrame.PresenceQuery::new));
+        all.add(Combinators.combine(userIds().list().uniqueElements().ofMinSize(1).ofMaxSize(100), Arbitraries.integers().between(1, 300))
+                .as(ClientFrame.PresenceSubscribe::new));
+        all.add(Arbitraries.of(dev.parley.protocol.LastSeenVisibility.class).map(ClientFrame.SettingsUpdate::new));
         all.add(Combinators.combine(Arbitraries.of(PushPlatform.class), text(300)).as(ClientFrame.DeviceRegister::new));
         all.add(Arbitraries.just(new ClientFrame.DeviceUnregister()));
         all.add(Combinators.combine(conversationIds(), optionalLong(timestamps())).as(ClientFrame.ConversationMute::new));
@@ -98,9 +101,11 @@ public final class FrameArbitraries {
         all.add(Combinators.combine(requestIds(), conversations()).as(ServerFrame.ConversationCreated::new));
         all.add(conversations().map(ServerFrame.ConversationUpdated::new));
         all.add(Combinators.combine(summaries().list().ofMaxSize(20), text(100).optional()).as(ServerFrame.ConversationPage::new));
-        all.add(Combinators.combine(conversationIds(), userIds(), Arbitraries.of(TypingState.class)).as(ServerFrame.TypingUpdate::new));
-        all.add(Combinators.combine(userIds(), Arbitraries.of(true, false), optionalLong(timestamps()))
-                .as((user, online, seen) -> new ServerFrame.PresenceUpdate(user, online, online ? OptionalLong.empty() : seen)));
+        all.add(Combinators.combine(conversationIds(), userIds(), Arbitraries.of(TypingState.class), Arbitraries.longs().between(0, 60_000))
+                .as(ServerFrame.TypingUpdate::new));
+        all.add(presences().map(ServerFrame.PresenceUpdate::new));
+        all.add(presences().list().ofMaxSize(100).map(ServerFrame.PresenceBatch::new));
+        all.add(Arbitraries.of(dev.parley.protocol.LastSeenVisibility.class).map(ServerFrame.SettingsUpdated::new));
         all.add(Arbitraries.of(PushPlatform.class).map(ServerFrame.DeviceRegistered::new));
         all.add(Arbitraries.just(new ServerFrame.DeviceUnregistered()));
         all.add(Combinators.combine(conversationIds(), optionalLong(timestamps())).as(ServerFrame.ConversationMuted::new));
@@ -119,4 +124,10 @@ public final class FrameArbitraries {
                         new ConversationSummary(id, kind, name, members, lastSeq, (long) (lastSeq * unreadShare)));
     }
 
+
+    static Arbitrary<ServerFrame.Presence> presences() {
+        return Combinators.combine(userIds(), Arbitraries.of(dev.parley.protocol.PresenceStatus.class), optionalLong(timestamps()))
+                .as((user, status, seen) -> new ServerFrame.Presence(user, status,
+                        status == dev.parley.protocol.PresenceStatus.OFFLINE ? seen : OptionalLong.empty()));
+    }
 }

@@ -50,6 +50,25 @@ public record ParleyConfig(
         return FunctionEnvironment.get(PUSH_WINDOW_MS).map(value -> java.time.Duration.ofMillis(bounded(PUSH_WINDOW_MS, value, 1,
                 LONGEST_PUSH_WINDOW_MS, "milliseconds"))).orElse(DEFAULT_PUSH_WINDOW);
     }
+
+    /** The presence-subscriptions table; the manifest names it for the functions that read or write it. */
+    public static final String PRESENCE_TABLE = "PARLEY_TABLE_PRESENCE";
+
+    /** The presence-subscriptions table's name from the environment. */
+    public static String presenceTable() {
+        return FunctionEnvironment.get(PRESENCE_TABLE).orElseThrow(() -> new IllegalStateException(PRESENCE_TABLE + " is not set"));
+    }
+
+    /** At most one typing start per user and conversation is relayed in this many milliseconds; the manifest sets the default. */
+    public static final String TYPING_INTERVAL_MS = "PARLEY_TYPING_INTERVAL_MS";
+    public static final java.time.Duration DEFAULT_TYPING_INTERVAL = java.time.Duration.ofSeconds(3);
+
+    /** The typing interval from the environment (the default when unset), 100 ms to 10 s; a bad value fails the cold start. */
+    public static java.time.Duration typingInterval() {
+        return FunctionEnvironment.get(TYPING_INTERVAL_MS).map(value -> java.time.Duration.ofMillis(bounded(TYPING_INTERVAL_MS, value, 100,
+                10_000, "milliseconds"))).orElse(DEFAULT_TYPING_INTERVAL);
+    }
+
     /** How often, at most, a user is told of one conversation's receipts, in milliseconds. */
     public static final String RECEIPT_NOTICE_INTERVAL_MS = "PARLEY_RECEIPT_NOTICE_INTERVAL_MS";
     public static final Duration DEFAULT_RECEIPT_NOTICE_INTERVAL = Duration.ofSeconds(1);

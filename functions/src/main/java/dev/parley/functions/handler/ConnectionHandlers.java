@@ -38,7 +38,7 @@ public final class ConnectionHandlers {
         }
 
         private Connect(Wiring wiring) {
-            this.connections = new Connections(wiring.connections(), wiring.clock);
+            this.connections = new Connections(wiring.connections(), wiring.clock, wiring.presence());
             primeBeforeSnapshot(() -> primeConnections(wiring));
         }
 
@@ -66,7 +66,7 @@ public final class ConnectionHandlers {
         }
 
         private Disconnect(Wiring wiring) {
-            this.connections = new Connections(wiring.connections(), wiring.clock);
+            this.connections = new Connections(wiring.connections(), wiring.clock, wiring.presence());
             primeBeforeSnapshot(() -> primeConnections(wiring));
         }
 

@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketRespons
 import dev.parley.functions.observability.LogFields;
 import dev.parley.functions.observability.LogSampling;
 import dev.parley.functions.observability.Telemetry;
+import dev.parley.functions.config.ParleyConfig;
 import dev.parley.functions.retry.Backoff;
 import dev.parley.functions.usecase.Caller;
 import dev.parley.functions.usecase.SendMessage;
@@ -47,7 +48,7 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
 
     private FrameHandler(Wiring wiring) {
         this.routes = FrameRoutes.over(wiring.conversations(), wiring.messages(), wiring.connections(), wiring.delivery(), codec, wiring.clock,
-                Backoff.DYNAMODB, wiring.fastPath(), wiring::devices);
+                Backoff.DYNAMODB, wiring.fastPath(), wiring::devices, wiring.presenceSubscriptions(), ParleyConfig.typingInterval());
         primeBeforeSnapshot(() -> {
             if (codec.decodeClient(SAMPLE_SEND) instanceof DecodeResult.Decoded<ClientFrame> decoded
                     && decoded.frame() instanceof ClientFrame.MessageSend send) {

@@ -6,11 +6,13 @@ import dev.parley.functions.usecase.Connections;
 import dev.parley.functions.usecase.Conversations;
 import dev.parley.functions.usecase.Delivery;
 import dev.parley.functions.usecase.Devices;
+import dev.parley.functions.usecase.Presence;
+import dev.parley.functions.usecase.Typing;
+import dev.parley.ports.PresenceSubscriptions;
+import java.time.Duration;
 import dev.parley.functions.usecase.Receipts;
 import dev.parley.functions.usecase.SendMessage;
 import dev.parley.functions.usecase.SyncAndHistory;
-import dev.parley.model.DomainException;
-import dev.parley.model.ErrorCode;
 import dev.parley.ports.ConnectionRegistry;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.MessageLog;
@@ -29,10 +31,14 @@ final class FrameRoutes {
     private final SyncAndHistory sync;
     /** Built on the first device frame: most environments never see one, and an SNS client is not free to build. */
     private final java.util.function.Supplier<Devices> devices;
+    private final Presence presence;
+    private final Typing typing;
 
     FrameRoutes(Connections connections, SendMessage sending, Conversations conversations, Receipts receipts, SyncAndHistory sync,
-                java.util.function.Supplier<Devices> devices) {
+                java.util.function.Supplier<Devices> devices, Presence presence, Typing typing) {
         this.connections = connections;
+        this.presence = presence;
+        this.typing = typing;
         this.devices = devices;
         this.sending = sending;
         this.conversations = conversations;
@@ -43,10 +49,12 @@ final class FrameRoutes {
     /** The use cases over these ports; sends take the fast path when it is given. */
     static FrameRoutes over(ConversationRepository conversations, MessageLog messages, ConnectionRegistry registry, Delivery delivery,
                             FrameCodec codec, Clock clock, Backoff backoff, Optional<MessageLog.FastPathOffer> fastPath,
-                            java.util.function.Supplier<Devices> devices) {
-        return new FrameRoutes(new Connections(registry, clock), new SendMessage(messages, conversations, delivery, codec, clock, fastPath),
+                            java.util.function.Supplier<Devices> devices, PresenceSubscriptions subscriptions, Duration typingInterval) {
+        Presence presence = new Presence(registry, subscriptions, conversations, delivery, codec, clock);
+        return new FrameRoutes(new Connections(registry, clock, presence), new SendMessage(messages, conversations, delivery, codec, clock, fastPath),
                 new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
-                new SyncAndHistory(conversations, messages, delivery, codec), devices);
+                new SyncAndHistory(conversations, messages, delivery, codec), devices, presence,
+                new Typing(conversations, registry, delivery, codec, clock, typingInterval));
     }
 
     /** A send: what it did, which the frame function logs and counts. */
@@ -76,15 +84,17 @@ final class FrameRoutes {
             }
             case ClientFrame.SyncRequest request -> Optional.of(sync.sync(caller, request));
             case ClientFrame.HistoryRequest request -> Optional.of(sync.history(caller, request));
-            case ClientFrame.Typing ignored -> throw notYet("typing");
-            case ClientFrame.PresenceQuery ignored -> throw notYet("presence.query");
+            case ClientFrame.Typing typed -> {
+                typing.typing(caller, typed);
+                yield Optional.empty();
+            }
+            case ClientFrame.PresenceQuery query -> Optional.of(presence.query(caller, query));
+            case ClientFrame.PresenceSubscribe subscribe -> Optional.of(presence.subscribe(caller, subscribe));
+            case ClientFrame.SettingsUpdate update -> Optional.of(presence.settings(caller, update));
             case ClientFrame.DeviceRegister register -> Optional.of(devices.get().register(caller, register));
             case ClientFrame.DeviceUnregister ignored -> Optional.of(devices.get().unregister(caller));
             case ClientFrame.ConversationMute mute -> Optional.of(devices.get().mute(caller, mute));
         };
     }
 
-    private static DomainException notYet(String type) {
-        return new DomainException(ErrorCode.BAD_REQUEST, type + " is not served yet");
-    }
 }

@@ -14,6 +14,7 @@ import dev.parley.functions.usecase.Delivery;
 import dev.parley.functions.usecase.Devices;
 import dev.parley.functions.usecase.Push;
 import dev.parley.functions.usecase.PushEndpoints;
+import dev.parley.functions.usecase.Presence;
 import dev.parley.ports.ConnectionRegistry;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.MessageLog;
@@ -123,6 +124,20 @@ final class Wiring {
                     applications);
         }
         return pushService;
+    }
+
+    private Presence presence;
+
+    /** Presence over the connections table and the subscriptions table, told through the Management API. */
+    synchronized Presence presence() {
+        if (presence == null) {
+            presence = new Presence(connections(), presenceSubscriptions(), conversations(), delivery(), new dev.parley.protocol.FrameCodec(), clock);
+        }
+        return presence;
+    }
+
+    synchronized dev.parley.ports.PresenceSubscriptions presenceSubscriptions() {
+        return new dev.parley.functions.store.DynamoPresenceSubscriptions(dynamo, ParleyConfig.presenceTable());
     }
 
     /** For a function that posts to connections: the Management API's endpoint must be configured. */

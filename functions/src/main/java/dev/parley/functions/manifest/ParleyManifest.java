@@ -14,6 +14,7 @@ import dev.parley.functions.store.ConnectionsTable;
 import dev.parley.functions.store.ConversationsTable;
 import dev.parley.functions.store.MembershipsTable;
 import dev.parley.functions.store.MessagesTable;
+import dev.parley.functions.store.PresenceTable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,12 +30,14 @@ public final class ParleyManifest {
     public static final String CONVERSATIONS = "parley-conversations";
     public static final String MEMBERSHIPS = "parley-memberships";
     public static final String MESSAGES = "parley-messages";
+    public static final String PRESENCE = "parley-presence";
 
     /** Every client frame type Parley serves, each a route of the frame function. */
     public static final List<String> FRAME_ROUTES = List.of(
             "ping", "message.send", "message.delivered", "message.read", "sync.request", "history.request",
             "conversation.create", "conversation.members.add", "conversation.members.remove", "conversation.list",
-            "device.register", "device.unregister", "conversation.mute");
+            "device.register", "device.unregister", "conversation.mute", "typing", "presence.query", "presence.subscribe",
+            "settings.update");
 
     /** The routes that register devices for push, whose functions alone create and change SNS endpoints. */
     public static final List<String> DEVICE_ROUTES = List.of("device.register", "device.unregister");
@@ -45,22 +48,25 @@ public final class ParleyManifest {
     public static Manifest manifest() {
         Map<String, String> tables = Map.of(
                 ParleyConfig.CONNECTIONS_TABLE, CONNECTIONS, ParleyConfig.CONVERSATIONS_TABLE, CONVERSATIONS,
-                ParleyConfig.MEMBERSHIPS_TABLE, MEMBERSHIPS, ParleyConfig.MESSAGES_TABLE, MESSAGES);
+                ParleyConfig.MEMBERSHIPS_TABLE, MEMBERSHIPS, ParleyConfig.MESSAGES_TABLE, MESSAGES, ParleyConfig.PRESENCE_TABLE, PRESENCE);
         Map<String, TableAccess> everyTable = Map.of(CONNECTIONS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ_WRITE,
-                MEMBERSHIPS, TableAccess.READ_WRITE, MESSAGES, TableAccess.READ_WRITE);
+                MEMBERSHIPS, TableAccess.READ_WRITE, MESSAGES, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ_WRITE);
         // The frame functions' send takes the fast path for conversations up to this bound (docs/functions.md);
         // scripts/run-local --fast-path-max-connections and the stack's parley:fastPathMaxConnections override it.
         Map<String, String> frames = new java.util.HashMap<>(tables);
         frames.put(ParleyConfig.FAST_PATH_MAX_CONNECTIONS, Integer.toString(ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS));
         frames.put(ParleyConfig.FAST_PATH_WINDOW_MS, Long.toString(ParleyConfig.DEFAULT_FAST_PATH_WINDOW.toMillis()));
+        frames.put(ParleyConfig.TYPING_INTERVAL_MS, Long.toString(ParleyConfig.DEFAULT_TYPING_INTERVAL.toMillis()));
         List<FunctionSpec> functions = new ArrayList<>();
         functions.add(new FunctionSpec("authorizer", AuthorizerHandler.class.getName(), 512, Duration.ofSeconds(5), Map.of(),
                 new Trigger.WebSocketAuthorizer(List.of("route.request.querystring.token")), Map.of(), false));
-        // $connect and $disconnect write their connection; they read only to prime their client before SnapStart's snapshot.
+        // $connect and $disconnect write their connection, and tell the user's presence subscribers when it came online or went
+        // offline (one Query of the subscriptions, a post to each).
+        Map<String, TableAccess> connectionsAndWatchers = Map.of(CONNECTIONS, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ);
         functions.add(new FunctionSpec("connect", ConnectionHandlers.Connect.class.getName(), 512, Duration.ofSeconds(5), tables,
-                new Trigger.WebSocketRoute("$connect"), Map.of(CONNECTIONS, TableAccess.READ_WRITE), false));
+                new Trigger.WebSocketRoute("$connect"), connectionsAndWatchers, true));
         functions.add(new FunctionSpec("disconnect", ConnectionHandlers.Disconnect.class.getName(), 512, Duration.ofSeconds(5), tables,
-                new Trigger.WebSocketRoute("$disconnect"), Map.of(CONNECTIONS, TableAccess.READ_WRITE), false));
+                new Trigger.WebSocketRoute("$disconnect"), connectionsAndWatchers, true));
         functions.add(new FunctionSpec("default", FrameHandler.class.getName(), 1024, Duration.ofSeconds(10), frames,
                 new Trigger.WebSocketRoute("$default"), everyTable, true));
         for (String route : FRAME_ROUTES) {
@@ -110,6 +116,8 @@ public final class ParleyManifest {
                         Optional.of("NEW_AND_OLD_IMAGES"), Optional.empty()),
                 // No index: a retried send finds its original through the seq on its claim, not a write unit more on every message.
                 new TableSpec(MESSAGES, new Key(MessagesTable.CONVERSATION, KeyType.S), Optional.of(new Key(MessagesTable.SEQ, KeyType.N)), List.of(),
-                        Optional.of("NEW_IMAGE"), Optional.empty()));
+                        Optional.of("NEW_IMAGE"), Optional.empty()),
+                new TableSpec(PRESENCE, new Key(PresenceTable.TARGET, KeyType.S), Optional.of(new Key(PresenceTable.SUBSCRIBER, KeyType.S)), List.of(),
+                        Optional.empty(), Optional.of(PresenceTable.EXPIRES)));
     }
 }

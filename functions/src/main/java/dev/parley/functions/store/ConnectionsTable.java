@@ -37,6 +37,10 @@ public final class ConnectionsTable {
     public static final String DEVICE_PLATFORM = "p";
     public static final String DEVICE_TOKEN = "t";
     public static final String DEVICE_ENDPOINT = "e";
+    /** On a user item: when one of the user's connections last closed (epoch ms). */
+    public static final String LAST_SEEN = "ls";
+    /** On a user item: who may see the user's presence ({@code everyone}, {@code contacts}, {@code nobody}); absent is everyone. */
+    public static final String VISIBILITY = "vis";
     /** On a token item: the endpoint of the device that holds it. */
     public static final String TOKEN_ENDPOINT = "endpoint";
 
@@ -47,6 +51,7 @@ public final class ConnectionsTable {
     private static final String MUTE_PREFIX = "m_";
     private static final String TOKEN_PREFIX = "T#";
     private static final String PUSH_MARK_PREFIX = "q_";
+    private static final String TYPING_PREFIX = "t_";
 
     private ConnectionsTable() {
     }
@@ -106,6 +111,11 @@ public final class ConnectionsTable {
     /** The key of the item that says which device holds a push token. */
     public static String tokenKey(dev.parley.protocol.PushPlatform platform, String token) {
         return TOKEN_PREFIX + platform.wireName() + "#" + token;
+    }
+
+    /** The attribute of a user item that holds until when (epoch ms) the user's last relayed typing start holds back the next. */
+    public static String typingName(dev.parley.model.ConversationId conversation) {
+        return TYPING_PREFIX + conversation.value();
     }
 
     /** The attribute of a user item that holds a device's push mark for a conversation. */

@@ -25,6 +25,9 @@ import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import dev.parley.protocol.LastSeenVisibility;
+import java.util.OptionalLong;
 
 /** The connections table ({@link ConnectionsTable} describes its items), behind the {@link ConnectionRegistry} port. */
 public final class DynamoConnectionRegistry implements ConnectionRegistry {
@@ -47,32 +50,88 @@ public final class DynamoConnectionRegistry implements ConnectionRegistry {
     }
 
     @Override
-    public void register(ConnectionId connection, UserId user, DeviceId device, Instant leaseUntil) {
+    public boolean register(ConnectionId connection, UserId user, DeviceId device, Instant now, Instant leaseUntil) {
         AttributeValue lease = AttributeValue.fromN(Long.toString(leaseUntil.getEpochSecond()));
-        SdkErrors.translating("registering a connection", () -> {
+        return SdkErrors.translating("registering a connection", () -> {
             dynamo.putItem(b -> b.tableName(table).item(Map.of(PK, AttributeValue.fromS(ConnectionsTable.connectionKey(connection)),
                     USER, AttributeValue.fromS(user.value()), DEVICE, AttributeValue.fromS(device.value()), LEASE, lease)));
-            dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user)))
+            // The item as it was tells whether the user was online: presence costs this write nothing more.
+            Map<String, AttributeValue> before = dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user)))
                     .updateExpression("SET #entry = :entry")
                     .expressionAttributeNames(Map.of("#entry", ConnectionsTable.entryName(connection)))
                     .expressionAttributeValues(Map.of(":entry", AttributeValue.fromM(Map.of(
-                            ENTRY_DEVICE, AttributeValue.fromS(device.value()), ENTRY_LEASE, lease)))));
+                            ENTRY_DEVICE, AttributeValue.fromS(device.value()), ENTRY_LEASE, lease))))
+                    .returnValues(ReturnValue.ALL_OLD)).attributes();
+            return UserItems.leases(before).noneMatch(held -> held.isAfter(now));
         });
     }
 
     @Override
-    public void remove(ConnectionId connection, UserId user) {
-        SdkErrors.translating("removing a connection", () -> {
+    public boolean remove(ConnectionId connection, UserId user, Instant now) {
+        String entry = ConnectionsTable.entryName(connection);
+        return SdkErrors.translating("removing a connection", () -> {
+            boolean wentOffline = false;
             // Conditional on the entry being there: a retried removal, or a 410 for a connection already
             // gone, changes nothing and removes no other connection.
             try {
-                dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user)))
-                        .updateExpression("REMOVE #entry").conditionExpression("attribute_exists(#entry)")
-                        .expressionAttributeNames(Map.of("#entry", ConnectionsTable.entryName(connection))));
+                Map<String, AttributeValue> before = dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user)))
+                        .updateExpression("REMOVE #entry SET #seen = :now").conditionExpression("attribute_exists(#entry)")
+                        .expressionAttributeNames(Map.of("#entry", entry, "#seen", ConnectionsTable.LAST_SEEN))
+                        .expressionAttributeValues(Map.of(":now", AttributeValue.fromN(Long.toString(now.toEpochMilli()))))
+                        .returnValues(ReturnValue.ALL_OLD)).attributes();
+                Map<String, AttributeValue> others = new HashMap<>(before);
+                AttributeValue removed = others.remove(entry);
+                wentOffline = UserItems.leases(Map.of(entry, removed)).anyMatch(held -> held.isAfter(now))
+                        && UserItems.leases(others).noneMatch(held -> held.isAfter(now));
             } catch (ConditionalCheckFailedException alreadyGone) {
                 // Nothing to remove.
             }
             dynamo.deleteItem(b -> b.tableName(table).key(key(ConnectionsTable.connectionKey(connection))));
+            return wentOffline;
+        });
+    }
+
+    @Override
+    public Map<UserId, Seen> seen(Collection<UserId> users, Instant now) {
+        Map<UserId, Seen> found = new HashMap<>();
+        List<Map<String, AttributeValue>> keys = new LinkedHashSet<>(users).stream().map(user -> key(ConnectionsTable.userKey(user))).toList();
+        SdkErrors.translating("reading presence", () -> Batches.getAll(dynamo, backoff, table, keys, false,
+                item -> found.put(ConnectionsTable.userOf(item.get(PK).s()), UserItems.seen(item, now))));
+        users.forEach(user -> found.putIfAbsent(user, Seen.NEVER));
+        return found;
+    }
+
+    @Override
+    public void setVisibility(UserId user, LastSeenVisibility visibility) {
+        SdkErrors.translating("changing a presence setting", () -> dynamo.updateItem(b -> b.tableName(table)
+                .key(key(ConnectionsTable.userKey(user))).updateExpression("SET #vis = :vis")
+                .expressionAttributeNames(Map.of("#vis", ConnectionsTable.VISIBILITY))
+                .expressionAttributeValues(Map.of(":vis", AttributeValue.fromS(visibility.wireName())))));
+    }
+
+    @Override
+    public OptionalLong typingUntil(UserId user, ConversationId conversation) {
+        String name = ConnectionsTable.typingName(conversation);
+        return SdkErrors.translating("reading a typing mark", () -> {
+            // Eventually consistent (half a read unit): a mark read a moment stale relays one start more, at worst.
+            Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user)))
+                    .projectionExpression("#t").expressionAttributeNames(Map.of("#t", name))).item();
+            return item == null || !item.containsKey(name) ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(item.get(name).n()));
+        });
+    }
+
+    @Override
+    public void markTyping(UserId user, ConversationId conversation, OptionalLong until) {
+        String name = ConnectionsTable.typingName(conversation);
+        SdkErrors.translating("writing a typing mark", () -> {
+            if (until.isPresent()) {
+                dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user))).updateExpression("SET #t = :until")
+                        .expressionAttributeNames(Map.of("#t", name))
+                        .expressionAttributeValues(Map.of(":until", AttributeValue.fromN(Long.toString(until.getAsLong())))));
+            } else {
+                dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user))).updateExpression("REMOVE #t")
+                        .expressionAttributeNames(Map.of("#t", name)));
+            }
         });
     }
 

@@ -4,23 +4,64 @@ import dev.parley.ports.ConnectionRegistry;
 import dev.parley.protocol.ServerFrame;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import dev.parley.model.UserId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Connections and their leases: recorded when they open, renewed by pings, forgotten when they close. */
 public final class Connections {
     /** A connection's lease: it outlives API Gateway's 10-minute idle timeout, and each ping renews it. */
     public static final Duration LEASE = Duration.ofMinutes(15);
 
+    /** Who is told when a user comes online or goes offline ({@link Presence} tells their subscribers). */
+    public interface PresenceChanges {
+        void cameOnline(UserId user);
+
+        void wentOffline(UserId user, long at);
+
+        /** For a registry nobody watches. */
+        PresenceChanges NONE = new PresenceChanges() {
+            @Override
+            public void cameOnline(UserId user) {
+            }
+
+            @Override
+            public void wentOffline(UserId user, long at) {
+            }
+        };
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(Connections.class);
     private final ConnectionRegistry registry;
     private final Clock clock;
+    private final PresenceChanges presence;
 
     public Connections(ConnectionRegistry registry, Clock clock) {
+        this(registry, clock, PresenceChanges.NONE);
+    }
+
+    public Connections(ConnectionRegistry registry, Clock clock, PresenceChanges presence) {
         this.registry = registry;
         this.clock = clock;
+        this.presence = presence;
     }
 
     /** On $connect. */
     public void opened(Caller caller) {
-        registry.register(caller.connection(), caller.user(), caller.device(), clock.instant().plus(LEASE));
+        Instant now = clock.instant();
+        if (registry.register(caller.connection(), caller.user(), caller.device(), now, now.plus(LEASE))) {
+            telling(() -> presence.cameOnline(caller.user()));
+        }
+    }
+
+    /** A presence change that cannot be told now is not worth failing the connection for: subscribers see it at their next renewal. */
+    private static void telling(Runnable tell) {
+        try {
+            tell.run();
+        } catch (RuntimeException e) {
+            LOG.warn("telling presence subscribers failed", e);
+        }
     }
 
     /** {@code ping}: the connection is alive, so its lease starts again. */
@@ -31,6 +72,9 @@ public final class Connections {
 
     /** On $disconnect (which API Gateway may not deliver: the lease ends a connection that never says goodbye). */
     public void closed(Caller caller) {
-        registry.remove(caller.connection(), caller.user());
+        Instant now = clock.instant();
+        if (registry.remove(caller.connection(), caller.user(), now)) {
+            telling(() -> presence.wentOffline(caller.user(), now.toEpochMilli()));
+        }
     }
 }

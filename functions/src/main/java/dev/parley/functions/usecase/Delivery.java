@@ -163,7 +163,8 @@ public final class Delivery {
         int gone = 0;
         for (int i = 0; i < outcomes.size(); i++) {
             if (outcomes.get(i) == ConnectionPoster.Outcome.GONE) {
-                connections.remove(targets.get(i).connectionId(), targets.get(i).user());
+                // A 410 tells presence nothing it does not compute from the leases: the user's last seen becomes now.
+                connections.remove(targets.get(i).connectionId(), targets.get(i).user(), clock.instant());
                 gone++;
             }
         }

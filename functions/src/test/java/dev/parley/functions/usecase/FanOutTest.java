@@ -143,15 +143,7 @@ class FanOutTest {
 
     @Test
     void whenTheDirectConversationsLookupFailsEachStopsAtItsFirstMessageAndGroupsGoOn() {
-        ConnectionRegistry unavailable = new ConnectionRegistry() {
-            @Override
-            public void register(ConnectionId connection, UserId user, DeviceId device, Instant leaseUntil) {
-            }
-
-            @Override
-            public void remove(ConnectionId connection, UserId user) {
-            }
-
+        ConnectionRegistry unavailable = new DelegatingConnectionRegistry(world.registry) {
             @Override
             public Map<UserId, List<LiveConnection>> liveConnections(Collection<UserId> users, Instant now) {
                 if (users.contains(BOB)) {

@@ -75,7 +75,7 @@ class PushTest {
     @Test
     void eachOfflineDeviceIsPushedEvenWhenTheUsersOtherDeviceIsOnline() {
         world.pushDevices.register(new PushDevice(BOB, DeviceId.of("tablet"), PushPlatform.APNS, "bob-tablet-token", "endpoint-bob-tablet"));
-        world.registry.register(dev.parley.model.ConnectionId.of("bob-laptop"), BOB, DeviceId.of("tablet"), NOW.plusSeconds(60));
+        world.registry.register(dev.parley.model.ConnectionId.of("bob-laptop"), BOB, DeviceId.of("tablet"), NOW, NOW.plusSeconds(60));
         deliver(ALICE, chat);
         assertThat(sns.published).extracting(publish -> publish.device().device()).as("the tablet is online; the default device is not")
                 .containsExactly(DeviceId.DEFAULT);

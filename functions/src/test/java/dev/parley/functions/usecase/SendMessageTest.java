@@ -115,17 +115,7 @@ class SendMessageTest {
         Caller phone = world.online(ALICE, "alice-phone");
         world.online(BOB, "bob-phone");
         java.util.concurrent.CountDownLatch lookedUp = new java.util.concurrent.CountDownLatch(1);
-        dev.parley.ports.ConnectionRegistry watched = new dev.parley.ports.ConnectionRegistry() {
-            @Override
-            public void register(dev.parley.model.ConnectionId connection, UserId user, DeviceId device, java.time.Instant leaseUntil) {
-                world.registry.register(connection, user, device, leaseUntil);
-            }
-
-            @Override
-            public void remove(dev.parley.model.ConnectionId connection, UserId user) {
-                world.registry.remove(connection, user);
-            }
-
+        dev.parley.ports.ConnectionRegistry watched = new DelegatingConnectionRegistry(world.registry) {
             @Override
             public Map<UserId, List<dev.parley.ports.LiveConnection>> liveConnections(java.util.Collection<UserId> users, java.time.Instant now) {
                 lookedUp.countDown();
@@ -233,15 +223,7 @@ class SendMessageTest {
         ConversationId brokenChat = broken.conversations.createIfAbsent(Conversation.direct(ALICE, BOB), ALICE).conversation().id();
         Caller brokenPhone = broken.online(ALICE, "alice-phone");
         SendMessage lookupFails = new SendMessage(broken.messages, broken.conversations,
-                new Delivery(new dev.parley.ports.ConnectionRegistry() {
-                    @Override
-                    public void register(dev.parley.model.ConnectionId connection, UserId user, DeviceId device, java.time.Instant leaseUntil) {
-                    }
-
-                    @Override
-                    public void remove(dev.parley.model.ConnectionId connection, UserId user) {
-                    }
-
+                new Delivery(new DelegatingConnectionRegistry(broken.registry) {
                     @Override
                     public Map<UserId, List<dev.parley.ports.LiveConnection>> liveConnections(java.util.Collection<UserId> users, java.time.Instant now) {
                         throw new UnavailableException("throttled", Duration.ofMillis(250), null);

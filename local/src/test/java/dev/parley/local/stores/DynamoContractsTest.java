@@ -56,6 +56,21 @@ class DynamoContractsTest {
     }
 
     @Nested
+    class PresenceWatchers extends dev.parley.testsupport.ports.PresenceSubscriptionsContract {
+        private final OnTheEmulator emulated = new OnTheEmulator();
+
+        @Override
+        protected dev.parley.ports.PresenceSubscriptions subscriptions() {
+            return new dev.parley.functions.store.DynamoPresenceSubscriptions(emulated.tables().dynamo, ParleyManifest.PRESENCE);
+        }
+
+        @AfterEach
+        void stop() {
+            emulated.stop();
+        }
+    }
+
+    @Nested
     class PushRegistrations extends PushDevicesContract {
         private final OnTheEmulator emulated = new OnTheEmulator();
 

@@ -56,7 +56,7 @@ class StoresOnTheEmulatorTest {
     void connectionsLeftUnprocessedAreFetchedOnRetry() {
         DynamoConnectionRegistry registry = tables.connections();
         List<UserId> users = users(150);
-        users.forEach(user -> registry.register(ConnectionId.of("c-" + user.value()), user, DeviceId.DEFAULT, NOW.plusSeconds(600)));
+        users.forEach(user -> registry.register(ConnectionId.of("c-" + user.value()), user, DeviceId.DEFAULT, NOW, NOW.plusSeconds(600)));
         emulator.faults().add(new Faults.Rule("BatchGetItem", ParleyManifest.CONNECTIONS, Faults.Kind.UNPROCESSED, 0.5, 0));
 
         var live = registry.liveConnections(users, NOW);

@@ -27,9 +27,9 @@ public abstract class ConnectionRegistryContract {
     @Test
     void aConnectionIsLiveUntilItsLeaseRunsOut() {
         ConnectionRegistry registry = registry();
-        registry.register(ConnectionId.of("alice-phone"), ALICE, DeviceId.of("phone"), NOW.plusSeconds(60));
-        registry.register(ConnectionId.of("alice-laptop"), ALICE, DeviceId.of("laptop"), NOW.plusSeconds(1));
-        registry.register(ConnectionId.of("bob-phone"), BOB, DeviceId.of("phone"), NOW);
+        registry.register(ConnectionId.of("alice-phone"), ALICE, DeviceId.of("phone"), NOW, NOW.plusSeconds(60));
+        registry.register(ConnectionId.of("alice-laptop"), ALICE, DeviceId.of("laptop"), NOW, NOW.plusSeconds(1));
+        registry.register(ConnectionId.of("bob-phone"), BOB, DeviceId.of("phone"), NOW, NOW);
 
         var live = registry.liveConnections(List.of(ALICE, BOB, CAROL), NOW);
 
@@ -46,8 +46,8 @@ public abstract class ConnectionRegistryContract {
     void registeringAgainRenewsTheLease() {
         ConnectionRegistry registry = registry();
         ConnectionId phone = ConnectionId.of("alice-phone");
-        registry.register(phone, ALICE, DeviceId.of("phone"), NOW.plusSeconds(5));
-        registry.register(phone, ALICE, DeviceId.of("phone"), NOW.plusSeconds(900));
+        registry.register(phone, ALICE, DeviceId.of("phone"), NOW, NOW.plusSeconds(5));
+        registry.register(phone, ALICE, DeviceId.of("phone"), NOW, NOW.plusSeconds(900));
 
         assertThat(registry.liveConnections(List.of(ALICE), NOW.plusSeconds(60)).get(ALICE))
                 .containsExactly(new LiveConnection(phone, ALICE, DeviceId.of("phone"), NOW.plusSeconds(900)));
@@ -56,23 +56,23 @@ public abstract class ConnectionRegistryContract {
     @Test
     void removingForgetsThatConnectionOnlyAndASecondRemovalChangesNothing() {
         ConnectionRegistry registry = registry();
-        registry.register(ConnectionId.of("alice-phone"), ALICE, DeviceId.of("phone"), NOW.plusSeconds(60));
-        registry.register(ConnectionId.of("alice-laptop"), ALICE, DeviceId.of("laptop"), NOW.plusSeconds(60));
+        registry.register(ConnectionId.of("alice-phone"), ALICE, DeviceId.of("phone"), NOW, NOW.plusSeconds(60));
+        registry.register(ConnectionId.of("alice-laptop"), ALICE, DeviceId.of("laptop"), NOW, NOW.plusSeconds(60));
 
-        registry.remove(ConnectionId.of("alice-phone"), ALICE);
-        registry.remove(ConnectionId.of("alice-phone"), ALICE);
-        registry.remove(ConnectionId.of("never-there"), BOB);
+        registry.remove(ConnectionId.of("alice-phone"), ALICE, NOW);
+        registry.remove(ConnectionId.of("alice-phone"), ALICE, NOW);
+        registry.remove(ConnectionId.of("never-there"), BOB, NOW);
 
         assertThat(registry.liveConnections(List.of(ALICE, BOB), NOW).get(ALICE)).extracting(LiveConnection::connectionId)
                 .containsExactly(ConnectionId.of("alice-laptop"));
-        registry.remove(ConnectionId.of("alice-laptop"), ALICE);
+        registry.remove(ConnectionId.of("alice-laptop"), ALICE, NOW);
         assertThat(registry.liveConnections(List.of(ALICE), NOW)).isEmpty();
     }
 
     @Test
     void aLeaseIsKeptToTheSecondRoundedDown() {
         ConnectionRegistry registry = registry();
-        registry.register(ConnectionId.of("alice-phone"), ALICE, DeviceId.of("phone"), NOW.plusMillis(1_700));
+        registry.register(ConnectionId.of("alice-phone"), ALICE, DeviceId.of("phone"), NOW, NOW.plusMillis(1_700));
 
         assertThat(registry.liveConnections(List.of(ALICE), NOW.plusMillis(500)).get(ALICE)).extracting(LiveConnection::leaseUntil)
                 .containsExactly(NOW.plusSeconds(1));
@@ -83,12 +83,71 @@ public abstract class ConnectionRegistryContract {
     void aHundredAndFiftyUsersAreAllRead() {
         ConnectionRegistry registry = registry();
         List<UserId> users = java.util.stream.IntStream.range(0, 150).mapToObj(i -> UserId.of("user-" + i)).toList();
-        users.forEach(user -> registry.register(ConnectionId.of("c-" + user.value()), user, DeviceId.DEFAULT, NOW.plusSeconds(60)));
+        users.forEach(user -> registry.register(ConnectionId.of("c-" + user.value()), user, DeviceId.DEFAULT, NOW, NOW.plusSeconds(60)));
 
         var live = registry.liveConnections(users, NOW);
 
         assertThat(live).hasSize(150);
         users.forEach(user -> assertThat(live.get(user)).extracting(LiveConnection::connectionId)
                 .containsExactly(ConnectionId.of("c-" + user.value())));
+    }
+
+    @Test
+    void comingOnlineAndGoingOfflineAreToldByTheWritesThatCauseThem() {
+        ConnectionRegistry registry = registry();
+        assertThat(registry.register(ConnectionId.of("alice-phone"), ALICE, DeviceId.of("phone"), NOW, NOW.plusSeconds(60)))
+                .as("her first connection").isTrue();
+        assertThat(registry.register(ConnectionId.of("alice-laptop"), ALICE, DeviceId.of("laptop"), NOW, NOW.plusSeconds(60)))
+                .as("online already").isFalse();
+        assertThat(registry.register(ConnectionId.of("alice-phone"), ALICE, DeviceId.of("phone"), NOW.plusSeconds(10), NOW.plusSeconds(70)))
+                .as("a renewal").isFalse();
+        assertThat(registry.remove(ConnectionId.of("alice-phone"), ALICE, NOW.plusSeconds(20))).as("the laptop is still on").isFalse();
+        assertThat(registry.remove(ConnectionId.of("alice-laptop"), ALICE, NOW.plusSeconds(30))).as("her last one").isTrue();
+        assertThat(registry.remove(ConnectionId.of("alice-laptop"), ALICE, NOW.plusSeconds(31))).as("removed already").isFalse();
+
+        registry.register(ConnectionId.of("bob-phone"), BOB, DeviceId.of("phone"), NOW, NOW.plusSeconds(5));
+        assertThat(registry.register(ConnectionId.of("bob-phone"), BOB, DeviceId.of("phone"), NOW.plusSeconds(9), NOW.plusSeconds(69)))
+                .as("a ping that revives a connection whose lease ran out: he was offline").isTrue();
+    }
+
+    @Test
+    void presenceIsReadFromTheLeasesAndTheLastClose() {
+        ConnectionRegistry registry = registry();
+        registry.register(ConnectionId.of("alice-phone"), ALICE, DeviceId.of("phone"), NOW, NOW.plusSeconds(60));
+        registry.register(ConnectionId.of("alice-laptop"), ALICE, DeviceId.of("laptop"), NOW, NOW.plusSeconds(30));
+        registry.register(ConnectionId.of("bob-phone"), BOB, DeviceId.of("phone"), NOW, NOW.plusSeconds(60));
+        registry.remove(ConnectionId.of("bob-phone"), BOB, NOW.plusSeconds(10));
+
+        var seen = registry.seen(List.of(ALICE, BOB, CAROL), NOW.plusSeconds(20));
+        assertThat(seen.get(ALICE)).isEqualTo(new ConnectionRegistry.Seen(true, java.util.OptionalLong.empty(),
+                dev.parley.protocol.LastSeenVisibility.EVERYONE));
+        assertThat(seen.get(BOB).online()).isFalse();
+        assertThat(seen.get(BOB).lastSeen()).as("his connection closed").hasValue(NOW.plusSeconds(10).toEpochMilli());
+        assertThat(seen.get(CAROL)).as("never seen").isEqualTo(ConnectionRegistry.Seen.NEVER);
+
+        // Alice's phone never says goodbye (a lost $disconnect): her last lease running out is when she was last seen.
+        var later = registry.seen(List.of(ALICE), NOW.plusSeconds(90)).get(ALICE);
+        assertThat(later.online()).isFalse();
+        assertThat(later.lastSeen()).hasValue(NOW.plusSeconds(60).toEpochMilli());
+    }
+
+    @Test
+    void aVisibilitySettingAndTypingMarksAreKeptPerUser() {
+        ConnectionRegistry registry = registry();
+        dev.parley.model.ConversationId chat = dev.parley.model.ConversationId.of("d:alice:bob");
+        registry.setVisibility(ALICE, dev.parley.protocol.LastSeenVisibility.CONTACTS);
+        registry.register(ConnectionId.of("alice-phone"), ALICE, DeviceId.of("phone"), NOW, NOW.plusSeconds(60));
+        assertThat(registry.seen(List.of(ALICE, BOB), NOW)).satisfies(seen -> {
+            assertThat(seen.get(ALICE).visibility()).isEqualTo(dev.parley.protocol.LastSeenVisibility.CONTACTS);
+            assertThat(seen.get(BOB).visibility()).isEqualTo(dev.parley.protocol.LastSeenVisibility.EVERYONE);
+        });
+
+        assertThat(registry.typingUntil(ALICE, chat)).isEmpty();
+        registry.markTyping(ALICE, chat, java.util.OptionalLong.of(5_000));
+        assertThat(registry.typingUntil(ALICE, chat)).hasValue(5_000);
+        assertThat(registry.typingUntil(BOB, chat)).isEmpty();
+        registry.markTyping(ALICE, chat, java.util.OptionalLong.empty());
+        assertThat(registry.typingUntil(ALICE, chat)).isEmpty();
+        assertThat(registry.liveConnections(List.of(ALICE), NOW).get(ALICE)).as("none of it disturbs the connections").hasSize(1);
     }
 }

@@ -1,6 +1,8 @@
 package dev.parley.testsupport.ports;
 
 import dev.parley.model.ConnectionId;
+import dev.parley.model.ConversationId;
+import dev.parley.protocol.LastSeenVisibility;
 import dev.parley.model.DeviceId;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConnectionRegistry;
@@ -32,24 +34,73 @@ public final class InMemoryConnectionRegistry implements ConnectionRegistry {
         this.pushDevices = pushDevices;
     }
 
+    private final Map<UserId, Long> lastClosed = new ConcurrentHashMap<>();
+    private final Map<UserId, LastSeenVisibility> visibility = new ConcurrentHashMap<>();
+    private final Map<UserId, Map<ConversationId, Long>> typing = new ConcurrentHashMap<>();
+
     /** A connection of the user (on the default device), live until {@code lease}. */
     public void add(UserId user, String connection, Instant lease) {
-        register(ConnectionId.of(connection), user, DeviceId.DEFAULT, lease);
+        register(ConnectionId.of(connection), user, DeviceId.DEFAULT, Instant.EPOCH, lease);
     }
 
     @Override
-    public void register(ConnectionId connection, UserId user, DeviceId device, Instant leaseUntil) {
+    public synchronized boolean register(ConnectionId connection, UserId user, DeviceId device, Instant now, Instant leaseUntil) {
         // Kept to the second, as the table keeps a lease (its TTL attribute is epoch seconds).
         Instant lease = Instant.ofEpochSecond(leaseUntil.getEpochSecond());
-        byUser.computeIfAbsent(user, u -> new ConcurrentHashMap<>()).put(connection, new LiveConnection(connection, user, device, lease));
+        Map<ConnectionId, LiveConnection> connections = byUser.computeIfAbsent(user, u -> new ConcurrentHashMap<>());
+        boolean wasOnline = connections.values().stream().anyMatch(c -> c.leaseUntil().isAfter(now));
+        connections.put(connection, new LiveConnection(connection, user, device, lease));
+        return !wasOnline;
     }
 
     @Override
-    public void remove(ConnectionId connection, UserId user) {
+    public synchronized boolean remove(ConnectionId connection, UserId user, Instant now) {
         removed.add(connection);
         Map<ConnectionId, LiveConnection> connections = byUser.get(user);
-        if (connections != null) {
-            connections.remove(connection);
+        if (connections == null) {
+            return false;
+        }
+        LiveConnection gone = connections.remove(connection);
+        if (gone == null) {
+            return false;
+        }
+        lastClosed.put(user, now.toEpochMilli());
+        return gone.leaseUntil().isAfter(now) && connections.values().stream().noneMatch(c -> c.leaseUntil().isAfter(now));
+    }
+
+    @Override
+    public synchronized Map<UserId, Seen> seen(Collection<UserId> users, Instant now) {
+        Map<UserId, Seen> seen = new HashMap<>();
+        for (UserId user : users) {
+            Collection<LiveConnection> connections = byUser.getOrDefault(user, Map.of()).values();
+            boolean online = connections.stream().anyMatch(c -> c.leaseUntil().isAfter(now));
+            java.util.OptionalLong last = java.util.stream.LongStream.concat(
+                    java.util.stream.LongStream.of(lastClosed.getOrDefault(user, -1L)),
+                    connections.stream().mapToLong(c -> c.leaseUntil().toEpochMilli())).filter(t -> t >= 0).max();
+            seen.put(user, new Seen(online, online ? java.util.OptionalLong.empty() : last,
+                    visibility.getOrDefault(user, LastSeenVisibility.EVERYONE)));
+        }
+        return seen;
+    }
+
+    @Override
+    public void setVisibility(UserId user, LastSeenVisibility setting) {
+        visibility.put(user, setting);
+    }
+
+    @Override
+    public java.util.OptionalLong typingUntil(UserId user, ConversationId conversation) {
+        Long until = typing.getOrDefault(user, Map.of()).get(conversation);
+        return until == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(until);
+    }
+
+    @Override
+    public void markTyping(UserId user, ConversationId conversation, java.util.OptionalLong until) {
+        Map<ConversationId, Long> marks = typing.computeIfAbsent(user, u -> new ConcurrentHashMap<>());
+        if (until.isPresent()) {
+            marks.put(conversation, until.getAsLong());
+        } else {
+            marks.remove(conversation);
         }
     }
 

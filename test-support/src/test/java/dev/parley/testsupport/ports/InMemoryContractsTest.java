@@ -9,6 +9,14 @@ import org.junit.jupiter.api.Nested;
 class InMemoryContractsTest {
 
     @Nested
+    class PresenceWatchers extends PresenceSubscriptionsContract {
+        @Override
+        protected dev.parley.ports.PresenceSubscriptions subscriptions() {
+            return new InMemoryPresenceSubscriptions();
+        }
+    }
+
+    @Nested
     class PushRegistrations extends PushDevicesContract {
         private final InMemoryPushDevices devices = new InMemoryPushDevices();
 
