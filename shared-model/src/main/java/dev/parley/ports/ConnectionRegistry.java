@@ -43,8 +43,15 @@ public interface ConnectionRegistry {
     /** Until when (epoch ms) the user's last relayed {@code typing start} in the conversation holds back the next; empty if none. */
     java.util.OptionalLong typingUntil(UserId user, ConversationId conversation);
 
-    /** Records a relayed {@code typing start} until {@code until} (epoch ms), or, with none, that the user stopped. */
-    void markTyping(UserId user, ConversationId conversation, java.util.OptionalLong until);
+    /**
+     * Claims the relay of a {@code typing start}: holds back the next until {@code until} (epoch ms), unless a
+     * claim still running at {@code now} is there (another start, perhaps at the same moment, was relayed):
+     * whether this one may be relayed. One conditional write.
+     */
+    boolean claimTyping(UserId user, ConversationId conversation, long now, long until);
+
+    /** The user stopped typing: the next start is relayed at once. */
+    void clearTyping(UserId user, ConversationId conversation);
 
     /**
      * The connections of these users whose lease has not run out at {@code now}, in as few reads as the

@@ -121,18 +121,25 @@ public final class DynamoConnectionRegistry implements ConnectionRegistry {
     }
 
     @Override
-    public void markTyping(UserId user, ConversationId conversation, OptionalLong until) {
+    public boolean claimTyping(UserId user, ConversationId conversation, long now, long until) {
         String name = ConnectionsTable.typingName(conversation);
-        SdkErrors.translating("writing a typing mark", () -> {
-            if (until.isPresent()) {
+        return SdkErrors.translating("claiming a typing relay", () -> {
+            try {
                 dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user))).updateExpression("SET #t = :until")
-                        .expressionAttributeNames(Map.of("#t", name))
-                        .expressionAttributeValues(Map.of(":until", AttributeValue.fromN(Long.toString(until.getAsLong())))));
-            } else {
-                dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user))).updateExpression("REMOVE #t")
-                        .expressionAttributeNames(Map.of("#t", name)));
+                        .conditionExpression("attribute_not_exists(#t) OR #t <= :now").expressionAttributeNames(Map.of("#t", name))
+                        .expressionAttributeValues(Map.of(":until", AttributeValue.fromN(Long.toString(until)),
+                                ":now", AttributeValue.fromN(Long.toString(now)))));
+                return true;
+            } catch (ConditionalCheckFailedException relayedAlready) {
+                return false;
             }
         });
+    }
+
+    @Override
+    public void clearTyping(UserId user, ConversationId conversation) {
+        SdkErrors.translating("clearing a typing mark", () -> dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user)))
+                .updateExpression("REMOVE #t").expressionAttributeNames(Map.of("#t", ConnectionsTable.typingName(conversation)))));
     }
 
     @Override

@@ -17,7 +17,8 @@ import java.util.OptionalLong;
  * {@code typing}: relayed to the other members' live connections as {@code typing.update}, never stored
  * as a message, never pushed. A client may send {@code start} on every keystroke; at most one is relayed
  * per user and conversation per {@code interval} (the mark is on the user's item: half a read unit per
- * keystroke, one write per relay), and the receivers show it for {@link #SHOWN_FOR}, so the relays of a
+ * keystroke, and one conditional write when the mark has run out, which of two racing starts only one
+ * wins), and the receivers show it for {@link #SHOWN_FOR}, so the relays of a
  * burst keep it showing. {@code stop} is always relayed, and lets the next start through at once. In a
  * conversation of more than {@link #MAX_MEMBERS} members typing is not relayed: "someone is typing" in
  * a crowd is noise, and relaying every burst to up to a thousand connections is the largest cost a
@@ -64,7 +65,13 @@ public final class Typing {
         if (members.size() > MAX_MEMBERS) {
             return Relayed.TOO_MANY_MEMBERS;
         }
-        registry.markTyping(caller.user(), typing.conversationId(), start ? OptionalLong.of(now + interval.toMillis()) : OptionalLong.empty());
+        if (start && !registry.claimTyping(caller.user(), typing.conversationId(), now, now + interval.toMillis())) {
+            // Another start of the same burst, handled at the same moment elsewhere, claimed the relay.
+            return Relayed.COALESCED;
+        }
+        if (!start) {
+            registry.clearTyping(caller.user(), typing.conversationId());
+        }
         String frame = codec.encode(new ServerFrame.TypingUpdate(typing.conversationId(), caller.user(), typing.state(), SHOWN_FOR.toMillis()));
         delivery.postToUsers(members.stream().filter(member -> !member.equals(caller.user())).toList(), frame, Optional.empty());
         return Relayed.RELAYED;

@@ -52,7 +52,12 @@ class DelegatingConnectionRegistry implements ConnectionRegistry {
     }
 
     @Override
-    public void markTyping(UserId user, ConversationId conversation, OptionalLong until) {
-        delegate.markTyping(user, conversation, until);
+    public boolean claimTyping(UserId user, ConversationId conversation, long now, long until) {
+        return delegate.claimTyping(user, conversation, now, until);
+    }
+
+    @Override
+    public void clearTyping(UserId user, ConversationId conversation) {
+        delegate.clearTyping(user, conversation);
     }
 }

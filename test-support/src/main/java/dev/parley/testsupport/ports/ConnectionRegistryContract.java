@@ -143,11 +143,14 @@ public abstract class ConnectionRegistryContract {
         });
 
         assertThat(registry.typingUntil(ALICE, chat)).isEmpty();
-        registry.markTyping(ALICE, chat, java.util.OptionalLong.of(5_000));
+        assertThat(registry.claimTyping(ALICE, chat, 2_000, 5_000)).isTrue();
         assertThat(registry.typingUntil(ALICE, chat)).hasValue(5_000);
+        assertThat(registry.claimTyping(ALICE, chat, 3_000, 6_000)).as("held until 5,000").isFalse();
         assertThat(registry.typingUntil(BOB, chat)).isEmpty();
-        registry.markTyping(ALICE, chat, java.util.OptionalLong.empty());
+        assertThat(registry.claimTyping(ALICE, chat, 5_000, 8_000)).as("run out").isTrue();
+        registry.clearTyping(ALICE, chat);
         assertThat(registry.typingUntil(ALICE, chat)).isEmpty();
+        assertThat(registry.claimTyping(ALICE, chat, 5_100, 8_100)).as("after a stop").isTrue();
         assertThat(registry.liveConnections(List.of(ALICE), NOW).get(ALICE)).as("none of it disturbs the connections").hasSize(1);
     }
 }

@@ -95,13 +95,19 @@ public final class InMemoryConnectionRegistry implements ConnectionRegistry {
     }
 
     @Override
-    public void markTyping(UserId user, ConversationId conversation, java.util.OptionalLong until) {
+    public synchronized boolean claimTyping(UserId user, ConversationId conversation, long now, long until) {
         Map<ConversationId, Long> marks = typing.computeIfAbsent(user, u -> new ConcurrentHashMap<>());
-        if (until.isPresent()) {
-            marks.put(conversation, until.getAsLong());
-        } else {
-            marks.remove(conversation);
+        Long held = marks.get(conversation);
+        if (held != null && held > now) {
+            return false;
         }
+        marks.put(conversation, until);
+        return true;
+    }
+
+    @Override
+    public void clearTyping(UserId user, ConversationId conversation) {
+        typing.getOrDefault(user, new ConcurrentHashMap<>()).remove(conversation);
     }
 
     @Override
