@@ -54,7 +54,8 @@ class LocalCloudTest {
         assertThat(output).containsPattern("SNS mobile push +running +http://127\\.0\\.0\\.1:\\d+");
         assertThat(output).containsPattern("WebSocket API +running +ws://127\\.0\\.0\\.1:\\d+/local\\?token=<JWT>");
         assertThat(output).containsPattern("Management API +running +http://127\\.0\\.0\\.1:\\d+/local/@connections/");
-        assertThat(output).containsPattern("Tables +running +4 from the manifest \\(4 created now\\)");
+        int tables = ParleyManifest.manifest().tables().size();
+        assertThat(output).containsPattern("Tables +running +" + tables + " from the manifest \\(" + tables + " created now\\)");
         assertThat(output).containsPattern("Lambda functions +running +\\d+ deployed");
         assertThat(output).containsPattern("Stream event source mappings +running +" + ParleyManifest.manifest().streamConsumers().size() + " polling");
         assertThat(output).containsPattern("Development tokens +running +scripts/dev-token USER \\[DEVICE\\]");
