@@ -142,6 +142,9 @@ public final class LocalCloud implements Callable<Integer> {
     public static final String PUSH_EVENTS_TOPIC = "parley-push-events";
 
     private Endpoints endpoints;
+    /** The local SNS's platform applications, made at start, which the functions that register devices are told of. */
+    private String fcmApplication;
+    private String apnsApplication;
     private WebSocketGateway gateway;
     private DynamoDbEmulator dynamoDb;
     private SnsEmulator sns;
@@ -226,7 +229,9 @@ public final class LocalCloud implements Callable<Integer> {
         // One platform application per platform, with no credentials (nothing leaves the machine), whose endpoint events go to
         // one topic, as the stack sets them up.
         String pushEvents = sns.createTopic(PUSH_EVENTS_TOPIC);
-        for (String application : List.of(sns.platformApplication("parley-fcm", "GCM"), sns.platformApplication("parley-apns", "APNS"))) {
+        fcmApplication = sns.platformApplication("parley-fcm", "GCM");
+        apnsApplication = sns.platformApplication("parley-apns", "APNS");
+        for (String application : List.of(fcmApplication, apnsApplication)) {
             sns.setPlatformApplicationAttributes(application, Map.of("EventEndpointUpdated", pushEvents, "EventDeliveryFailure", pushEvents));
         }
         reports.add(ComponentReport.running("SNS mobile push", sns.endpoint() + "  (outbox " + sns.endpoint() + "/_parley/outbox, faults "
@@ -298,8 +303,8 @@ public final class LocalCloud implements Callable<Integer> {
         environment.put(ParleyConfig.DYNAMODB_ENDPOINT, dynamoDb.endpoint().toString());
         environment.put(ParleyConfig.SNS_ENDPOINT, sns.endpoint().toString());
         // The functions the manifest names platform applications for: the local SNS has one for each platform.
-        environment.computeIfPresent(ParleyConfig.FCM_APPLICATION_ARN, (name, value) -> sns.platformApplication("parley-fcm", "GCM"));
-        environment.computeIfPresent(ParleyConfig.APNS_APPLICATION_ARN, (name, value) -> sns.platformApplication("parley-apns", "APNS"));
+        environment.computeIfPresent(ParleyConfig.FCM_APPLICATION_ARN, (name, value) -> fcmApplication);
+        environment.computeIfPresent(ParleyConfig.APNS_APPLICATION_ARN, (name, value) -> apnsApplication);
         environment.put(ParleyConfig.MANAGEMENT_ENDPOINT, gateway.managementEndpoint().toString());
         if (pushWindowMs != null) {
             environment.computeIfPresent(ParleyConfig.PUSH_WINDOW_MS, (name, value) -> Long.toString(pushWindowMs));

@@ -84,13 +84,7 @@ public interface ConnectionRegistry {
     /**
      * The {@link Reach} of each of these users, in one read of each: every user asked for is a key of the
      * answer ({@link Reach#NONE} for one the store knows nothing of). Live connections are those whose
-     * lease has not run out at {@code now}. By default, a registry that keeps no push state: the live
-     * connections alone.
+     * lease has not run out at {@code now}.
      */
-    default Map<UserId, Reach> reach(Collection<UserId> users, Instant now) {
-        Map<UserId, List<LiveConnection>> live = liveConnections(users, now);
-        Map<UserId, Reach> reach = new java.util.HashMap<>();
-        users.forEach(user -> reach.put(user, new Reach(live.getOrDefault(user, List.of()), List.of(), Map.of(), Map.of())));
-        return reach;
-    }
+    Map<UserId, Reach> reach(Collection<UserId> users, Instant now);
 }

@@ -140,6 +140,9 @@ public final class AwsClients {
      * session token, which the local cloud's kill switch tells environments apart by. The signature
      * itself is left out.
      */
+    /** The header a request made with temporary credentials carries its session token in. */
+    public static final String SESSION_TOKEN_HEADER = "X-Amz-Security-Token";
+
     private static void identifyLocally(ParleyConfig config, String service, ClientOverrideConfiguration.Builder overrides) {
         if (config.localCloud().isEmpty()) {
             return;
@@ -152,7 +155,7 @@ public final class AwsClients {
             public SdkHttpRequest modifyHttpRequest(Context.ModifyHttpRequest context, ExecutionAttributes attributes) {
                 SdkHttpRequest.Builder request = context.httpRequest().toBuilder().putHeader("Authorization", authorization);
                 // As a request made with a role session's temporary credentials carries its token.
-                return (session.isEmpty() ? request : request.putHeader("X-Amz-Security-Token", session)).build();
+                return (session.isEmpty() ? request : request.putHeader(SESSION_TOKEN_HEADER, session)).build();
             }
         });
     }

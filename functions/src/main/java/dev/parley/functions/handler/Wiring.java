@@ -136,7 +136,7 @@ final class Wiring {
         return presence;
     }
 
-    synchronized dev.parley.ports.PresenceSubscriptions presenceSubscriptions() {
+    dev.parley.ports.PresenceSubscriptions presenceSubscriptions() {
         return new dev.parley.functions.store.DynamoPresenceSubscriptions(dynamo, ParleyConfig.presenceTable());
     }
 

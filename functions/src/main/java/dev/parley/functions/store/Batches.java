@@ -22,9 +22,13 @@ final class Batches {
     private Batches() {
     }
 
-    /** Reads the items of these keys, handing each one found to {@code found}; keys with no item are skipped. */
-    static void getAll(DynamoDbClient dynamo, Backoff backoff, String table, List<Map<String, AttributeValue>> keys, boolean consistent,
+    /**
+     * Reads the items of these keys, handing each one found to {@code found}; keys with no item are skipped,
+     * and a key named twice is read once (BatchGetItem refuses a request that names a key twice).
+     */
+    static void getAll(DynamoDbClient dynamo, Backoff backoff, String table, List<Map<String, AttributeValue>> named, boolean consistent,
                        Consumer<Map<String, AttributeValue>> found) {
+        List<Map<String, AttributeValue>> keys = named.stream().distinct().toList();
         for (int from = 0; from < keys.size(); from += GET_LIMIT) {
             Map<String, KeysAndAttributes> request = Map.of(table, KeysAndAttributes.builder()
                     .keys(keys.subList(from, Math.min(keys.size(), from + GET_LIMIT))).consistentRead(consistent).build());

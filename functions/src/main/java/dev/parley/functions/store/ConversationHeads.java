@@ -17,7 +17,6 @@ import dev.parley.ports.ConversationRepository.Summary;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -86,7 +85,7 @@ final class ConversationHeads {
     /** The heads of those of these conversations that exist, 100 a request; a conversation without one gets it first. */
     Map<ConversationId, Summary> readAll(Collection<ConversationId> ids) {
         Map<ConversationId, Summary> found = new HashMap<>();
-        List<Map<String, AttributeValue>> keys = new LinkedHashSet<>(ids).stream().map(ConversationsTable::headItemKey).toList();
+        List<Map<String, AttributeValue>> keys = ids.stream().map(ConversationsTable::headItemKey).toList();
         Batches.getAll(dynamo, backoff, table, keys, true, item -> {
             Summary summary = ConversationsTable.HEAD_SCHEMA.mapToItem(item);
             found.put(summary.id(), summary);

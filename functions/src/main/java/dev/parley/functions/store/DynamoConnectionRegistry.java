@@ -19,7 +19,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -94,9 +93,7 @@ public final class DynamoConnectionRegistry implements ConnectionRegistry {
     @Override
     public Map<UserId, Seen> seen(Collection<UserId> users, Instant now) {
         Map<UserId, Seen> found = new HashMap<>();
-        List<Map<String, AttributeValue>> keys = new LinkedHashSet<>(users).stream().map(user -> key(ConnectionsTable.userKey(user))).toList();
-        SdkErrors.translating("reading presence", () -> Batches.getAll(dynamo, backoff, table, keys, false,
-                item -> found.put(ConnectionsTable.userOf(item.get(PK).s()), UserItems.seen(item, now))));
+        eachUserItem("reading presence", users, (user, item) -> found.put(user, UserItems.seen(item, now)));
         users.forEach(user -> found.putIfAbsent(user, Seen.NEVER));
         return found;
     }
@@ -156,13 +153,16 @@ public final class DynamoConnectionRegistry implements ConnectionRegistry {
     @Override
     public Map<UserId, Reach> reach(Collection<UserId> users, Instant now) {
         Map<UserId, Reach> found = new HashMap<>();
-        List<Map<String, AttributeValue>> keys = new LinkedHashSet<>(users).stream().map(user -> key(ConnectionsTable.userKey(user))).toList();
-        SdkErrors.translating("reading live connections", () -> Batches.getAll(dynamo, backoff, table, keys, false, item -> {
-            UserId user = ConnectionsTable.userOf(item.get(PK).s());
-            found.put(user, reachOf(user, item, now));
-        }));
+        eachUserItem("reading live connections", users, (user, item) -> found.put(user, reachOf(user, item, now)));
         users.forEach(user -> found.putIfAbsent(user, Reach.NONE));
         return found;
+    }
+
+    /** Reads these users' items, a hundred to a batch, eventually consistent; users with no item are not given to {@code onItem}. */
+    private void eachUserItem(String operation, Collection<UserId> users, java.util.function.BiConsumer<UserId, Map<String, AttributeValue>> onItem) {
+        List<Map<String, AttributeValue>> keys = users.stream().map(user -> key(ConnectionsTable.userKey(user))).toList();
+        SdkErrors.translating(operation, () -> Batches.getAll(dynamo, backoff, table, keys, false,
+                item -> onItem.accept(ConnectionsTable.userOf(item.get(PK).s()), item)));
     }
 
     /**

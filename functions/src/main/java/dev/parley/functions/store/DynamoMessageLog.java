@@ -61,7 +61,6 @@ public final class DynamoMessageLog implements MessageLog {
     static final Expression SEQ_IS_FREE = Expression.builder().expression("attribute_not_exists(#seq)")
             .putExpressionName("#seq", MessagesTable.SEQ).build();
 
-    private final DynamoDbClient dynamo;
     private final SeqCounter counter;
     private final DynamoDbTable<StoredMessage> messageItems;
     private final SendClaims claims;
@@ -69,7 +68,6 @@ public final class DynamoMessageLog implements MessageLog {
     private final Originals originals;
     private final MessagePages pages;
     private final Clock clock;
-    private final String messages;
     // Platform threads: the claim's put blocks in the HTTP client, which on Java 21 would pin a virtual thread to its carrier.
     private final ExecutorService threads = Executors.newCachedThreadPool(Thread.ofPlatform().name("claims-", 0).daemon(true).factory());
 
@@ -83,12 +81,10 @@ public final class DynamoMessageLog implements MessageLog {
 
     /** @param clock tells when a missing seq counts as abandoned */
     public DynamoMessageLog(DynamoDbClient dynamo, DynamoDbClient sequencer, String messages, String conversations, String memberships, Clock clock) {
-        this.dynamo = dynamo;
         this.messageItems = DynamoDbEnhancedClient.builder().dynamoDbClient(dynamo).build().table(messages, MessagesTable.SCHEMA);
         this.claims = new SendClaims(dynamo, conversations);
         this.counter = new SeqCounter(dynamo, sequencer, conversations, memberships, new ConversationHeads(dynamo, conversations, Backoff.DYNAMODB));
         this.clock = clock;
-        this.messages = messages;
         this.abandoned = new AbandonedSeqs(messageItems, clock);
         this.originals = new Originals(dynamo, messages, messageItems, claims, clock);
         this.pages = new MessagePages(dynamo, messages, messageItems, abandoned);

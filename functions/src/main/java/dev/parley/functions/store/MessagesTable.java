@@ -125,7 +125,12 @@ public final class MessagesTable {
 
     /** The message at a seq, read consistently (it is known to exist): for the stores over {@link #SCHEMA}'s table. */
     static Message storedAt(DynamoDbTable<StoredMessage> items, ConversationId conversation, long seq) {
-        return items.getItem(b -> b.key(key(conversation, seq)).consistentRead(true)).message();
+        return findAt(items, conversation, seq).orElseThrow(() -> new IllegalStateException("no message at seq " + seq + " of " + conversation));
+    }
+
+    /** The message at a seq, read consistently; empty if there is none. */
+    static java.util.Optional<Message> findAt(DynamoDbTable<StoredMessage> items, ConversationId conversation, long seq) {
+        return java.util.Optional.ofNullable(items.getItem(b -> b.key(key(conversation, seq)).consistentRead(true))).map(StoredMessage::message);
     }
 
     /** A message item, as written to the table (and as its stream's new image carries it). */

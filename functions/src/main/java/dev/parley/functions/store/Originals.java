@@ -50,8 +50,7 @@ final class Originals {
     Optional<Message> find(ConversationId conversation, ClientMessageId id, UserId sender) {
         Backoff.Retries waits = ORIGINAL_CATCH_UP.retries();
         boolean searched = false;
-        boolean waiting;
-        do {
+        for (boolean last = false; ; last = !waits.await()) {
             Optional<SendClaims.Claim> claim = claims.read(conversation, id);
             if (claim.isEmpty()) {
                 return Optional.empty();
@@ -60,21 +59,19 @@ final class Originals {
                 throw new DomainException(ErrorCode.CONFLICT, "id " + id + " is already used in conversation " + conversation);
             }
             if (claim.get().seq().isPresent()) {
-                Optional<Message> there = Optional.ofNullable(messageItems.getItem(b -> b.key(MessagesTable.key(conversation, claim.get().seq().getAsLong()))
-                        .consistentRead(true))).map(StoredMessage::message);
-                return there.filter(message -> message.id().equals(id) && message.senderId().equals(sender));
+                return MessagesTable.findAt(messageItems, conversation, claim.get().seq().getAsLong())
+                        .filter(message -> message.id().equals(id) && message.senderId().equals(sender));
             }
-            waiting = waits.await();
+            // Searched at once (an original stored on the fast path is usually there already), then once more when the waits run out.
             boolean abandoned = claim.get().timestamp() < clock.millis() - DynamoMessageLog.CLAIM_ABANDONED_AFTER.toMillis();
-            if (!searched || !waiting || abandoned) {
+            if (!searched || last || abandoned) {
                 Optional<Message> found = storedSince(conversation, id, sender, claim.get().timestamp());
-                if (found.isPresent() || abandoned) {
+                if (found.isPresent() || abandoned || last) {
                     return found;
                 }
                 searched = true;
             }
-        } while (waiting);
-        return Optional.empty();
+        }
     }
 
     /**

@@ -104,7 +104,6 @@ final class SendClaims {
     Map<Message, List<UserId>> fastDeliveries(List<Message> messages) {
         Map<String, Message> byClaim = new HashMap<>();
         messages.forEach(message -> byClaim.put(ConversationsTable.claimKey(message.conversationId(), message.id()), message));
-        // Each claim once: BatchGetItem refuses a request that names a key twice.
         List<Map<String, AttributeValue>> keys = byClaim.values().stream().map(m -> ConversationsTable.claimItemKey(m.conversationId(), m.id())).toList();
         Map<Message, List<UserId>> delivered = new HashMap<>();
         Batches.getAll(dynamo, Backoff.DYNAMODB, table, keys, false, claim -> {

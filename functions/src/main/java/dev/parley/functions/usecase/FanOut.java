@@ -7,7 +7,6 @@ import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConnectionRegistry.Reach;
 import dev.parley.ports.ConversationRepository;
-import dev.parley.ports.LiveConnection;
 import dev.parley.ports.MessageLog;
 import dev.parley.ports.PushNotifier;
 import dev.parley.protocol.FrameCodec;
@@ -32,7 +31,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
@@ -83,13 +81,10 @@ public final class FanOut {
     }
 
     private final ConversationRepository conversations;
-    private final MessageLog messages;
     private final Delivery delivery;
     private final PushNotifier push;
     private final FrameCodec codec;
     private final Clock clock;
-    private final Consumer<Duration> pause;
-    private static final Logger LOG = LoggerFactory.getLogger(FanOut.class);
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final Semaphore conversationSlots = new Semaphore(MAX_PARALLEL_CONVERSATIONS);
     private final FastPathSettlement fastPaths;
@@ -102,12 +97,10 @@ public final class FanOut {
     public FanOut(ConversationRepository conversations, MessageLog messages, Delivery delivery, PushNotifier push, FrameCodec codec, Clock clock,
                   Consumer<Duration> pause) {
         this.conversations = conversations;
-        this.messages = messages;
         this.delivery = delivery;
         this.push = push;
         this.codec = codec;
         this.clock = clock;
-        this.pause = pause;
         this.fastPaths = new FastPathSettlement(messages, delivery, clock, pause);
     }
 

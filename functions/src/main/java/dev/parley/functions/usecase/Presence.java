@@ -13,6 +13,8 @@ import dev.parley.protocol.ServerFrame;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -58,21 +60,29 @@ public final class Presence implements Connections.PresenceChanges {
     }
 
     public ServerFrame.SettingsUpdated settings(Caller caller, ClientFrame.SettingsUpdate update) {
-        registry.setVisibility(caller.user(), update.lastSeenVisibility());
+        UserId user = caller.user();
+        registry.setVisibility(user, update.lastSeenVisibility());
         // Those watching this user see the new setting now: each one's view is decided again, and kept for the next change.
         Instant now = clock.instant();
-        List<PresenceSubscriptions.Subscriber> watching = subscriptions.subscribers(caller.user(), now);
-        Set<UserId> viewers = new LinkedHashSet<>();
-        watching.forEach(subscriber -> viewers.add(subscriber.connection().user()));
-        for (UserId viewer : viewers) {
-            View view = view(viewer, List.of(caller.user()));
-            boolean visible = view.visible().get(caller.user());
-            String frame = codec.encode(new ServerFrame.PresenceUpdate(view.entries().getFirst()));
-            watching.stream().filter(subscriber -> subscriber.connection().user().equals(viewer)).forEach(subscriber -> {
-                subscriptions.subscribe(subscriber.connection(), Map.of(caller.user(), visible), subscriber.until());
-                delivery.post(List.of(subscriber.connection()), frame);
-            });
+        Map<UserId, List<PresenceSubscriptions.Subscriber>> byViewer = new LinkedHashMap<>();
+        subscriptions.subscribers(user, now).forEach(subscriber -> byViewer.computeIfAbsent(subscriber.connection().user(), v -> new ArrayList<>())
+                .add(subscriber));
+        if (byViewer.isEmpty()) {
+            return new ServerFrame.SettingsUpdated(update.lastSeenVisibility());
         }
+        // The user and every viewer in one batched read; the user's new setting is the one just written, not one a read may lag on.
+        Set<UserId> read = new LinkedHashSet<>(byViewer.keySet());
+        read.add(user);
+        Map<UserId, Seen> seen = new HashMap<>(registry.seen(read, now));
+        Seen before = seen.get(user);
+        seen.put(user, new Seen(before.online(), before.lastSeen(), update.lastSeenVisibility()));
+        byViewer.forEach((viewer, watching) -> {
+            View view = view(viewer, List.of(user), seen);
+            boolean visible = view.visible().get(user);
+            watching.forEach(subscriber -> subscriptions.subscribe(subscriber.connection(), Map.of(user, visible), subscriber.until()));
+            delivery.post(watching.stream().map(PresenceSubscriptions.Subscriber::connection).toList(),
+                    codec.encode(new ServerFrame.PresenceUpdate(view.entries().getFirst())));
+        });
         return new ServerFrame.SettingsUpdated(update.lastSeenVisibility());
     }
 
@@ -100,12 +110,15 @@ public final class Presence implements Connections.PresenceChanges {
     private record View(List<ServerFrame.Presence> entries, Map<UserId, Boolean> visible) {
     }
 
+    /** What the viewer may see of these users, read in one batch with the viewer's own setting. */
     private View view(UserId viewer, List<UserId> users) {
-        List<UserId> read = new ArrayList<>(users);
-        if (!read.contains(viewer)) {
-            read.add(viewer);
-        }
-        Map<UserId, Seen> seen = registry.seen(read, clock.instant());
+        Set<UserId> read = new LinkedHashSet<>(users);
+        read.add(viewer);
+        return view(viewer, users, registry.seen(read, clock.instant()));
+    }
+
+    /** @param seen the presence of the users and of the viewer */
+    private View view(UserId viewer, List<UserId> users, Map<UserId, Seen> seen) {
         Map<UserId, Boolean> visible = contacts.visibleTo(viewer, seen.get(viewer).visibility(), users,
                 user -> seen.get(user).visibility());
         List<ServerFrame.Presence> entries = new ArrayList<>();

@@ -5,7 +5,6 @@ import dev.parley.model.UserId;
 import dev.parley.ports.ConnectionPoster;
 import dev.parley.ports.ConnectionRegistry;
 import dev.parley.ports.ConversationRepository;
-import dev.parley.ports.LiveConnection;
 import dev.parley.ports.MessageLog;
 import dev.parley.protocol.AckStatus;
 import dev.parley.protocol.ClientFrame;

@@ -37,6 +37,11 @@ class DelegatingConnectionRegistry implements ConnectionRegistry {
     }
 
     @Override
+    public Map<UserId, Reach> reach(Collection<UserId> users, Instant now) {
+        return delegate.reach(users, now);
+    }
+
+    @Override
     public Map<UserId, Seen> seen(Collection<UserId> users, Instant now) {
         return delegate.seen(users, now);
     }

@@ -145,11 +145,11 @@ class FanOutTest {
     void whenTheDirectConversationsLookupFailsEachStopsAtItsFirstMessageAndGroupsGoOn() {
         ConnectionRegistry unavailable = new DelegatingConnectionRegistry(world.registry) {
             @Override
-            public Map<UserId, List<LiveConnection>> liveConnections(Collection<UserId> users, Instant now) {
+            public Map<UserId, Reach> reach(Collection<UserId> users, Instant now) {
                 if (users.contains(BOB)) {
                     throw new UnavailableException("throttled", Duration.ofMillis(250), null);
                 }
-                return world.registry.liveConnections(users, now);
+                return world.registry.reach(users, now);
             }
         };
         ConversationId team = world.conversations.createIfAbsent(Conversation.group(ConversationId.of("g:team"), CAROL, List.of(DAVE),

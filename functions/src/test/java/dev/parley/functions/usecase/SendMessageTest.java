@@ -117,9 +117,9 @@ class SendMessageTest {
         java.util.concurrent.CountDownLatch lookedUp = new java.util.concurrent.CountDownLatch(1);
         dev.parley.ports.ConnectionRegistry watched = new DelegatingConnectionRegistry(world.registry) {
             @Override
-            public Map<UserId, List<dev.parley.ports.LiveConnection>> liveConnections(java.util.Collection<UserId> users, java.time.Instant now) {
+            public Map<UserId, dev.parley.ports.ConnectionRegistry.Reach> reach(java.util.Collection<UserId> users, java.time.Instant now) {
                 lookedUp.countDown();
-                return world.registry.liveConnections(users, now);
+                return world.registry.reach(users, now);
             }
         };
         // A store that finishes only once the lookup has begun: done one after the other, the send would wait here in vain.
@@ -225,7 +225,7 @@ class SendMessageTest {
         SendMessage lookupFails = new SendMessage(broken.messages, broken.conversations,
                 new Delivery(new DelegatingConnectionRegistry(broken.registry) {
                     @Override
-                    public Map<UserId, List<dev.parley.ports.LiveConnection>> liveConnections(java.util.Collection<UserId> users, java.time.Instant now) {
+                    public Map<UserId, dev.parley.ports.ConnectionRegistry.Reach> reach(java.util.Collection<UserId> users, java.time.Instant now) {
                         throw new UnavailableException("throttled", Duration.ofMillis(250), null);
                     }
                 }, broken.poster, broken.clock, 8), broken.codec, broken.clock, Optional.of(new MessageLog.FastPathOffer(Duration.ofMillis(100), 64)));

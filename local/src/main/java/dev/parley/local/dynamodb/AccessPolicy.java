@@ -30,7 +30,7 @@ public interface AccessPolicy {
     }
 
     /** The header a request made with temporary credentials carries its session token in. */
-    String SESSION_TOKEN_HEADER = "X-Amz-Security-Token";
+    String SESSION_TOKEN_HEADER = dev.parley.functions.config.AwsClients.SESSION_TOKEN_HEADER;
 
     /** The session a request was made in (its security token), or "" for none. */
     static String sessionOf(String securityToken) {

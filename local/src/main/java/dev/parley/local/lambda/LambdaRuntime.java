@@ -215,6 +215,10 @@ public final class LambdaRuntime implements AutoCloseable {
             } catch (TimeoutException e) {
                 result.cancel(true);
                 keep = false;
+                // A killed environment's thread may hang on until the timeout; its process died at the kill, and that is what is reported.
+                if (killSwitch.ended(spec.name(), environment.session())) {
+                    throw killed(requestId);
+                }
                 timeouts.incrementAndGet();
                 errors.incrementAndGet();
                 throw new FunctionError(FunctionError.Kind.TIMEOUT, spec.name(), "Sandbox.Timedout",

@@ -112,6 +112,22 @@ class LambdaRuntimeTest {
     }
 
     @Test
+    void anEnvironmentKilledMidInvocationIsReportedAsItsProcessExitingEvenWhenItsThreadHangsPastTheTimeout() {
+        KillSwitch kills = new KillSwitch();
+        try (LambdaRuntime killing = new LambdaRuntime(kills)) {
+            TestHandlers.killSwitch = kills;
+            killing.deploy(spec("hangs", TestHandlers.KilledThenHangs.class, Duration.ofMillis(300), Map.of()), 5);
+            kills.arm("hangs", new KillSwitch.AfterPosts(1));
+            assertThatThrownBy(() -> killing.invoke("hangs", "{}")).isInstanceOfSatisfying(FunctionError.class, e -> {
+                assertThat(e.errorType()).isEqualTo("Runtime.ExitError");
+                assertThat(e.kind()).isEqualTo(FunctionError.Kind.HANDLER_ERROR);
+            });
+            assertThat(kills.kills()).isEqualTo(1);
+            assertThat(killing.metrics("hangs").timeouts()).as("not a timeout").isZero();
+        }
+    }
+
+    @Test
     void beyondTheConcurrencyLimitInvocationsAreThrottled() throws Exception {
         runtime.deploy(spec("limited", TestHandlers.Slow.class, Duration.ofSeconds(5), Map.of()), 2);
         ExecutorService pool = Executors.newFixedThreadPool(4);

@@ -48,6 +48,24 @@ public final class TestHandlers {
         }
     }
 
+    /** The kill switch the next {@link KilledThenHangs} reports a post to. */
+    public static volatile KillSwitch killSwitch;
+
+    /** Posts once (which the armed switch kills it for), then hangs on, as a killed process's leftover thread may. */
+    public static final class KilledThenHangs implements RequestHandler<Map<String, Object>, String> {
+        @Override
+        public String handleRequest(Map<String, Object> input, Context context) {
+            killSwitch.posted(FunctionPrincipals.accessKeyId(context.getFunctionName()),
+                    FunctionEnvironment.get(dev.parley.functions.config.ParleyConfig.SESSION_TOKEN).orElseThrow());
+            try {
+                Thread.sleep(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return "done";
+        }
+    }
+
     public static final class Failing implements RequestHandler<Map<String, Object>, String> {
         @Override
         public String handleRequest(Map<String, Object> input, Context context) {
