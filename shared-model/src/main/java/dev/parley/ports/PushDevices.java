@@ -36,6 +36,15 @@ public interface PushDevices {
     /** Forgets the device's registration (and the token's holder, if that is still this device); nothing if there is none. */
     void unregister(UserId user, DeviceId device);
 
+    /**
+     * Takes a token from the device {@link #holderOf} named: the token's holder record goes if it still names
+     * that device, and so does the device's registration if it is of this token. Unlike {@link #unregister}, it
+     * also clears a holder record the device's registration no longer matches (left by a registration that
+     * failed half-way, or by a device that registered another token), which would otherwise keep the token
+     * from every other device.
+     */
+    void release(PushDevice holder);
+
     /** No push for this user's devices from the conversation until {@code until} (epoch ms); none unmutes it. */
     void mute(UserId user, ConversationId conversation, OptionalLong until);
 

@@ -19,6 +19,6 @@ public interface PushNotifier {
         }
     }
 
-    /** Pushes the message to these devices, as far as coalescing lets it; how many were pushed. */
-    int push(Message message, List<Target> targets);
+    /** Pushes the message to these devices, as far as coalescing lets it; a push that fails is logged, not thrown. */
+    void push(Message message, List<Target> targets);
 }

@@ -124,6 +124,31 @@ public final class DynamoPushDevices implements PushDevices {
     }
 
     @Override
+    public void release(PushDevice holder) {
+        Map<String, AttributeValue> device = Map.of(":user", AttributeValue.fromS(holder.user().value()),
+                ":device", AttributeValue.fromS(holder.device().value()));
+        SdkErrors.translating("taking a token from its holder", () -> {
+            try {
+                dynamo.deleteItem(b -> b.tableName(table).key(key(ConnectionsTable.tokenKey(holder.platform(), holder.token())))
+                        .conditionExpression("#user = :user AND #device = :device")
+                        .expressionAttributeNames(Map.of("#user", USER, "#device", DEVICE)).expressionAttributeValues(device));
+            } catch (ConditionalCheckFailedException heldByAnother) {
+                // Taken by another device meanwhile: its record stays.
+            }
+            try {
+                dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(holder.user()))).updateExpression("REMOVE #entry")
+                        .conditionExpression("#entry.#platform = :platform AND #entry.#token = :token")
+                        .expressionAttributeNames(Map.of("#entry", ConnectionsTable.deviceEntryName(holder.device()), "#platform", DEVICE_PLATFORM,
+                                "#token", DEVICE_TOKEN))
+                        .expressionAttributeValues(Map.of(":platform", AttributeValue.fromS(holder.platform().wireName()),
+                                ":token", AttributeValue.fromS(holder.token()))));
+            } catch (ConditionalCheckFailedException registeredAnother) {
+                // The device's registration is of another token (or there is none): it stays.
+            }
+        });
+    }
+
+    @Override
     public void mute(UserId user, ConversationId conversation, OptionalLong until) {
         String name = ConnectionsTable.muteName(conversation);
         SdkErrors.translating("muting a conversation", () -> {

@@ -37,12 +37,18 @@ final class BatchPushes {
     private final PushNotifier push;
     private final ExecutorService threads;
     private final Semaphore slots;
+    private final Duration deadline;
     private final List<Job> jobs = new CopyOnWriteArrayList<>();
 
-    BatchPushes(PushNotifier push, ExecutorService threads, Semaphore slots) {
+    /**
+     * @param slots bounds the conversations pushing at once: the pushes' own, never the delivery's, so that a push
+     *              still running can hold back no delivery
+     */
+    BatchPushes(PushNotifier push, ExecutorService threads, Semaphore slots, Duration deadline) {
         this.push = push;
         this.threads = threads;
         this.slots = slots;
+        this.deadline = deadline;
     }
 
     void add(Message message, List<PushNotifier.Target> targets) {
@@ -55,7 +61,8 @@ final class BatchPushes {
      * The batch's pushes, after all its posts, so that push never holds back delivery to the online
      * members: conversations in parallel, each conversation's messages in order (so that a burst's first
      * push marks the window and the rest are absorbed without a write), until {@link #PUSH_DEADLINE}. A
-     * push not done by then, or failed, is logged; the batch does not fail for it.
+     * push not done by then is cancelled (its thread interrupted) and logged, as is one that failed; the
+     * batch does not fail for it.
      */
     void run() {
         if (jobs.isEmpty()) {
@@ -65,22 +72,35 @@ final class BatchPushes {
         this.jobs.forEach(job -> byConversation.computeIfAbsent(job.message().conversationId(), id -> new ArrayList<>()).add(job));
         List<Future<?>> running = new ArrayList<>();
         byConversation.values().forEach(conversationJobs -> running.add(threads.submit(LogFields.withLogContext(() -> {
-            slots.acquireUninterruptibly();
             try {
-                conversationJobs.forEach(job -> push.push(job.message(), job.targets()));
+                slots.acquire();
+            } catch (InterruptedException cancelled) {
+                return;
+            }
+            try {
+                for (Job job : conversationJobs) {
+                    if (Thread.currentThread().isInterrupted()) {
+                        return;
+                    }
+                    push.push(job.message(), job.targets());
+                }
             } finally {
                 slots.release();
             }
         }))));
-        long deadline = System.nanoTime() + PUSH_DEADLINE.toNanos();
+        long until = System.nanoTime() + deadline.toNanos();
         for (Future<?> conversation : running) {
             try {
-                conversation.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                conversation.get(Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                running.forEach(left -> left.cancel(true));
                 return;
-            } catch (ExecutionException | TimeoutException e) {
-                LOG.warn("pushes of a conversation failed or did not finish in {}; live delivery is done", PUSH_DEADLINE, e);
+            } catch (ExecutionException e) {
+                LOG.warn("pushes of a conversation failed; live delivery is done", e);
+            } catch (TimeoutException e) {
+                conversation.cancel(true);
+                LOG.warn("pushes of a conversation did not finish in {} and were cancelled; live delivery is done", deadline);
             }
         }
     }

@@ -33,14 +33,18 @@ public final class Devices {
     public ServerFrame.DeviceRegistered register(Caller caller, ClientFrame.DeviceRegister register) {
         // The endpoint names its device, for whoever reads SNS's side (the endpoint events, the console).
         String endpoint = push.endpointFor(register.platform(), register.token(), PushEndpoints.userData(caller.user(), caller.device()));
-        devices.registered(caller.user(), caller.device()).filter(old -> !old.token().equals(register.token()))
-                .ifPresent(old -> endpoints.retire(old, endpoint));
         PushDevices.PushDevice device = new PushDevices.PushDevice(caller.user(), caller.device(), register.platform(), register.token(), endpoint);
+        java.util.Optional<PushDevices.PushDevice> current = devices.registered(caller.user(), caller.device());
+        if (current.equals(java.util.Optional.of(device))) {
+            // What an app does on every launch: the endpoint is brought up to date above; the registration is as it was.
+            return new ServerFrame.DeviceRegistered(register.platform());
+        }
+        current.filter(old -> !old.token().equals(register.token())).ifPresent(old -> endpoints.retire(old, endpoint));
         for (int attempt = 0; attempt < REGISTER_ATTEMPTS; attempt++) {
             // A token registered by another device is taken from it; racing another registration, the later one wins.
             devices.holderOf(register.platform(), register.token())
                     .filter(holder -> !holder.isSameDevice(caller.user(), caller.device()))
-                    .ifPresent(holder -> devices.unregister(holder.user(), holder.device()));
+                    .ifPresent(devices::release);
             if (devices.register(device)) {
                 return new ServerFrame.DeviceRegistered(register.platform());
             }

@@ -87,6 +87,8 @@ public final class FanOut {
     private final Clock clock;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final Semaphore conversationSlots = new Semaphore(MAX_PARALLEL_CONVERSATIONS);
+    /** The conversations pushing at once: apart from the delivery's, which a push still running must never hold back. */
+    private final Semaphore pushSlots = new Semaphore(MAX_PARALLEL_CONVERSATIONS);
     private final FastPathSettlement fastPaths;
 
     public FanOut(ConversationRepository conversations, MessageLog messages, Delivery delivery, PushNotifier push, FrameCodec codec, Clock clock) {
@@ -106,7 +108,7 @@ public final class FanOut {
 
     public Outcome deliver(List<Envelope> batch) {
         List<Delivered> delivered = new CopyOnWriteArrayList<>();
-        BatchPushes pushes = new BatchPushes(push, threads, conversationSlots);
+        BatchPushes pushes = new BatchPushes(push, threads, pushSlots, BatchPushes.PUSH_DEADLINE);
         List<Envelope> left = fastPaths.settle(batch, delivered, pushes);
         Map<ConversationId, List<Envelope>> byConversation = new LinkedHashMap<>();
         left.forEach(envelope -> byConversation.computeIfAbsent(envelope.message().conversationId(), id -> new ArrayList<>()).add(envelope));

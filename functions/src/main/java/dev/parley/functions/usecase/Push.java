@@ -61,8 +61,7 @@ public final class Push implements PushNotifier {
     }
 
     @Override
-    public int push(Message message, List<Target> targets) {
-        int pushed = 0;
+    public void push(Message message, List<Target> targets) {
         Map<UserId, Long> badges = new HashMap<>();
         for (Target target : targets) {
             PushDevices.PushDevice device = target.device();
@@ -83,8 +82,6 @@ public final class Push implements PushNotifier {
                 if (service.publish(device, message.conversationId(), badge) == PushService.Published.ENDPOINT_GONE) {
                     endpoints.retire(device, "");
                     LOG.info("push endpoint gone; device {} of {} retired", device.device().value(), device.user().value());
-                } else {
-                    pushed++;
                 }
             } catch (RuntimeException e) {
                 LOG.warn("push to a device of {} failed", device.user().value(), e);
@@ -93,7 +90,6 @@ public final class Push implements PushNotifier {
                 }
             }
         }
-        return pushed;
     }
 
     /** Takes back the mark of a push that was not published, so that the next message pushes instead of being absorbed. */

@@ -64,6 +64,18 @@ class DevicesTest {
     }
 
     @Test
+    void aTokenWhoseHolderRecordOutlivedItsRegistrationIsTakenAndTheOldDevicesOwnRegistrationKept() {
+        // What a registration that failed half-way leaves: bob's phone holds t2, yet t1's record still names it.
+        registrations.register(new PushDevice(BOB, DeviceId.of("phone"), PushPlatform.FCM, "t1", "endpoint/fcm/t1"));
+        registrations.register(new PushDevice(BOB, DeviceId.of("phone"), PushPlatform.FCM, "t2", "endpoint/fcm/t2"));
+
+        assertThat(devices.register(alicePhone, fcm("t1"))).isEqualTo(new ServerFrame.DeviceRegistered(PushPlatform.FCM));
+        assertThat(registrations.holderOf(PushPlatform.FCM, "t1")).get().extracting(PushDevice::user).isEqualTo(ALICE);
+        assertThat(registrations.registered(BOB, DeviceId.of("phone"))).as("bob's phone still gets its pushes").get()
+                .extracting(PushDevice::token).isEqualTo("t2");
+    }
+
+    @Test
     void unregisteringOnLogoutRetiresTheEndpointAndMayBeRepeated() {
         devices.register(alicePhone, fcm("t1"));
         assertThat(devices.unregister(alicePhone)).isEqualTo(new ServerFrame.DeviceUnregistered());
@@ -124,6 +136,11 @@ class DevicesTest {
             @Override
             public void unregister(dev.parley.model.UserId user, DeviceId device) {
                 contested.unregister(user, device);
+            }
+
+            @Override
+            public void release(PushDevice holder) {
+                contested.release(holder);
             }
 
             @Override

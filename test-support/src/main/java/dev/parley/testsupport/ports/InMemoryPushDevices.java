@@ -53,6 +53,14 @@ public final class InMemoryPushDevices implements PushDevices {
     }
 
     @Override
+    public synchronized void release(PushDevice holder) {
+        holders.computeIfPresent(new TokenKey(holder.platform(), holder.token()),
+                (key, held) -> held.isSameDevice(holder.user(), holder.device()) ? null : held);
+        devices.computeIfPresent(new DeviceKey(holder.user(), holder.device()),
+                (key, registered) -> registered.platform() == holder.platform() && registered.token().equals(holder.token()) ? null : registered);
+    }
+
+    @Override
     public synchronized void mute(UserId user, ConversationId conversation, OptionalLong until) {
         if (until.isPresent()) {
             mutes.computeIfAbsent(user, u -> new HashMap<>()).put(conversation, until.getAsLong());

@@ -91,6 +91,27 @@ public abstract class PushDevicesContract {
     }
 
     @Test
+    void releasingATokenClearsEvenAHolderRecordTheDevicesRegistrationNoLongerMatches() {
+        devices.register(device(BOB, PHONE, "t1"));
+        devices.register(device(BOB, PHONE, "t2"));
+        PushDevice stale = devices.holderOf(PushPlatform.FCM, "t1").orElseThrow();
+        assertThat(stale.isSameDevice(BOB, PHONE)).as("a registration of another token leaves the first token's record").isTrue();
+
+        devices.release(stale);
+        assertThat(devices.holderOf(PushPlatform.FCM, "t1")).isEmpty();
+        assertThat(devices.registered(BOB, PHONE)).as("his registration is of t2: it stays").contains(device(BOB, PHONE, "t2"));
+        assertThat(devices.holderOf(PushPlatform.FCM, "t2")).contains(device(BOB, PHONE, "t2"));
+
+        devices.release(devices.holderOf(PushPlatform.FCM, "t2").orElseThrow());
+        assertThat(devices.registered(BOB, PHONE)).isEmpty();
+        assertThat(devices.holderOf(PushPlatform.FCM, "t2")).isEmpty();
+        assertThat(devices.register(device(ALICE, PHONE, "t1"))).as("the token is free for another device").isTrue();
+        devices.release(device(BOB, PHONE, "t1"));
+        assertThat(devices.holderOf(PushPlatform.FCM, "t1")).as("a release by a former holder takes nothing from the new one")
+                .contains(device(ALICE, PHONE, "t1"));
+    }
+
+    @Test
     void releasingAMarkLetsTheNextPushThroughButLeavesALaterMarkAlone() {
         dev.parley.model.ConversationId chat = dev.parley.model.ConversationId.of("d:alice:bob");
         String chatMark = dev.parley.ports.ConnectionRegistry.pushMark(PHONE, chat);

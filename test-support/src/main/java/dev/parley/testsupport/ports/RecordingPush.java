@@ -14,9 +14,8 @@ public final class RecordingPush implements PushNotifier {
     public final List<HandOff> handOffs = new CopyOnWriteArrayList<>();
 
     @Override
-    public int push(Message message, List<Target> targets) {
+    public void push(Message message, List<Target> targets) {
         targets.forEach(target -> handOffs.add(new HandOff(target.device().user(), message)));
-        return targets.size();
     }
 
     public List<UserId> recipients() {
