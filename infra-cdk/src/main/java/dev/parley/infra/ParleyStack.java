@@ -231,7 +231,7 @@ public final class ParleyStack extends Stack {
             }
         }
 
-        push(settings, pushEvents);
+        push(settings, pushApplications, pushEvents);
         operations(manifest, api);
 
         CfnOutput.Builder.create(this, "WebSocketUrl").value(stage.getUrl())
@@ -393,8 +393,7 @@ public final class ParleyStack extends Stack {
      * ({@code EventEndpointUpdated}, {@code EventDeliveryFailure}) to {@code events}, where the cleanup
      * function retires the devices whose tokens the platform reported dead.
      */
-    private void push(StackSettings settings, Optional<Topic> events) {
-        Map<PushPlatform, PushApplication> applications = pushApplications(settings);
+    private void push(StackSettings settings, Map<PushPlatform, PushApplication> applications, Optional<Topic> events) {
         Map<String, String> eventTopics = events.map(topic -> Map.of("EventEndpointUpdated", topic.getTopicArn(),
                 "EventDeliveryFailure", topic.getTopicArn())).orElse(Map.of());
         settings.fcmSecret().ifPresentOrElse(

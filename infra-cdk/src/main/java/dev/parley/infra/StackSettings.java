@@ -84,8 +84,9 @@ public record StackSettings(
         if (logSamplePercent < 0 || logSamplePercent > 100) {
             throw new IllegalArgumentException(LOG_SAMPLE_PERCENT + " must be 0 to 100, was " + logSamplePercent);
         }
-        if (pushWindowSeconds < 1 || pushWindowSeconds > 3600) {
-            throw new IllegalArgumentException(PUSH_WINDOW_SECONDS + " must be 1 to 3600, was " + pushWindowSeconds);
+        long longest = dev.parley.functions.config.ParleyConfig.LONGEST_PUSH_WINDOW.toSeconds();
+        if (pushWindowSeconds < 1 || pushWindowSeconds > longest) {
+            throw new IllegalArgumentException(PUSH_WINDOW_SECONDS + " must be 1 to " + longest + ", was " + pushWindowSeconds);
         }
         if (pushCredentialsRevision < 0) {
             throw new IllegalArgumentException(PUSH_CREDENTIALS_REVISION + " must be 0 or more, was " + pushCredentialsRevision);

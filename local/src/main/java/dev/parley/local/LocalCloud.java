@@ -196,8 +196,9 @@ public final class LocalCloud implements Callable<Integer> {
         if (concurrency < 1) {
             throw new CommandLine.ParameterException(commandLine(), "--concurrency must be at least 1, was " + concurrency);
         }
-        if (pushWindowMs != null && (pushWindowMs < 1 || pushWindowMs > java.time.Duration.ofHours(1).toMillis())) {
-            throw new CommandLine.ParameterException(commandLine(), "--push-window-ms must be 1 to 3600000, was " + pushWindowMs);
+        long longestPushWindow = ParleyConfig.LONGEST_PUSH_WINDOW.toMillis();
+        if (pushWindowMs != null && (pushWindowMs < 1 || pushWindowMs > longestPushWindow)) {
+            throw new CommandLine.ParameterException(commandLine(), "--push-window-ms must be 1 to " + longestPushWindow + ", was " + pushWindowMs);
         }
         if (logSamplePercent != null && (logSamplePercent < 0 || logSamplePercent > 100)) {
             throw new CommandLine.ParameterException(commandLine(), "--log-sample-percent must be 0 to 100, was " + logSamplePercent);

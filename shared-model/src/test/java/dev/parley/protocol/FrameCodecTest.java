@@ -252,6 +252,21 @@ class FrameCodecTest {
     }
 
     @Test
+    void presenceFramesTakeAtMostAHundredUsersAndAtMostFiveMinutesWithFiveMinutesByDefault() {
+        assertThat(decoded("{\"type\":\"presence.subscribe\",\"user_ids\":[\"bob\"]}"))
+                .isEqualTo(new ClientFrame.PresenceSubscribe(java.util.List.of(dev.parley.model.UserId.of("bob")), 300));
+        assertThat(rejection("{\"type\":\"presence.subscribe\",\"user_ids\":[\"bob\"],\"ttl_seconds\":0}").message())
+                .contains("ttl_seconds");
+        assertThat(rejection("{\"type\":\"presence.subscribe\",\"user_ids\":[\"bob\"],\"ttl_seconds\":301}").message())
+                .contains("ttl_seconds");
+        String hundredAndOne = java.util.stream.IntStream.rangeClosed(0, 100).mapToObj(i -> "\"u" + i + "\"")
+                .collect(java.util.stream.Collectors.joining(","));
+        assertThat(rejection("{\"type\":\"presence.query\",\"user_ids\":[" + hundredAndOne + "]}").message()).contains("user_ids");
+        assertThat(rejection("{\"type\":\"presence.query\",\"user_ids\":[\"bob\",\"bob\"]}").message()).contains("user_ids");
+        assertThat(rejection("{\"type\":\"settings.update\"}").message()).isEqualTo("field 'last_seen_visibility' is required");
+    }
+
+    @Test
     void deeplyNestedJsonIsRefusedNotOverflowed() {
         String deep = "{\"type\":\"ping\",\"x\":" + "[".repeat(10_000) + "]".repeat(10_000) + "}";
         assertThat(rejection(deep).message()).startsWith("malformed JSON");

@@ -146,7 +146,7 @@ class PushIT extends EndToEndTest {
                 carol.send(new ClientFrame.DeviceRegister(PushPlatform.FCM, carolPhone));
                 carol.await(ServerFrame.DeviceRegistered.class);
             }
-            sns.expireToken(carolPhone);
+            sns.faults().expireToken(carolPhone);
             alice.sendText(withBob, ClientMessageId.random(), "muted");
             alice.sendText(withCarol, ClientMessageId.random(), "to a dead token");
             List<Delivery> carols = awaitPushes(sns, carolPhone, 1);

@@ -43,12 +43,13 @@ public record ParleyConfig(
     /** How long after a push a device gets no other for the same conversation (ms); the manifest sets the default. */
     public static final String PUSH_WINDOW_MS = "PARLEY_PUSH_WINDOW_MS";
     public static final java.time.Duration DEFAULT_PUSH_WINDOW = java.time.Duration.ofSeconds(20);
-    static final long LONGEST_PUSH_WINDOW_MS = java.time.Duration.ofHours(1).toMillis();
+    /** The longest push window a deployment or the local cloud may set. */
+    public static final java.time.Duration LONGEST_PUSH_WINDOW = java.time.Duration.ofHours(1);
 
     /** The push coalescing window from the environment (the default when unset); a bad value fails the cold start, naming the variable. */
     public static java.time.Duration pushWindow() {
         return FunctionEnvironment.get(PUSH_WINDOW_MS).map(value -> java.time.Duration.ofMillis(bounded(PUSH_WINDOW_MS, value, 1,
-                LONGEST_PUSH_WINDOW_MS, "milliseconds"))).orElse(DEFAULT_PUSH_WINDOW);
+                LONGEST_PUSH_WINDOW.toMillis(), "milliseconds"))).orElse(DEFAULT_PUSH_WINDOW);
     }
 
     /** The presence-subscriptions table; the manifest names it for the functions that read or write it. */

@@ -29,13 +29,12 @@ final class FrameRoutes {
     private final Conversations conversations;
     private final Receipts receipts;
     private final SyncAndHistory sync;
-    /** Built on the first device frame: most environments never see one, and an SNS client is not free to build. */
-    private final java.util.function.Supplier<Devices> devices;
+    private final Devices devices;
     private final Presence presence;
     private final Typing typing;
 
     FrameRoutes(Connections connections, SendMessage sending, Conversations conversations, Receipts receipts, SyncAndHistory sync,
-                java.util.function.Supplier<Devices> devices, Presence presence, Typing typing) {
+                Devices devices, Presence presence, Typing typing) {
         this.connections = connections;
         this.presence = presence;
         this.typing = typing;
@@ -49,7 +48,7 @@ final class FrameRoutes {
     /** The use cases over these ports; sends take the fast path when it is given. */
     static FrameRoutes over(ConversationRepository conversations, MessageLog messages, ConnectionRegistry registry, Delivery delivery,
                             FrameCodec codec, Clock clock, Backoff backoff, Optional<MessageLog.FastPathOffer> fastPath,
-                            java.util.function.Supplier<Devices> devices, PresenceSubscriptions subscriptions, Duration typingInterval) {
+                            Devices devices, PresenceSubscriptions subscriptions, Duration typingInterval) {
         Presence presence = new Presence(registry, subscriptions, conversations, delivery, codec, clock);
         return new FrameRoutes(new Connections(registry, clock, presence), new SendMessage(messages, conversations, delivery, codec, clock, fastPath),
                 new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
@@ -91,9 +90,9 @@ final class FrameRoutes {
             case ClientFrame.PresenceQuery query -> Optional.of(presence.query(caller, query));
             case ClientFrame.PresenceSubscribe subscribe -> Optional.of(presence.subscribe(caller, subscribe));
             case ClientFrame.SettingsUpdate update -> Optional.of(presence.settings(caller, update));
-            case ClientFrame.DeviceRegister register -> Optional.of(devices.get().register(caller, register));
-            case ClientFrame.DeviceUnregister ignored -> Optional.of(devices.get().unregister(caller));
-            case ClientFrame.ConversationMute mute -> Optional.of(devices.get().mute(caller, mute));
+            case ClientFrame.DeviceRegister register -> Optional.of(devices.register(caller, register));
+            case ClientFrame.DeviceUnregister ignored -> Optional.of(devices.unregister(caller));
+            case ClientFrame.ConversationMute mute -> Optional.of(devices.mute(caller, mute));
         };
     }
 

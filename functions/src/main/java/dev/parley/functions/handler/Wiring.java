@@ -91,6 +91,7 @@ final class Wiring {
     }
 
     /** Push registrations and mutes, over the connections table and SNS's platform applications as configured. */
+    /** Cheap to build: its SNS client is built on the first device frame, which most environments never see. */
     synchronized Devices devices() {
         if (devices == null) {
             devices = new Devices(pushDevices(), pushService(), conversations());

@@ -44,7 +44,7 @@ class FrameHandlerTest {
 
     private FrameHandler handler(MessageLog messages) {
         return new FrameHandler(FrameRoutes.over(conversations, messages, registry, new Delivery(registry, poster, clock, 8), new FrameCodec(),
-                clock, Backoff.DYNAMODB, Optional.empty(), () -> new dev.parley.functions.usecase.Devices(
+                clock, Backoff.DYNAMODB, Optional.empty(), new dev.parley.functions.usecase.Devices(
                         new dev.parley.testsupport.ports.InMemoryPushDevices(), new dev.parley.testsupport.ports.RecordingPushService(), conversations),
                 new dev.parley.testsupport.ports.InMemoryPresenceSubscriptions(), java.time.Duration.ofSeconds(3)));
     }

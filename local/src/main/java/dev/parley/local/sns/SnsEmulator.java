@@ -117,11 +117,6 @@ public final class SnsEmulator implements AutoCloseable {
         return faults;
     }
 
-    /** The fault "this device's token has expired" ({@link SnsFaults#expireToken}). */
-    public void expireToken(String token) {
-        faults.expireToken(token);
-    }
-
     /** Creates a topic (or finds the one of that name) and returns its ARN. */
     public String createTopic(String name) {
         if (!name.matches("[A-Za-z0-9_-]{1,256}")) {
@@ -215,7 +210,7 @@ public final class SnsEmulator implements AutoCloseable {
     }
 
     /**
-     * Creates (or replaces) a platform application, as the stack's custom resource does on AWS; the local
+     * Creates a platform application (or finds the one of that name), as the stack's custom resource does on AWS; the local
      * cloud makes one per platform at start, with no credentials, since nothing leaves the machine.
      */
     public String platformApplication(String name, String platform) {
@@ -233,10 +228,8 @@ public final class SnsEmulator implements AutoCloseable {
         if (!name.matches("[A-Za-z0-9_.-]{1,256}")) {
             throw SnsError.invalidParameter("Name Reason: must be 1 to 256 letters, digits, periods, underscores or hyphens");
         }
-        Map<String, String> attributes = attributes(form, "Attributes");
-        String arn = ARN_PREFIX + "app/" + platform + "/" + name;
-        applications.computeIfAbsent(arn, key -> new Application(arn, name, platform, new ConcurrentHashMap<>()));
-        setPlatformApplicationAttributes(arn, attributes);
+        String arn = platformApplication(name, platform);
+        setPlatformApplicationAttributes(arn, attributes(form, "Attributes"));
         return element("PlatformApplicationArn", arn);
     }
 

@@ -98,7 +98,7 @@ class SnsEmulatorTest {
     @Test
     void anExpiredTokenDisablesItsEndpointAndLaterPublishesAreRefused() {
         String endpoint = client.createPlatformEndpoint(b -> b.platformApplicationArn(app).token("stale")).endpointArn();
-        sns.expireToken("stale");
+        sns.faults().expireToken("stale");
         client.publish(b -> b.targetArn(endpoint).message("hello"));
         assertThat(sns.outbox()).singleElement().satisfies(delivery -> assertThat(delivery.delivered()).isFalse());
         assertThat(client.getEndpointAttributes(b -> b.endpointArn(endpoint)).attributes()).containsEntry("Enabled", "false");
@@ -133,7 +133,7 @@ class SnsEmulatorTest {
         sns.subscribe(topic, heard::add);
 
         String endpoint = client.createPlatformEndpoint(b -> b.platformApplicationArn(app).token("stale").customUserData("alice/phone")).endpointArn();
-        sns.expireToken("stale");
+        sns.faults().expireToken("stale");
         String failed = client.publish(b -> b.targetArn(endpoint).message("hello")).messageId();
 
         java.util.Map<String, com.fasterxml.jackson.databind.JsonNode> events = new java.util.HashMap<>();

@@ -107,7 +107,7 @@ class SnsPushServiceTest {
     void aTokenThePlatformRefusedDisablesItsEndpointAndTheNextPublishSaysItIsGone() {
         String endpoint = push.endpointFor(PushPlatform.FCM, "token-6", "alice/phone");
         PushDevices.PushDevice device = new PushDevices.PushDevice(UserId.of("alice"), DeviceId.of("phone"), PushPlatform.FCM, "token-6", endpoint);
-        sns.expireToken("token-6");
+        sns.faults().expireToken("token-6");
         assertThat(push.publish(device, ConversationId.of("d:alice:bob"), 1)).as("SNS accepted it; FCM refused the token")
                 .isEqualTo(PushService.Published.SENT);
         assertThat(attributes(endpoint)).containsEntry("Enabled", "false");
@@ -120,7 +120,7 @@ class SnsPushServiceTest {
     void anEndpointsStateIsReadBackAndAGoneOneIsEmpty() {
         String endpoint = push.endpointFor(PushPlatform.FCM, "token-7", "alice/phone");
         assertThat(push.endpointState(endpoint)).contains(new PushService.EndpointState(true, "token-7", "alice/phone"));
-        sns.expireToken("token-7");
+        sns.faults().expireToken("token-7");
         push.publish(new PushDevices.PushDevice(UserId.of("alice"), DeviceId.of("phone"), PushPlatform.FCM, "token-7", endpoint),
                 ConversationId.of("d:alice:bob"), 1);
         assertThat(push.endpointState(endpoint)).contains(new PushService.EndpointState(false, "token-7", "alice/phone"));
