@@ -43,6 +43,29 @@ record Audience(List<LiveConnection> connections, List<PushNotifier.Target> push
         return List.copyOf(users);
     }
 
+    /**
+     * Who a message's push wakes once its posting found some connections gone (a phone that closed its
+     * socket as the message came): their users are taken again as {@code reachNow} finds them, without those
+     * connections, so that a device whose last connection had just closed is woken like one that had none.
+     */
+    List<PushNotifier.Target> pushTargetsAfter(Delivery.Posted posted, Map<UserId, Reach> reachNow, Message message,
+                                               Optional<ConnectionId> senderConnection, long now) {
+        java.util.Set<UserId> again = posted.usersWithGoneConnections();
+        if (again.isEmpty()) {
+            return pushTargets;
+        }
+        List<PushNotifier.Target> targets = new ArrayList<>(pushTargets.stream().filter(target -> !again.contains(target.device().user())).toList());
+        targets.addAll(of(message, List.copyOf(again), reachNow, senderConnection, now).pushTargets());
+        return List.copyOf(targets);
+    }
+
+    /** The users to record for the fan-out's push after a fast-path posting: those with a device to wake, and those a post found gone. */
+    List<UserId> offlineAfter(Delivery.Posted posted) {
+        Set<UserId> users = new LinkedHashSet<>(offline());
+        users.addAll(posted.usersWithGoneConnections());
+        return List.copyOf(users);
+    }
+
     /** @param now epoch ms, against which mutes and push marks are read */
     static Audience of(Message message, List<UserId> members, Map<UserId, Reach> reach, Optional<ConnectionId> senderConnection, long now) {
         List<LiveConnection> connections = new ArrayList<>();

@@ -28,8 +28,22 @@ import java.util.concurrent.TimeoutException;
  * never zero times.
  */
 public final class Delivery {
-    /** How a posting went: frames posted, and connections found gone (and forgotten). */
-    public record Posted(int posts, int gone) {
+    /** How a posting went: frames posted, and the connections found gone (and forgotten). */
+    public record Posted(int posts, List<LiveConnection> goneConnections) {
+        public Posted {
+            goneConnections = List.copyOf(goneConnections);
+        }
+
+        public int gone() {
+            return goneConnections.size();
+        }
+
+        /** The users one of whose connections was found gone. */
+        public java.util.Set<UserId> usersWithGoneConnections() {
+            java.util.Set<UserId> users = new java.util.LinkedHashSet<>();
+            goneConnections.forEach(connection -> users.add(connection.user()));
+            return users;
+        }
     }
 
     private final ConnectionRegistry connections;
@@ -160,12 +174,12 @@ public final class Delivery {
     }
 
     private Posted tally(List<ConnectionPoster.Outcome> outcomes, List<LiveConnection> targets) {
-        int gone = 0;
+        List<LiveConnection> gone = new ArrayList<>();
         for (int i = 0; i < outcomes.size(); i++) {
             if (outcomes.get(i) == ConnectionPoster.Outcome.GONE) {
                 // A 410 tells presence nothing it does not compute from the leases: the user's last seen becomes now.
                 connections.remove(targets.get(i).connectionId(), targets.get(i).user(), clock.instant());
-                gone++;
+                gone.add(targets.get(i));
             }
         }
         return new Posted(targets.size(), gone);

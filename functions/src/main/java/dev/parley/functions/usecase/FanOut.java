@@ -199,7 +199,10 @@ public final class FanOut {
         Message message = envelope.message();
         Audience audience = Audience.of(message, members, live, envelope.senderConnection(), clock.millis());
         Delivery.Posted posted = delivery.post(audience.connections(), codec.encode(new ServerFrame.MessageReceive(message)));
-        pushes.add(message, audience.pushTargets());
-        return new Delivered(message, posted.posts(), posted.gone(), audience.pushTargets().size(), (System.nanoTime() - started) / 1e6, false);
+        // A connection found gone may have been its device's last: its user is read again (rare: only after a 410).
+        List<PushNotifier.Target> targets = posted.goneConnections().isEmpty() ? audience.pushTargets()
+                : audience.pushTargetsAfter(posted, delivery.reach(posted.usersWithGoneConnections()), message, envelope.senderConnection(), clock.millis());
+        pushes.add(message, targets);
+        return new Delivered(message, posted.posts(), posted.gone(), targets.size(), (System.nanoTime() - started) / 1e6, false);
     }
 }

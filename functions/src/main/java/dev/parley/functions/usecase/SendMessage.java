@@ -128,7 +128,8 @@ public final class SendMessage {
             // Not all answered in the window: the fan-out, which reads the record after the window, delivers it again.
             return new FastDelivery(audience.connections().size(), 0, false, postMillis);
         }
-        messages.recordFastDelivery(message, audience.offline());
+        // The settlement reads the recorded users again: one whose connection was found gone is pushed if it has no other.
+        messages.recordFastDelivery(message, audience.offlineAfter(posted.get()));
         return new FastDelivery(posted.get().posts(), posted.get().gone(), true, postMillis);
     }
 

@@ -28,7 +28,7 @@ class DeliveryTest {
 
         Delivery.Posted posted = world.delivery.postToUsers(List.of(ALICE, BOB), "{\"type\":\"pong\"}", Optional.of(ConnectionId.of("alice-phone")));
 
-        assertThat(posted).isEqualTo(new Delivery.Posted(2, 0));
+        assertThat(posted).isEqualTo(new Delivery.Posted(2, List.of()));
         assertThat(world.poster.received).containsOnlyKeys(ConnectionId.of("alice-laptop"), ConnectionId.of("bob-phone"));
         assertThat(world.registry.lookups.get()).as("one lookup for all the users").isEqualTo(1);
     }
@@ -42,7 +42,9 @@ class DeliveryTest {
 
         Delivery.Posted posted = world.delivery.postToUsers(List.of(BOB), "{}", Optional.empty());
 
-        assertThat(posted).isEqualTo(new Delivery.Posted(2, 1));
+        assertThat(posted.posts()).isEqualTo(2);
+        assertThat(posted.goneConnections()).extracting(LiveConnection::connectionId).containsExactly(ConnectionId.of("bob-gone"));
+        assertThat(posted.usersWithGoneConnections()).containsExactly(BOB);
         assertThat(world.registry.removed).containsExactly(ConnectionId.of("bob-gone"));
         assertThat(world.delivery.liveConnections(List.of(BOB)).get(BOB)).extracting(LiveConnection::connectionId)
                 .containsExactly(ConnectionId.of("bob-live"));
@@ -99,7 +101,8 @@ class DeliveryTest {
         long deadline = world.clock.millis() + 1_000;
 
         assertThat(world.delivery.postWithin(bobs, "{}", deadline)).as("answered: one delivered, one gone and forgotten")
-                .contains(new Delivery.Posted(2, 1));
+                .hasValueSatisfying(posted -> assertThat(posted.goneConnections()).extracting(LiveConnection::connectionId)
+                        .containsExactly(ConnectionId.of("bob-gone")));
         assertThat(world.registry.removed).containsExactly(ConnectionId.of("bob-gone"));
 
         world.online(BOB, "bob-failing");

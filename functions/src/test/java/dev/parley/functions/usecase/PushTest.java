@@ -123,6 +123,21 @@ class PushTest {
     }
 
     @Test
+    void aDeviceWhoseLastConnectionAnswersGoneAsTheMessageComesIsPushedAndOneWithAnotherLiveIsNot() {
+        world.online(BOB, "bob-phone");
+        world.poster.gone.add(dev.parley.model.ConnectionId.of("bob-phone"));
+        deliver(ALICE, chat);
+        assertThat(pushedUsers()).as("bob's phone closed its socket as the message came: woken").containsExactly(BOB);
+
+        ConversationId withCarol = world.conversations.createIfAbsent(Conversation.direct(ALICE, CAROL), ALICE).conversation().id();
+        world.online(CAROL, "carol-old");
+        world.registry.register(dev.parley.model.ConnectionId.of("carol-laptop"), CAROL, DeviceId.DEFAULT, NOW, NOW.plusSeconds(60));
+        world.poster.gone.add(dev.parley.model.ConnectionId.of("carol-old"));
+        deliver(ALICE, withCarol);
+        assertThat(pushedUsers()).as("carol's device still has a live connection, which got the message").containsExactly(BOB);
+    }
+
+    @Test
     void aVoidEntryWakesNobody() {
         Message voided = Message.voided(chat, 7, world.clock.millis());
         fanOut.deliver(List.of(new FanOut.Envelope("record-void", voided, Optional.empty())));

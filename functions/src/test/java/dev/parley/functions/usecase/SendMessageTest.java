@@ -111,6 +111,23 @@ class SendMessageTest {
     }
 
     @Test
+    void aMemberWhoseConnectionAnswersGoneOnTheFastPathIsRecordedForTheFanOutsPush() {
+        Caller phone = world.online(ALICE, "alice-phone");
+        world.online(BOB, "bob-phone");
+        world.poster.gone.add(dev.parley.model.ConnectionId.of("bob-phone"));
+
+        SendMessage.Sent sent = fast(world, 64).send(phone, send(ClientMessageId.random(), chat, "hi"));
+
+        assertThat(sent.fastDelivery()).hasValueSatisfying(delivery -> {
+            assertThat(delivery.gone()).isEqualTo(1);
+            assertThat(delivery.recorded()).isTrue();
+        });
+        var stamped = world.messages.stored(chat).getFirst();
+        assertThat(world.messages.fastDeliveries(List.of(stamped.message()))).as("bob's phone closed as the message came: the fan-out wakes it")
+                .containsEntry(stamped.message(), List.of(BOB));
+    }
+
+    @Test
     void aDirectConversationsConnectionsAreLookedUpWhileItsMessageIsStored() {
         Caller phone = world.online(ALICE, "alice-phone");
         world.online(BOB, "bob-phone");

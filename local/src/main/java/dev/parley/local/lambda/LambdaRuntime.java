@@ -155,7 +155,11 @@ public final class LambdaRuntime implements AutoCloseable {
     }
 
     /** One warm handler instance: Lambda's execution environment. */
-    private record Environment(Object handler, String logStream, Map<String, String> variables, String session) {
+    private record Environment(Object handler, String logStream, Map<String, String> variables) {
+        /** The environment's own role session, which its SDK clients send as their security token. */
+        String session() {
+            return variables.get(ParleyConfig.SESSION_TOKEN);
+        }
     }
 
     private final class Deployed {
@@ -315,7 +319,7 @@ public final class LambdaRuntime implements AutoCloseable {
                 Object handler = FunctionEnvironment.with(variables, this::construct);
                 coldStarts.incrementAndGet();
                 coldStartNanos.addAndGet(System.nanoTime() - started);
-                return new Environment(handler, java.time.LocalDate.now() + "/[$LATEST]" + session, Map.copyOf(variables), session);
+                return new Environment(handler, java.time.LocalDate.now() + "/[$LATEST]" + session, Map.copyOf(variables));
             } catch (RuntimeException e) {
                 synchronized (this) {
                     busy.decrementAndGet();
