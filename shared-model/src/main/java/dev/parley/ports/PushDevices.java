@@ -33,8 +33,11 @@ public interface PushDevices {
      */
     boolean register(PushDevice device);
 
-    /** Forgets the device's registration (and the token's holder, if that is still this device); nothing if there is none. */
-    void unregister(UserId user, DeviceId device);
+    /**
+     * Forgets the device's registration (and the token's holder, if that is still this device); nothing if
+     * there is none. Whether this call removed one: of two racing, one does.
+     */
+    boolean unregister(UserId user, DeviceId device);
 
     /**
      * Takes a token from the device {@link #holderOf} named: the token's holder record goes if it still names

@@ -101,14 +101,14 @@ public final class DynamoPushDevices implements PushDevices {
     }
 
     @Override
-    public void unregister(UserId user, DeviceId device) {
+    public boolean unregister(UserId user, DeviceId device) {
         String entry = ConnectionsTable.deviceEntryName(device);
-        SdkErrors.translating("unregistering a device", () -> {
+        return SdkErrors.translating("unregistering a device", () -> {
             Map<String, AttributeValue> old = dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user)))
                     .updateExpression("REMOVE #entry").expressionAttributeNames(Map.of("#entry", entry))
                     .returnValues(ReturnValue.UPDATED_OLD)).attributes();
             if (old == null || !old.containsKey(entry)) {
-                return;
+                return false;
             }
             PushDevice was = device(user, device, old.get(entry));
             try {
@@ -120,6 +120,7 @@ public final class DynamoPushDevices implements PushDevices {
             } catch (ConditionalCheckFailedException heldByAnother) {
                 // Nothing to do.
             }
+            return true;
         });
     }
 

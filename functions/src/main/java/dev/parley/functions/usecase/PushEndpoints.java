@@ -39,18 +39,17 @@ public final class PushEndpoints {
     /**
      * Takes the registration from its device, if the device still has this one, and deletes its endpoint
      * unless another device holds the token now (an endpoint is per token) or it is {@code keep}, the
-     * endpoint the device registers next.
+     * endpoint the device registers next. Whether this call took the registration (of two racing, one does).
      */
-    void retire(PushDevice device, String keep) {
+    boolean retire(PushDevice device, String keep) {
         Optional<PushDevice> now = devices.registered(device.user(), device.device());
-        if (now.isPresent() && now.get().endpoint().equals(device.endpoint())) {
-            devices.unregister(device.user(), device.device());
-        }
+        boolean taken = now.isPresent() && now.get().endpoint().equals(device.endpoint()) && devices.unregister(device.user(), device.device());
         boolean heldByAnother = devices.holderOf(device.platform(), device.token())
                 .filter(holder -> !holder.isSameDevice(device.user(), device.device())).isPresent();
         if (!device.endpoint().equals(keep) && !heldByAnother) {
             service.deleteEndpoint(device.endpoint());
         }
+        return taken;
     }
 
     /**
@@ -67,7 +66,10 @@ public final class PushEndpoints {
         Optional<PushDevice> registration = owner(state.get().userData()).flatMap(owner -> devices.registered(owner.user(), owner.device()))
                 .filter(device -> device.endpoint().equals(endpoint));
         if (registration.isPresent()) {
-            retire(registration.get(), "");
+            if (!retire(registration.get(), "")) {
+                // Its other event (a failure comes with an update) retired it at the same moment.
+                return EventOutcome.NOTHING;
+            }
             LOG.info("push endpoint disabled by the platform; device {} of {} retired", registration.get().device().value(),
                     registration.get().user().value());
             return EventOutcome.DEVICE_RETIRED;

@@ -134,8 +134,8 @@ class DevicesTest {
             }
 
             @Override
-            public void unregister(dev.parley.model.UserId user, DeviceId device) {
-                contested.unregister(user, device);
+            public boolean unregister(dev.parley.model.UserId user, DeviceId device) {
+                return contested.unregister(user, device);
             }
 
             @Override

@@ -40,6 +40,16 @@ class PushEndpointsTest {
     }
 
     @Test
+    void ofTwoRetirementsOfOneRegistrationOnlyOneSaysItTookIt() {
+        devices.register(alicePhone, new ClientFrame.DeviceRegister(PushPlatform.FCM, "t1"));
+        var registration = registrations.registered(ALICE, DeviceId.of("phone")).orElseThrow();
+        // What a failure's event and its update's event, handled at the same moment, both read.
+        assertThat(endpoints.retire(registration, "")).isTrue();
+        assertThat(endpoints.retire(registration, "")).as("the other found it taken: not counted twice").isFalse();
+        assertThat(registrations.registered(ALICE, DeviceId.of("phone"))).isEmpty();
+    }
+
+    @Test
     void anEndpointEnabledAgainSinceTheEventIsLeftAlone() {
         devices.register(alicePhone, new ClientFrame.DeviceRegister(PushPlatform.FCM, "t1"));
         sns.deadEndpoints.add(endpoint);

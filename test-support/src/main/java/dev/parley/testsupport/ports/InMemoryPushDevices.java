@@ -45,11 +45,12 @@ public final class InMemoryPushDevices implements PushDevices {
     }
 
     @Override
-    public synchronized void unregister(UserId user, DeviceId device) {
+    public synchronized boolean unregister(UserId user, DeviceId device) {
         PushDevice was = devices.remove(new DeviceKey(user, device));
         if (was != null) {
             holders.computeIfPresent(new TokenKey(was.platform(), was.token()), (key, holder) -> holder.isSameDevice(user, device) ? null : holder);
         }
+        return was != null;
     }
 
     @Override

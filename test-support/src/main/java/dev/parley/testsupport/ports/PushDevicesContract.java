@@ -56,7 +56,8 @@ public abstract class PushDevicesContract {
     void unregisteringForgetsTheDeviceAndItsTokenUnlessTheTokenMovedOn() {
         devices.register(device(ALICE, PHONE, "t1"));
         devices.register(device(ALICE, TABLET, "t2"));
-        devices.unregister(ALICE, PHONE);
+        assertThat(devices.unregister(ALICE, PHONE)).as("it removed the registration").isTrue();
+        assertThat(devices.unregister(ALICE, PHONE)).as("a second finds none").isFalse();
         assertThat(devices.registered(ALICE, PHONE)).isEmpty();
         assertThat(devices.holderOf(PushPlatform.FCM, "t1")).isEmpty();
         assertThat(devices.registered(ALICE, TABLET)).as("the user's other devices stay").isPresent();
