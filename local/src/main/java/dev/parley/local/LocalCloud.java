@@ -93,6 +93,11 @@ public final class LocalCloud implements Callable<Integer> {
                     + "20000; tests use a shorter one).")
     Long pushWindowMs;
 
+    @Option(names = "--connection-lease-ms", paramLabel = "MS",
+            description = "How long a connection lives without a ping: one whose $disconnect is lost is gone, and its user offline, when it"
+                    + " ends (default: the manifest's, 900000; tests of a lost $disconnect use a short one).")
+    Long connectionLeaseMs;
+
     @Option(names = "--log-sample-percent", paramLabel = "P",
             description = "The percentage of messages whose per-message log lines the functions write (default: 100, all; the deployed stack: "
                     + ParleyConfig.DEPLOYED_LOG_SAMPLE_PERCENT + ").")
@@ -199,6 +204,10 @@ public final class LocalCloud implements Callable<Integer> {
         long longestPushWindow = ParleyConfig.LONGEST_PUSH_WINDOW.toMillis();
         if (pushWindowMs != null && (pushWindowMs < 1 || pushWindowMs > longestPushWindow)) {
             throw new CommandLine.ParameterException(commandLine(), "--push-window-ms must be 1 to " + longestPushWindow + ", was " + pushWindowMs);
+        }
+        long longestLease = ParleyConfig.LONGEST_CONNECTION_LEASE.toMillis();
+        if (connectionLeaseMs != null && (connectionLeaseMs < 1_000 || connectionLeaseMs > longestLease)) {
+            throw new CommandLine.ParameterException(commandLine(), "--connection-lease-ms must be 1000 to " + longestLease + ", was " + connectionLeaseMs);
         }
         if (logSamplePercent != null && (logSamplePercent < 0 || logSamplePercent > 100)) {
             throw new CommandLine.ParameterException(commandLine(), "--log-sample-percent must be 0 to 100, was " + logSamplePercent);
@@ -309,6 +318,9 @@ public final class LocalCloud implements Callable<Integer> {
         environment.put(ParleyConfig.MANAGEMENT_ENDPOINT, gateway.managementEndpoint().toString());
         if (pushWindowMs != null) {
             environment.computeIfPresent(ParleyConfig.PUSH_WINDOW_MS, (name, value) -> Long.toString(pushWindowMs));
+        }
+        if (connectionLeaseMs != null) {
+            environment.computeIfPresent(ParleyConfig.CONNECTION_LEASE_MS, (name, value) -> Long.toString(connectionLeaseMs));
         }
         if (logSamplePercent != null) {
             environment.put(ParleyConfig.LOG_SAMPLE_PERCENT, Integer.toString(logSamplePercent));

@@ -1,6 +1,7 @@
 package dev.parley.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.parley.model.ClientMessageId;
 import dev.parley.model.ConversationId;
@@ -111,6 +112,49 @@ class PresenceAndTypingIT extends EndToEndTest {
             assertThat(reciprocal.get(bobId).status()).as("who hides sees nobody").isEqualTo(PresenceStatus.HIDDEN);
             assertThat(reciprocal.get(aliceId).status()).as("but herself").isEqualTo(PresenceStatus.ONLINE);
 
+        }
+    }
+
+    @Test
+    void aConnectionWhoseDisconnectIsLostGoesOfflineWhenItsLeaseEnds() throws Exception {
+        assumeTrue(stack.local().isPresent(), "needs the local cloud's fault switches");
+        // A cloud of its own: a 3-second lease would end the shared cloud's other connections.
+        StackUnderTest shortLeases = StackUnderTest.ownLocalCloud("--connection-lease-ms", "3000");
+        try (ParleyClient watcher = ParleyClient.connect(shortLeases, user("alice"), "phone")) {
+            UserId bobId = UserId.of(user("bob"));
+            ParleyClient bob = ParleyClient.connect(shortLeases, user("bob"), "phone");
+            watcher.send(new ClientFrame.PresenceSubscribe(List.of(bobId), 60));
+            assertThat(watcher.await(ServerFrame.PresenceBatch.class).users().getFirst().status()).isEqualTo(PresenceStatus.ONLINE);
+
+            bob.send(new ClientFrame.Ping());
+            bob.await(ServerFrame.Pong.class);
+            long leaseEnd = System.currentTimeMillis() + 3_000;
+            List<String> bobsConnections = shortLeases.local().orElseThrow().gateway().connectionsOf(bobId.value());
+            assertThat(bobsConnections).hasSize(1);
+            shortLeases.local().orElseThrow().gateway().faults().dropDisconnect(bobsConnections.getFirst());
+            bob.close();
+            assertThat(watcher.drain(ServerFrame.PresenceUpdate.class, Duration.ofMillis(500))).as("$disconnect was lost: nobody is told").isEmpty();
+            watcher.send(new ClientFrame.PresenceQuery(List.of(bobId)));
+            assertThat(watcher.await(ServerFrame.PresenceBatch.class).users().getFirst().status()).as("within the lease")
+                    .isEqualTo(PresenceStatus.ONLINE);
+
+            Thread.sleep(Math.max(0, leaseEnd + 200 - System.currentTimeMillis()));
+            watcher.send(new ClientFrame.Ping());
+            watcher.await(ServerFrame.Pong.class);
+            watcher.send(new ClientFrame.PresenceQuery(List.of(bobId)));
+            ServerFrame.Presence queried = watcher.await(ServerFrame.PresenceBatch.class).users().getFirst();
+            assertThat(queried.status()).as("the lease ran out").isEqualTo(PresenceStatus.OFFLINE);
+            // Leases are kept to the second (the table's TTL attribute is epoch seconds).
+            assertThat(queried.lastSeen().orElseThrow()).as("last seen: the lease's end").isBetween(leaseEnd - 1_100, leaseEnd + 100);
+            watcher.send(new ClientFrame.PresenceSubscribe(List.of(bobId), 60));
+            assertThat(watcher.await(ServerFrame.PresenceBatch.class).users().getFirst()).as("a renewal says so too").isEqualTo(queried);
+
+            try (ParleyClient back = ParleyClient.connect(shortLeases, user("bob"), "laptop")) {
+                assertThat(watcher.await(ServerFrame.PresenceUpdate.class).presence().status()).as("back: the lapsed lease counts as offline")
+                        .isEqualTo(PresenceStatus.ONLINE);
+            }
+        } finally {
+            shortLeases.stop();
         }
     }
 

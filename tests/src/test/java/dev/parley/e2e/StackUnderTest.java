@@ -38,14 +38,32 @@ public final class StackUnderTest {
             if (url != null && !url.isBlank()) {
                 instance = new StackUnderTest(URI.create(url), Optional.empty(), Optional.ofNullable(System.getProperty("parley.tokenCommand")));
             } else {
-                LocalCloud cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-                LocalCloud.Endpoints endpoints = cloud.start("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0",
-                        "--stream-polling", "FAST", "--push-window-ms", "5000");
-                Runtime.getRuntime().addShutdownHook(new Thread(cloud::stop));
-                instance = new StackUnderTest(endpoints.webSocket(), Optional.of(cloud), Optional.empty());
+                instance = startLocal("--push-window-ms", "5000");
+                Runtime.getRuntime().addShutdownHook(new Thread(instance::stop));
             }
         }
         return instance;
+    }
+
+    /**
+     * A local cloud of the caller's own, started with these options over the usual ones (a short connection lease, say, which
+     * would end the shared cloud's other tests' connections); the caller {@link #stop()}s it.
+     */
+    public static StackUnderTest ownLocalCloud(String... options) {
+        return startLocal(options);
+    }
+
+    private static StackUnderTest startLocal(String... options) {
+        LocalCloud cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        String[] ports = {"--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--stream-polling", "FAST"};
+        String[] all = java.util.stream.Stream.concat(java.util.Arrays.stream(ports), java.util.Arrays.stream(options)).toArray(String[]::new);
+        LocalCloud.Endpoints endpoints = cloud.start(all);
+        return new StackUnderTest(endpoints.webSocket(), Optional.of(cloud), Optional.empty());
+    }
+
+    /** Ends a local cloud (a deployed stack is left alone). */
+    public void stop() {
+        local.ifPresent(LocalCloud::stop);
     }
 
     public URI webSocketUrl() {

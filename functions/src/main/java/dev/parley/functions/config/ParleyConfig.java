@@ -70,6 +70,22 @@ public record ParleyConfig(
                 10_000, "milliseconds"))).orElse(DEFAULT_TYPING_INTERVAL);
     }
 
+    /**
+     * A connection's lease, in milliseconds: a connection neither pinged nor closed for this long is gone (its
+     * {@code $disconnect} can be lost), and its user offline from the lease's end. The default outlives API Gateway's
+     * 10-minute idle timeout; tests of a lost {@code $disconnect} run with a short one.
+     */
+    public static final String CONNECTION_LEASE_MS = "PARLEY_CONNECTION_LEASE_MS";
+    public static final Duration DEFAULT_CONNECTION_LEASE = Duration.ofMinutes(15);
+    /** No connection lives longer on API Gateway (its maximum connection duration). */
+    public static final Duration LONGEST_CONNECTION_LEASE = Duration.ofHours(2);
+
+    /** The connection lease from the environment (the default when unset), 1 s to 2 h; a bad value fails the cold start. */
+    public static Duration connectionLease() {
+        return FunctionEnvironment.get(CONNECTION_LEASE_MS).map(value -> Duration.ofMillis(bounded(CONNECTION_LEASE_MS, value, 1_000,
+                LONGEST_CONNECTION_LEASE.toMillis(), "milliseconds"))).orElse(DEFAULT_CONNECTION_LEASE);
+    }
+
     /** How often, at most, a user is told of one conversation's receipts, in milliseconds. */
     public static final String RECEIPT_NOTICE_INTERVAL_MS = "PARLEY_RECEIPT_NOTICE_INTERVAL_MS";
     public static final Duration DEFAULT_RECEIPT_NOTICE_INTERVAL = Duration.ofSeconds(1);

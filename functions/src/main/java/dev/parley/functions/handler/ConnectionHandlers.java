@@ -1,5 +1,6 @@
 package dev.parley.functions.handler;
 
+import dev.parley.functions.config.ParleyConfig;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
@@ -38,7 +39,7 @@ public final class ConnectionHandlers {
         }
 
         private Connect(Wiring wiring) {
-            this.connections = new Connections(wiring.connections(), wiring.clock, wiring.presence());
+            this.connections = new Connections(wiring.connections(), wiring.clock, wiring.presence(), ParleyConfig.connectionLease());
             primeBeforeSnapshot(() -> primeConnections(wiring));
         }
 
@@ -66,7 +67,7 @@ public final class ConnectionHandlers {
         }
 
         private Disconnect(Wiring wiring) {
-            this.connections = new Connections(wiring.connections(), wiring.clock, wiring.presence());
+            this.connections = new Connections(wiring.connections(), wiring.clock, wiring.presence(), ParleyConfig.connectionLease());
             primeBeforeSnapshot(() -> primeConnections(wiring));
         }
 

@@ -48,9 +48,9 @@ final class FrameRoutes {
     /** The use cases over these ports; sends take the fast path when it is given. */
     static FrameRoutes over(ConversationRepository conversations, MessageLog messages, ConnectionRegistry registry, Delivery delivery,
                             FrameCodec codec, Clock clock, Backoff backoff, Optional<MessageLog.FastPathOffer> fastPath,
-                            Devices devices, PresenceSubscriptions subscriptions, Duration typingInterval) {
+                            Devices devices, PresenceSubscriptions subscriptions, Duration connectionLease, Duration typingInterval) {
         Presence presence = new Presence(registry, subscriptions, conversations, delivery, codec, clock);
-        return new FrameRoutes(new Connections(registry, clock, presence), new SendMessage(messages, conversations, delivery, codec, clock, fastPath),
+        return new FrameRoutes(new Connections(registry, clock, presence, connectionLease), new SendMessage(messages, conversations, delivery, codec, clock, fastPath),
                 new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
                 new SyncAndHistory(conversations, messages, delivery, codec), devices, presence,
                 new Typing(conversations, registry, delivery, codec, clock, typingInterval));

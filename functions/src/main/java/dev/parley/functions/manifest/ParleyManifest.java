@@ -57,15 +57,20 @@ public final class ParleyManifest {
         frames.put(ParleyConfig.FAST_PATH_MAX_CONNECTIONS, Integer.toString(ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS));
         frames.put(ParleyConfig.FAST_PATH_WINDOW_MS, Long.toString(ParleyConfig.DEFAULT_FAST_PATH_WINDOW.toMillis()));
         frames.put(ParleyConfig.TYPING_INTERVAL_MS, Long.toString(ParleyConfig.DEFAULT_TYPING_INTERVAL.toMillis()));
+        // A ping renews the lease $connect starts (scripts/run-local --connection-lease-ms overrides it).
+        String lease = Long.toString(ParleyConfig.DEFAULT_CONNECTION_LEASE.toMillis());
+        frames.put(ParleyConfig.CONNECTION_LEASE_MS, lease);
+        Map<String, String> connectionEnds = new java.util.HashMap<>(tables);
+        connectionEnds.put(ParleyConfig.CONNECTION_LEASE_MS, lease);
         List<FunctionSpec> functions = new ArrayList<>();
         functions.add(new FunctionSpec("authorizer", AuthorizerHandler.class.getName(), 512, Duration.ofSeconds(5), Map.of(),
                 new Trigger.WebSocketAuthorizer(List.of("route.request.querystring.token")), Map.of(), false));
         // $connect and $disconnect write their connection, and tell the user's presence subscribers when it came online or went
         // offline (one Query of the subscriptions, a post to each).
         Map<String, TableAccess> connectionsAndWatchers = Map.of(CONNECTIONS, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ);
-        functions.add(new FunctionSpec("connect", ConnectionHandlers.Connect.class.getName(), 512, Duration.ofSeconds(5), tables,
+        functions.add(new FunctionSpec("connect", ConnectionHandlers.Connect.class.getName(), 512, Duration.ofSeconds(5), connectionEnds,
                 new Trigger.WebSocketRoute("$connect"), connectionsAndWatchers, true));
-        functions.add(new FunctionSpec("disconnect", ConnectionHandlers.Disconnect.class.getName(), 512, Duration.ofSeconds(5), tables,
+        functions.add(new FunctionSpec("disconnect", ConnectionHandlers.Disconnect.class.getName(), 512, Duration.ofSeconds(5), connectionEnds,
                 new Trigger.WebSocketRoute("$disconnect"), connectionsAndWatchers, true));
         functions.add(new FunctionSpec("default", FrameHandler.class.getName(), 1024, Duration.ofSeconds(10), frames,
                 new Trigger.WebSocketRoute("$default"), everyTable, true));

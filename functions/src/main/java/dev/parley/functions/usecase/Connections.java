@@ -11,9 +11,6 @@ import org.slf4j.LoggerFactory;
 
 /** Connections and their leases: recorded when they open, renewed by pings, forgotten when they close. */
 public final class Connections {
-    /** A connection's lease: it outlives API Gateway's 10-minute idle timeout, and each ping renews it. */
-    public static final Duration LEASE = Duration.ofMinutes(15);
-
     /** Who is told when a user comes online or goes offline ({@link Presence} tells their subscribers). */
     public interface PresenceChanges {
         void cameOnline(UserId user);
@@ -36,21 +33,27 @@ public final class Connections {
     private final ConnectionRegistry registry;
     private final Clock clock;
     private final PresenceChanges presence;
+    private final Duration lease;
 
-    public Connections(ConnectionRegistry registry, Clock clock) {
-        this(registry, clock, PresenceChanges.NONE);
+    public Connections(ConnectionRegistry registry, Clock clock, Duration lease) {
+        this(registry, clock, PresenceChanges.NONE, lease);
     }
 
-    public Connections(ConnectionRegistry registry, Clock clock, PresenceChanges presence) {
+    /**
+     * @param lease how long a connection lives without a ping: it must outlive the clients' ping interval, and it bounds how
+     *              late a connection whose {@code $disconnect} was lost is taken for gone
+     */
+    public Connections(ConnectionRegistry registry, Clock clock, PresenceChanges presence, Duration lease) {
         this.registry = registry;
         this.clock = clock;
         this.presence = presence;
+        this.lease = lease;
     }
 
     /** On $connect. */
     public void opened(Caller caller) {
         Instant now = clock.instant();
-        if (registry.register(caller.connection(), caller.user(), caller.device(), now, now.plus(LEASE))) {
+        if (registry.register(caller.connection(), caller.user(), caller.device(), now, now.plus(lease))) {
             telling(() -> presence.cameOnline(caller.user()));
         }
     }

@@ -77,4 +77,16 @@ class ParleyConfigTest {
                     .as(value).hasMessageContaining(ParleyConfig.PUSH_WINDOW_MS).hasMessageContaining(value);
         }
     }
+
+    @Test
+    void theConnectionLeaseOutlivesTheGatewaysIdleTimeoutUnlessSetAndBadValuesAreNamed() {
+        assertThat(FunctionEnvironment.with(Map.of(), ParleyConfig::connectionLease)).isEqualTo(ParleyConfig.DEFAULT_CONNECTION_LEASE)
+                .as("API Gateway closes a connection idle for 10 minutes; a lease must not end before").isGreaterThan(Duration.ofMinutes(10));
+        assertThat(FunctionEnvironment.with(Map.of(ParleyConfig.CONNECTION_LEASE_MS, "2000"), ParleyConfig::connectionLease))
+                .isEqualTo(Duration.ofSeconds(2));
+        for (String value : new String[] {"999", "7200001", "15m"}) {
+            assertThatThrownBy(() -> FunctionEnvironment.with(Map.of(ParleyConfig.CONNECTION_LEASE_MS, value), ParleyConfig::connectionLease))
+                    .as(value).hasMessageContaining(ParleyConfig.CONNECTION_LEASE_MS).hasMessageContaining(value);
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package dev.parley.functions.handler;
 
+import dev.parley.functions.config.ParleyConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,7 +22,7 @@ class ConnectionHandlersTest {
     private static final Instant NOW = Instant.parse("2026-06-02T09:15:30Z");
     private static final UserId ALICE = UserId.of("alice");
     private final InMemoryConnectionRegistry registry = new InMemoryConnectionRegistry();
-    private final Connections connections = new Connections(registry, new ManualClock(NOW));
+    private final Connections connections = new Connections(registry, new ManualClock(NOW), ParleyConfig.DEFAULT_CONNECTION_LEASE);
 
     private static APIGatewayV2WebSocketEvent event(String name) {
         return EventLoader.loadEvent("events/" + name, APIGatewayV2WebSocketEvent.class);
@@ -32,7 +33,7 @@ class ConnectionHandlersTest {
         var connected = new ConnectionHandlers.Connect(connections).handleRequest(event("websocket-connect.json"), LambdaContexts.of("connect"));
         assertThat(connected.getStatusCode()).isEqualTo(200);
         assertThat(registry.liveConnections(List.of(ALICE), NOW).get(ALICE)).containsExactly(
-                new LiveConnection(ConnectionId.of("Ab1CdEfGhIJ="), ALICE, DeviceId.of("phone"), NOW.plus(Connections.LEASE)));
+                new LiveConnection(ConnectionId.of("Ab1CdEfGhIJ="), ALICE, DeviceId.of("phone"), NOW.plus(ParleyConfig.DEFAULT_CONNECTION_LEASE)));
 
         var disconnected = new ConnectionHandlers.Disconnect(connections).handleRequest(event("websocket-disconnect.json"), LambdaContexts.of("disconnect"));
         assertThat(disconnected.getStatusCode()).isEqualTo(200);

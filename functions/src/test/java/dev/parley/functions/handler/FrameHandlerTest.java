@@ -1,5 +1,6 @@
 package dev.parley.functions.handler;
 
+import dev.parley.functions.config.ParleyConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
@@ -46,7 +47,7 @@ class FrameHandlerTest {
         return new FrameHandler(FrameRoutes.over(conversations, messages, registry, new Delivery(registry, poster, clock, 8), new FrameCodec(),
                 clock, Backoff.DYNAMODB, Optional.empty(), new dev.parley.functions.usecase.Devices(
                         new dev.parley.testsupport.ports.InMemoryPushDevices(), new dev.parley.testsupport.ports.RecordingPushService(), conversations),
-                new dev.parley.testsupport.ports.InMemoryPresenceSubscriptions(), java.time.Duration.ofSeconds(3)));
+                new dev.parley.testsupport.ports.InMemoryPresenceSubscriptions(), ParleyConfig.DEFAULT_CONNECTION_LEASE, java.time.Duration.ofSeconds(3)));
     }
 
     private static APIGatewayV2WebSocketEvent event(String name) {

@@ -12,14 +12,15 @@ import org.junit.jupiter.api.Test;
 
 class ConnectionsTest {
     private final Fixture world = new Fixture();
-    private final Connections connections = new Connections(world.registry, world.clock);
+    private static final Duration LEASE = Duration.ofMinutes(15);
+    private final Connections connections = new Connections(world.registry, world.clock, LEASE);
     private final Caller phone = Fixture.caller(ALICE, "alice-phone");
 
     @Test
     void anOpenedConnectionIsLiveForOneLeaseAndAPingStartsItAgain() {
         connections.opened(phone);
         assertThat(world.registry.liveConnections(List.of(ALICE), NOW).get(ALICE)).extracting(LiveConnection::leaseUntil)
-                .containsExactly(NOW.plus(Connections.LEASE));
+                .containsExactly(NOW.plus(LEASE));
 
         world.clock.advance(Duration.ofMinutes(10));
         assertThat(connections.ping(phone)).isEqualTo(new ServerFrame.Pong());
@@ -30,8 +31,13 @@ class ConnectionsTest {
     }
 
     @Test
-    void aLeaseOutlivesTheGatewaysIdleTimeout() {
-        assertThat(Connections.LEASE).isGreaterThan(Duration.ofMinutes(10));
+    void aConnectionNeitherPingedNorClosedIsGoneWhenItsLeaseEnds() {
+        Connections shortLeases = new Connections(world.registry, world.clock, Duration.ofSeconds(2));
+        shortLeases.opened(phone);
+        world.clock.advance(Duration.ofMillis(1_999));
+        assertThat(world.registry.liveConnections(List.of(ALICE), world.clock.instant())).containsKey(ALICE);
+        world.clock.advance(Duration.ofMillis(1));
+        assertThat(world.registry.liveConnections(List.of(ALICE), world.clock.instant())).as("its $disconnect lost").isEmpty();
     }
 
     @Test

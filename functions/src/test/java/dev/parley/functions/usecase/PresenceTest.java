@@ -30,7 +30,8 @@ class PresenceTest {
     private final Fixture world = new Fixture();
     private final InMemoryPresenceSubscriptions subscriptions = new InMemoryPresenceSubscriptions();
     private final Presence presence = new Presence(world.registry, subscriptions, world.conversations, world.delivery, world.codec, world.clock);
-    private final Connections connections = new Connections(world.registry, world.clock, presence);
+    private static final Duration LEASE = Duration.ofMinutes(15);
+    private final Connections connections = new Connections(world.registry, world.clock, presence, LEASE);
 
     private Caller connect(UserId user, String connection) {
         Caller caller = new Caller(user, DeviceId.of(connection), ConnectionId.of(connection));
@@ -74,9 +75,9 @@ class PresenceTest {
     void aLeaseThatRunsOutWithoutADisconnectEndsPresenceAtTheLeasesEnd() {
         Caller alice = connect(ALICE, "alice-phone");
         connect(BOB, "bob-phone");
-        world.clock.advance(Connections.LEASE.plusSeconds(1));
+        world.clock.advance(LEASE.plusSeconds(1));
         assertThat(query(alice, BOB).get(BOB)).as("bob's $disconnect was lost")
-                .isEqualTo(new ServerFrame.Presence(BOB, PresenceStatus.OFFLINE, OptionalLong.of(NOW.plus(Connections.LEASE).toEpochMilli())));
+                .isEqualTo(new ServerFrame.Presence(BOB, PresenceStatus.OFFLINE, OptionalLong.of(NOW.plus(LEASE).toEpochMilli())));
     }
 
     @Test

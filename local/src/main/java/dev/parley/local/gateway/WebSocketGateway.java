@@ -178,6 +178,12 @@ public final class WebSocketGateway implements AutoCloseable {
         return answers.sum();
     }
 
+    /** The open connections whose authorizer named this principal (Parley's authorizer: the user), for fault tests to aim at. */
+    public List<String> connectionsOf(String principalId) {
+        return connections.values().stream().filter(c -> principalId.equals(c.authorizer.path("principalId").asText(null)))
+                .map(c -> c.id).toList();
+    }
+
     Optional<Connection> connection(String id) {
         return Optional.ofNullable(connections.get(id));
     }

@@ -125,6 +125,8 @@ class WebSocketGatewayTest {
         assertThat(connect.getQueryStringParameters()).containsEntry("token", "allow-ann").containsEntry("lang", "en");
         assertThat(connect.getHeaders()).containsKey("Host");
         assertThat(connect.getRequestContext().getStage()).isEqualTo("local");
+        assertThat(gateway.connectionsOf("ann")).as("found by the authorizer's principal").containsExactly(connectionId);
+        assertThat(gateway.connectionsOf("bob")).isEmpty();
 
         probe.send("{\"type\":\"echo\",\"n\":1}");
         assertThat(probe.next()).isEqualTo("{\"echo\":\"{\\\"type\\\":\\\"echo\\\",\\\"n\\\":1}\",\"user\":\"ann\"}");
