@@ -1,5 +1,6 @@
 package dev.parley.ports;
 
+import dev.parley.model.ConnectionId;
 import dev.parley.model.UserId;
 import java.time.Instant;
 import java.util.List;
@@ -25,4 +26,10 @@ public interface PresenceSubscriptions {
 
     /** The target's subscribers whose subscription runs past {@code now}. */
     List<Subscriber> subscribers(UserId target, Instant now);
+
+    /**
+     * Ends every subscription of this connection (it closed, or a post found it gone), so that no change of
+     * their targets is posted to it again; nothing if it has none.
+     */
+    void unsubscribeAll(ConnectionId connection);
 }

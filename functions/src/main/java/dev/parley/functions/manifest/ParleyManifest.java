@@ -66,12 +66,11 @@ public final class ParleyManifest {
         functions.add(new FunctionSpec("authorizer", AuthorizerHandler.class.getName(), 512, Duration.ofSeconds(5), Map.of(),
                 new Trigger.WebSocketAuthorizer(List.of("route.request.querystring.token")), Map.of(), false));
         // $connect and $disconnect write their connection, and tell the user's presence subscribers when it came online or went
-        // offline (one Query of the subscriptions, a post to each).
-        Map<String, TableAccess> connectionsAndWatchers = Map.of(CONNECTIONS, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ);
+        // offline (one Query of the subscriptions, a post to each); $disconnect also ends the closing connection's own subscriptions.
         functions.add(new FunctionSpec("connect", ConnectionHandlers.Connect.class.getName(), 512, Duration.ofSeconds(5), connectionEnds,
-                new Trigger.WebSocketRoute("$connect"), connectionsAndWatchers, true));
+                new Trigger.WebSocketRoute("$connect"), Map.of(CONNECTIONS, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ), true));
         functions.add(new FunctionSpec("disconnect", ConnectionHandlers.Disconnect.class.getName(), 512, Duration.ofSeconds(5), connectionEnds,
-                new Trigger.WebSocketRoute("$disconnect"), connectionsAndWatchers, true));
+                new Trigger.WebSocketRoute("$disconnect"), Map.of(CONNECTIONS, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ_WRITE), true));
         functions.add(new FunctionSpec("default", FrameHandler.class.getName(), 1024, Duration.ofSeconds(10), frames,
                 new Trigger.WebSocketRoute("$default"), everyTable, true));
         for (String route : FRAME_ROUTES) {

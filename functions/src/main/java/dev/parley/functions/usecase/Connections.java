@@ -1,5 +1,6 @@
 package dev.parley.functions.usecase;
 
+import dev.parley.model.ConnectionId;
 import dev.parley.ports.ConnectionRegistry;
 import dev.parley.protocol.ServerFrame;
 import java.time.Clock;
@@ -17,6 +18,9 @@ public final class Connections {
 
         void wentOffline(UserId user, long at);
 
+        /** The connection closed: whatever it watched is not told to it any more. */
+        void connectionClosed(ConnectionId connection);
+
         /** For a registry nobody watches. */
         PresenceChanges NONE = new PresenceChanges() {
             @Override
@@ -25,6 +29,10 @@ public final class Connections {
 
             @Override
             public void wentOffline(UserId user, long at) {
+            }
+
+            @Override
+            public void connectionClosed(ConnectionId connection) {
             }
         };
     }
@@ -58,7 +66,10 @@ public final class Connections {
         }
     }
 
-    /** A presence change that cannot be told now is not worth failing the connection for: subscribers see it at their next renewal. */
+    /**
+     * A presence change that cannot be told now is not worth failing the connection for: subscribers see it at their next renewal,
+     * and a closed connection's subscriptions left behind end with their ttl (a post to one finds it gone and ends them).
+     */
     private static void telling(Runnable tell) {
         try {
             tell.run();
@@ -79,5 +90,6 @@ public final class Connections {
         if (registry.remove(caller.connection(), caller.user(), now)) {
             telling(() -> presence.wentOffline(caller.user(), now.toEpochMilli()));
         }
+        telling(() -> presence.connectionClosed(caller.connection()));
     }
 }

@@ -1,5 +1,6 @@
 package dev.parley.functions.usecase;
 
+import dev.parley.model.ConnectionId;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConnectionRegistry;
 import dev.parley.ports.ConnectionRegistry.Seen;
@@ -25,7 +26,8 @@ import java.util.Set;
  * Presence: who is online, when others were last seen, as each one's setting allows. Read lazily from the
  * users' items (one batched read for up to 100), and told only to the connections that subscribed to a
  * user ({@code presence.subscribe}, renewed at least every 300 s): a user coming online or going offline
- * costs one Query of their subscribers and one post to each that may see them, whatever their contacts.
+ * costs one Query of their subscribers and one post to each that may see them, whatever their contacts;
+ * a closed connection's subscriptions end with it.
  * A connection whose $disconnect was lost stops counting when its lease runs out; subscribers see that
  * at their next renewal, which answers the current state.
  */
@@ -80,8 +82,8 @@ public final class Presence implements Connections.PresenceChanges {
             View view = view(viewer, List.of(user), seen);
             boolean visible = view.visible().get(user);
             watching.forEach(subscriber -> subscriptions.subscribe(subscriber.connection(), Map.of(user, visible), subscriber.until()));
-            delivery.post(watching.stream().map(PresenceSubscriptions.Subscriber::connection).toList(),
-                    codec.encode(new ServerFrame.PresenceUpdate(view.entries().getFirst())));
+            postToWatchers(watching.stream().map(PresenceSubscriptions.Subscriber::connection).toList(),
+                    new ServerFrame.PresenceUpdate(view.entries().getFirst()));
         });
         return new ServerFrame.SettingsUpdated(update.lastSeenVisibility());
     }
@@ -102,8 +104,19 @@ public final class Presence implements Connections.PresenceChanges {
         List<LiveConnection> watching = subscriptions.subscribers(presence.userId(), clock.instant()).stream()
                 .filter(PresenceSubscriptions.Subscriber::visible).map(PresenceSubscriptions.Subscriber::connection).toList();
         if (!watching.isEmpty()) {
-            delivery.post(watching, codec.encode(new ServerFrame.PresenceUpdate(presence)));
+            postToWatchers(watching, new ServerFrame.PresenceUpdate(presence));
         }
+    }
+
+    /** A watcher found gone (its $disconnect lost) watches nothing any more: no later change is posted to it. */
+    private void postToWatchers(List<LiveConnection> watchers, ServerFrame.PresenceUpdate update) {
+        delivery.post(watchers, codec.encode(update)).goneConnections().forEach(gone -> subscriptions.unsubscribeAll(gone.connectionId()));
+    }
+
+    /** Its subscriptions end with it, so no change of their targets is posted to a connection that is no more. */
+    @Override
+    public void connectionClosed(ConnectionId connection) {
+        subscriptions.unsubscribeAll(connection);
     }
 
     /** What a viewer may see of some users: their entries, and whether each is visible to them. */

@@ -72,6 +72,25 @@ class PresenceTest {
     }
 
     @Test
+    void aClosedWatchersSubscriptionsEndWithItAndOneFoundGoneIsPostedToOnce() {
+        Caller alice = connect(ALICE, "alice-phone");
+        Caller carol = connect(CAROL, "carol-phone");
+        presence.subscribe(alice, new ClientFrame.PresenceSubscribe(List.of(BOB), 300));
+        presence.subscribe(carol, new ClientFrame.PresenceSubscribe(List.of(BOB), 300));
+        connections.closed(alice);
+        assertThat(subscriptions.subscribers(BOB, world.clock.instant())).as("alice's ended with her connection")
+                .extracting(s -> s.connection().connectionId()).containsExactly(ConnectionId.of("carol-phone"));
+
+        world.poster.gone.add(ConnectionId.of("carol-phone"));
+        Caller bob = connect(BOB, "bob-phone");
+        connections.closed(bob);
+        assertThat(world.poster.attempts.get(ConnectionId.of("carol-phone"))).as("found gone at bob's coming online; not posted to again")
+                .hasValue(1);
+        assertThat(world.poster.attempts).doesNotContainKey(ConnectionId.of("alice-phone"));
+        assertThat(subscriptions.subscribers(BOB, world.clock.instant())).isEmpty();
+    }
+
+    @Test
     void aLeaseThatRunsOutWithoutADisconnectEndsPresenceAtTheLeasesEnd() {
         Caller alice = connect(ALICE, "alice-phone");
         connect(BOB, "bob-phone");

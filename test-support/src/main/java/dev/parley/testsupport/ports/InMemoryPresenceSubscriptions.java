@@ -26,4 +26,9 @@ public final class InMemoryPresenceSubscriptions implements PresenceSubscription
     public List<Subscriber> subscribers(UserId target, Instant now) {
         return byTarget.getOrDefault(target, Map.of()).values().stream().filter(s -> s.until().isAfter(now)).toList();
     }
+
+    @Override
+    public void unsubscribeAll(ConnectionId connection) {
+        byTarget.values().forEach(subscribers -> subscribers.remove(connection));
+    }
 }

@@ -56,4 +56,25 @@ public abstract class PresenceSubscriptionsContract {
         assertThat(subscriptions.subscribers(BOB, NOW.plusSeconds(60))).as("renewed, kept to the second")
                 .containsExactly(subscriber(alice, false, NOW.plusSeconds(300)));
     }
+
+    @Test
+    void unsubscribingAConnectionEndsItsSubscriptionsOnly() {
+        PresenceSubscriptions subscriptions = subscriptions();
+        LiveConnection alice = connection(ALICE, "alice-phone");
+        LiveConnection carol = connection(CAROL, "carol-phone");
+        subscriptions.subscribe(alice, Map.of(BOB, true), NOW.plusSeconds(300));
+        subscriptions.subscribe(alice, Map.of(CAROL, true), NOW.plusSeconds(60));
+        subscriptions.subscribe(carol, Map.of(BOB, true), NOW.plusSeconds(300));
+
+        subscriptions.unsubscribeAll(alice.connectionId());
+        assertThat(subscriptions.subscribers(BOB, NOW)).as("both of alice's subscribe calls ended, carol's kept")
+                .containsExactly(subscriber(carol, true, NOW.plusSeconds(300)));
+        assertThat(subscriptions.subscribers(CAROL, NOW)).isEmpty();
+
+        subscriptions.unsubscribeAll(alice.connectionId());
+        subscriptions.unsubscribeAll(ConnectionId.of("never-subscribed"));
+        assertThat(subscriptions.subscribers(BOB, NOW)).as("again, or for a connection with none: nothing").hasSize(1);
+        subscriptions.subscribe(alice, Map.of(BOB, true), NOW.plusSeconds(300));
+        assertThat(subscriptions.subscribers(BOB, NOW)).as("a later subscription counts").hasSize(2);
+    }
 }
