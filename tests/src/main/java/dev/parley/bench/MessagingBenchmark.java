@@ -112,6 +112,11 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     boolean snapStart;
     @Option(names = "--first-minute-run", hidden = true, description = "One --first-minute run, in this process.")
     boolean firstMinuteRun;
+    @Option(names = "--presence-typing-only",
+            description = "Only the presence and typing phases, on one delivery path's cloud, without the warm-up: their counts and costs"
+                    + " do not depend on the JIT compiler, their latencies do.")
+    boolean presenceAndTypingOnly;
+
     @Option(names = "--extra-phases", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Also run the baseline, contention and receipts phases, on the last path's cloud (default: yes).")
     boolean extraPhases;
@@ -154,8 +159,8 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     private final WebSocketClient websockets = new WebSocketClient();
     private final Map<String, Object> report = new LinkedHashMap<>();
     /** The current delivery path's part of the report. */
-    private Map<String, Object> section = report;
-    private final List<String> markdown = new ArrayList<>();
+    Map<String, Object> section = report;
+    final List<String> markdown = new ArrayList<>();
     /**
      * The functions' log lines and EMF metrics, which they write to stdout as on Lambda: counted for the
      * logs' cost, and kept in a file beside the report rather than flooding the console.
@@ -212,6 +217,10 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         if (firstMinute) {
             return firstMinuteInFreshProcesses();
         }
+        if (presenceAndTypingOnly && delivery == DeliveryPaths.BOTH) {
+            // Neither phase sends a message: one cloud is enough.
+            delivery = DeliveryPaths.FAST;
+        }
         if (delivery == DeliveryPaths.BOTH) {
             return bothPathsInFreshProcesses();
         }
@@ -263,6 +272,13 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             }
             cloud.start(options.toArray(String[]::new));
             markdown.add("# Delivery: " + pathName + "\n");
+            if (presenceAndTypingOnly) {
+                presenceAndTyping();
+                awaitQuiet();
+                cloud.stop();
+                cloud = null;
+                return writeReports(logFile);
+            }
             List<Client> clients = connectAll("u", users);
             List<String> conversations = pairUp(clients);
             if (firstMinuteRun) {
@@ -297,6 +313,9 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
                     groupReceipts(clients, size);
                 }
             }
+            if (extraPhases || presenceAndTypingOnly) {
+                presenceAndTyping();
+            }
             clients.forEach(Client::close);
             awaitQuiet(); // their $disconnect invocations finish before the cloud stops
             cloud.stop();
@@ -310,6 +329,16 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             functionLogs.close();
         }
         return writeReports(logFile);
+    }
+
+    private void presenceAndTyping() throws Exception {
+        PresenceAndTypingPhases phases = new PresenceAndTypingPhases(this);
+        progress("presence: " + PresenceAndTypingPhases.PRESENCE_USERS + " users watching " + PresenceAndTypingPhases.WATCHED
+                + " each, connect and disconnect churn");
+        phases.presence();
+        progress("typing: bursts of " + PresenceAndTypingPhases.KEYSTROKES + " keystrokes in a " + PresenceAndTypingPhases.TYPING_GROUP
+                + "-member group");
+        phases.typing();
     }
 
     private int writeReports(Path logFile) throws IOException {
@@ -486,20 +515,24 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         }
     }
 
-    private List<Client> connectAll(String prefix, int count) throws Exception {
+    List<Client> connectAll(String prefix, int count) throws Exception {
         List<Client> clients = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            Client client = new Client(prefix + i);
-            String token = DevTokens.issue(DevTokens.LOCAL_SECRET, UserId.of(client.user), DeviceId.DEFAULT, Duration.ofHours(2));
-            websockets.connect(client, URI.create(cloud.endpoints().webSocket() + "?token=" + token)).get(10, TimeUnit.SECONDS);
-            clients.add(client);
+            clients.add(connect(prefix + i));
         }
-        // $connect runs before the upgrade completes; a ping round trip per client is not needed.
         return clients;
     }
 
+    /** A client of this user on its default device, once its $connect has run (it runs before the upgrade completes). */
+    Client connect(String user) throws Exception {
+        Client client = new Client(user);
+        String token = DevTokens.issue(DevTokens.LOCAL_SECRET, UserId.of(client.user), DeviceId.DEFAULT, Duration.ofHours(2));
+        websockets.connect(client, URI.create(cloud.endpoints().webSocket() + "?token=" + token)).get(10, TimeUnit.SECONDS);
+        return client;
+    }
+
     /** Sends a frame and waits for the first answer that matches. */
-    private static JsonNode request(Client client, String frame, java.util.function.Predicate<JsonNode> answer) throws InterruptedException {
+    static JsonNode request(Client client, String frame, java.util.function.Predicate<JsonNode> answer) throws InterruptedException {
         CountDownLatch done = new CountDownLatch(1);
         JsonNode[] got = new JsonNode[1];
         client.onFrame = json -> {
@@ -711,14 +744,15 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         return errors.values().stream().mapToLong(AtomicLong::get).sum();
     }
 
-    /** Waits until nothing runs any more (no invocation for half a second): the next phase measures only itself. */
-    private void awaitQuiet() throws InterruptedException {
+    /** Waits until nothing runs any more (no invocation running or ended for half a second): the next phase measures only itself. */
+    void awaitQuiet() throws InterruptedException {
         long last = -1;
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (System.nanoTime() < deadline) {
             long now = cloud.runtime().allMetrics().values().stream().mapToLong(FunctionMetrics::invocations).sum();
             boolean mappingsIdle = cloud.mappings().stream().allMatch(StreamEventSourceMapping::isIdle);
-            if (now == last && mappingsIdle) {
+            // Counted as they end: a long invocation (a $disconnect posting to watchers) is running, not done.
+            if (now == last && mappingsIdle && cloud.runtime().invocationsInFlight() == 0) {
                 return;
             }
             last = now;
@@ -726,7 +760,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         }
     }
 
-    private static Map<String, Double> percentiles(Histogram histogram) {
+    static Map<String, Double> percentiles(Histogram histogram) {
         Map<String, Double> values = new LinkedHashMap<>();
         for (double p : new double[] {50, 95, 99}) {
             values.put("p" + (int) p, histogram.getValueAtPercentile(p) / 1e6);
@@ -742,7 +776,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
 
     // ---- what a message costs -------------------------------------------------------------------------
 
-    private record Snapshot(Map<String, Map<String, CapacityMeter.Totals>> dynamo, Map<String, Map<String, Long>> conditionalFailures,
+    record Snapshot(Map<String, Map<String, CapacityMeter.Totals>> dynamo, Map<String, Map<String, Long>> conditionalFailures,
                             Map<String, FunctionMetrics> functions, long posts, long answers, long logBytes, long logLines, Host host, long pushes) {
     }
 
@@ -790,7 +824,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         }
     }
 
-    private Snapshot snapshot() {
+    Snapshot snapshot() {
         CapacityMeter meter = cloud.dynamoDb().capacity();
         return new Snapshot(meter.snapshot(), meter.conditionalFailures(), cloud.runtime().allMetrics(), cloud.gateway().postsDelivered(),
                 cloud.gateway().routeAnswersSent(), functionLogs.bytes.sum(), functionLogs.lines.sum(), Host.now(cloud), cloud.sns().outbox().size());
@@ -798,6 +832,16 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
 
     /** The resources a phase used, per message: DynamoDB requests by table and operation, capacity, invocations, posts, cost. */
     private Map<String, Object> costs(String name, Snapshot before, Snapshot after, long messages, long deliveries) {
+        return costs(before, after, messages, messages, deliveries);
+    }
+
+    /**
+     * The resources a phase used per unit of its work ({@code units}: messages, presence changes, typing bursts), of which
+     * {@code framesIn} client frames were billed as WebSocket messages (a message's send, each keystroke's frame; a connect or
+     * disconnect is none: API Gateway bills connection minutes for those).
+     */
+    Map<String, Object> costs(Snapshot before, Snapshot after, long units, long framesIn, long deliveries) {
+        long messages = units;
         Map<String, Object> costs = new LinkedHashMap<>();
         Map<String, Double> requests = new LinkedHashMap<>();
         double reads = 0;
@@ -838,7 +882,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         }
         long posts = after.posts() - before.posts();
         // API Gateway bills each frame in (one a send), and each frame out (routes' answers and posts), as a message.
-        double websocketMessages = messages + posts + (after.answers() - before.answers());
+        double websocketMessages = framesIn + posts + (after.answers() - before.answers());
         double logBytes = after.logBytes() - before.logBytes() + (after.logLines() - before.logLines()) * LOG_EVENT_OVERHEAD_BYTES
                 + invocations * LAMBDA_PLATFORM_LOG_BYTES_PER_INVOCATION;
         // Each term in USD per million messages: what docs/benchmarks.md compares before and after a change.
@@ -875,8 +919,13 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     }
 
     @SuppressWarnings("unchecked")
-    private String costTable(Map<String, Object> phase) {
-        StringBuilder text = new StringBuilder("| per message | value |\n|---|---|\n");
+    String costTable(Map<String, Object> phase) {
+        return costTable(phase, "message");
+    }
+
+    /** The phase's costs per {@code unit} (a message, a presence change, a typing burst). */
+    String costTable(Map<String, Object> phase, String unit) {
+        StringBuilder text = new StringBuilder("| per " + unit + " | value |\n|---|---|\n");
         for (String key : List.of("dynamoDbWriteRequestsPerMessage", "dynamoDbReadRequestsPerMessage", "scansPerMessage", "writeUnitsPerMessage",
                 "readUnitsPerMessage", "lambdaInvocationsPerMessage", "postToConnectionPerMessage", "pushesPerMessage", "logBytesPerMessage", "modelledUsdPerMillionMessages")) {
             text.append(String.format("| %s | %.3f |%n", key, ((Number) phase.get(key)).doubleValue()));
@@ -1469,7 +1518,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         return after.functions().get(function).invocations() - (was == null ? 0 : was.invocations());
     }
 
-    private static long delta(Snapshot before, Snapshot after, String table, String operation) {
+    static long delta(Snapshot before, Snapshot after, String table, String operation) {
         long now = after.dynamo().getOrDefault(table, Map.of()).getOrDefault(operation, new CapacityMeter.Totals(0, 0, 0)).requests();
         long was = before.dynamo().getOrDefault(table, Map.of()).getOrDefault(operation, new CapacityMeter.Totals(0, 0, 0)).requests();
         return now - was;

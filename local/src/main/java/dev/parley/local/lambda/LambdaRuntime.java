@@ -143,6 +143,11 @@ public final class LambdaRuntime implements AutoCloseable {
         return deployed.metrics();
     }
 
+    /** Invocations running now, across every function (the metrics count an invocation when it ends). */
+    public int invocationsInFlight() {
+        return functions.values().stream().mapToInt(deployed -> deployed.busy.get()).sum();
+    }
+
     public Map<String, FunctionMetrics> allMetrics() {
         Map<String, FunctionMetrics> all = new java.util.TreeMap<>();
         functions.forEach((name, deployed) -> all.put(name, deployed.metrics()));

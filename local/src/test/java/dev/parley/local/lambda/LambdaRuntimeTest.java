@@ -145,10 +145,16 @@ class LambdaRuntimeTest {
                 }));
             }
             start.countDown();
+            long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+            while (runtime.invocationsInFlight() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertThat(runtime.invocationsInFlight()).as("the two admitted, running").isEqualTo(2);
             List<String> outcomes = new ArrayList<>();
             for (Future<String> call : calls) {
                 outcomes.add(call.get());
             }
+            assertThat(runtime.invocationsInFlight()).isZero();
             assertThat(outcomes).filteredOn("\"done\""::equals).hasSize(2);
             assertThat(outcomes).filteredOn("THROTTLED"::equals).hasSize(2);
             assertThat(runtime.metrics("limited").throttles()).isEqualTo(2);
