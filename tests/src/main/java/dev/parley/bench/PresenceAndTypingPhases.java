@@ -78,6 +78,12 @@ final class PresenceAndTypingPhases {
         bench.awaitQuiet();
         Snapshot subscribed = bench.snapshot();
         Map<String, Object> subscribeCosts = bench.costs(beforeSubscribing, subscribed, PRESENCE_USERS, PRESENCE_USERS, 0);
+        // What a client pays every few minutes to keep its screen's presence: the same users again.
+        for (int i = 0; i < PRESENCE_USERS; i++) {
+            subscribe(state, i);
+        }
+        bench.awaitQuiet();
+        Map<String, Object> renewalCosts = bench.costs(subscribed, bench.snapshot(), PRESENCE_USERS, PRESENCE_USERS, 0);
 
         List<String> churning = new ArrayList<>();
         for (int i = 0; i < PRESENCE_USERS; i += CHURN_EVERY) {
@@ -136,6 +142,7 @@ final class PresenceAndTypingPhases {
         phase.put("changesNotToldWithin5s", lateOrMissing);
         phase.put("changeToLastWatcherMs", MessagingBenchmark.percentiles(toLastWatcher));
         phase.put("subscribe", subscribeCosts);
+        phase.put("renewal", renewalCosts);
         bench.section.put("presence", phase);
         bench.markdown.add("## Presence: lazy subscriptions under connect and disconnect churn\n");
         bench.markdown.add(String.format("""
@@ -149,14 +156,19 @@ final class PresenceAndTypingPhases {
                 toLastWatcher.getValueAtPercentile(99) / 1e6, toLastWatcher.getMaxValue() / 1e6,
                 Math.round(((Number) phase.get("scansPerMessage")).doubleValue() * changes)));
         bench.markdown.add(bench.costTable(phase, "presence change"));
-        bench.markdown.add(String.format("A `presence.subscribe` to %d users (measured over the %d calls above): %.2f write units, %.2f read "
-                        + "units, %.2f DynamoDB requests; modelled USD %.2f per million calls.%n", WATCHED, PRESENCE_USERS,
-                ((Number) subscribeCosts.get("writeUnitsPerMessage")).doubleValue(), ((Number) subscribeCosts.get("readUnitsPerMessage")).doubleValue(),
-                ((Number) subscribeCosts.get("dynamoDbWriteRequestsPerMessage")).doubleValue()
-                        + ((Number) subscribeCosts.get("dynamoDbReadRequestsPerMessage")).doubleValue(),
-                ((Number) subscribeCosts.get("modelledUsdPerMillionMessages")).doubleValue()));
+        for (var call : Map.of("A first `presence.subscribe`", subscribeCosts, "A renewal (the same users again)", renewalCosts).entrySet()) {
+            bench.markdown.add(String.format("%s to %d users (over %d calls): %.2f write units, %.2f read units, %.2f DynamoDB requests;"
+                            + " modelled USD %.2f per million calls.%n", call.getKey(), WATCHED, PRESENCE_USERS,
+                    number(call.getValue(), "writeUnitsPerMessage"), number(call.getValue(), "readUnitsPerMessage"),
+                    number(call.getValue(), "dynamoDbWriteRequestsPerMessage") + number(call.getValue(), "dynamoDbReadRequestsPerMessage"),
+                    number(call.getValue(), "modelledUsdPerMillionMessages")));
+        }
         state.online.values().forEach(Client::close);
         bench.awaitQuiet();
+    }
+
+    private static double number(Map<String, Object> costs, String key) {
+        return ((Number) costs.get(key)).doubleValue();
     }
 
     private void online(Watching state, String user) throws Exception {

@@ -53,6 +53,32 @@ class StoresOnTheEmulatorTest {
     }
 
     @Test
+    void aPresenceRenewalWritesTheConnectionsWatchListOnlyAndAChangeReadsTheWatchersOnce() {
+        var subscriptions = new dev.parley.functions.store.DynamoPresenceSubscriptions(dynamo, ParleyManifest.PRESENCE);
+        var alice = new dev.parley.ports.LiveConnection(ConnectionId.of("alice-phone"), UserId.of("alice"), DeviceId.of("phone"), NOW.plusSeconds(900));
+        Map<UserId, Boolean> twenty = new java.util.HashMap<>();
+        users(20).forEach(user -> twenty.put(user, true));
+        subscriptions.subscribe(alice, twenty, NOW.plusSeconds(300));
+        var batchesBefore = emulator.capacity().total(ParleyManifest.PRESENCE, "BatchWriteItem");
+        var updatesBefore = emulator.capacity().total(ParleyManifest.PRESENCE, "UpdateItem");
+        assertThat(batchesBefore.writeUnits()).as("the first subscription writes an item under each user").isEqualTo(20.0);
+
+        subscriptions.subscribe(alice, twenty, NOW.plusSeconds(450));
+        assertThat(emulator.capacity().total(ParleyManifest.PRESENCE, "BatchWriteItem")).as("a renewal writes no item under the users")
+                .isEqualTo(batchesBefore);
+        var updates = emulator.capacity().total(ParleyManifest.PRESENCE, "UpdateItem");
+        assertThat(updates.requests() - updatesBefore.requests()).isEqualTo(1);
+        assertThat(updates.writeUnits() - updatesBefore.writeUnits()).as("the watch list of 20, under 1 KB").isEqualTo(1.0);
+
+        var bob = new dev.parley.ports.LiveConnection(ConnectionId.of("bob-phone"), UserId.of("bob"), DeviceId.of("phone"), NOW.plusSeconds(900));
+        subscriptions.subscribe(bob, Map.of(UserId.of("user-3"), false), NOW.plusSeconds(300));
+        assertThat(subscriptions.subscribers(UserId.of("user-3"), NOW)).extracting(s -> s.connection().connectionId().value(), s -> s.visible())
+                .containsExactlyInAnyOrder(tuple("alice-phone", true), tuple("bob-phone", false));
+        assertThat(emulator.capacity().total(ParleyManifest.PRESENCE, "Query").requests()).isEqualTo(1);
+        assertThat(emulator.capacity().total(ParleyManifest.PRESENCE, "BatchGetItem").requests()).as("both watch lists in one read").isEqualTo(1);
+    }
+
+    @Test
     void connectionsLeftUnprocessedAreFetchedOnRetry() {
         DynamoConnectionRegistry registry = tables.connections();
         List<UserId> users = users(150);

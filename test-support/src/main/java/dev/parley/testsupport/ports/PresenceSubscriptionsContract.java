@@ -77,4 +77,17 @@ public abstract class PresenceSubscriptionsContract {
         subscriptions.subscribe(alice, Map.of(BOB, true), NOW.plusSeconds(300));
         assertThat(subscriptions.subscribers(BOB, NOW)).as("a later subscription counts").hasSize(2);
     }
+
+    @Test
+    void aSubscriptionRenewedForHoursIsFoundThroughoutAndEndsWhenRenewalsStop() {
+        PresenceSubscriptions subscriptions = subscriptions();
+        LiveConnection alice = connection(ALICE, "alice-phone");
+        for (int minute = 0; minute <= 150; minute += 5) {
+            Instant at = NOW.plusSeconds(minute * 60L);
+            subscriptions.subscribe(alice, Map.of(BOB, minute % 2 == 0), at.plusSeconds(300));
+            assertThat(subscriptions.subscribers(BOB, at.plusSeconds(299))).as("renewed at minute " + minute)
+                    .containsExactly(subscriber(alice, minute % 2 == 0, at.plusSeconds(300)));
+        }
+        assertThat(subscriptions.subscribers(BOB, NOW.plusSeconds(150 * 60 + 300))).as("not renewed: it ran out").isEmpty();
+    }
 }
