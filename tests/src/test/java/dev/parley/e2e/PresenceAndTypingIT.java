@@ -57,6 +57,32 @@ class PresenceAndTypingIT extends EndToEndTest {
     }
 
     @Test
+    void typingIsNeverPushedToAnOfflineDevice() throws Exception {
+        assumeTrue(stack.local().isPresent(), "reads the local SNS's outbox");
+        var sns = stack.local().orElseThrow().sns();
+        String bobPhone = "fcm-bob-" + java.util.UUID.randomUUID();
+        try (ParleyClient alice = connect(user("alice"), "phone")) {
+            ConversationId chat = alice.direct(user("bob"));
+            try (ParleyClient bob = connect(user("bob"), "phone")) {
+                bob.send(new ClientFrame.DeviceRegister(dev.parley.protocol.PushPlatform.FCM, bobPhone));
+                bob.await(ServerFrame.DeviceRegistered.class);
+            }
+            Thread.sleep(300); // bob's $disconnect
+            alice.send(new ClientFrame.Typing(chat, TypingState.START));
+            alice.send(new ClientFrame.Typing(chat, TypingState.STOP));
+            Thread.sleep(1_500);
+            assertThat(sns.outbox()).as("typing wakes no phone").noneMatch(push -> push.token().equals(bobPhone));
+            // The phone is registered and offline: a message does wake it.
+            alice.sendText(chat, ClientMessageId.random(), "now a message");
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (sns.outbox().stream().noneMatch(push -> push.token().equals(bobPhone)) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(sns.outbox()).anyMatch(push -> push.token().equals(bobPhone));
+        }
+    }
+
+    @Test
     void aSubscriberIsToldWhenTheLastDeviceClosesNotTheFirst() throws Exception {
         try (ParleyClient watcher = connect(user("alice"), "phone")) {
             UserId bob = UserId.of(user("bob"));

@@ -66,7 +66,7 @@ public final class ParleyManifest {
         functions.add(new FunctionSpec("authorizer", AuthorizerHandler.class.getName(), 512, Duration.ofSeconds(5), Map.of(),
                 new Trigger.WebSocketAuthorizer(List.of("route.request.querystring.token")), Map.of(), false));
         // $connect and $disconnect write their connection, and tell the user's presence subscribers when it came online or went
-        // offline (one Query of the subscriptions, a post to each); $disconnect also ends the closing connection's own subscriptions.
+        // offline (their watchers read, a post to each); $disconnect also ends the closing connection's own subscriptions.
         functions.add(new FunctionSpec("connect", ConnectionHandlers.Connect.class.getName(), 512, Duration.ofSeconds(5), connectionEnds,
                 new Trigger.WebSocketRoute("$connect"), Map.of(CONNECTIONS, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ), true));
         functions.add(new FunctionSpec("disconnect", ConnectionHandlers.Disconnect.class.getName(), 512, Duration.ofSeconds(5), connectionEnds,

@@ -26,8 +26,8 @@ import java.util.Set;
  * Presence: who is online, when others were last seen, as each one's setting allows. Read lazily from the
  * users' items (one batched read for up to 100), and told only to the connections that subscribed to a
  * user ({@code presence.subscribe}, renewed at least every 300 s): a user coming online or going offline
- * costs one Query of their subscribers and one post to each that may see them, whatever their contacts;
- * a closed connection's subscriptions end with it.
+ * costs one read of their subscribers (PresenceSubscriptions) and one post to each that may see them,
+ * whatever their contacts; a closed connection's subscriptions end with it.
  * A connection whose $disconnect was lost stops counting when its lease runs out; subscribers see that
  * at their next renewal, which answers the current state.
  */
