@@ -215,6 +215,9 @@ public final class ParleyStack extends Stack {
                 case Trigger.WebSocketRoute ignored -> {
                     // Routes are added once the authorizer is known, below.
                 }
+                case Trigger.HttpRoute ignored -> {
+                    // The publish API is made below, with its routes.
+                }
             }
         }
         for (FunctionSpec spec : manifest.functions()) {
@@ -333,6 +336,7 @@ public final class ParleyStack extends Stack {
             case Trigger.WebSocketAuthorizer ignored -> "the $connect authorizer";
             case Trigger.StreamMapping mapping -> "the stream of " + mapping.table();
             case Trigger.PushEndpointEvents ignored -> "the push platform applications' endpoint events";
+            case Trigger.HttpRoute route -> "the publish API's " + route.routeKey();
         };
     }
 

@@ -1,6 +1,10 @@
 package dev.parley.local;
 
 import dev.parley.functions.config.ParleyConfig;
+import dev.parley.functions.config.PublishSettings;
+import dev.parley.local.httpapi.HttpApiGateway;
+import dev.parley.local.httpapi.LocalPublishers;
+import dev.parley.local.httpapi.SigV4Verifier;
 import dev.parley.functions.auth.TokenVerifier;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Manifest;
@@ -26,6 +30,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -60,6 +65,10 @@ public final class LocalCloud implements Callable<Integer> {
 
     @Option(names = "--sns-port", defaultValue = "8100", description = "SNS mobile push (default: ${DEFAULT-VALUE}; 0 picks a free port).")
     int snsPort;
+
+    @Option(names = "--http-port", defaultValue = "8090",
+            description = "The HTTP API: the publish API for internal services, SigV4-signed (default: ${DEFAULT-VALUE}; 0 picks a free port).")
+    int httpPort;
 
     @Option(names = "--data-dir", description = "Keep DynamoDB tables, items and streams in this directory across restarts (default: in memory only).")
     Path dataDirectory;
@@ -140,7 +149,8 @@ public final class LocalCloud implements Callable<Integer> {
     }
 
     /** What the started cloud offers, for tests and the report. */
-    public record Endpoints(java.net.URI dynamoDb, java.net.URI sns, java.net.URI webSocket, java.net.URI management) {
+    public record Endpoints(java.net.URI dynamoDb, java.net.URI sns, java.net.URI webSocket, java.net.URI management,
+                            Optional<java.net.URI> httpApi) {
     }
 
     /** The topic the local platform applications send their endpoint events to. */
@@ -154,6 +164,7 @@ public final class LocalCloud implements Callable<Integer> {
     private DynamoDbEmulator dynamoDb;
     private SnsEmulator sns;
     private LambdaRuntime runtime;
+    private HttpApiGateway httpApi;
     private final List<StreamEventSourceMapping> mappings = new ArrayList<>();
 
     public Endpoints endpoints() {
@@ -276,7 +287,16 @@ public final class LocalCloud implements Callable<Integer> {
         reports.add(manifest.authorizer().isPresent()
                 ? ComponentReport.running("Development tokens", "scripts/dev-token USER [DEVICE] prints one")
                 : ComponentReport.notAvailable("Development tokens", "the manifest has no authorizer"));
-        endpoints = new Endpoints(dynamoDb.endpoint(), sns.endpoint(), gateway.webSocketUrl(), gateway.managementEndpoint());
+        if (!manifest.httpRoutes().isEmpty()) {
+            SigV4Verifier verifier = new SigV4Verifier(List.of(LocalPublishers.KEY), LocalPublishers.REGION, Clock.systemUTC());
+            httpApi = start(() -> new HttpApiGateway(manifest, runtime, verifier, host, httpPort, Clock.systemUTC()));
+            reports.add(ComponentReport.running("Publish API (HTTP, SigV4)", httpApi.endpoint() + "/notifications  (key " + LocalPublishers.ACCESS_KEY_ID
+                    + ", secret " + LocalPublishers.SECRET_ACCESS_KEY + ", region " + LocalPublishers.REGION + ", service execute-api)"));
+        } else {
+            reports.add(ComponentReport.notAvailable("Publish API (HTTP, SigV4)", "the manifest has no HTTP route"));
+        }
+        endpoints = new Endpoints(dynamoDb.endpoint(), sns.endpoint(), gateway.webSocketUrl(), gateway.managementEndpoint(),
+                Optional.ofNullable(httpApi).map(HttpApiGateway::endpoint));
         return reports;
     }
 
@@ -318,6 +338,11 @@ public final class LocalCloud implements Callable<Integer> {
         environment.put(ParleyConfig.MANAGEMENT_ENDPOINT, gateway.managementEndpoint().toString());
         if (pushWindowMs != null) {
             environment.computeIfPresent(ParleyConfig.PUSH_WINDOW_MS, (name, value) -> Long.toString(pushWindowMs));
+        }
+        // The publish function: the local publisher key may publish every category it knows.
+        if (environment.containsKey(PublishSettings.PUBLISHERS)) {
+            environment.put(PublishSettings.PUBLISHERS, LocalPublishers.publishers(environment.getOrDefault(PublishSettings.CATEGORIES,
+                    PublishSettings.DEFAULT_CATEGORIES)));
         }
         if (connectionLeaseMs != null) {
             environment.computeIfPresent(ParleyConfig.CONNECTION_LEASE_MS, (name, value) -> Long.toString(connectionLeaseMs));
@@ -366,7 +391,7 @@ public final class LocalCloud implements Callable<Integer> {
             reports = startComponents();
         } catch (Servers.PortInUseException e) {
             stopComponents();
-            spec.commandLine().getErr().println("error: " + e.getMessage() + " (--dynamodb-port, --websocket-port and --sns-port choose them; 0 picks a free one)");
+            spec.commandLine().getErr().println("error: " + e.getMessage() + " (--dynamodb-port, --websocket-port, --sns-port and --http-port choose them; 0 picks a free one)");
             return 1;
         } catch (RuntimeException e) {
             stopComponents();

@@ -12,7 +12,10 @@ import dev.parley.model.ContentType;
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
 import dev.parley.model.ConversationKind;
+import dev.parley.model.InboxFilter;
+import dev.parley.model.InboxMark;
 import dev.parley.model.InvalidFieldException;
+import dev.parley.model.NotificationId;
 import dev.parley.model.RequestId;
 import dev.parley.model.UserId;
 import java.util.LinkedHashMap;
@@ -288,6 +291,64 @@ public sealed interface ClientFrame extends Frame {
             present(conversationId, "conversation_id");
             present(until, "until");
             until.ifPresent(t -> atLeast(t, 0, "until"));
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** The most notifications one {@code inbox.list} page, {@code inbox.mark} or {@code notification.ack} names. */
+    int MAX_INBOX_PAGE = 100;
+    int DEFAULT_INBOX_PAGE = 50;
+
+    /** A page of the inbox, newest first, after the cursor (the last page's {@code next_cursor}). */
+    record InboxList(Optional<NotificationId> cursor, int limit, InboxFilter filter) implements ClientFrame {
+        public static final String TYPE = "inbox.list";
+
+        public InboxList {
+            present(cursor, "cursor");
+            between(limit, 1, MAX_INBOX_PAGE, "limit");
+            present(filter, "filter");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** Marks the notifications named ({@code ids}), or every one up to and including {@code up_to}: exactly one of the two. */
+    record MarkInbox(List<NotificationId> ids, Optional<NotificationId> upTo, InboxMark state) implements ClientFrame {
+        public static final String TYPE = "inbox.mark";
+
+        public MarkInbox {
+            present(ids, "ids");
+            present(upTo, "up_to");
+            if (ids.isEmpty() == upTo.isEmpty()) {
+                throw new InvalidFieldException(ids.isEmpty() ? "ids" : "up_to", "give either ids or up_to, not both and not neither");
+            }
+            if (!ids.isEmpty()) {
+                distinctEntries(ids, MAX_INBOX_PAGE, "ids");
+            }
+            ids = List.copyOf(ids);
+            present(state, "state");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** These notifications reached this device: it is not sent them again. */
+    record NotificationAck(List<NotificationId> ids) implements ClientFrame {
+        public static final String TYPE = "notification.ack";
+
+        public NotificationAck {
+            distinctEntries(ids, MAX_INBOX_PAGE, "ids");
+            ids = List.copyOf(ids);
         }
 
         @Override

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import dev.parley.model.ClientMessageId;
 import dev.parley.model.Content;
 import dev.parley.model.ContentType;
@@ -19,8 +20,15 @@ import dev.parley.model.ConversationKind;
 import dev.parley.model.DeviceId;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
+import dev.parley.model.InboxCounts;
+import dev.parley.model.InboxFilter;
+import dev.parley.model.InboxMark;
 import dev.parley.model.InvalidFieldException;
 import dev.parley.model.Message;
+import dev.parley.model.Notification;
+import dev.parley.model.NotificationContent;
+import dev.parley.model.NotificationId;
+import dev.parley.model.NotificationState;
 import dev.parley.model.ReceiptWatermarks;
 import dev.parley.model.RequestId;
 import dev.parley.model.UserId;
@@ -67,6 +75,11 @@ public final class FrameCodec {
                     r.enumValue("platform", PushPlatform.class), r.string("token"))),
             Map.entry(ClientFrame.DeviceUnregister.TYPE, r -> new ClientFrame.DeviceUnregister()),
             Map.entry(ClientFrame.ConversationMute.TYPE, r -> new ClientFrame.ConversationMute(conversationId(r), r.optionalInteger("until"))),
+            Map.entry(ClientFrame.InboxList.TYPE, r -> new ClientFrame.InboxList(r.optionalParsed("cursor", NotificationId::parse),
+                    r.optionalInt("limit", ClientFrame.DEFAULT_INBOX_PAGE), r.optionalEnumValue("filter", InboxFilter.class).orElse(InboxFilter.ALL))),
+            Map.entry(ClientFrame.MarkInbox.TYPE, r -> new ClientFrame.MarkInbox(r.optionalParsedList("ids", NotificationId::parse),
+                    r.optionalParsed("up_to", NotificationId::parse), r.enumValue("state", InboxMark.class))),
+            Map.entry(ClientFrame.NotificationAck.TYPE, r -> new ClientFrame.NotificationAck(r.parsedList("ids", NotificationId::parse))),
             Map.entry(ClientFrame.Ping.TYPE, r -> new ClientFrame.Ping()));
 
     private static final Map<String, Function<JsonObjectReader, ServerFrame>> SERVER_DECODERS = Map.ofEntries(
@@ -96,6 +109,10 @@ public final class FrameCodec {
             Map.entry(ServerFrame.DeviceRegistered.TYPE, r -> new ServerFrame.DeviceRegistered(r.enumValue("platform", PushPlatform.class))),
             Map.entry(ServerFrame.DeviceUnregistered.TYPE, r -> new ServerFrame.DeviceUnregistered()),
             Map.entry(ServerFrame.ConversationMuted.TYPE, r -> new ServerFrame.ConversationMuted(conversationId(r), r.optionalInteger("until"))),
+            Map.entry(ServerFrame.NotificationReceive.TYPE, r -> new ServerFrame.NotificationReceive(notification(r))),
+            Map.entry(ServerFrame.InboxPage.TYPE, r -> new ServerFrame.InboxPage(r.objects("notifications", FrameCodec::notification),
+                    r.optionalParsed("next_cursor", NotificationId::parse), counts(r))),
+            Map.entry(ServerFrame.InboxCountsUpdate.TYPE, r -> new ServerFrame.InboxCountsUpdate(counts(r))),
             Map.entry(ServerFrame.Pong.TYPE, r -> new ServerFrame.Pong()),
             Map.entry(ServerFrame.Error.TYPE, r -> new ServerFrame.Error(
                     r.enumValue("code", ErrorCode.class), r.string("message"), r.optionalString("ref"), r.optionalInteger("retry_after_ms"))));
@@ -225,6 +242,26 @@ public final class FrameCodec {
         return new ServerFrame.Presence(r.parsed("user_id", UserId::of), r.enumValue("status", PresenceStatus.class), r.optionalInteger("last_seen"));
     }
 
+    private static Notification notification(JsonObjectReader r) {
+        return new Notification(r.parsed("notification_id", NotificationId::parse), Notification.requireCategory(r.string("category")),
+                r.object("content", FrameCodec::notificationContent), r.optionalString("group_key"), r.integer("count"),
+                r.parsedList("actors", UserId::of), r.integer("created_at"), r.enumValue("state", NotificationState.class));
+    }
+
+    /** A notification's content, as the publish API takes it and the frames carry it. */
+    static NotificationContent notificationContent(JsonObjectReader r) {
+        return new NotificationContent(r.string("title"), r.optionalString("body"), r.optionalObjectText("data"));
+    }
+
+    private static InboxCounts counts(JsonObjectReader r) {
+        long unread = r.integer("unread_count");
+        long unseen = r.integer("unseen_count");
+        if (unread < 0 || unseen < 0 || unseen > unread) {
+            throw new InvalidFieldException("unseen_count", "must be 0 to unread_count, was " + unseen + " of " + unread);
+        }
+        return new InboxCounts(unread, unseen);
+    }
+
     private static Message message(JsonObjectReader r) {
         return new Message(
                 r.parsed("id", ClientMessageId::parse), conversationId(r), r.integer("seq"),
@@ -322,6 +359,23 @@ public final class FrameCodec {
                 json.put("conversation_id", f.conversationId().value());
                 putOrNull(json, "until", f.until());
             }
+            case ClientFrame.InboxList f -> {
+                f.cursor().ifPresent(c -> json.put("cursor", c.value()));
+                json.put("limit", f.limit());
+                json.put("filter", f.filter().wireName());
+            }
+            case ClientFrame.MarkInbox f -> {
+                if (!f.ids().isEmpty()) {
+                    ArrayNode ids = json.putArray("ids");
+                    f.ids().forEach(id -> ids.add(id.value()));
+                }
+                f.upTo().ifPresent(id -> json.put("up_to", id.value()));
+                json.put("state", f.state().wireName());
+            }
+            case ClientFrame.NotificationAck f -> {
+                ArrayNode ids = json.putArray("ids");
+                f.ids().forEach(id -> ids.add(id.value()));
+            }
             case ClientFrame.Ping f -> {
             }
         }
@@ -399,6 +453,14 @@ public final class FrameCodec {
                 json.put("conversation_id", f.conversationId().value());
                 putOrNull(json, "until", f.until());
             }
+            case ServerFrame.NotificationReceive f -> writeNotification(f.notification(), json);
+            case ServerFrame.InboxPage f -> {
+                ArrayNode notifications = json.putArray("notifications");
+                f.notifications().forEach(notification -> writeNotification(notification, notifications.addObject()));
+                json.put("next_cursor", f.nextCursor().map(NotificationId::value).orElse(null));
+                putCounts(json, f.counts());
+            }
+            case ServerFrame.InboxCountsUpdate f -> putCounts(json, f.counts());
             case ServerFrame.Pong f -> {
             }
             case ServerFrame.Error f -> {
@@ -454,6 +516,26 @@ public final class FrameCodec {
         json.set("members", users(conversation.members()));
         json.set("admins", users(conversation.admins()));
         return json;
+    }
+
+    private void writeNotification(Notification notification, ObjectNode json) {
+        json.put("notification_id", notification.id().value());
+        json.put("category", notification.category());
+        ObjectNode content = json.putObject("content");
+        content.put("title", notification.content().title());
+        notification.content().body().ifPresent(body -> content.put("body", body));
+        // The app's own object, as it was published (compact JSON text the publish API parsed): written as it is.
+        notification.content().data().ifPresent(data -> content.putRawValue("data", new RawValue(data)));
+        json.put("group_key", notification.groupKey().orElse(null));
+        json.put("count", notification.count());
+        json.set("actors", users(notification.actors()));
+        json.put("created_at", notification.createdAt());
+        json.put("state", notification.state().wireName());
+    }
+
+    private static void putCounts(ObjectNode json, InboxCounts counts) {
+        json.put("unread_count", counts.unread());
+        json.put("unseen_count", counts.unseen());
     }
 
     private static void putPresence(ObjectNode json, ServerFrame.Presence presence) {

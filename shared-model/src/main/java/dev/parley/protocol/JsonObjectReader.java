@@ -135,6 +135,23 @@ final class JsonObjectReader {
         return result;
     }
 
+    /** Like {@link #parsedList}, but an absent field is an empty list. */
+    <T> List<T> optionalParsedList(String field, Function<String, T> parser) {
+        return value(field) == null ? List.of() : parsedList(field, parser);
+    }
+
+    /** A nested JSON object kept as its compact text (an app's own data, which Parley passes on unread), if present. */
+    Optional<String> optionalObjectText(String field) {
+        JsonNode value = value(field);
+        if (value == null) {
+            return Optional.empty();
+        }
+        if (!value.isObject()) {
+            throw wrongType(field, "a JSON object", value);
+        }
+        return Optional.of(value.toString());
+    }
+
     /** An object used as a map from string keys (turned into a value type) to integers. */
     <K> Map<K, Long> integerMap(String field, Function<String, K> keyParser) {
         JsonNode map = value(field);

@@ -7,8 +7,11 @@ import dev.parley.model.ClientMessageId;
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
 import dev.parley.model.ErrorCode;
+import dev.parley.model.InboxCounts;
 import dev.parley.model.InvalidFieldException;
 import dev.parley.model.Message;
+import dev.parley.model.Notification;
+import dev.parley.model.NotificationId;
 import dev.parley.model.ReceiptWatermarks;
 import dev.parley.model.RequestId;
 import dev.parley.model.UserId;
@@ -203,6 +206,51 @@ public sealed interface ServerFrame extends Frame {
         public PresenceBatch {
             present(users, "users");
             users = List.copyOf(users);
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** A notification for this device; it answers {@code notification.ack}, or is sent it again. */
+    record NotificationReceive(Notification notification) implements ServerFrame {
+        public static final String TYPE = "notification.receive";
+
+        public NotificationReceive {
+            present(notification, "notification");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** A page of the inbox, newest first; {@code nextCursor} empty on the last page. */
+    record InboxPage(List<Notification> notifications, Optional<NotificationId> nextCursor, InboxCounts counts) implements ServerFrame {
+        public static final String TYPE = "inbox.page";
+
+        public InboxPage {
+            present(notifications, "notifications");
+            notifications = List.copyOf(notifications);
+            present(nextCursor, "next_cursor");
+            present(counts, "unread_count");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** The inbox's counts, after a mark: to the device that marked, and to the user's other live devices. */
+    record InboxCountsUpdate(InboxCounts counts) implements ServerFrame {
+        public static final String TYPE = "inbox.counts";
+
+        public InboxCountsUpdate {
+            present(counts, "unread_count");
         }
 
         @Override

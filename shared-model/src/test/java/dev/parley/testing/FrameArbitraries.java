@@ -16,6 +16,13 @@ import static dev.parley.testing.ModelArbitraries.watermarks;
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationKind;
 import dev.parley.model.ErrorCode;
+import dev.parley.model.InboxCounts;
+import dev.parley.model.InboxFilter;
+import dev.parley.model.InboxMark;
+import dev.parley.model.Notification;
+import dev.parley.model.NotificationContent;
+import dev.parley.model.NotificationId;
+import dev.parley.model.NotificationState;
 import dev.parley.protocol.AckStatus;
 import dev.parley.protocol.ClientFrame;
 import dev.parley.protocol.ConversationSummary;
@@ -24,6 +31,7 @@ import dev.parley.protocol.ServerFrame;
 import dev.parley.protocol.TypingState;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -80,6 +88,13 @@ public final class FrameArbitraries {
         all.add(Combinators.combine(Arbitraries.of(PushPlatform.class), text(300)).as(ClientFrame.DeviceRegister::new));
         all.add(Arbitraries.just(new ClientFrame.DeviceUnregister()));
         all.add(Combinators.combine(conversationIds(), optionalLong(timestamps())).as(ClientFrame.ConversationMute::new));
+        all.add(Combinators.combine(notificationIds().optional(), Arbitraries.integers().between(1, ClientFrame.MAX_INBOX_PAGE),
+                Arbitraries.of(InboxFilter.class)).as(ClientFrame.InboxList::new));
+        all.add(Combinators.combine(notificationIds().list().uniqueElements().ofMinSize(1).ofMaxSize(ClientFrame.MAX_INBOX_PAGE),
+                Arbitraries.of(InboxMark.class)).as((ids, mark) -> new ClientFrame.MarkInbox(ids, Optional.empty(), mark)));
+        all.add(Combinators.combine(notificationIds(), Arbitraries.of(InboxMark.class))
+                .as((upTo, mark) -> new ClientFrame.MarkInbox(List.of(), Optional.of(upTo), mark)));
+        all.add(notificationIds().list().uniqueElements().ofMinSize(1).ofMaxSize(ClientFrame.MAX_INBOX_PAGE).map(ClientFrame.NotificationAck::new));
         all.add(Arbitraries.just(new ClientFrame.Ping()));
         return all;
     }
@@ -109,6 +124,9 @@ public final class FrameArbitraries {
         all.add(Arbitraries.of(PushPlatform.class).map(ServerFrame.DeviceRegistered::new));
         all.add(Arbitraries.just(new ServerFrame.DeviceUnregistered()));
         all.add(Combinators.combine(conversationIds(), optionalLong(timestamps())).as(ServerFrame.ConversationMuted::new));
+        all.add(notifications().map(ServerFrame.NotificationReceive::new));
+        all.add(Combinators.combine(notifications().list().ofMaxSize(20), notificationIds().optional(), counts()).as(ServerFrame.InboxPage::new));
+        all.add(counts().map(ServerFrame.InboxCountsUpdate::new));
         all.add(Arbitraries.just(new ServerFrame.Pong()));
         all.add(Combinators.combine(Arbitraries.of(ErrorCode.class), text(200), text(100).optional()).as(ServerFrame.Error::new));
         all.add(Combinators.combine(text(200), text(100).optional(), Arbitraries.longs().between(1, 3_600_000))
@@ -124,6 +142,30 @@ public final class FrameArbitraries {
                         new ConversationSummary(id, kind, name, members, lastSeq, (long) (lastSeq * unreadShare)));
     }
 
+
+    public static Arbitrary<NotificationId> notificationIds() {
+        return Combinators.combine(Arbitraries.longs().between(0, (1L << 48) - 1), Arbitraries.longs())
+                .as((millis, seed) -> NotificationId.at(millis, new java.util.Random(seed)));
+    }
+
+    private static Arbitrary<InboxCounts> counts() {
+        return Arbitraries.longs().between(0, 1_000_000).flatMap(unread -> Arbitraries.longs().between(0, unread)
+                .map(unseen -> new InboxCounts(unread, unseen)));
+    }
+
+    public static Arbitrary<Notification> notifications() {
+        Arbitrary<NotificationContent> contents = Combinators.combine(text(NotificationContent.MAX_TITLE_LENGTH / 2).filter(t -> !t.isBlank()),
+                        text(300).filter(b -> !b.isEmpty()).optional(),
+                        // Data as the codec keeps it: compact JSON, as Jackson writes it.
+                        Arbitraries.of("{\"post\":\"p-17\"}", "{\"n\":3,\"deep\":{\"a\":[1,2,null],\"b\":true}}", "{}").optional())
+                .as(NotificationContent::new);
+        Arbitrary<String> categories = Arbitraries.strings().withChars("abcxyz019._-").ofMinLength(1).ofMaxLength(20)
+                .filter(c -> Character.isLetterOrDigit(c.charAt(0)));
+        Arbitrary<String> groupKeys = Arbitraries.strings().withChars("abAB09._:/@+=-").ofMinLength(1).ofMaxLength(40);
+        return Combinators.combine(notificationIds(), categories, contents, groupKeys.optional(), Arbitraries.longs().between(1, 1_000_000),
+                        userIds().list().uniqueElements().ofMaxSize(Notification.MAX_ACTORS), timestamps(), Arbitraries.of(NotificationState.class))
+                .as(Notification::new);
+    }
 
     static Arbitrary<ServerFrame.Presence> presences() {
         return Combinators.combine(userIds(), Arbitraries.of(dev.parley.protocol.PresenceStatus.class), optionalLong(timestamps()))

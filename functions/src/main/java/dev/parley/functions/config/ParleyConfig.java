@@ -60,6 +60,13 @@ public record ParleyConfig(
         return FunctionEnvironment.get(PRESENCE_TABLE).orElseThrow(() -> new IllegalStateException(PRESENCE_TABLE + " is not set"));
     }
 
+    /** The inbox table; the manifest names it for the functions that read or write it. */
+    public static final String INBOX_TABLE = "PARLEY_TABLE_INBOX";
+
+    public static String inboxTable() {
+        return FunctionEnvironment.get(INBOX_TABLE).orElseThrow(() -> new IllegalStateException(INBOX_TABLE + " is not set"));
+    }
+
     /** At most one typing start per user and conversation is relayed in this many milliseconds; the manifest sets the default. */
     public static final String TYPING_INTERVAL_MS = "PARLEY_TYPING_INTERVAL_MS";
     public static final java.time.Duration DEFAULT_TYPING_INTERVAL = java.time.Duration.ofSeconds(3);

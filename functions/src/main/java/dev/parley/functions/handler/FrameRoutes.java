@@ -6,8 +6,10 @@ import dev.parley.functions.usecase.Connections;
 import dev.parley.functions.usecase.Conversations;
 import dev.parley.functions.usecase.Delivery;
 import dev.parley.functions.usecase.Devices;
+import dev.parley.functions.usecase.Inboxes;
 import dev.parley.functions.usecase.Presence;
 import dev.parley.functions.usecase.Typing;
+import dev.parley.ports.Inbox;
 import dev.parley.ports.PresenceSubscriptions;
 import java.time.Duration;
 import dev.parley.functions.usecase.Receipts;
@@ -32,10 +34,12 @@ final class FrameRoutes {
     private final Devices devices;
     private final Presence presence;
     private final Typing typing;
+    private final Inboxes inboxes;
 
     FrameRoutes(Connections connections, SendMessage sending, Conversations conversations, Receipts receipts, SyncAndHistory sync,
-                Devices devices, Presence presence, Typing typing) {
+                Devices devices, Presence presence, Typing typing, Inboxes inboxes) {
         this.connections = connections;
+        this.inboxes = inboxes;
         this.presence = presence;
         this.typing = typing;
         this.devices = devices;
@@ -48,12 +52,12 @@ final class FrameRoutes {
     /** The use cases over these ports; sends take the fast path when it is given. */
     static FrameRoutes over(ConversationRepository conversations, MessageLog messages, ConnectionRegistry registry, Delivery delivery,
                             FrameCodec codec, Clock clock, Backoff backoff, Optional<MessageLog.FastPathOffer> fastPath,
-                            Devices devices, PresenceSubscriptions subscriptions, Duration connectionLease, Duration typingInterval) {
+                            Devices devices, PresenceSubscriptions subscriptions, Inbox inbox, Duration connectionLease, Duration typingInterval) {
         Presence presence = new Presence(registry, subscriptions, conversations, delivery, codec, clock);
         return new FrameRoutes(new Connections(registry, clock, presence, connectionLease), new SendMessage(messages, conversations, delivery, codec, clock, fastPath),
                 new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
                 new SyncAndHistory(conversations, messages, delivery, codec), devices, presence,
-                new Typing(conversations, registry, delivery, codec, clock, typingInterval));
+                new Typing(conversations, registry, delivery, codec, clock, typingInterval), new Inboxes(inbox, delivery, codec));
     }
 
     /** A send: what it did, which the frame function logs and counts. */
@@ -93,6 +97,12 @@ final class FrameRoutes {
             case ClientFrame.DeviceRegister register -> Optional.of(devices.register(caller, register));
             case ClientFrame.DeviceUnregister ignored -> Optional.of(devices.unregister(caller));
             case ClientFrame.ConversationMute mute -> Optional.of(devices.mute(caller, mute));
+            case ClientFrame.InboxList list -> Optional.of(inboxes.list(caller, list));
+            case ClientFrame.MarkInbox mark -> Optional.of(inboxes.mark(caller, mark));
+            case ClientFrame.NotificationAck ack -> {
+                inboxes.acknowledge(caller, ack);
+                yield Optional.empty();
+            }
         };
     }
 

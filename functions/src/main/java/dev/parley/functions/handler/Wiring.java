@@ -137,6 +137,16 @@ final class Wiring {
         return presence;
     }
 
+    /** Publishing, with the deployment's categories. */
+    dev.parley.functions.usecase.Notifications notifications(dev.parley.functions.config.PublishSettings settings) {
+        return new dev.parley.functions.usecase.Notifications(inbox(), delivery(), new dev.parley.protocol.FrameCodec(), clock,
+                settings.categories(), new java.security.SecureRandom());
+    }
+
+    dev.parley.ports.Inbox inbox() {
+        return new dev.parley.functions.store.DynamoInbox(dynamo, ParleyConfig.inboxTable(), clock);
+    }
+
     dev.parley.ports.PresenceSubscriptions presenceSubscriptions() {
         return new dev.parley.functions.store.DynamoPresenceSubscriptions(dynamo, ParleyConfig.presenceTable());
     }

@@ -17,6 +17,7 @@ public record Manifest(List<FunctionSpec> functions, List<TableSpec> tables) {
         tables = List.copyOf(tables);
         Set<String> names = new HashSet<>();
         Set<String> routes = new HashSet<>();
+        Set<String> httpRoutes = new HashSet<>();
         int authorizers = 0;
         Set<String> tableNames = new HashSet<>();
         for (TableSpec table : tables) {
@@ -45,6 +46,11 @@ public record Manifest(List<FunctionSpec> functions, List<TableSpec> tables) {
                 case Trigger.PushEndpointEvents ignored -> {
                     // Any number of functions may subscribe to the endpoint events.
                 }
+                case Trigger.HttpRoute route -> {
+                    if (!httpRoutes.add(route.routeKey())) {
+                        throw new IllegalArgumentException("HTTP route " + route.routeKey() + " has two functions");
+                    }
+                }
             }
             for (String table : function.tables().keySet()) {
                 if (!tableNames.contains(table)) {
@@ -72,6 +78,11 @@ public record Manifest(List<FunctionSpec> functions, List<TableSpec> tables) {
     /** The functions subscribed to the push platform applications' endpoint events. */
     public List<FunctionSpec> pushEventConsumers() {
         return functions.stream().filter(f -> f.trigger() instanceof Trigger.PushEndpointEvents).toList();
+    }
+
+    /** The functions behind the HTTP API's routes (the publish API). */
+    public List<FunctionSpec> httpRoutes() {
+        return functions.stream().filter(f -> f.trigger() instanceof Trigger.HttpRoute).toList();
     }
 
     public List<FunctionSpec> streamConsumers() {

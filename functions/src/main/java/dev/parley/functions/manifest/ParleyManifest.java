@@ -1,10 +1,12 @@
 package dev.parley.functions.manifest;
 
 import dev.parley.functions.config.ParleyConfig;
+import dev.parley.functions.config.PublishSettings;
 import dev.parley.functions.handler.AuthorizerHandler;
 import dev.parley.functions.handler.ConnectionHandlers;
 import dev.parley.functions.handler.FanOutHandler;
 import dev.parley.functions.handler.FrameHandler;
+import dev.parley.functions.handler.PublishHandler;
 import dev.parley.functions.handler.PushEventsHandler;
 import dev.parley.functions.handler.ReceiptNoticesHandler;
 import dev.parley.functions.manifest.FunctionSpec.TableAccess;
@@ -14,6 +16,7 @@ import dev.parley.functions.store.ConnectionsTable;
 import dev.parley.functions.store.ConversationsTable;
 import dev.parley.functions.store.MembershipsTable;
 import dev.parley.functions.store.MessagesTable;
+import dev.parley.functions.store.InboxTable;
 import dev.parley.functions.store.PresenceTable;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +34,7 @@ public final class ParleyManifest {
     public static final String MEMBERSHIPS = "parley-memberships";
     public static final String MESSAGES = "parley-messages";
     public static final String PRESENCE = "parley-presence";
+    public static final String INBOX = "parley-inbox";
 
     /** Every client frame type Parley serves, each a route of the frame function. */
     public static final List<String> FRAME_ROUTES = List.of(
@@ -48,9 +52,11 @@ public final class ParleyManifest {
     public static Manifest manifest() {
         Map<String, String> tables = Map.of(
                 ParleyConfig.CONNECTIONS_TABLE, CONNECTIONS, ParleyConfig.CONVERSATIONS_TABLE, CONVERSATIONS,
-                ParleyConfig.MEMBERSHIPS_TABLE, MEMBERSHIPS, ParleyConfig.MESSAGES_TABLE, MESSAGES, ParleyConfig.PRESENCE_TABLE, PRESENCE);
+                ParleyConfig.MEMBERSHIPS_TABLE, MEMBERSHIPS, ParleyConfig.MESSAGES_TABLE, MESSAGES, ParleyConfig.PRESENCE_TABLE, PRESENCE,
+                ParleyConfig.INBOX_TABLE, INBOX);
         Map<String, TableAccess> everyTable = Map.of(CONNECTIONS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ_WRITE,
-                MEMBERSHIPS, TableAccess.READ_WRITE, MESSAGES, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ_WRITE);
+                MEMBERSHIPS, TableAccess.READ_WRITE, MESSAGES, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ_WRITE,
+                INBOX, TableAccess.READ_WRITE);
         // The frame functions' send takes the fast path for conversations up to this bound (docs/functions.md);
         // scripts/run-local --fast-path-max-connections and the stack's parley:fastPathMaxConnections override it.
         Map<String, String> frames = new java.util.HashMap<>(tables);
@@ -105,6 +111,12 @@ public final class ParleyManifest {
         // The cleanup of dead push tokens: the platforms' endpoint events, checked against the endpoint and the device registered.
         functions.add(new FunctionSpec("push-events", PushEventsHandler.class.getName(), 512, Duration.ofSeconds(30), tables,
                 new Trigger.PushEndpointEvents(), Map.of(CONNECTIONS, TableAccess.READ_WRITE), false));
+        // The publish API: stores each recipient's notification and sends it to their live devices.
+        Map<String, String> publish = new java.util.HashMap<>(tables);
+        publish.put(PublishSettings.CATEGORIES, PublishSettings.DEFAULT_CATEGORIES);
+        publish.put(PublishSettings.PUBLISHERS, "{}");
+        functions.add(new FunctionSpec("publish", PublishHandler.class.getName(), 1024, Duration.ofSeconds(29), publish,
+                new Trigger.HttpRoute("POST", "/notifications"), Map.of(INBOX, TableAccess.READ_WRITE, CONNECTIONS, TableAccess.READ_WRITE), true));
         return new Manifest(functions, tables());
     }
 
@@ -121,6 +133,9 @@ public final class ParleyManifest {
                 // No index: a retried send finds its original through the seq on its claim, not a write unit more on every message.
                 new TableSpec(MESSAGES, new Key(MessagesTable.CONVERSATION, KeyType.S), Optional.of(new Key(MessagesTable.SEQ, KeyType.N)), List.of(),
                         Optional.of("NEW_IMAGE"), Optional.empty()),
+                // Notifications are kept: no TTL removes one behind its counts' back. Only acknowledgements run out.
+                new TableSpec(INBOX, new Key(InboxTable.USER, KeyType.S), Optional.of(new Key(InboxTable.SORT, KeyType.S)), List.of(),
+                        Optional.empty(), Optional.of(InboxTable.EXPIRES)),
                 new TableSpec(PRESENCE, new Key(PresenceTable.TARGET, KeyType.S), Optional.of(new Key(PresenceTable.SUBSCRIBER, KeyType.S)), List.of(),
                         Optional.empty(), Optional.of(PresenceTable.EXPIRES)));
     }

@@ -40,6 +40,26 @@ public sealed interface Trigger {
     record PushEndpointEvents() implements Trigger {
     }
 
+    /**
+     * A route of the HTTP API for internal services ({@code POST /notifications}), with IAM authorization: on AWS, API Gateway
+     * checks the caller's SigV4 signature; locally the local cloud's HTTP API does, against its configured publisher keys.
+     */
+    record HttpRoute(String method, String path) implements Trigger {
+        public HttpRoute {
+            if (!List.of("GET", "POST", "PUT", "DELETE", "PATCH").contains(method)) {
+                throw new IllegalArgumentException("an HTTP route's method must be GET, POST, PUT, DELETE or PATCH, was " + method);
+            }
+            if (path == null || !path.startsWith("/")) {
+                throw new IllegalArgumentException("an HTTP route's path must start with /, was " + path);
+            }
+        }
+
+        /** As API Gateway writes it: {@code POST /notifications}. */
+        public String routeKey() {
+            return method + " " + path;
+        }
+    }
+
     /** Where a stream mapping starts reading a shard it has no checkpoint for. */
     enum StartingPosition { TRIM_HORIZON, LATEST }
 

@@ -47,7 +47,8 @@ class FrameHandlerTest {
         return new FrameHandler(FrameRoutes.over(conversations, messages, registry, new Delivery(registry, poster, clock, 8), new FrameCodec(),
                 clock, Backoff.DYNAMODB, Optional.empty(), new dev.parley.functions.usecase.Devices(
                         new dev.parley.testsupport.ports.InMemoryPushDevices(), new dev.parley.testsupport.ports.RecordingPushService(), conversations),
-                new dev.parley.testsupport.ports.InMemoryPresenceSubscriptions(), ParleyConfig.DEFAULT_CONNECTION_LEASE, java.time.Duration.ofSeconds(3)));
+                new dev.parley.testsupport.ports.InMemoryPresenceSubscriptions(), new dev.parley.testsupport.ports.InMemoryInbox(),
+                ParleyConfig.DEFAULT_CONNECTION_LEASE, java.time.Duration.ofSeconds(3)));
     }
 
     private static APIGatewayV2WebSocketEvent event(String name) {

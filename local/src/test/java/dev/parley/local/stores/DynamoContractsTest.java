@@ -56,6 +56,21 @@ class DynamoContractsTest {
     }
 
     @Nested
+    class Inboxes extends dev.parley.testsupport.ports.InboxContract {
+        private final OnTheEmulator emulated = new OnTheEmulator();
+
+        @Override
+        protected dev.parley.ports.Inbox inbox() {
+            return new dev.parley.functions.store.DynamoInbox(emulated.tables().dynamo, ParleyManifest.INBOX, java.time.Clock.systemUTC());
+        }
+
+        @AfterEach
+        void stop() {
+            emulated.stop();
+        }
+    }
+
+    @Nested
     class PresenceWatchers extends dev.parley.testsupport.ports.PresenceSubscriptionsContract {
         private final OnTheEmulator emulated = new OnTheEmulator();
 

@@ -9,6 +9,14 @@ import org.junit.jupiter.api.Nested;
 class InMemoryContractsTest {
 
     @Nested
+    class Inboxes extends InboxContract {
+        @Override
+        protected dev.parley.ports.Inbox inbox() {
+            return new InMemoryInbox();
+        }
+    }
+
+    @Nested
     class PresenceWatchers extends PresenceSubscriptionsContract {
         @Override
         protected dev.parley.ports.PresenceSubscriptions subscriptions() {
