@@ -233,6 +233,12 @@ class LocalCloudTest {
             assertThatThrownBy(() -> reader.listTables()).hasMessageContaining("dynamodb:ListTables");
             assertThat(developer.getItem(b -> b.tableName("things").key(Map.of("pk", AttributeValue.fromS("b")))).hasItem())
                     .as("the refused write wrote nothing").isFalse();
+            // A transaction needs what each of its parts does, as IAM checks it: reader may not put, so not in a transaction either.
+            assertThatThrownBy(() -> reader.transactWriteItems(b -> b.transactItems(t -> t.put(p -> p.tableName("things")
+                    .item(Map.of("pk", AttributeValue.fromS("c")))))))
+                    .isInstanceOf(DynamoDbException.class).hasMessageContaining("not authorized to perform: dynamodb:PutItem");
+            assertThat(reader.transactGetItems(b -> b.transactItems(t -> t.get(g -> g.tableName("things").key(key)))).responses())
+                    .as("READ allows a transaction's Get").hasSize(1);
 
             HttpClient http = HttpClient.newHttpClient();
             URI connection = URI.create(cloud.endpoints().management() + "/@connections/nobody");

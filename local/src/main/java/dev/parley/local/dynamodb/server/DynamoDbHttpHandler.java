@@ -12,6 +12,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.zip.CRC32;
@@ -74,9 +75,11 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
                 if (refusal.isPresent()) {
                     throw DynamoDbError.internalServerError(refusal.get());
                 }
-                Optional<String> denial = accessPolicy.denial(principal, operation, tables);
-                if (denial.isPresent()) {
-                    throw DynamoDbError.accessDenied(denial.get());
+                for (Map.Entry<String, List<String>> action : iamActions(operation, parsed, tables).entrySet()) {
+                    Optional<String> denial = accessPolicy.denial(principal, action.getKey(), action.getValue());
+                    if (denial.isPresent()) {
+                        throw DynamoDbError.accessDenied(denial.get());
+                    }
                 }
                 Optional<DynamoDbError> injected = faults.apply(operation, tables);
                 if (injected.isPresent()) {
@@ -100,6 +103,34 @@ public final class DynamoDbHttpHandler extends Handler.Abstract {
         }
         write(response, callback, status, body);
         return true;
+    }
+
+    /** The action each part of a transaction is: IAM has no action of the transaction's own, and checks each part's. */
+    private static final Map<String, String> TRANSACT_ACTIONS = Map.of("Put", "PutItem", "Update", "UpdateItem", "Delete", "DeleteItem",
+            "ConditionCheck", "ConditionCheckItem", "Get", "GetItem");
+
+    /**
+     * The IAM actions a request needs, each with the tables it needs them on: the operation itself, except for transactions,
+     * whose permissions are those of their parts (AWS: "Using IAM with DynamoDB transactions").
+     */
+    static Map<String, List<String>> iamActions(String operation, JsonNode request, List<String> tables) {
+        if (!operation.equals("TransactWriteItems") && !operation.equals("TransactGetItems")) {
+            return Map.of(operation, tables);
+        }
+        Map<String, List<String>> actions = new java.util.LinkedHashMap<>();
+        JsonNode transactItems = request == null ? null : request.get("TransactItems");
+        if (transactItems != null && transactItems.isArray()) {
+            for (JsonNode item : transactItems) {
+                item.properties().forEach(part -> {
+                    JsonNode table = part.getValue().get("TableName");
+                    String action = TRANSACT_ACTIONS.get(part.getKey());
+                    if (action != null && table != null && table.isTextual()) {
+                        actions.computeIfAbsent(action, a -> new ArrayList<>()).add(table.textValue());
+                    }
+                });
+            }
+        }
+        return actions;
     }
 
     /** Every table a request names, for fault rules: TableName, the keys of RequestItems, the tables of TransactItems. */

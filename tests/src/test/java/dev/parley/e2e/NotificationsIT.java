@@ -1,0 +1,187 @@
+package dev.parley.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.parley.local.httpapi.LocalPublishers;
+import dev.parley.model.InboxCounts;
+import dev.parley.model.InboxFilter;
+import dev.parley.model.InboxMark;
+import dev.parley.model.Notification;
+import dev.parley.model.NotificationState;
+import dev.parley.model.UserId;
+import dev.parley.protocol.ClientFrame;
+import dev.parley.protocol.ServerFrame;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The notification inbox over real sockets and a real signed HTTP API: publish, live delivery, the inbox, marks, coalescing. */
+class NotificationsIT extends EndToEndTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private SignedPublisher publisher;
+
+    @BeforeEach
+    void publisher() {
+        assumeTrue(stack.local().isPresent(), "publishes with the local cloud's publisher key");
+        URI api = stack.local().orElseThrow().endpoints().httpApi().orElseThrow();
+        publisher = new SignedPublisher(api.resolve("/notifications"), LocalPublishers.ACCESS_KEY_ID, LocalPublishers.SECRET_ACCESS_KEY,
+                LocalPublishers.REGION);
+    }
+
+    private ServerFrame.InboxPage inbox(ParleyClient client, InboxFilter filter) throws InterruptedException {
+        client.send(new ClientFrame.InboxList(Optional.empty(), 50, filter));
+        return client.await(ServerFrame.InboxPage.class);
+    }
+
+    @Test
+    void aSignedPublishIsStoredThenSentToEveryLiveDeviceAndAnOfflineUserFindsItInTheInbox() throws Exception {
+        try (ParleyClient phone = connect(user("alice"), "phone"); ParleyClient laptop = connect(user("alice"), "laptop")) {
+            HttpResponse<String> answer = publisher.publish(SignedPublisher.body(List.of(user("alice"), user("bob")), "comments",
+                    "Carol commented", Optional.empty(), Optional.of(user("carol"))));
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(202);
+            JsonNode published = JSON.readTree(answer.body());
+            assertThat(published.path("recipients").asInt()).isEqualTo(2);
+            String id = published.path("notification_id").asText();
+
+            for (ParleyClient device : List.of(phone, laptop)) {
+                Notification received = device.await(ServerFrame.NotificationReceive.class).notification();
+                assertThat(received.id().value()).isEqualTo(id);
+                assertThat(received.category()).isEqualTo("comments");
+                assertThat(received.content().title()).isEqualTo("Carol commented");
+                assertThat(received.content().data()).contains("{\"post\":\"p-1\"}");
+                assertThat(received.actors()).containsExactly(UserId.of(user("carol")));
+                assertThat(received.state()).isEqualTo(NotificationState.UNSEEN);
+                assertThat(received.createdAt()).isCloseTo(Instant.now().toEpochMilli(), org.assertj.core.data.Offset.offset(10_000L));
+            }
+            phone.send(new ClientFrame.NotificationAck(List.of(received(id))));
+            assertThat(phone.drain(ServerFrame.Error.class, Duration.ofMillis(300))).as("an ack is answered with nothing").isEmpty();
+        }
+        try (ParleyClient bob = connect(user("bob"), "phone")) {
+            ServerFrame.InboxPage page = inbox(bob, InboxFilter.ALL);
+            assertThat(page.notifications()).singleElement().satisfies(n -> assertThat(n.content().title()).isEqualTo("Carol commented"));
+            assertThat(page.counts()).isEqualTo(new InboxCounts(1, 1));
+            assertThat(page.nextCursor()).isEmpty();
+        }
+    }
+
+    private static dev.parley.model.NotificationId received(String id) {
+        return dev.parley.model.NotificationId.parse(id);
+    }
+
+    @Test
+    void marksChangeTheCountsAndTheUsersOtherDevicesAreTold() throws Exception {
+        try (ParleyClient phone = connect(user("alice"), "phone"); ParleyClient laptop = connect(user("alice"), "laptop")) {
+            for (int i = 0; i < 3; i++) {
+                assertThat(publisher.publish(SignedPublisher.body(List.of(user("alice")), "comments", "comment " + i, Optional.empty(),
+                        Optional.empty())).statusCode()).isEqualTo(202);
+            }
+            ServerFrame.InboxPage page = inbox(phone, InboxFilter.ALL);
+            assertThat(page.notifications()).extracting(n -> n.content().title()).containsExactly("comment 2", "comment 1", "comment 0");
+            assertThat(page.counts()).isEqualTo(new InboxCounts(3, 3));
+            laptop.drain(ServerFrame.InboxCountsUpdate.class, Duration.ZERO);
+
+            phone.send(new ClientFrame.MarkInbox(List.of(), Optional.of(page.notifications().get(1).id()), InboxMark.SEEN));
+            assertThat(phone.await(ServerFrame.InboxCountsUpdate.class).counts()).isEqualTo(new InboxCounts(3, 1));
+            assertThat(laptop.await(ServerFrame.InboxCountsUpdate.class).counts()).as("the other device").isEqualTo(new InboxCounts(3, 1));
+            phone.send(new ClientFrame.MarkInbox(List.of(page.notifications().get(0).id()), Optional.empty(), InboxMark.READ));
+            assertThat(phone.await(ServerFrame.InboxCountsUpdate.class).counts()).isEqualTo(new InboxCounts(2, 0));
+            phone.send(new ClientFrame.MarkInbox(List.of(page.notifications().get(2).id()), Optional.empty(), InboxMark.ARCHIVED));
+            assertThat(phone.await(ServerFrame.InboxCountsUpdate.class).counts()).isEqualTo(new InboxCounts(1, 0));
+            assertThat(inbox(laptop, InboxFilter.UNREAD).notifications()).extracting(n -> n.content().title()).containsExactly("comment 1");
+            assertThat(inbox(laptop, InboxFilter.ARCHIVED).notifications()).extracting(n -> n.content().title()).containsExactly("comment 0");
+
+            phone.sendRaw("{\"type\":\"inbox.mark\",\"state\":\"read\"}");
+            assertThat(phone.await(ServerFrame.Error.class).message()).contains("ids");
+            phone.sendRaw("{\"type\":\"inbox.list\",\"limit\":101}");
+            assertThat(phone.await(ServerFrame.Error.class).message()).contains("limit");
+        }
+    }
+
+    @Test
+    void twentyLikesPublishedAtOnceAreOneNotificationCountingTwenty() throws Exception {
+        try (ParleyClient alice = connect(user("alice"), "phone")) {
+            ExecutorService pool = Executors.newFixedThreadPool(10);
+            try {
+                List<Future<HttpResponse<String>>> likes = new ArrayList<>();
+                for (int i = 0; i < 20; i++) {
+                    String body = SignedPublisher.body(List.of(user("alice")), "likes", "fan " + i + " liked your post",
+                            Optional.of("post:" + user("p1")), Optional.of(user("fan" + i)));
+                    likes.add(pool.submit(() -> publisher.publish(body)));
+                }
+                for (Future<HttpResponse<String>> like : likes) {
+                    assertThat(like.get().statusCode()).as(like.get().body()).isEqualTo(202);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            ServerFrame.InboxPage page = inbox(alice, InboxFilter.ALL);
+            assertThat(page.notifications()).singleElement().satisfies(n -> {
+                assertThat(n.count()).isEqualTo(20);
+                assertThat(n.actors()).hasSize(Notification.MAX_ACTORS);
+            });
+            assertThat(page.counts()).isEqualTo(new InboxCounts(1, 1));
+        }
+    }
+
+    @Test
+    void aWrongKeyAStaleDateATamperedBodyOrNoSignatureIs403AndStoresNothing() throws Exception {
+        String body = SignedPublisher.body(List.of(user("dave")), "comments", "should not arrive", Optional.empty(), Optional.empty());
+        URI url = stack.local().orElseThrow().endpoints().httpApi().orElseThrow().resolve("/notifications");
+        SignedPublisher wrongSecret = new SignedPublisher(url, LocalPublishers.ACCESS_KEY_ID, "not-the-secret", LocalPublishers.REGION);
+        SignedPublisher unknownKey = new SignedPublisher(url, "AKIDNOBODYKNOWS", LocalPublishers.SECRET_ACCESS_KEY, LocalPublishers.REGION);
+        Map<String, HttpResponse<String>> refused = Map.of(
+                "wrong secret", wrongSecret.publish(body),
+                "unknown key", unknownKey.publish(body),
+                "stale date", publisher.send(body, body, Instant.now().minus(Duration.ofMinutes(20)), Map.of()),
+                "tampered body", publisher.send(body, body.replace("should not arrive", "tampered"), Instant.now(), Map.of()),
+                "unsigned", publisher.unsigned(body));
+        refused.forEach((why, answer) -> assertThat(answer.statusCode()).as(why + ": " + answer.body()).isEqualTo(403));
+        assertThat(refused.get("stale date").body()).contains("Signature expired");
+        assertThat(refused.get("tampered body").body()).contains("signature we calculated does not match");
+        assertThat(refused.get("unsigned").body()).contains("Missing Authentication Token");
+        try (ParleyClient dave = connect(user("dave"), "phone")) {
+            assertThat(inbox(dave, InboxFilter.ALL).notifications()).as("nothing stored").isEmpty();
+        }
+    }
+
+    @Test
+    void badBodiesAre400NamingTheFieldAndUnknownCategories403() throws Exception {
+        Map<String, String> bodies = Map.of(
+                "recipients", "{\"category\":\"comments\",\"content\":{\"title\":\"t\"}}",
+                "title", "{\"recipients\":[\"" + user("erin") + "\"],\"category\":\"comments\",\"content\":{}}",
+                "topic", "{\"topic\":\"everyone\",\"category\":\"comments\",\"content\":{\"title\":\"t\"}}",
+                "group_key", "{\"recipients\":[\"" + user("erin") + "\"],\"category\":\"likes\",\"content\":{\"title\":\"t\"},\"group_key\":\"a b\"}",
+                "body", "not json");
+        for (var entry : bodies.entrySet()) {
+            HttpResponse<String> answer = publisher.publish(entry.getValue());
+            assertThat(answer.statusCode()).as(entry.getKey() + ": " + answer.body()).isEqualTo(400);
+            assertThat(JSON.readTree(answer.body()).path("message").asText()).as(entry.getKey()).contains(entry.getKey());
+        }
+        List<String> many = new ArrayList<>();
+        for (int i = 0; i < 1001; i++) {
+            many.add("u" + i);
+        }
+        HttpResponse<String> tooMany = publisher.publish(SignedPublisher.body(many, "comments", "t", Optional.empty(), Optional.empty()));
+        assertThat(tooMany.statusCode()).isEqualTo(400);
+        assertThat(tooMany.body()).contains("recipients").contains("1000");
+        HttpResponse<String> unknown = publisher.publish(SignedPublisher.body(List.of(user("erin")), "payments", "t", Optional.empty(), Optional.empty()));
+        assertThat(unknown.statusCode()).as(unknown.body()).isEqualTo(403);
+        assertThat(unknown.body()).contains("payments");
+        try (ParleyClient erin = connect(user("erin"), "phone")) {
+            assertThat(inbox(erin, InboxFilter.ALL).notifications()).as("nothing stored").isEmpty();
+        }
+    }
+}
