@@ -136,6 +136,37 @@ class NotificationsIT extends EndToEndTest {
         }
     }
 
+    /** Whether this machine's curl signs requests (--aws-sigv4, curl 7.75 and later). */
+    private static boolean curlSigns() {
+        try {
+            Process help = new ProcessBuilder("curl", "--help", "all").redirectErrorStream(true).start();
+            String text = new String(help.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            return help.waitFor() == 0 && text.contains("--aws-sigv4");
+        } catch (java.io.IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    @Test
+    void aPublishSignedByCurlAsTheDocsShowIsAccepted() throws Exception {
+        assumeTrue(curlSigns(), "curl with --aws-sigv4 (7.75 or later) is not installed; docs/notifications.md's curl example is untested here");
+        URI api = stack.local().orElseThrow().endpoints().httpApi().orElseThrow().resolve("/notifications");
+        try (ParleyClient frank = connect(user("frank"), "phone")) {
+            // The command docs/notifications.md gives, with this run's user and port.
+            Process curl = new ProcessBuilder("curl", "-sS", "-w", "\n%{http_code}", "--aws-sigv4", "aws:amz:us-east-1:execute-api",
+                    "--user", LocalPublishers.ACCESS_KEY_ID + ":" + LocalPublishers.SECRET_ACCESS_KEY, "-H", "Content-Type: application/json",
+                    "-d", "{\"recipients\":[\"" + user("frank") + "\"],\"category\":\"comments\",\"content\":{\"title\":\"Bob commented on your photo\"}}",
+                    api.toString()).redirectErrorStream(true).start();
+            String output = new String(curl.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(curl.waitFor()).as(output).isZero();
+            assertThat(output.strip()).as(output).endsWith("202").contains("notification_id");
+            assertThat(frank.await(ServerFrame.NotificationReceive.class).notification().content().title()).isEqualTo("Bob commented on your photo");
+        }
+    }
+
     @Test
     void aWrongKeyAStaleDateATamperedBodyOrNoSignatureIs403AndStoresNothing() throws Exception {
         String body = SignedPublisher.body(List.of(user("dave")), "comments", "should not arrive", Optional.empty(), Optional.empty());

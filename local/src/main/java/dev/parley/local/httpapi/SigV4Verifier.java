@@ -17,7 +17,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.SdkHttpMethod;
-import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.signer.Aws4Signer;
+import software.amazon.awssdk.auth.signer.params.Aws4SignerParams;
+import software.amazon.awssdk.http.SdkHttpFullRequest;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
 import software.amazon.awssdk.http.auth.spi.signer.HttpSigner;
 import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
@@ -33,6 +37,7 @@ public final class SigV4Verifier {
     /** How far a request's date may be from now, as AWS allows. */
     public static final Duration LARGEST_SKEW = Duration.ofMinutes(15);
     public static final String SERVICE = "execute-api";
+    private static final String CONTENT_SHA256 = "x-amz-content-sha256";
     private static final Pattern AUTHORIZATION = Pattern.compile(
             "AWS4-HMAC-SHA256 Credential=([^/,\\s]+)/(\\d{8})/([^/,\\s]+)/([^/,\\s]+)/aws4_request,\\s*SignedHeaders=([^,\\s]+),\\s*Signature=([0-9a-f]{64})");
     private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
@@ -103,7 +108,8 @@ public final class SigV4Verifier {
         if (!signedHeaders.contains("host")) {
             throw new Refused("'Host' must be a 'SignedHeader' in the AWS Authorization.");
         }
-        SdkHttpRequest.Builder request = SdkHttpRequest.builder().method(SdkHttpMethod.fromValue(method)).uri(uri);
+        SdkHttpFullRequest.Builder request = SdkHttpFullRequest.builder().method(SdkHttpMethod.fromValue(method)).uri(uri)
+                .contentStreamProvider(ContentStreamProvider.fromByteArray(body));
         for (String name : signedHeaders) {
             List<String> values = headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name)).flatMap(e -> e.getValue().stream()).toList();
             if (values.isEmpty()) {
@@ -112,17 +118,36 @@ public final class SigV4Verifier {
             }
             request.putHeader(name, values);
         }
-        SignedRequest signed = signer.sign(r -> r.identity(AwsCredentialsIdentity.create(key.accessKeyId(), key.secretAccessKey()))
-                .request(request.build()).payload(ContentStreamProvider.fromByteArray(body))
-                .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, SERVICE)
-                .putProperty(AwsV4HttpSigner.REGION_NAME, region)
-                .putProperty(HttpSigner.SIGNING_CLOCK, Clock.fixed(date, ZoneOffset.UTC)));
-        String expected = signed.request().firstMatchingHeader("Authorization").map(SigV4Verifier::signature).orElse("");
+        String expected = expectedSignature(request.build(), signedHeaders.contains(CONTENT_SHA256), key, date);
         if (!MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII), parts.group(6).getBytes(StandardCharsets.US_ASCII))) {
             throw new Refused("The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key"
                     + " and signing method. Consult the service documentation for details.");
         }
         return new Caller(key);
+    }
+
+    /**
+     * The signature of the request as rebuilt from what it says it signed. {@link AwsV4HttpSigner} always adds and signs
+     * {@code x-amz-content-sha256} (computed from the body, so a body changed after signing fails): it reproduces requests
+     * signed the same way, as the AWS SDKs sign. A request that did not sign that header ({@code curl --aws-sigv4}, botocore's
+     * SigV4 for API Gateway) is checked with the SDK's other SigV4 signer, {@link Aws4Signer}, which signs the headers it is
+     * given and hashes the body itself: the same algorithm, and neither is a hand-made HMAC chain.
+     */
+    @SuppressWarnings("deprecation")
+    private String expectedSignature(SdkHttpFullRequest request, boolean signsPayloadHash, PublisherKey key, Instant date) {
+        Clock signingClock = Clock.fixed(date, ZoneOffset.UTC);
+        if (signsPayloadHash) {
+            SignedRequest signed = signer.sign(r -> r.identity(AwsCredentialsIdentity.create(key.accessKeyId(), key.secretAccessKey()))
+                    .request(request).payload(request.contentStreamProvider().orElseThrow())
+                    .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, SERVICE)
+                    .putProperty(AwsV4HttpSigner.REGION_NAME, region)
+                    .putProperty(HttpSigner.SIGNING_CLOCK, signingClock));
+            return signed.request().firstMatchingHeader("Authorization").map(SigV4Verifier::signature).orElse("");
+        }
+        SdkHttpFullRequest signed = Aws4Signer.create().sign(request, Aws4SignerParams.builder()
+                .awsCredentials(AwsBasicCredentials.create(key.accessKeyId(), key.secretAccessKey()))
+                .signingName(SERVICE).signingRegion(Region.of(region)).signingClockOverride(signingClock).build());
+        return signed.firstMatchingHeader("Authorization").map(SigV4Verifier::signature).orElse("");
     }
 
     private static String signature(String authorization) {
