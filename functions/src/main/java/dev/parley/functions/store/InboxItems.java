@@ -1,0 +1,71 @@
+package dev.parley.functions.store;
+
+import static dev.parley.functions.store.InboxTable.ACTORS;
+import static dev.parley.functions.store.InboxTable.BODY;
+import static dev.parley.functions.store.InboxTable.CATEGORY;
+import static dev.parley.functions.store.InboxTable.COUNT;
+import static dev.parley.functions.store.InboxTable.CREATED;
+import static dev.parley.functions.store.InboxTable.DATA;
+import static dev.parley.functions.store.InboxTable.GROUP_KEY;
+import static dev.parley.functions.store.InboxTable.SORT;
+import static dev.parley.functions.store.InboxTable.STATE;
+import static dev.parley.functions.store.InboxTable.TITLE;
+import static dev.parley.functions.store.InboxTable.USER;
+import static dev.parley.functions.store.InboxTable.VERSION;
+
+import dev.parley.model.Notification;
+import dev.parley.model.NotificationContent;
+import dev.parley.model.NotificationId;
+import dev.parley.model.NotificationState;
+import dev.parley.model.UserId;
+import dev.parley.model.WireEnum;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/** A notification as its inbox item ({@link InboxTable}), and back. */
+final class InboxItems {
+    private InboxItems() {
+    }
+
+    static Map<String, AttributeValue> key(UserId user, String sort) {
+        return Map.of(USER, s(user.value()), SORT, s(sort));
+    }
+
+    static Map<String, AttributeValue> item(UserId user, Notification notification, long version, List<String> events) {
+        Map<String, AttributeValue> item = new LinkedHashMap<>();
+        item.put(USER, s(user.value()));
+        item.put(SORT, s(InboxTable.notificationSort(notification.id())));
+        item.put(CATEGORY, s(notification.category()));
+        item.put(TITLE, s(notification.content().title()));
+        notification.content().body().ifPresent(body -> item.put(BODY, s(body)));
+        notification.content().data().ifPresent(data -> item.put(DATA, s(data)));
+        notification.groupKey().ifPresent(key -> item.put(GROUP_KEY, s(key)));
+        item.put(COUNT, n(notification.count()));
+        item.put(ACTORS, AttributeValue.fromL(notification.actors().stream().map(actor -> s(actor.value())).toList()));
+        item.put(CREATED, n(notification.createdAt()));
+        item.put(STATE, s(notification.state().wireName()));
+        item.put(VERSION, n(version));
+        item.put(InboxTable.EVENTS, AttributeValue.fromL(events.stream().map(InboxItems::s).toList()));
+        return item;
+    }
+
+    static Notification notification(Map<String, AttributeValue> item) {
+        return new Notification(NotificationId.parse(item.get(SORT).s().substring(InboxTable.NOTIFICATION_PREFIX.length())), item.get(CATEGORY).s(),
+                new NotificationContent(item.get(TITLE).s(), Optional.ofNullable(item.get(BODY)).map(AttributeValue::s),
+                        Optional.ofNullable(item.get(DATA)).map(AttributeValue::s)),
+                Optional.ofNullable(item.get(GROUP_KEY)).map(AttributeValue::s), Long.parseLong(item.get(COUNT).n()),
+                item.get(ACTORS).l().stream().map(actor -> UserId.of(actor.s())).toList(), Long.parseLong(item.get(CREATED).n()),
+                WireEnum.fromWireName(NotificationState.class, item.get(STATE).s()).orElseThrow());
+    }
+
+    static AttributeValue s(String value) {
+        return AttributeValue.fromS(value);
+    }
+
+    static AttributeValue n(long value) {
+        return AttributeValue.fromN(Long.toString(value));
+    }
+}
