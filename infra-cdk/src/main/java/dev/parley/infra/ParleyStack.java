@@ -1,6 +1,7 @@
 package dev.parley.infra;
 
 import dev.parley.functions.config.ParleyConfig;
+import dev.parley.functions.config.PublishSettings;
 import dev.parley.functions.auth.TokenVerifier;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Manifest;
@@ -25,7 +26,9 @@ import software.amazon.awscdk.Fn;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.aws_apigatewayv2_authorizers.HttpIamAuthorizer;
 import software.amazon.awscdk.aws_apigatewayv2_authorizers.WebSocketLambdaAuthorizer;
+import software.amazon.awscdk.aws_apigatewayv2_integrations.HttpLambdaIntegration;
 import software.amazon.awscdk.aws_apigatewayv2_integrations.WebSocketLambdaIntegration;
 import software.amazon.awscdk.customresources.AwsCustomResource;
 import software.amazon.awscdk.customresources.AwsCustomResourcePolicy;
@@ -34,6 +37,9 @@ import software.amazon.awscdk.customresources.Logging;
 import software.amazon.awscdk.customresources.PhysicalResourceId;
 import software.amazon.awscdk.customresources.PhysicalResourceIdReference;
 import software.amazon.awscdk.customresources.SdkCallsPolicyOptions;
+import software.amazon.awscdk.services.apigatewayv2.AddRoutesOptions;
+import software.amazon.awscdk.services.apigatewayv2.HttpApi;
+import software.amazon.awscdk.services.apigatewayv2.HttpMethod;
 import software.amazon.awscdk.services.apigatewayv2.ThrottleSettings;
 import software.amazon.awscdk.services.apigatewayv2.WebSocketApi;
 import software.amazon.awscdk.services.apigatewayv2.WebSocketRouteOptions;
@@ -158,6 +164,8 @@ public final class ParleyStack extends Stack {
             // The deployer's choice of the fast path's bound, for the functions the manifest gives one.
             environment.computeIfPresent(ParleyConfig.FAST_PATH_MAX_CONNECTIONS, (name, value) -> Integer.toString(settings.fastPathMaxConnections()));
             environment.put(ParleyConfig.LOG_SAMPLE_PERCENT, Integer.toString(settings.logSamplePercent()));
+            environment.computeIfPresent(PublishSettings.CATEGORIES, (name, value) -> settings.notificationCategories());
+            environment.computeIfPresent(PublishSettings.PUBLISHERS, (name, value) -> settings.publishers());
             environment.computeIfPresent(ParleyConfig.PUSH_WINDOW_MS, (name, value) -> Long.toString(settings.pushWindowSeconds() * 1000L));
             if (spec.managesConnections()) {
                 environment.put(ParleyConfig.MANAGEMENT_ENDPOINT, managementEndpoint);
@@ -234,6 +242,7 @@ public final class ParleyStack extends Stack {
             }
         }
 
+        publishApi(manifest);
         push(settings, pushApplications, pushEvents);
         operations(manifest, api);
 
@@ -241,6 +250,31 @@ public final class ParleyStack extends Stack {
                 .description("Where clients connect: wss://.../<stage>?token=<JWT>").build();
         CfnOutput.Builder.create(this, "ManagementApiEndpoint").value(managementEndpoint)
                 .description("The API Gateway Management API endpoint that functions post to connections through").build();
+    }
+
+    /**
+     * The publish API for internal services: an HTTP API whose routes take IAM authorization, so API Gateway checks each
+     * caller's SigV4 signature and names its ARN to the function, which publishes only for the principals
+     * {@code parley:publishers} names. A publisher's own policy must allow {@code execute-api:Invoke} on the route
+     * (the PublishRouteArn output).
+     */
+    private void publishApi(Manifest manifest) {
+        if (manifest.httpRoutes().isEmpty()) {
+            return;
+        }
+        HttpApi publish = HttpApi.Builder.create(this, "PublishApi").apiName(getStackName() + "-publish")
+                .description("Parley's publish API for internal services: POST /notifications, SigV4-signed (IAM)").build();
+        for (FunctionSpec spec : manifest.httpRoutes()) {
+            Trigger.HttpRoute route = (Trigger.HttpRoute) spec.trigger();
+            publish.addRoutes(AddRoutesOptions.builder().path(route.path()).methods(List.of(HttpMethod.valueOf(route.method())))
+                    .integration(new HttpLambdaIntegration("Integration-" + spec.name(), functions.get(spec.name())))
+                    .authorizer(new HttpIamAuthorizer()).build());
+            CfnOutput.Builder.create(this, "PublishUrl").value(publish.getApiEndpoint() + route.path())
+                    .description("Where internal services publish notifications: SigV4-signed POST, service execute-api").build();
+            CfnOutput.Builder.create(this, "PublishRouteArn").value(formatArn(ArnComponents.builder().service("execute-api")
+                    .resource(publish.getApiId()).resourceName("*/" + route.method() + route.path()).build()))
+                    .description("What a publisher's IAM policy allows execute-api:Invoke on").build();
+        }
     }
 
     public Map<String, Table> tables() {

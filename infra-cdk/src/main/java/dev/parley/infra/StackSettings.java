@@ -46,7 +46,9 @@ public record StackSettings(
         int pushCredentialsRevision,
         int fastPathMaxConnections,
         int logSamplePercent,
-        int pushWindowSeconds) {
+        int pushWindowSeconds,
+        String notificationCategories,
+        String publishers) {
 
     public static final String STACK_NAME = "parley:stackName";
     public static final String STAGE = "parley:stage";
@@ -62,6 +64,10 @@ public record StackSettings(
     public static final String FAST_PATH_MAX_CONNECTIONS = "parley:fastPathMaxConnections";
     public static final String LOG_SAMPLE_PERCENT = "parley:logSamplePercent";
     public static final String PUSH_WINDOW_SECONDS = "parley:pushWindowSeconds";
+    /** The notification categories (JSON, as PARLEY_NOTIFICATION_CATEGORIES): each one's coalescing window and whether it is critical. */
+    public static final String NOTIFICATION_CATEGORIES = "parley:notificationCategories";
+    /** Who may publish which categories (JSON: an IAM principal's ARN to its categories); nobody by default. */
+    public static final String PUBLISHERS = "parley:publishers";
 
     /** Where {@code mvn package} leaves the functions' artifact, relative to the repository root. */
     public static final Path DEFAULT_FUNCTIONS_JAR = Path.of("functions", "target", "parley-functions.jar");
@@ -83,6 +89,11 @@ public record StackSettings(
         });
         if (logSamplePercent < 0 || logSamplePercent > 100) {
             throw new IllegalArgumentException(LOG_SAMPLE_PERCENT + " must be 0 to 100, was " + logSamplePercent);
+        }
+        try {
+            dev.parley.functions.config.PublishSettings.parse(notificationCategories, publishers);
+        } catch (IllegalStateException e) {
+            throw new IllegalArgumentException(NOTIFICATION_CATEGORIES + " or " + PUBLISHERS + ": " + e.getMessage(), e);
         }
         long longest = dev.parley.functions.config.ParleyConfig.LONGEST_PUSH_WINDOW.toSeconds();
         if (pushWindowSeconds < 1 || pushWindowSeconds > longest) {
@@ -117,7 +128,22 @@ public record StackSettings(
                 number(context, PUSH_CREDENTIALS_REVISION, 0),
                 number(context, FAST_PATH_MAX_CONNECTIONS, ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS),
                 number(context, LOG_SAMPLE_PERCENT, ParleyConfig.DEPLOYED_LOG_SAMPLE_PERCENT),
-                number(context, PUSH_WINDOW_SECONDS, (int) ParleyConfig.DEFAULT_PUSH_WINDOW.toSeconds()));
+                number(context, PUSH_WINDOW_SECONDS, (int) ParleyConfig.DEFAULT_PUSH_WINDOW.toSeconds()),
+                json(context, NOTIFICATION_CATEGORIES).orElse(dev.parley.functions.config.PublishSettings.DEFAULT_CATEGORIES),
+                json(context, PUBLISHERS).orElse("{}"));
+    }
+
+    /** A JSON value: given as text (-c key='{...}') or as an object in cdk.json. */
+    private static Optional<String> json(Function<String, Object> context, String key) {
+        Object value = context.apply(key);
+        if (value == null || value instanceof String) {
+            return text(context, key);
+        }
+        try {
+            return Optional.of(new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(value));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException(key + " must be JSON: " + e.getOriginalMessage(), e);
+        }
     }
 
     private static Optional<String> text(Function<String, Object> context, String key) {

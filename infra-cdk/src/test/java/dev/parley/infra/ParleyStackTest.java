@@ -168,11 +168,12 @@ class ParleyStackTest {
 
     @Test
     void everyRouteOfTheManifestInvokesItsFunctionsAlias() {
-        JsonNode api = properties(ofType("AWS::ApiGatewayV2::Api").getFirst().getKey());
-        assertThat(api.get("ProtocolType").asText()).isEqualTo("WEBSOCKET");
+        String webSocketApi = apiOf("WEBSOCKET");
+        JsonNode api = properties(webSocketApi);
         assertThat(api.get("RouteSelectionExpression").asText()).isEqualTo("$request.body.type");
         Map<String, JsonNode> routes = new HashMap<>();
-        ofType("AWS::ApiGatewayV2::Route").forEach(e -> routes.put(e.getValue().get("Properties").get("RouteKey").asText(), e.getValue().get("Properties")));
+        ofType("AWS::ApiGatewayV2::Route").stream().filter(e -> refersTo(e.getValue().get("Properties").get("ApiId"), webSocketApi))
+                .forEach(e -> routes.put(e.getValue().get("Properties").get("RouteKey").asText(), e.getValue().get("Properties")));
         List<String> manifestRoutes = new ArrayList<>();
         for (FunctionSpec spec : MANIFEST.functions()) {
             if (spec.trigger() instanceof Trigger.WebSocketRoute route) {
@@ -199,7 +200,9 @@ class ParleyStackTest {
         assertThat(authorizer.get("IdentitySource")).extracting(JsonNode::asText).containsExactly("route.request.querystring.token");
         String authorizerFunction = MANIFEST.authorizer().orElseThrow().name();
         assertThat(refersTo(authorizer.get("AuthorizerUri"), aliasId(authorizerFunction))).isTrue();
-        ofType("AWS::ApiGatewayV2::Route").forEach(route -> {
+        String webSocketApi = apiOf("WEBSOCKET");
+        ofType("AWS::ApiGatewayV2::Route").stream().filter(route -> refersTo(route.getValue().get("Properties").get("ApiId"), webSocketApi))
+                .forEach(route -> {
             JsonNode properties = route.getValue().get("Properties");
             boolean connect = properties.get("RouteKey").asText().equals("$connect");
             assertThat(properties.path("AuthorizationType").asText("NONE")).as(properties.get("RouteKey").asText())
@@ -252,9 +255,48 @@ class ParleyStackTest {
         }
     }
 
+    /** The logical id of the one API of this protocol (WEBSOCKET or HTTP). */
+    static String apiOf(String protocol) {
+        List<String> apis = ofType("AWS::ApiGatewayV2::Api").stream()
+                .filter(e -> e.getValue().get("Properties").get("ProtocolType").asText().equals(protocol)).map(Map.Entry::getKey).toList();
+        assertThat(apis).as(protocol + " APIs").hasSize(1);
+        return apis.getFirst();
+    }
+
+    @Test
+    void thePublishApiTakesOnlySignedRequestsAndInvokesThePublishAlias() {
+        String httpApi = apiOf("HTTP");
+        List<JsonNode> routes = ofType("AWS::ApiGatewayV2::Route").stream().map(e -> e.getValue().get("Properties"))
+                .filter(route -> refersTo(route.get("ApiId"), httpApi)).toList();
+        assertThat(routes).singleElement().satisfies(route -> {
+            assertThat(route.get("RouteKey").asText()).isEqualTo("POST /notifications");
+            assertThat(route.get("AuthorizationType").asText()).as("SigV4, checked by API Gateway").isEqualTo("AWS_IAM");
+            String integration = route.get("Target").get("Fn::Join").get(1).get(1).get("Ref").asText();
+            assertThat(refersTo(properties(integration).get("IntegrationUri"), aliasId("publish"))).isTrue();
+        });
+        template.hasOutput("PublishUrl", Map.of("Value", Match.objectLike(Map.of("Fn::Join", Match.anyValue()))));
+        JsonNode outputs = new com.fasterxml.jackson.databind.ObjectMapper().valueToTree(template.toJSON()).get("Outputs");
+        assertThat(outputs.get("PublishRouteArn").toString()).as("the route's ARN, for publishers' policies")
+                .contains(":execute-api:").contains("/*/POST/notifications");
+    }
+
+    @Test
+    void publishersAndCategoriesComeFromContextAndABadOneIsRefusedNamingTheKey() {
+        String publishers = "{\"arn:aws:iam::123456789012:role/likes-service\":[\"likes\"]}";
+        ParleyStack configured = synthesize(Map.of(StackSettings.PUBLISHERS, publishers,
+                StackSettings.NOTIFICATION_CATEGORIES, "{\"likes\":{\"window_seconds\":300}}"));
+        Template configuredTemplate = Template.fromStack(configured);
+        configuredTemplate.hasResourceProperties("AWS::Lambda::Function", Map.of("Environment", Map.of("Variables", Match.objectLike(Map.of(
+                dev.parley.functions.config.PublishSettings.PUBLISHERS, publishers,
+                dev.parley.functions.config.PublishSettings.CATEGORIES, "{\"likes\":{\"window_seconds\":300}}")))));
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> synthesize(Map.of(StackSettings.PUBLISHERS,
+                "{\"arn:aws:iam::1:role/x\":[\"payments\"]}")))).hasMessageContaining(StackSettings.PUBLISHERS).hasMessageContaining("payments");
+    }
+
     @Test
     void theStageIsThrottledAndTheOutputsNameBothEndpoints() {
-        JsonNode stage = properties(ofType("AWS::ApiGatewayV2::Stage").getFirst().getKey());
+        JsonNode stage = ofType("AWS::ApiGatewayV2::Stage").stream().map(e -> e.getValue().get("Properties"))
+                .filter(properties -> properties.path("StageName").asText().equals("prod")).findFirst().orElseThrow();
         assertThat(stage.get("StageName").asText()).isEqualTo("prod");
         assertThat(stage.get("AutoDeploy").asBoolean()).isTrue();
         assertThat(stage.path("DefaultRouteSettings").path("ThrottlingRateLimit").asInt()).isEqualTo(1000);
