@@ -5,6 +5,7 @@ import dev.parley.functions.config.PublishSettings;
 import dev.parley.local.httpapi.HttpApiGateway;
 import dev.parley.local.httpapi.LocalPublishers;
 import dev.parley.local.httpapi.SigV4Verifier;
+import dev.parley.ports.TokenBuckets;
 import dev.parley.functions.auth.TokenVerifier;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Manifest;
@@ -69,6 +70,11 @@ public final class LocalCloud implements Callable<Integer> {
     @Option(names = "--http-port", defaultValue = "8090",
             description = "The HTTP API: the publish API for internal services, SigV4-signed (default: ${DEFAULT-VALUE}; 0 picks a free port).")
     int httpPort;
+
+    @Option(names = "--publish-limit", paramLabel = "PER_SECOND/BURST",
+            description = "The local publisher key's rate limit, in notifications (each recipient one): default 1000/10000, as deployed;"
+                    + " tests of the 429 answer use a small one.")
+    String publishLimit;
 
     @Option(names = "--data-dir", description = "Keep DynamoDB tables, items and streams in this directory across restarts (default: in memory only).")
     Path dataDirectory;
@@ -220,6 +226,8 @@ public final class LocalCloud implements Callable<Integer> {
         if (connectionLeaseMs != null && (connectionLeaseMs < 1_000 || connectionLeaseMs > longestLease)) {
             throw new CommandLine.ParameterException(commandLine(), "--connection-lease-ms must be 1000 to " + longestLease + ", was " + connectionLeaseMs);
         }
+        // Checked before anything starts, like every option.
+        publishLimit();
         if (logSamplePercent != null && (logSamplePercent < 0 || logSamplePercent > 100)) {
             throw new CommandLine.ParameterException(commandLine(), "--log-sample-percent must be 0 to 100, was " + logSamplePercent);
         }
@@ -300,6 +308,23 @@ public final class LocalCloud implements Callable<Integer> {
         return reports;
     }
 
+    /** The local publisher's limit: {@code --publish-limit}, or what a deployed publisher gets by default. */
+    private TokenBuckets.Limit publishLimit() {
+        if (publishLimit == null) {
+            return PublishSettings.DEFAULT_LIMIT;
+        }
+        String[] parts = publishLimit.split("/");
+        try {
+            if (parts.length != 2) {
+                throw new IllegalArgumentException("give PER_SECOND/BURST");
+            }
+            return new TokenBuckets.Limit(Double.parseDouble(parts[0]), Double.parseDouble(parts[1]));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(commandLine(), "--publish-limit takes PER_SECOND/BURST (burst at least 1), was '"
+                    + publishLimit + "': " + e.getMessage());
+        }
+    }
+
     /** The command line these options were parsed by, whose error stream a usage error goes to. */
     private CommandLine commandLine() {
         return spec != null ? spec.commandLine() : new CommandLine(this);
@@ -342,7 +367,7 @@ public final class LocalCloud implements Callable<Integer> {
         // The publish function: the local publisher key may publish every category it knows.
         if (environment.containsKey(PublishSettings.PUBLISHERS)) {
             environment.put(PublishSettings.PUBLISHERS, LocalPublishers.publishers(environment.getOrDefault(PublishSettings.CATEGORIES,
-                    PublishSettings.DEFAULT_CATEGORIES)));
+                    PublishSettings.DEFAULT_CATEGORIES), publishLimit()));
         }
         if (connectionLeaseMs != null) {
             environment.computeIfPresent(ParleyConfig.CONNECTION_LEASE_MS, (name, value) -> Long.toString(connectionLeaseMs));

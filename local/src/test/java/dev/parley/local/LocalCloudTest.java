@@ -176,6 +176,9 @@ class LocalCloudTest {
         assertThat(cli.execute(concat(FREE_PORTS, "--push-window-ms", "0", "--exit-after-start"))).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--push-window-ms must be 1 to 3600000, was 0");
         err.reset();
+        assertThat(cli.execute(concat(FREE_PORTS, "--publish-limit", "10", "--exit-after-start"))).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--publish-limit takes PER_SECOND/BURST");
+        err.reset();
         assertThat(cli.execute(concat(FREE_PORTS, "--connection-lease-ms", "999", "--exit-after-start"))).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--connection-lease-ms must be 1000 to 7200000, was 999");
         err.reset();

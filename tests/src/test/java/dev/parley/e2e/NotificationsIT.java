@@ -189,6 +189,51 @@ class NotificationsIT extends EndToEndTest {
     }
 
     @Test
+    void anIdempotencyKeyPublishesOnceAndAnswersAgainAnotherBodyIs409() throws Exception {
+        try (ParleyClient gina = connect(user("gina"), "phone")) {
+            String body = SignedPublisher.body(List.of(user("gina")), "comments", "once", Optional.empty(), Optional.empty());
+            Map<String, String> key = Map.of("Idempotency-Key", "comment-" + user("c1"));
+            HttpResponse<String> first = publisher.publish(body, key);
+            HttpResponse<String> again = publisher.publish(body, key);
+            assertThat(first.statusCode()).as(first.body()).isEqualTo(202);
+            assertThat(again.statusCode()).isEqualTo(202);
+            assertThat(JSON.readTree(again.body())).as("the first answer again").isEqualTo(JSON.readTree(first.body()));
+            HttpResponse<String> other = publisher.publish(body.replace("once", "twice"), key);
+            assertThat(other.statusCode()).as(other.body()).isEqualTo(409);
+            assertThat(other.body()).contains("Idempotency-Key");
+            HttpResponse<String> badKey = publisher.publish(body, Map.of("Idempotency-Key", "x".repeat(256)));
+            assertThat(badKey.statusCode()).isEqualTo(400);
+            assertThat(badKey.body()).contains("Idempotency-Key");
+            assertThat(inbox(gina, InboxFilter.ALL).notifications()).as("stored once").singleElement()
+                    .satisfies(n -> assertThat(n.content().title()).isEqualTo("once"));
+            assertThat(gina.drain(ServerFrame.NotificationReceive.class, Duration.ofMillis(300))).as("sent once").hasSizeLessThanOrEqualTo(1);
+        }
+    }
+
+    @Test
+    void aPublisherOverItsRateLimitIs429WithRetryAfterAndNothingIsStored() throws Exception {
+        // A cloud of its own, with a small limit: 1 notification a second, 3 at once.
+        StackUnderTest limited = StackUnderTest.ownLocalCloud("--publish-limit", "1/3");
+        try {
+            URI url = limited.local().orElseThrow().endpoints().httpApi().orElseThrow().resolve("/notifications");
+            SignedPublisher slow = new SignedPublisher(url, LocalPublishers.ACCESS_KEY_ID, LocalPublishers.SECRET_ACCESS_KEY, LocalPublishers.REGION);
+            String three = SignedPublisher.body(List.of(user("h1"), user("h2"), user("h3")), "comments", "three", Optional.empty(), Optional.empty());
+            assertThat(slow.publish(three).statusCode()).isEqualTo(202);
+            HttpResponse<String> refused = slow.publish(SignedPublisher.body(List.of(user("h4"), user("h5")), "comments", "two more",
+                    Optional.empty(), Optional.empty()));
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
+            assertThat(refused.headers().firstValue("Retry-After")).contains("2");
+            assertThat(JSON.readTree(refused.body()).path("retry_after_ms").asLong()).isBetween(1_000L, 2_000L);
+            try (ParleyClient h4 = ParleyClient.connect(limited, user("h4"), "phone")) {
+                h4.send(new ClientFrame.InboxList(Optional.empty(), 10, InboxFilter.ALL));
+                assertThat(h4.await(ServerFrame.InboxPage.class).notifications()).as("refused: nothing stored").isEmpty();
+            }
+        } finally {
+            limited.stop();
+        }
+    }
+
+    @Test
     void badBodiesAre400NamingTheFieldAndUnknownCategories403() throws Exception {
         Map<String, String> bodies = Map.of(
                 "recipients", "{\"category\":\"comments\",\"content\":{\"title\":\"t\"}}",

@@ -60,6 +60,15 @@ public record ParleyConfig(
         return FunctionEnvironment.get(PRESENCE_TABLE).orElseThrow(() -> new IllegalStateException(PRESENCE_TABLE + " is not set"));
     }
 
+    /** The publish records (idempotency keys) and the rate limits' buckets; the manifest names them for the publish function. */
+    public static final String PUBLISHES_TABLE = "PARLEY_TABLE_PUBLISHES";
+    public static final String LIMITS_TABLE = "PARLEY_TABLE_LIMITS";
+
+    /** A table's name from the variable the manifest sets it in. */
+    public static String table(String variable) {
+        return FunctionEnvironment.get(variable).orElseThrow(() -> new IllegalStateException(variable + " is not set"));
+    }
+
     /** The inbox table; the manifest names it for the functions that read or write it. */
     public static final String INBOX_TABLE = "PARLEY_TABLE_INBOX";
 

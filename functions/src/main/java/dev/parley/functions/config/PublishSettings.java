@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.parley.functions.runtime.FunctionEnvironment;
 import dev.parley.functions.usecase.Notifications;
+import dev.parley.ports.TokenBuckets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,7 +20,21 @@ import java.util.Set;
  * ({@value #PUBLISHERS}: a JSON object from an IAM principal's ARN to the categories it may publish). A bad value fails the
  * cold start, naming the variable.
  */
-public record PublishSettings(Map<String, Notifications.Category> categories, Map<String, Set<String>> publishers) {
+public record PublishSettings(Map<String, Notifications.Category> categories, Map<String, Allowed> publishers) {
+    /**
+     * What one publisher may do: publish these categories, this many notifications a second (each recipient one).
+     * {@code principal} is the ARN the settings name it by: its limit and its idempotency keys are its own whichever session
+     * of a role calls.
+     */
+    public record Allowed(String principal, Set<String> categories, TokenBuckets.Limit limit) {
+        public Allowed {
+            categories = Set.copyOf(categories);
+        }
+    }
+
+    /** A publisher's rate limit unless it names its own: 1,000 notifications a second, 10,000 at once (ten 1000-recipient publishes). */
+    public static final TokenBuckets.Limit DEFAULT_LIMIT = new TokenBuckets.Limit(1000, 10_000);
+
     public static final String CATEGORIES = "PARLEY_NOTIFICATION_CATEGORIES";
     public static final String PUBLISHERS = "PARLEY_PUBLISHERS";
     /** The categories a deployment has unless it names its own: likes coalesce for 10 minutes; security notices are critical. */
@@ -61,20 +76,31 @@ public record PublishSettings(Map<String, Notifications.Category> categories, Ma
                 throw new IllegalStateException(CATEGORIES + ": '" + entry.getKey() + "' " + e.getMessage(), e);
             }
         });
-        Map<String, Set<String>> publishers = new HashMap<>();
+        Map<String, Allowed> publishers = new HashMap<>();
         object(PUBLISHERS, publishersJson).properties().forEach(entry -> {
-            if (!entry.getValue().isArray()) {
-                throw new IllegalStateException(PUBLISHERS + ": '" + entry.getKey() + "' must map to an array of categories");
+            // Either the categories alone, or {"categories": [...], "per_second": N, "burst": M}.
+            JsonNode value = entry.getValue();
+            JsonNode named = value.isObject() ? value.path("categories") : value;
+            if (!named.isArray()) {
+                throw new IllegalStateException(PUBLISHERS + ": '" + entry.getKey() + "' must map to an array of categories, or an object with one");
             }
             Set<String> allowed = new HashSet<>();
-            entry.getValue().forEach(category -> {
+            named.forEach(category -> {
                 if (!categories.containsKey(category.asText())) {
                     throw new IllegalStateException(PUBLISHERS + ": '" + entry.getKey() + "' names category '" + category.asText()
                             + "', which " + CATEGORIES + " does not define");
                 }
                 allowed.add(category.asText());
             });
-            publishers.put(principalKey(entry.getKey()), allowed);
+            TokenBuckets.Limit limit = DEFAULT_LIMIT;
+            if (value.isObject() && (value.has("per_second") || value.has("burst"))) {
+                try {
+                    limit = new TokenBuckets.Limit(value.path("per_second").asDouble(DEFAULT_LIMIT.perSecond()), value.path("burst").asDouble(DEFAULT_LIMIT.burst()));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalStateException(PUBLISHERS + ": '" + entry.getKey() + "': " + e.getMessage(), e);
+                }
+            }
+            publishers.put(principalKey(entry.getKey()), new Allowed(entry.getKey(), allowed, limit));
         });
         return new PublishSettings(categories, publishers);
     }
@@ -93,7 +119,8 @@ public record PublishSettings(Map<String, Notifications.Category> categories, Ma
 
     /** The publisher a caller's ARN names, if it may publish at all. */
     public Optional<Notifications.Publisher> publisher(String callerArn) {
-        return Optional.ofNullable(publishers.get(principalKey(callerArn))).map(allowed -> new Notifications.Publisher(callerArn, allowed));
+        return Optional.ofNullable(publishers.get(principalKey(callerArn)))
+                .map(allowed -> new Notifications.Publisher(allowed.principal(), allowed.categories(), allowed.limit()));
     }
 
     /**

@@ -13,6 +13,7 @@ import dev.parley.functions.usecase.Notifications;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
 import dev.parley.model.InvalidFieldException;
+import dev.parley.model.RateLimitedException;
 import dev.parley.ports.UnavailableException;
 import dev.parley.protocol.PublishRequest;
 import java.nio.charset.StandardCharsets;
@@ -61,8 +62,10 @@ public final class PublishHandler extends PrimedHandler implements RequestHandle
                 return answer(403, error(ErrorCode.FORBIDDEN, caller.get() + " is not a publisher of this deployment"));
             }
             try {
-                PublishRequest request = PublishRequest.parse(body(event));
-                Notifications.Published published = notifications.publish(publisher.get(), request, notifications.newId());
+                String body = body(event);
+                Optional<String> key = idempotencyKey(event);
+                PublishRequest request = PublishRequest.parse(body);
+                Notifications.Published published = notifications.publish(publisher.get(), request, key, sha256(body));
                 LOG.info("published {} to {} recipients ({} coalesced) for {}", published.id(), published.recipients(), published.coalesced(),
                         caller.get());
                 ObjectNode answer = JSON.createObjectNode().put("notification_id", published.id().value())
@@ -70,8 +73,16 @@ public final class PublishHandler extends PrimedHandler implements RequestHandle
                 return answer(202, answer);
             } catch (InvalidFieldException e) {
                 return answer(400, error(ErrorCode.BAD_REQUEST, e.getMessage()));
+            } catch (RateLimitedException e) {
+                APIGatewayV2HTTPResponse limited = answer(429, error(e.code(), e.getMessage()).put("retry_after_ms", e.retryAfter().toMillis()));
+                limited.getHeaders().put("Retry-After", Long.toString(Math.max(1, (e.retryAfter().toMillis() + 999) / 1000)));
+                return limited;
             } catch (DomainException e) {
-                return answer(e.code() == ErrorCode.FORBIDDEN ? 403 : 400, error(e.code(), e.getMessage()));
+                return answer(switch (e.code()) {
+                    case FORBIDDEN -> 403;
+                    case CONFLICT -> 409;
+                    default -> 400;
+                }, error(e.code(), e.getMessage()));
             } catch (UnavailableException e) {
                 LOG.warn("a publish could not be stored", e);
                 APIGatewayV2HTTPResponse unavailable = answer(503, error(ErrorCode.RATE_LIMITED, "storing the notifications failed: "
@@ -80,6 +91,24 @@ public final class PublishHandler extends PrimedHandler implements RequestHandle
                 return unavailable;
             }
         });
+    }
+
+    /** The {@code Idempotency-Key} header (HTTP APIs give header names in lower case), checked. */
+    private static Optional<String> idempotencyKey(APIGatewayV2HTTPEvent event) {
+        Optional<String> key = Optional.ofNullable(event.getHeaders()).flatMap(headers -> headers.entrySet().stream()
+                .filter(header -> header.getKey().equalsIgnoreCase("Idempotency-Key")).map(Map.Entry::getValue).findFirst());
+        if (key.isPresent() && !Notifications.IDEMPOTENCY_KEY.matcher(key.get()).matches()) {
+            throw new InvalidFieldException("Idempotency-Key", "must be 1 to 255 printable ASCII characters without spaces");
+        }
+        return key;
+    }
+
+    private static String sha256(String body) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(body.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
     }
 
     /** The signed caller API Gateway names: its ARN (an assumed role's session ARN for a role). */

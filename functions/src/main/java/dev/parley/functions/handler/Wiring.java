@@ -139,8 +139,10 @@ final class Wiring {
 
     /** Publishing, with the deployment's categories. */
     dev.parley.functions.usecase.Notifications notifications(dev.parley.functions.config.PublishSettings settings) {
-        return new dev.parley.functions.usecase.Notifications(inbox(), delivery(), new dev.parley.protocol.FrameCodec(), clock,
-                settings.categories(), new java.security.SecureRandom());
+        return new dev.parley.functions.usecase.Notifications(inbox(),
+                new dev.parley.functions.store.DynamoPublishRecords(dynamo, ParleyConfig.table(ParleyConfig.PUBLISHES_TABLE)),
+                new dev.parley.functions.store.DynamoTokenBuckets(dynamo, ParleyConfig.table(ParleyConfig.LIMITS_TABLE)), delivery(),
+                new dev.parley.protocol.FrameCodec(), clock, settings.categories(), new java.security.SecureRandom());
     }
 
     dev.parley.ports.Inbox inbox() {

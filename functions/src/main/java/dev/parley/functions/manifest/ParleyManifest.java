@@ -17,6 +17,8 @@ import dev.parley.functions.store.ConversationsTable;
 import dev.parley.functions.store.MembershipsTable;
 import dev.parley.functions.store.MessagesTable;
 import dev.parley.functions.store.InboxTable;
+import dev.parley.functions.store.LimitsTable;
+import dev.parley.functions.store.PublishesTable;
 import dev.parley.functions.store.PresenceTable;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,6 +37,8 @@ public final class ParleyManifest {
     public static final String MESSAGES = "parley-messages";
     public static final String PRESENCE = "parley-presence";
     public static final String INBOX = "parley-inbox";
+    public static final String PUBLISHES = "parley-publishes";
+    public static final String LIMITS = "parley-limits";
 
     /** Every client frame type Parley serves, each a route of the frame function. */
     public static final List<String> FRAME_ROUTES = List.of(
@@ -115,8 +119,11 @@ public final class ParleyManifest {
         Map<String, String> publish = new java.util.HashMap<>(tables);
         publish.put(PublishSettings.CATEGORIES, PublishSettings.DEFAULT_CATEGORIES);
         publish.put(PublishSettings.PUBLISHERS, "{}");
+        publish.put(ParleyConfig.PUBLISHES_TABLE, PUBLISHES);
+        publish.put(ParleyConfig.LIMITS_TABLE, LIMITS);
         functions.add(new FunctionSpec("publish", PublishHandler.class.getName(), 1024, Duration.ofSeconds(29), publish,
-                new Trigger.HttpRoute("POST", "/notifications"), Map.of(INBOX, TableAccess.READ_WRITE, CONNECTIONS, TableAccess.READ_WRITE), true));
+                new Trigger.HttpRoute("POST", "/notifications"), Map.of(INBOX, TableAccess.READ_WRITE, CONNECTIONS, TableAccess.READ_WRITE,
+                        PUBLISHES, TableAccess.READ_WRITE, LIMITS, TableAccess.READ_WRITE), true));
         return new Manifest(functions, tables());
     }
 
@@ -133,6 +140,10 @@ public final class ParleyManifest {
                 // No index: a retried send finds its original through the seq on its claim, not a write unit more on every message.
                 new TableSpec(MESSAGES, new Key(MessagesTable.CONVERSATION, KeyType.S), Optional.of(new Key(MessagesTable.SEQ, KeyType.N)), List.of(),
                         Optional.of("NEW_IMAGE"), Optional.empty()),
+                new TableSpec(PUBLISHES, new Key(PublishesTable.KEY, KeyType.S), Optional.empty(), List.of(), Optional.empty(),
+                        Optional.of(PublishesTable.EXPIRES)),
+                new TableSpec(LIMITS, new Key(LimitsTable.BUCKET, KeyType.S), Optional.empty(), List.of(), Optional.empty(),
+                        Optional.of(LimitsTable.EXPIRES)),
                 // Notifications are kept: no TTL removes one behind its counts' back. Only acknowledgements run out.
                 new TableSpec(INBOX, new Key(InboxTable.USER, KeyType.S), Optional.of(new Key(InboxTable.SORT, KeyType.S)), List.of(),
                         Optional.empty(), Optional.of(InboxTable.EXPIRES)),

@@ -5,12 +5,16 @@ import dev.parley.model.ErrorCode;
 import dev.parley.model.Notification;
 import dev.parley.model.NotificationId;
 import dev.parley.model.UserId;
+import dev.parley.model.RateLimitedException;
 import dev.parley.ports.Inbox;
+import dev.parley.ports.PublishRecords;
+import dev.parley.ports.TokenBuckets;
 import dev.parley.protocol.FrameCodec;
 import dev.parley.protocol.PublishRequest;
 import dev.parley.protocol.ServerFrame;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,8 +40,8 @@ public final class Notifications {
         }
     }
 
-    /** Who publishes: its principal (an IAM ARN on AWS), and the categories it may publish. */
-    public record Publisher(String principal, Set<String> categories) {
+    /** Who publishes: its principal (an IAM ARN on AWS), the categories it may publish, and its rate limit in notifications. */
+    public record Publisher(String principal, Set<String> categories, TokenBuckets.Limit limit) {
         public Publisher {
             categories = Set.copyOf(categories);
         }
@@ -47,10 +51,15 @@ public final class Notifications {
     public record Published(NotificationId id, int recipients, int coalesced) {
     }
 
+    /** An {@code Idempotency-Key}: 1 to 255 printable ASCII characters. */
+    public static final java.util.regex.Pattern IDEMPOTENCY_KEY = java.util.regex.Pattern.compile("[\\x21-\\x7E]{1,255}");
+
     /** Recipients stored at once: a 1000-recipient publish is 1000 transactions, not one after the other. */
     private static final int STORES_IN_FLIGHT = 32;
 
     private final Inbox inbox;
+    private final PublishRecords records;
+    private final TokenBuckets buckets;
     private final Delivery delivery;
     private final FrameCodec codec;
     private final Clock clock;
@@ -58,8 +67,11 @@ public final class Notifications {
     private final RandomGenerator random;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
-    public Notifications(Inbox inbox, Delivery delivery, FrameCodec codec, Clock clock, Map<String, Category> categories, RandomGenerator random) {
+    public Notifications(Inbox inbox, PublishRecords records, TokenBuckets buckets, Delivery delivery, FrameCodec codec, Clock clock,
+                         Map<String, Category> categories, RandomGenerator random) {
         this.inbox = inbox;
+        this.records = records;
+        this.buckets = buckets;
         this.delivery = delivery;
         this.codec = codec;
         this.clock = clock;
@@ -68,16 +80,51 @@ public final class Notifications {
     }
 
     /**
-     * Stores the event in each recipient's inbox, then sends it to their live devices. {@code forbidden} for a category the
-     * deployment does not know or the publisher may not publish; a store that fails fails the publish (retry it with the same
-     * idempotency key: recipients stored already are not stored twice).
+     * Publishes once per idempotency key and body (a key seen with the same body answers as the first time; with another,
+     * {@code conflict}), within the publisher's rate limit (each recipient a token; over it, {@link RateLimitedException}),
+     * storing the event in each recipient's inbox and then sending it to their live devices. {@code forbidden} for a category
+     * the deployment does not know or the publisher may not publish. A store that fails fails the publish: retried with the
+     * same key, it finishes under the same id, storing no recipient twice.
      */
-    public Published publish(Publisher publisher, PublishRequest request, NotificationId id) {
+    public Published publish(Publisher publisher, PublishRequest request, Optional<String> idempotencyKey, String bodyHash) {
         Category category = categories.get(request.category());
         if (category == null || !publisher.categories().contains(request.category())) {
             throw new DomainException(ErrorCode.FORBIDDEN, category == null ? "category '" + request.category() + "' is not one this deployment knows"
                     : publisher.principal() + " may not publish category '" + request.category() + "'");
         }
+        Instant now = clock.instant();
+        NotificationId id = NotificationId.at(now.toEpochMilli(), random);
+        boolean recordedNow = false;
+        if (idempotencyKey.isPresent()) {
+            switch (records.begin(publisher.principal(), idempotencyKey.get(), bodyHash, id, now)) {
+                case PublishRecords.Begun.Done done -> {
+                    return new Published(done.answer().id(), done.answer().recipients(), done.answer().coalesced());
+                }
+                case PublishRecords.Begun.OtherBody ignored -> throw new DomainException(ErrorCode.CONFLICT, "Idempotency-Key '"
+                        + idempotencyKey.get() + "' was used with another body within " + PublishRecords.LIFE.toHours() + " hours");
+                case PublishRecords.Begun.Publish publish -> {
+                    recordedNow = publish.id().equals(id);
+                    id = publish.id();
+                }
+            }
+        }
+        Optional<Duration> wait = buckets.take("publisher#" + publisher.principal(), request.recipients().size(), publisher.limit(), now);
+        if (wait.isPresent()) {
+            // A key recorded just now is forgotten, so the same request may come again; one an earlier attempt left unfinished
+            // stays, so that its retry finishes under the id some recipients may hold already.
+            if (recordedNow) {
+                records.abandon(publisher.principal(), idempotencyKey.get());
+            }
+            throw new RateLimitedException(publisher.principal() + " is over its rate limit of " + (long) publisher.limit().perSecond()
+                    + " notifications a second (burst " + (long) publisher.limit().burst() + ")", wait.get());
+        }
+        Published published = store(request, category, id);
+        idempotencyKey.ifPresent(key -> records.finish(publisher.principal(), key,
+                new PublishRecords.Answer(published.id(), published.recipients(), published.coalesced())));
+        return published;
+    }
+
+    private Published store(PublishRequest request, Category category, NotificationId id) {
         Inbox.Event event = new Inbox.Event(id, request.category(), request.content(), request.groupKey(), request.actor(), id.epochMillis(),
                 request.groupKey().isPresent() ? category.window() : Optional.empty());
         Semaphore slots = new Semaphore(STORES_IN_FLIGHT);
@@ -101,11 +148,6 @@ public final class Notifications {
             coalesced += await(store).coalesced() ? 1 : 0;
         }
         return new Published(id, request.recipients().size(), coalesced);
-    }
-
-    /** A new id for a publish made now: time-ordered, so a recipient's newest notification lists first. */
-    public NotificationId newId() {
-        return NotificationId.at(clock.millis(), random);
     }
 
     private static Inbox.Stored await(Future<Inbox.Stored> store) {

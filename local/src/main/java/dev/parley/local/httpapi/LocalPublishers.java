@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.functions.config.PublishSettings;
 import dev.parley.local.dynamodb.server.Json;
+import dev.parley.ports.TokenBuckets;
 
 /**
  * The local cloud's publisher key: what a tester signs {@code POST /notifications} with (the AWS CLI, {@code curl --aws-sigv4},
@@ -20,11 +21,14 @@ public final class LocalPublishers {
     private LocalPublishers() {
     }
 
-    /** The publish function's publishers: the local key's principal, allowed every category the function knows. */
-    public static String publishers(String categoriesJson) {
+    /** The publish function's publishers: the local key's principal, allowed every category the function knows, at this limit. */
+    public static String publishers(String categoriesJson, TokenBuckets.Limit limit) {
         ObjectNode publishers = Json.NODES.objectNode();
-        ArrayNode allowed = publishers.putArray(PRINCIPAL);
+        ObjectNode local = publishers.putObject(PRINCIPAL);
+        ArrayNode allowed = local.putArray("categories");
         PublishSettings.parse(categoriesJson, "{}").categories().keySet().forEach(allowed::add);
+        local.put("per_second", limit.perSecond());
+        local.put("burst", limit.burst());
         return publishers.toString();
     }
 }

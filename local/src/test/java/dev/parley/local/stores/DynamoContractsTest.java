@@ -56,6 +56,36 @@ class DynamoContractsTest {
     }
 
     @Nested
+    class Buckets extends dev.parley.testsupport.ports.TokenBucketsContract {
+        private final OnTheEmulator emulated = new OnTheEmulator();
+
+        @Override
+        protected dev.parley.ports.TokenBuckets buckets() {
+            return new dev.parley.functions.store.DynamoTokenBuckets(emulated.tables().dynamo, ParleyManifest.LIMITS);
+        }
+
+        @AfterEach
+        void stop() {
+            emulated.stop();
+        }
+    }
+
+    @Nested
+    class Publishes extends dev.parley.testsupport.ports.PublishRecordsContract {
+        private final OnTheEmulator emulated = new OnTheEmulator();
+
+        @Override
+        protected dev.parley.ports.PublishRecords records() {
+            return new dev.parley.functions.store.DynamoPublishRecords(emulated.tables().dynamo, ParleyManifest.PUBLISHES);
+        }
+
+        @AfterEach
+        void stop() {
+            emulated.stop();
+        }
+    }
+
+    @Nested
     class Inboxes extends dev.parley.testsupport.ports.InboxContract {
         private final OnTheEmulator emulated = new OnTheEmulator();
 

@@ -9,6 +9,22 @@ import org.junit.jupiter.api.Nested;
 class InMemoryContractsTest {
 
     @Nested
+    class Buckets extends TokenBucketsContract {
+        @Override
+        protected dev.parley.ports.TokenBuckets buckets() {
+            return new InMemoryTokenBuckets();
+        }
+    }
+
+    @Nested
+    class Publishes extends PublishRecordsContract {
+        @Override
+        protected dev.parley.ports.PublishRecords records() {
+            return new InMemoryPublishRecords();
+        }
+    }
+
+    @Nested
     class Inboxes extends InboxContract {
         @Override
         protected dev.parley.ports.Inbox inbox() {

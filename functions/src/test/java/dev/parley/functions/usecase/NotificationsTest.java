@@ -1,0 +1,84 @@
+package dev.parley.functions.usecase;
+
+import static dev.parley.functions.usecase.Fixture.ALICE;
+import static dev.parley.functions.usecase.Fixture.BOB;
+import static dev.parley.functions.usecase.Fixture.NOW;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.model.DomainException;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.InboxFilter;
+import dev.parley.model.NotificationContent;
+import dev.parley.model.RateLimitedException;
+import dev.parley.ports.TokenBuckets;
+import dev.parley.protocol.PublishRequest;
+import dev.parley.protocol.ServerFrame;
+import dev.parley.testsupport.ports.InMemoryInbox;
+import dev.parley.testsupport.ports.InMemoryPublishRecords;
+import dev.parley.testsupport.ports.InMemoryTokenBuckets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Publishing: who may publish what, once per key, within a limit; stored, then sent to live devices. */
+class NotificationsTest {
+    private final Fixture world = new Fixture();
+    private final InMemoryInbox inbox = new InMemoryInbox();
+    private final Notifications notifications = new Notifications(inbox, new InMemoryPublishRecords(), new InMemoryTokenBuckets(), world.delivery,
+            world.codec, world.clock, Map.of("comments", new Notifications.Category("comments", Optional.empty(), false),
+            "likes", new Notifications.Category("likes", Optional.of(Duration.ofMinutes(10)), false)), new Random(5));
+    private final Notifications.Publisher comments = new Notifications.Publisher("arn:aws:iam::1:role/comments", Set.of("comments"),
+            new TokenBuckets.Limit(2, 4));
+
+    private static PublishRequest request(String category, String title, dev.parley.model.UserId... recipients) {
+        return new PublishRequest(List.of(recipients), category, new NotificationContent(title, Optional.empty(), Optional.empty()),
+                Optional.empty(), Optional.empty());
+    }
+
+    @Test
+    void aPublishIsStoredForEachRecipientAndSentToTheLiveOnesOnly() {
+        world.registry.add(ALICE, "alice-phone", NOW.plusSeconds(900));
+        Notifications.Published published = notifications.publish(comments, request("comments", "hi", ALICE, BOB), Optional.empty(), "h");
+        assertThat(published.recipients()).isEqualTo(2);
+        assertThat(world.framesOf("alice-phone", ServerFrame.NotificationReceive.class)).singleElement()
+                .satisfies(frame -> assertThat(frame.notification().id()).isEqualTo(published.id()));
+        assertThat(inbox.list(BOB, InboxFilter.ALL, Optional.empty(), 10).notifications()).as("bob is offline: his inbox has it").hasSize(1);
+        assertThat(published.id().epochMillis()).isEqualTo(NOW.toEpochMilli());
+    }
+
+    @Test
+    void aCategoryUnknownOrNotThePublishersIsForbidden() {
+        assertThatThrownBy(() -> notifications.publish(comments, request("likes", "x", ALICE), Optional.empty(), "h"))
+                .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.FORBIDDEN)).hasMessageContaining("likes");
+        assertThatThrownBy(() -> notifications.publish(comments, request("payments", "x", ALICE), Optional.empty(), "h"))
+                .hasMessageContaining("not one this deployment knows");
+        assertThat(inbox.counts(ALICE).unread()).isZero();
+    }
+
+    @Test
+    void aKeyPublishesOnceAnotherBodyUnderItIsAConflict() {
+        Notifications.Published first = notifications.publish(comments, request("comments", "hi", ALICE), Optional.of("k"), "h1");
+        world.clock.advance(Duration.ofSeconds(5));
+        assertThat(notifications.publish(comments, request("comments", "hi", ALICE), Optional.of("k"), "h1")).isEqualTo(first);
+        assertThatThrownBy(() -> notifications.publish(comments, request("comments", "ho", ALICE), Optional.of("k"), "h2"))
+                .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
+        assertThat(inbox.counts(ALICE).unread()).as("stored once").isEqualTo(1);
+    }
+
+    @Test
+    void overTheLimitNothingIsStoredAndTheKeyMayComeAgain() {
+        notifications.publish(comments, request("comments", "a", ALICE, BOB, Fixture.CAROL), Optional.empty(), "h");
+        assertThatThrownBy(() -> notifications.publish(comments, request("comments", "b", ALICE, BOB), Optional.of("k"), "hb"))
+                .isInstanceOfSatisfying(RateLimitedException.class, e -> assertThat(e.retryAfter()).isEqualTo(Duration.ofMillis(500)));
+        assertThat(inbox.counts(ALICE).unread()).isEqualTo(1);
+        world.clock.advance(Duration.ofMillis(500));
+        assertThat(notifications.publish(comments, request("comments", "b", ALICE, BOB), Optional.of("k"), "hb").recipients())
+                .as("the refused key was forgotten: the same request succeeds").isEqualTo(2);
+        assertThat(inbox.counts(ALICE).unread()).isEqualTo(2);
+    }
+}
