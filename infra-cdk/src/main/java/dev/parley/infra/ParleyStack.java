@@ -5,6 +5,7 @@ import dev.parley.functions.config.PublishSettings;
 import dev.parley.functions.auth.TokenVerifier;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Manifest;
+import dev.parley.functions.manifest.QueueSpec;
 import dev.parley.functions.manifest.TableSpec;
 import dev.parley.functions.manifest.Trigger;
 import dev.parley.protocol.PushPlatform;
@@ -64,7 +65,11 @@ import software.amazon.awscdk.services.dynamodb.StreamViewType;
 import software.amazon.awscdk.services.dynamodb.Table;
 import software.amazon.awscdk.services.dynamodb.TableEncryption;
 import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.lambda.eventsources.SqsEventSource;
 import software.amazon.awscdk.services.sns.Topic;
+import software.amazon.awscdk.services.sqs.DeadLetterQueue;
+import software.amazon.awscdk.services.sqs.Queue;
+import software.amazon.awscdk.services.sqs.QueueEncryption;
 import software.amazon.awscdk.services.sns.subscriptions.LambdaSubscription;
 import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.iam.ServicePrincipal;
@@ -101,6 +106,7 @@ public final class ParleyStack extends Stack {
     public static final String METRICS_NAMESPACE = "Parley";
 
     private final Map<String, Table> tables = new LinkedHashMap<>();
+    private final Map<String, Queue> queues = new LinkedHashMap<>();
     /** Created with the first platform application; see {@link #pushProviderLogs}. */
     private LogGroup pushProviderLogs;
     private final java.util.Set<String> indexedTables = new java.util.HashSet<>();
@@ -133,6 +139,10 @@ public final class ParleyStack extends Stack {
                         Fn.conditionAnd(Fn.conditionNot(Fn.conditionEquals(jwtSecret.getValueAsString(), "")), Fn.conditionEquals(jwksUrl.getValueAsString(), ""))))
                 .assertDescription("Set exactly one of JwtSecret (HS256) and JwksUrl (RS256)").build())).build();
 
+        // Dead-letter queues first: the queues that send to them name them.
+        for (QueueSpec spec : manifest.queues().stream().sorted(java.util.Comparator.comparing(q -> q.deadLetters().isPresent())).toList()) {
+            queues.put(spec.name(), queue(spec));
+        }
         for (TableSpec spec : manifest.tables()) {
             tables.put(spec.name(), table(spec, settings));
             if (!spec.globalIndexes().isEmpty()) {
@@ -167,6 +177,8 @@ public final class ParleyStack extends Stack {
             environment.computeIfPresent(PublishSettings.CATEGORIES, (name, value) -> settings.notificationCategories());
             environment.computeIfPresent(PublishSettings.PUBLISHERS, (name, value) -> settings.publishers());
             environment.computeIfPresent(ParleyConfig.PUSH_WINDOW_MS, (name, value) -> Long.toString(settings.pushWindowSeconds() * 1000L));
+            // A function told a queue's URL sends to it (the one that consumes it is granted that by its event source).
+            spec.environment().values().stream().filter(queues::containsKey).distinct().forEach(queue -> queues.get(queue).grantSendMessages(alias));
             if (spec.managesConnections()) {
                 environment.put(ParleyConfig.MANAGEMENT_ENDPOINT, managementEndpoint);
             }
@@ -226,6 +238,9 @@ public final class ParleyStack extends Stack {
                 case Trigger.HttpRoute ignored -> {
                     // The publish API is made below, with its routes.
                 }
+                case Trigger.QueueMapping mapping -> alias.addEventSource(SqsEventSource.Builder.create(queues.get(mapping.queue()))
+                        .batchSize(mapping.batchSize()).maxBatchingWindow(Duration.seconds(mapping.maximumBatchingWindow().toSeconds()))
+                        .reportBatchItemFailures(true).build());
             }
         }
         for (FunctionSpec spec : manifest.functions()) {
@@ -320,11 +335,20 @@ public final class ParleyStack extends Stack {
 
     // ---- functions -----------------------------------------------------------------------------------
 
-    /** The spec's environment, with each table named by the manifest replaced by the deployed table's name. */
+    /** A queue of the manifest: encrypted at rest (SQS-managed keys), TLS only, with its redrive policy. */
+    private Queue queue(QueueSpec spec) {
+        Queue.Builder queue = Queue.Builder.create(this, "Queue-" + spec.name()).encryption(QueueEncryption.SQS_MANAGED).enforceSsl(true)
+                .visibilityTimeout(Duration.seconds(spec.visibilityTimeout().toSeconds())).retentionPeriod(Duration.days(14));
+        spec.deadLetters().ifPresent(dead -> queue.deadLetterQueue(DeadLetterQueue.builder().queue(queues.get(dead.queue()))
+                .maxReceiveCount(dead.maxReceiveCount()).build()));
+        return queue.build();
+    }
+
+    /** The spec's environment, with each table or queue named by the manifest replaced by the deployed table's name or queue's URL. */
     private Map<String, String> environment(FunctionSpec spec) {
         Map<String, String> environment = new HashMap<>();
-        spec.environment().forEach((name, value) ->
-                environment.put(name, tables.containsKey(value) ? tables.get(value).getTableName() : value));
+        spec.environment().forEach((name, value) -> environment.put(name, tables.containsKey(value) ? tables.get(value).getTableName()
+                : queues.containsKey(value) ? queues.get(value).getQueueUrl() : value));
         environment.put("POWERTOOLS_SERVICE_NAME", SERVICE_NAME);
         environment.put("POWERTOOLS_METRICS_NAMESPACE", METRICS_NAMESPACE);
         return environment;
@@ -371,6 +395,7 @@ public final class ParleyStack extends Stack {
             case Trigger.StreamMapping mapping -> "the stream of " + mapping.table();
             case Trigger.PushEndpointEvents ignored -> "the push platform applications' endpoint events";
             case Trigger.HttpRoute route -> "the publish API's " + route.routeKey();
+            case Trigger.QueueMapping mapping -> "the queue " + mapping.queue();
         };
     }
 

@@ -73,4 +73,13 @@ public interface Inbox {
 
     /** Whether this device acknowledged the notification. */
     boolean acknowledged(UserId user, DeviceId device, NotificationId id);
+
+    /** The user's notification of this id, as it is now. */
+    Optional<Notification> find(UserId user, NotificationId id);
+
+    /** Its delivery to this device is given up: sent the most times, never acknowledged (the device finds it in the inbox). */
+    void deliveryDead(UserId user, DeviceId device, NotificationId id);
+
+    /** Whether {@link #deliveryDead} was recorded for this device and notification. */
+    boolean isDeliveryDead(UserId user, DeviceId device, NotificationId id);
 }

@@ -116,6 +116,19 @@ public final class AwsClients {
         return builder.build();
     }
 
+    /** The SQS client for the notification redelivery timers; locally its endpoint is the local cloud's SQS emulator. */
+    public static software.amazon.awssdk.services.sqs.SqsClient sqs(ParleyConfig config, java.util.Optional<URI> localEndpoint) {
+        var builder = software.amazon.awssdk.services.sqs.SqsClient.builder().region(Region.of(config.region()))
+                .httpClient(UrlConnectionHttpClient.create())
+                .overrideConfiguration(o -> {
+                    o.apiCallAttemptTimeout(MANAGEMENT_ATTEMPT_TIMEOUT).apiCallTimeout(MANAGEMENT_CALL_TIMEOUT).scheduledExecutorService(TIMEOUT_TIMERS);
+                    identifyLocally(config, "sqs", o);
+                })
+                .credentialsProvider(credentials(config));
+        localEndpoint.ifPresent(builder::endpointOverride);
+        return builder.build();
+    }
+
     /** The Management API client; on AWS its endpoint is the API's stage URL, which the stack passes in. */
     public static ApiGatewayManagementApiClient management(ParleyConfig config) {
         URI endpoint = config.requireManagementEndpoint();

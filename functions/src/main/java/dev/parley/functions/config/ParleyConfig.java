@@ -69,6 +69,29 @@ public record ParleyConfig(
         return FunctionEnvironment.get(variable).orElseThrow(() -> new IllegalStateException(variable + " is not set"));
     }
 
+    /** Locally, the SQS emulator's endpoint; unset on AWS. */
+    public static final String SQS_ENDPOINT = "PARLEY_SQS_ENDPOINT";
+    /** The URL of the queue the notification redelivery checks wait in (the manifest gives its name; the deployment its URL). */
+    public static final String REDELIVERY_QUEUE = "PARLEY_QUEUE_REDELIVERY";
+    /** How long a device has to acknowledge a notification before it is sent again (seconds, SQS's delay unit); doubled each time. */
+    public static final String REDELIVERY_TIMEOUT_SECONDS = "PARLEY_REDELIVERY_TIMEOUT_SECONDS";
+    public static final Duration DEFAULT_REDELIVERY_TIMEOUT = Duration.ofSeconds(30);
+    /** How many times a notification is sent to a device that does not acknowledge it before its delivery is dead. */
+    public static final String REDELIVERY_ATTEMPTS = "PARLEY_REDELIVERY_ATTEMPTS";
+    public static final int DEFAULT_REDELIVERY_ATTEMPTS = 5;
+
+    /** The redelivery timeout from the environment, 1 to 900 s (SQS's longest delay). */
+    public static Duration redeliveryTimeout() {
+        return FunctionEnvironment.get(REDELIVERY_TIMEOUT_SECONDS).map(value -> Duration.ofSeconds(bounded(REDELIVERY_TIMEOUT_SECONDS, value, 1, 900,
+                "seconds"))).orElse(DEFAULT_REDELIVERY_TIMEOUT);
+    }
+
+    /** The attempts from the environment, 1 to 20. */
+    public static int redeliveryAttempts() {
+        return FunctionEnvironment.get(REDELIVERY_ATTEMPTS).map(value -> (int) bounded(REDELIVERY_ATTEMPTS, value, 1, 20, "attempts"))
+                .orElse(DEFAULT_REDELIVERY_ATTEMPTS);
+    }
+
     /** The inbox table; the manifest names it for the functions that read or write it. */
     public static final String INBOX_TABLE = "PARLEY_TABLE_INBOX";
 

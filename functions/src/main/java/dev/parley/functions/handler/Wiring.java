@@ -141,8 +141,21 @@ final class Wiring {
     dev.parley.functions.usecase.Notifications notifications(dev.parley.functions.config.PublishSettings settings) {
         return new dev.parley.functions.usecase.Notifications(inbox(),
                 new dev.parley.functions.store.DynamoPublishRecords(dynamo, ParleyConfig.table(ParleyConfig.PUBLISHES_TABLE)),
-                new dev.parley.functions.store.DynamoTokenBuckets(dynamo, ParleyConfig.table(ParleyConfig.LIMITS_TABLE)), delivery(),
-                new dev.parley.protocol.FrameCodec(), clock, settings.categories(), new java.security.SecureRandom());
+                new dev.parley.functions.store.DynamoTokenBuckets(dynamo, ParleyConfig.table(ParleyConfig.LIMITS_TABLE)), notificationDispatch(),
+                clock, settings.categories(), new java.security.SecureRandom());
+    }
+
+    /** Sending notifications to devices, each send timed for its redelivery check on the redelivery queue. */
+    dev.parley.functions.usecase.NotificationDispatch notificationDispatch() {
+        var timers = new dev.parley.functions.store.SqsRedeliveryTimers(() -> AwsClients.sqs(config,
+                FunctionEnvironment.get(ParleyConfig.SQS_ENDPOINT).map(java.net.URI::create)), ParleyConfig.table(ParleyConfig.REDELIVERY_QUEUE));
+        return new dev.parley.functions.usecase.NotificationDispatch(connections(), delivery(), new dev.parley.protocol.FrameCodec(), timers, clock,
+                ParleyConfig.redeliveryTimeout());
+    }
+
+    /** The redelivery checks. */
+    dev.parley.functions.usecase.Redelivery redelivery() {
+        return new dev.parley.functions.usecase.Redelivery(inbox(), notificationDispatch(), ParleyConfig.redeliveryAttempts());
     }
 
     dev.parley.ports.Inbox inbox() {

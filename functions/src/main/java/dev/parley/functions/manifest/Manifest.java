@@ -10,11 +10,30 @@ import java.util.Set;
  * CDK stack builds from. Checked on construction: unique names, one function per route, at most
  * one authorizer, tables that triggers and functions name exist.
  */
-public record Manifest(List<FunctionSpec> functions, List<TableSpec> tables) {
+public record Manifest(List<FunctionSpec> functions, List<TableSpec> tables, List<QueueSpec> queues) {
+
+    /** A deployment without queues. */
+    public Manifest(List<FunctionSpec> functions, List<TableSpec> tables) {
+        this(functions, tables, List.of());
+    }
 
     public Manifest {
         functions = List.copyOf(functions);
         tables = List.copyOf(tables);
+        queues = List.copyOf(queues);
+        Set<String> queueNames = new HashSet<>();
+        for (QueueSpec queue : queues) {
+            if (!queueNames.add(queue.name())) {
+                throw new IllegalArgumentException("queue " + queue.name() + " is defined twice");
+            }
+        }
+        for (QueueSpec queue : queues) {
+            queue.deadLetters().ifPresent(dead -> {
+                if (!queueNames.contains(dead.queue())) {
+                    throw new IllegalArgumentException("queue " + queue.name() + " sends dead letters to unknown queue " + dead.queue());
+                }
+            });
+        }
         Set<String> names = new HashSet<>();
         Set<String> routes = new HashSet<>();
         Set<String> httpRoutes = new HashSet<>();
@@ -51,6 +70,11 @@ public record Manifest(List<FunctionSpec> functions, List<TableSpec> tables) {
                         throw new IllegalArgumentException("HTTP route " + route.routeKey() + " has two functions");
                     }
                 }
+                case Trigger.QueueMapping mapping -> {
+                    if (!queueNames.contains(mapping.queue())) {
+                        throw new IllegalArgumentException(function.name() + " maps unknown queue " + mapping.queue());
+                    }
+                }
             }
             for (String table : function.tables().keySet()) {
                 if (!tableNames.contains(table)) {
@@ -83,6 +107,11 @@ public record Manifest(List<FunctionSpec> functions, List<TableSpec> tables) {
     /** The functions behind the HTTP API's routes (the publish API). */
     public List<FunctionSpec> httpRoutes() {
         return functions.stream().filter(f -> f.trigger() instanceof Trigger.HttpRoute).toList();
+    }
+
+    /** The functions an SQS event source mapping invokes. */
+    public List<FunctionSpec> queueConsumers() {
+        return functions.stream().filter(f -> f.trigger() instanceof Trigger.QueueMapping).toList();
     }
 
     public List<FunctionSpec> streamConsumers() {

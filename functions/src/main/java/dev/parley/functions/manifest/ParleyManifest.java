@@ -8,6 +8,7 @@ import dev.parley.functions.handler.FanOutHandler;
 import dev.parley.functions.handler.FrameHandler;
 import dev.parley.functions.handler.PublishHandler;
 import dev.parley.functions.handler.PushEventsHandler;
+import dev.parley.functions.handler.RedeliveryHandler;
 import dev.parley.functions.handler.ReceiptNoticesHandler;
 import dev.parley.functions.manifest.FunctionSpec.TableAccess;
 import dev.parley.functions.manifest.TableSpec.Key;
@@ -39,6 +40,8 @@ public final class ParleyManifest {
     public static final String INBOX = "parley-inbox";
     public static final String PUBLISHES = "parley-publishes";
     public static final String LIMITS = "parley-limits";
+    public static final String REDELIVERY = "parley-redelivery";
+    public static final String REDELIVERY_DEAD = "parley-redelivery-dead";
 
     /** Every client frame type Parley serves, each a route of the frame function. */
     public static final List<String> FRAME_ROUTES = List.of(
@@ -121,10 +124,30 @@ public final class ParleyManifest {
         publish.put(PublishSettings.PUBLISHERS, "{}");
         publish.put(ParleyConfig.PUBLISHES_TABLE, PUBLISHES);
         publish.put(ParleyConfig.LIMITS_TABLE, LIMITS);
+        // Each send to a device is timed for its redelivery check, on the redelivery queue.
+        publish.put(ParleyConfig.REDELIVERY_QUEUE, REDELIVERY);
+        publish.put(ParleyConfig.REDELIVERY_TIMEOUT_SECONDS, Long.toString(ParleyConfig.DEFAULT_REDELIVERY_TIMEOUT.toSeconds()));
         functions.add(new FunctionSpec("publish", PublishHandler.class.getName(), 1024, Duration.ofSeconds(29), publish,
                 new Trigger.HttpRoute("POST", "/notifications"), Map.of(INBOX, TableAccess.READ_WRITE, CONNECTIONS, TableAccess.READ_WRITE,
                         PUBLISHES, TableAccess.READ_WRITE, LIMITS, TableAccess.READ_WRITE), true));
-        return new Manifest(functions, tables());
+        // The redelivery checks: ten at a time, each a check of one device's acknowledgement (docs/notifications.md).
+        Map<String, String> redelivery = new java.util.HashMap<>(tables);
+        redelivery.put(ParleyConfig.REDELIVERY_QUEUE, REDELIVERY);
+        redelivery.put(ParleyConfig.REDELIVERY_TIMEOUT_SECONDS, Long.toString(ParleyConfig.DEFAULT_REDELIVERY_TIMEOUT.toSeconds()));
+        redelivery.put(ParleyConfig.REDELIVERY_ATTEMPTS, Integer.toString(ParleyConfig.DEFAULT_REDELIVERY_ATTEMPTS));
+        functions.add(new FunctionSpec("redelivery", RedeliveryHandler.class.getName(), 512, Duration.ofSeconds(30), redelivery,
+                new Trigger.QueueMapping(REDELIVERY, 10, Duration.ZERO), Map.of(INBOX, TableAccess.READ_WRITE, CONNECTIONS, TableAccess.READ_WRITE),
+                true));
+        return new Manifest(functions, tables(), queues());
+    }
+
+    /**
+     * The queues: the redelivery checks wait in one (a visibility timeout six times the function's, as Lambda advises), and
+     * a check that failed five times goes to its dead-letter queue, which is alarmed.
+     */
+    static List<QueueSpec> queues() {
+        return List.of(new QueueSpec(REDELIVERY_DEAD, Duration.ofSeconds(30), Optional.empty()),
+                new QueueSpec(REDELIVERY, Duration.ofSeconds(180), Optional.of(new QueueSpec.DeadLetters(REDELIVERY_DEAD, 5))));
     }
 
     /** Each table as its owner in {@code store} describes it: the same constants the stores read and write. */

@@ -60,6 +60,23 @@ public sealed interface Trigger {
         }
     }
 
+    /**
+     * An SQS event source mapping: the function gets up to {@code batchSize} messages of {@code queue} at a time and answers
+     * which of them failed (partial batch responses); those come back after the queue's visibility timeout, and go to its
+     * dead-letter queue after its {@code maxReceiveCount}.
+     */
+    record QueueMapping(String queue, int batchSize, Duration maximumBatchingWindow) implements Trigger {
+        public QueueMapping {
+            Objects.requireNonNull(queue, "queue");
+            if (batchSize < 1 || batchSize > 10) {
+                throw new IllegalArgumentException("batchSize must be 1 to 10 (no batching window needed), was " + batchSize);
+            }
+            if (maximumBatchingWindow.isNegative() || maximumBatchingWindow.compareTo(Duration.ofSeconds(300)) > 0) {
+                throw new IllegalArgumentException("maximumBatchingWindow must be 0 to 300 seconds, was " + maximumBatchingWindow);
+            }
+        }
+    }
+
     /** Where a stream mapping starts reading a shard it has no checkpoint for. */
     enum StartingPosition { TRIM_HORIZON, LATEST }
 

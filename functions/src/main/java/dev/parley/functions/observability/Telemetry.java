@@ -30,6 +30,9 @@ public final class Telemetry {
     public static final String PUSH_HAND_OFFS = "PushHandOffs";
     /** Devices whose push endpoint the platform disabled (the token is dead), found by the endpoint events. */
     public static final String PUSH_DEVICES_RETIRED = "PushDevicesRetired";
+    /** Notifications sent again to a device that had not acknowledged them; and deliveries given up after the most sends. */
+    public static final String NOTIFICATIONS_SENT_AGAIN = "NotificationsSentAgain";
+    public static final String NOTIFICATION_DELIVERIES_DEAD = "NotificationDeliveriesDead";
     public static final String FRAMES_DEFERRED = "FramesDeferred";
     /** Sends whose fast path delivered to every live connection in time, and recorded it; and those that left it to the stream. */
     public static final String FAST_PATH_COMPLETE = "FastPathComplete";

@@ -4,7 +4,6 @@ import static dev.parley.functions.store.InboxTable.COUNTS_SORT;
 import static dev.parley.functions.store.InboxTable.EVENTS;
 import static dev.parley.functions.store.InboxTable.HOLDER;
 import static dev.parley.functions.store.InboxTable.SORT;
-import static dev.parley.functions.store.InboxTable.STATE;
 import static dev.parley.functions.store.InboxTable.UNREAD;
 import static dev.parley.functions.store.InboxTable.UNSEEN;
 import static dev.parley.functions.store.InboxTable.UNTIL;
@@ -23,7 +22,6 @@ import dev.parley.model.NotificationState;
 import dev.parley.model.UserId;
 import dev.parley.ports.Inbox;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,12 +44,14 @@ public final class DynamoInbox implements Inbox {
     private final String table;
     private final java.time.Clock clock;
     private final InboxMarks marks;
+    private final InboxPages pages;
 
     public DynamoInbox(DynamoDbClient dynamo, String table, java.time.Clock clock) {
         this.dynamo = dynamo;
         this.table = table;
         this.clock = clock;
         this.marks = new InboxMarks(dynamo, table);
+        this.pages = new InboxPages(dynamo, table);
     }
 
     // ---- adding --------------------------------------------------------------------------------------------------
@@ -170,41 +170,8 @@ public final class DynamoInbox implements Inbox {
     @Override
     public Page list(UserId user, InboxFilter filter, Optional<NotificationId> after, int limit) {
         return SdkErrors.translating("listing notifications", () -> {
-            List<Notification> found = new ArrayList<>();
-            Map<String, AttributeValue> start = null;
-            Map<String, String> names = new HashMap<>(Map.of("#user", USER, "#sk", SORT, "#state", STATE));
-            Map<String, AttributeValue> values = new HashMap<>(Map.of(":user", InboxItems.s(user.value()), ":first", InboxItems.s(InboxTable.NOTIFICATION_PREFIX)));
-            String range;
-            if (after.isPresent()) {
-                // Inclusive, as BETWEEN is: the cursor's own notification is read again and skipped.
-                values.put(":last", InboxItems.s(InboxTable.notificationSort(after.get())));
-                range = "#sk BETWEEN :first AND :last";
-            } else {
-                range = "begins_with(#sk, :first)";
-            }
-            List<String> admitted = new ArrayList<>();
-            for (NotificationState state : NotificationState.values()) {
-                if (filter.admits(state)) {
-                    values.put(":" + state.wireName(), InboxItems.s(state.wireName()));
-                    admitted.add(":" + state.wireName());
-                }
-            }
-            do {
-                Map<String, AttributeValue> from = start;
-                QueryResponse page = dynamo.query(b -> b.tableName(table).consistentRead(true).scanIndexForward(false)
-                        .keyConditionExpression("#user = :user AND " + range).filterExpression("#state IN (" + String.join(", ", admitted) + ")")
-                        .expressionAttributeNames(names).expressionAttributeValues(values).limit(limit + 1).exclusiveStartKey(from));
-                for (Map<String, AttributeValue> item : page.items()) {
-                    Notification notification = InboxItems.notification(item);
-                    if (after.isEmpty() || !notification.id().equals(after.get())) {
-                        found.add(notification);
-                    }
-                }
-                start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-            } while (start != null && found.size() <= limit);
-            boolean more = found.size() > limit;
-            List<Notification> shown = more ? found.subList(0, limit) : found;
-            return new Page(shown, more ? Optional.of(shown.getLast().id()) : Optional.empty(), counts(user));
+            InboxPages.Found found = pages.newestFirst(user, filter, after, limit);
+            return new Page(found.notifications(), found.next(), counts(user));
         });
     }
 
@@ -222,6 +189,23 @@ public final class DynamoInbox implements Inbox {
                 USER, InboxItems.s(user.value()), SORT, InboxItems.s(InboxTable.ackSort(id, device)), InboxTable.EXPIRES, AttributeValue.fromN(expires))).build()).build())
                 .toList();
         SdkErrors.translating("recording acknowledgements", () -> Batches.writeAll(dynamo, Backoff.DYNAMODB, table, puts));
+    }
+
+    @Override
+    public Optional<Notification> find(UserId user, NotificationId id) {
+        return SdkErrors.translating("reading a notification", () -> get(user, InboxTable.notificationSort(id)).map(InboxItems::notification));
+    }
+
+    @Override
+    public void deliveryDead(UserId user, DeviceId device, NotificationId id) {
+        String expires = Long.toString(clock.instant().plus(InboxTable.DEAD_LIFE).getEpochSecond());
+        SdkErrors.translating("recording a dead delivery", () -> dynamo.putItem(b -> b.tableName(table).item(Map.of(USER, InboxItems.s(user.value()),
+                SORT, InboxItems.s(InboxTable.deadSort(id, device)), InboxTable.EXPIRES, AttributeValue.fromN(expires)))));
+    }
+
+    @Override
+    public boolean isDeliveryDead(UserId user, DeviceId device, NotificationId id) {
+        return SdkErrors.translating("reading a dead delivery", () -> get(user, InboxTable.deadSort(id, device)).isPresent());
     }
 
     @Override

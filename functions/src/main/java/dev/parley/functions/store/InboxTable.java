@@ -13,7 +13,8 @@ import dev.parley.model.NotificationId;
  * <li>{@code A#<notificationId>#<deviceId>}: the device acknowledged the notification (a small item of its own, so an ack
  * costs one write unit whatever the notification's size); {@link #EXPIRES} a week on, long after its last redelivery.</li>
  * </ul>
- * {@code A#}, {@code C} and {@code G#} sort before {@code N#}, outside every notification range.
+ * {@code X#<notificationId>#<deviceId>}: the delivery to that device was given up ({@link #DEAD_PREFIX}).
+ * {@code A#}, {@code C}, {@code G#} sort before {@code N#} and {@code X#} after it, outside every notification range.
  */
 public final class InboxTable {
     public static final String USER = "userId";
@@ -42,6 +43,9 @@ public final class InboxTable {
     public static final String UNSEEN = "unseen";
 
     public static final String ACK_PREFIX = "A#";
+    /** {@code X#<notificationId>#<deviceId>}: its delivery to the device was given up; kept 30 days ({@link #EXPIRES}), for support. */
+    public static final String DEAD_PREFIX = "X#";
+    public static final java.time.Duration DEAD_LIFE = java.time.Duration.ofDays(30);
     /** The TTL attribute (epoch seconds), on acknowledgements. */
     public static final String EXPIRES = "expiresAt";
     public static final java.time.Duration ACK_LIFE = java.time.Duration.ofDays(7);
@@ -58,6 +62,10 @@ public final class InboxTable {
 
     static String ackSort(NotificationId id, dev.parley.model.DeviceId device) {
         return ACK_PREFIX + id.value() + "#" + device.value();
+    }
+
+    static String deadSort(NotificationId id, dev.parley.model.DeviceId device) {
+        return DEAD_PREFIX + id.value() + "#" + device.value();
     }
 
     static String groupSort(String category, String groupKey) {

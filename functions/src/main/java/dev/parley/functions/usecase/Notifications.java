@@ -9,9 +9,7 @@ import dev.parley.model.RateLimitedException;
 import dev.parley.ports.Inbox;
 import dev.parley.ports.PublishRecords;
 import dev.parley.ports.TokenBuckets;
-import dev.parley.protocol.FrameCodec;
 import dev.parley.protocol.PublishRequest;
-import dev.parley.protocol.ServerFrame;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -60,20 +58,18 @@ public final class Notifications {
     private final Inbox inbox;
     private final PublishRecords records;
     private final TokenBuckets buckets;
-    private final Delivery delivery;
-    private final FrameCodec codec;
+    private final NotificationDispatch dispatch;
     private final Clock clock;
     private final Map<String, Category> categories;
     private final RandomGenerator random;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
-    public Notifications(Inbox inbox, PublishRecords records, TokenBuckets buckets, Delivery delivery, FrameCodec codec, Clock clock,
+    public Notifications(Inbox inbox, PublishRecords records, TokenBuckets buckets, NotificationDispatch dispatch, Clock clock,
                          Map<String, Category> categories, RandomGenerator random) {
         this.inbox = inbox;
         this.records = records;
         this.buckets = buckets;
-        this.delivery = delivery;
-        this.codec = codec;
+        this.dispatch = dispatch;
         this.clock = clock;
         this.categories = Map.copyOf(categories);
         this.random = random;
@@ -135,7 +131,7 @@ public final class Notifications {
                 try {
                     Inbox.Stored stored = inbox.add(recipient, event);
                     if (stored.added()) {
-                        delivery.postToUsers(List.of(recipient), codec.encode(new ServerFrame.NotificationReceive(stored.notification())), Optional.empty());
+                        dispatch.send(recipient, stored.notification());
                     }
                     return stored;
                 } finally {

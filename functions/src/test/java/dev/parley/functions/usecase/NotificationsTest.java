@@ -17,6 +17,8 @@ import dev.parley.protocol.ServerFrame;
 import dev.parley.testsupport.ports.InMemoryInbox;
 import dev.parley.testsupport.ports.InMemoryPublishRecords;
 import dev.parley.testsupport.ports.InMemoryTokenBuckets;
+import dev.parley.testsupport.ports.RecordingRedeliveryTimers;
+import dev.parley.ports.RedeliveryTimers;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +31,11 @@ import org.junit.jupiter.api.Test;
 class NotificationsTest {
     private final Fixture world = new Fixture();
     private final InMemoryInbox inbox = new InMemoryInbox();
-    private final Notifications notifications = new Notifications(inbox, new InMemoryPublishRecords(), new InMemoryTokenBuckets(), world.delivery,
-            world.codec, world.clock, Map.of("comments", new Notifications.Category("comments", Optional.empty(), false),
+    private final RecordingRedeliveryTimers timers = new RecordingRedeliveryTimers();
+    private final NotificationDispatch dispatch = new NotificationDispatch(world.registry, world.delivery, world.codec, timers, world.clock,
+            Duration.ofSeconds(30));
+    private final Notifications notifications = new Notifications(inbox, new InMemoryPublishRecords(), new InMemoryTokenBuckets(), dispatch,
+            world.clock, Map.of("comments", new Notifications.Category("comments", Optional.empty(), false),
             "likes", new Notifications.Category("likes", Optional.of(Duration.ofMinutes(10)), false)), new Random(5));
     private final Notifications.Publisher comments = new Notifications.Publisher("arn:aws:iam::1:role/comments", Set.of("comments"),
             new TokenBuckets.Limit(2, 4));
@@ -49,6 +54,38 @@ class NotificationsTest {
                 .satisfies(frame -> assertThat(frame.notification().id()).isEqualTo(published.id()));
         assertThat(inbox.list(BOB, InboxFilter.ALL, Optional.empty(), 10).notifications()).as("bob is offline: his inbox has it").hasSize(1);
         assertThat(published.id().epochMillis()).isEqualTo(NOW.toEpochMilli());
+        assertThat(timers.scheduled()).as("a check for the device reached, none for bob's").containsExactly(
+                new RedeliveryTimers.Check(ALICE, dev.parley.model.DeviceId.DEFAULT, published.id(), 1, Duration.ofSeconds(30)));
+    }
+
+    @Test
+    void aDeviceThatNeverAcknowledgesIsSentItAgainWithBackoffThenItsDeliveryIsDead() {
+        world.registry.add(ALICE, "alice-phone", NOW.plusSeconds(3600));
+        Redelivery redelivery = new Redelivery(inbox, dispatch, 3);
+        Notifications.Published published = notifications.publish(comments, request("comments", "hi", ALICE), Optional.empty(), "h");
+        RedeliveryTimers.Check first = timers.scheduled().getLast();
+        assertThat(redelivery.check(first)).isEqualTo(Redelivery.Outcome.SENT_AGAIN);
+        RedeliveryTimers.Check second = timers.scheduled().getLast();
+        assertThat(second.attempt()).isEqualTo(2);
+        assertThat(second.delay()).as("doubled").isEqualTo(Duration.ofSeconds(60));
+        assertThat(world.framesOf("alice-phone", ServerFrame.NotificationReceive.class)).hasSize(2);
+        world.registry.remove(dev.parley.model.ConnectionId.of("alice-phone"), ALICE, NOW);
+        assertThat(redelivery.check(second)).as("offline: its next check is timed all the same").isEqualTo(Redelivery.Outcome.WAITING_FOR_THE_DEVICE);
+        RedeliveryTimers.Check third = timers.scheduled().getLast();
+        assertThat(third.attempt()).isEqualTo(3);
+        assertThat(redelivery.check(third)).isEqualTo(Redelivery.Outcome.DEAD);
+        assertThat(inbox.isDeliveryDead(ALICE, dev.parley.model.DeviceId.DEFAULT, published.id())).isTrue();
+        assertThat(timers.scheduled()).as("no check after the last").hasSize(3);
+    }
+
+    @Test
+    void anAcknowledgedNotificationIsNotSentAgain() {
+        world.registry.add(ALICE, "alice-phone", NOW.plusSeconds(3600));
+        Notifications.Published published = notifications.publish(comments, request("comments", "hi", ALICE), Optional.empty(), "h");
+        inbox.acknowledge(ALICE, dev.parley.model.DeviceId.DEFAULT, List.of(published.id()));
+        assertThat(new Redelivery(inbox, dispatch, 5).check(timers.scheduled().getLast())).isEqualTo(Redelivery.Outcome.ACKNOWLEDGED);
+        assertThat(world.framesOf("alice-phone", ServerFrame.NotificationReceive.class)).hasSize(1);
+        assertThat(timers.scheduled()).hasSize(1);
     }
 
     @Test

@@ -155,4 +155,21 @@ public final class InMemoryInbox implements Inbox {
     public synchronized boolean acknowledged(UserId user, DeviceId device, NotificationId id) {
         return acknowledged.contains(user + "/" + device + "/" + id);
     }
+
+    @Override
+    public synchronized Optional<Notification> find(UserId user, NotificationId id) {
+        return Optional.ofNullable(of(user).notifications.get(id));
+    }
+
+    private final Set<String> dead = new HashSet<>();
+
+    @Override
+    public synchronized void deliveryDead(UserId user, DeviceId device, NotificationId id) {
+        dead.add(user + "/" + device + "/" + id);
+    }
+
+    @Override
+    public synchronized boolean isDeliveryDead(UserId user, DeviceId device, NotificationId id) {
+        return dead.contains(user + "/" + device + "/" + id);
+    }
 }

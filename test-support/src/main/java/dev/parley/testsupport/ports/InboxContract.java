@@ -179,6 +179,13 @@ public abstract class InboxContract {
         assertThat(inbox.acknowledged(ALICE, DeviceId.of("laptop"), first)).as("another device").isFalse();
         assertThat(inbox.acknowledged(BOB, phone, first)).as("another user's").isFalse();
         assertThat(inbox.counts(ALICE)).as("an ack is not a mark").isEqualTo(new InboxCounts(2, 2));
+
+        assertThat(inbox.find(ALICE, first)).hasValueSatisfying(n -> assertThat(n.content().title()).isEqualTo("a"));
+        assertThat(inbox.find(BOB, first)).isEmpty();
+        inbox.deliveryDead(ALICE, DeviceId.of("laptop"), second);
+        assertThat(inbox.isDeliveryDead(ALICE, DeviceId.of("laptop"), second)).isTrue();
+        assertThat(inbox.isDeliveryDead(ALICE, phone, second)).isFalse();
+        assertThat(inbox.counts(ALICE)).as("a dead delivery is still in the inbox").isEqualTo(new InboxCounts(2, 2));
     }
 
     @Test
