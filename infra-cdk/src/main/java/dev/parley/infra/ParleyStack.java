@@ -177,8 +177,6 @@ public final class ParleyStack extends Stack {
             environment.computeIfPresent(PublishSettings.CATEGORIES, (name, value) -> settings.notificationCategories());
             environment.computeIfPresent(PublishSettings.PUBLISHERS, (name, value) -> settings.publishers());
             environment.computeIfPresent(ParleyConfig.PUSH_WINDOW_MS, (name, value) -> Long.toString(settings.pushWindowSeconds() * 1000L));
-            // A function told a queue's URL sends to it (the one that consumes it is granted that by its event source).
-            spec.environment().values().stream().filter(queues::containsKey).distinct().forEach(queue -> queues.get(queue).grantSendMessages(alias));
             if (spec.managesConnections()) {
                 environment.put(ParleyConfig.MANAGEMENT_ENDPOINT, managementEndpoint);
             }
@@ -222,6 +220,8 @@ public final class ParleyStack extends Stack {
                 alias.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("sns:GetEndpointAttributes", "sns:DeleteEndpoint"))
                         .resources(endpoints).build());
             }
+            // A function told a queue's URL sends to it (the one that consumes it is granted that by its event source).
+            spec.environment().values().stream().filter(queues::containsKey).distinct().forEach(queue -> queues.get(queue).grantSendMessages(alias));
             if (spec.managesConnections()) {
                 alias.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("execute-api:ManageConnections"))
                         .resources(manageConnections).build());

@@ -5,6 +5,8 @@ import dev.parley.functions.config.PublishSettings;
 import dev.parley.local.httpapi.HttpApiGateway;
 import dev.parley.local.httpapi.LocalPublishers;
 import dev.parley.local.httpapi.SigV4Verifier;
+import dev.parley.local.sqs.SqsEmulator;
+import dev.parley.local.sqs.SqsEventSourceMapping;
 import dev.parley.ports.TokenBuckets;
 import dev.parley.functions.auth.TokenVerifier;
 import dev.parley.functions.manifest.FunctionSpec;
@@ -66,6 +68,19 @@ public final class LocalCloud implements Callable<Integer> {
 
     @Option(names = "--sns-port", defaultValue = "8100", description = "SNS mobile push (default: ${DEFAULT-VALUE}; 0 picks a free port).")
     int snsPort;
+
+    @Option(names = "--sqs-port", defaultValue = "9324",
+            description = "SQS (the notification redelivery timers; default: ${DEFAULT-VALUE}; 0 picks a free port).")
+    int sqsPort;
+
+    @Option(names = "--redelivery-timeout-seconds", paramLabel = "S",
+            description = "How long a device has to acknowledge a notification before it is sent again, doubled each time (default: the"
+                    + " manifest's, 30; tests use 1).")
+    Integer redeliveryTimeoutSeconds;
+
+    @Option(names = "--redelivery-attempts", paramLabel = "N",
+            description = "How many times a notification is sent to a device that does not acknowledge it (default: the manifest's, 5).")
+    Integer redeliveryAttempts;
 
     @Option(names = "--http-port", defaultValue = "8090",
             description = "The HTTP API: the publish API for internal services, SigV4-signed (default: ${DEFAULT-VALUE}; 0 picks a free port).")
@@ -171,6 +186,8 @@ public final class LocalCloud implements Callable<Integer> {
     private SnsEmulator sns;
     private LambdaRuntime runtime;
     private HttpApiGateway httpApi;
+    private SqsEmulator sqs;
+    private final List<SqsEventSourceMapping> queueMappings = new ArrayList<>();
     private final List<StreamEventSourceMapping> mappings = new ArrayList<>();
 
     public Endpoints endpoints() {
@@ -198,6 +215,16 @@ public final class LocalCloud implements Callable<Integer> {
 
     public SnsEmulator sns() {
         return sns;
+    }
+
+    /** The SQS emulator (none when the manifest has no queue). */
+    public Optional<SqsEmulator> sqs() {
+        return Optional.ofNullable(sqs);
+    }
+
+    /** Whether every SQS mapping is between batches. */
+    public boolean queueMappingsIdle() {
+        return queueMappings.stream().allMatch(SqsEventSourceMapping::isIdle);
     }
 
     public LambdaRuntime runtime() {
@@ -228,6 +255,12 @@ public final class LocalCloud implements Callable<Integer> {
         }
         // Checked before anything starts, like every option.
         publishLimit();
+        if (redeliveryTimeoutSeconds != null && (redeliveryTimeoutSeconds < 1 || redeliveryTimeoutSeconds > 900)) {
+            throw new CommandLine.ParameterException(commandLine(), "--redelivery-timeout-seconds must be 1 to 900, was " + redeliveryTimeoutSeconds);
+        }
+        if (redeliveryAttempts != null && (redeliveryAttempts < 1 || redeliveryAttempts > 20)) {
+            throw new CommandLine.ParameterException(commandLine(), "--redelivery-attempts must be 1 to 20, was " + redeliveryAttempts);
+        }
         if (logSamplePercent != null && (logSamplePercent < 0 || logSamplePercent > 100)) {
             throw new CommandLine.ParameterException(commandLine(), "--log-sample-percent must be 0 to 100, was " + logSamplePercent);
         }
@@ -266,6 +299,10 @@ public final class LocalCloud implements Callable<Integer> {
         reports.add(ComponentReport.running("SNS mobile push", sns.endpoint() + "  (outbox " + sns.endpoint() + "/_parley/outbox, faults "
                 + sns.endpoint() + "/_parley/faults)"));
 
+        if (!manifest.queues().isEmpty()) {
+            sqs = start(() -> SqsEmulator.start(host, sqsPort, manifest.queues()));
+            reports.add(ComponentReport.running("SQS (ElasticMQ)", sqs.endpoint() + "  (" + manifest.queues().size() + " queues from the manifest)"));
+        }
         runtime = start(() -> new LambdaRuntime(killSwitch));
         gateway = start(() -> WebSocketGateway.builder(manifest, runtime).host(host).port(webSocketPort).principals(principals)
                 .limits(GatewayLimits.AWS.withIdleTimeout(idleTimeout).withMaxConnectionDuration(maxConnection)).latency(latency).killSwitch(killSwitch).start());
@@ -282,6 +319,9 @@ public final class LocalCloud implements Callable<Integer> {
         reports.add(ComponentReport.running("Management API", gateway.managementEndpoint() + "/@connections/{connectionId}"));
 
         manifest.pushEventConsumers().forEach(consumer -> sns.subscribe(pushEvents, new SnsSubscription(runtime, consumer.name())));
+        for (FunctionSpec consumer : manifest.queueConsumers()) {
+            queueMappings.add(start(() -> new SqsEventSourceMapping(consumer, runtime, sqs).start()));
+        }
         for (FunctionSpec consumer : manifest.streamConsumers()) {
             Trigger.StreamMapping mapping = (Trigger.StreamMapping) consumer.trigger();
             OnFailureDestination destination = new OnFailureDestination(mapping.onFailureDestination().orElse(consumer.name() + "-failures"));
@@ -357,6 +397,17 @@ public final class LocalCloud implements Callable<Integer> {
         Map<String, String> environment = new HashMap<>(function.environment());
         environment.put(ParleyConfig.DYNAMODB_ENDPOINT, dynamoDb.endpoint().toString());
         environment.put(ParleyConfig.SNS_ENDPOINT, sns.endpoint().toString());
+        if (sqs != null) {
+            environment.put(ParleyConfig.SQS_ENDPOINT, sqs.endpoint().toString());
+            // A queue the manifest names, as the stack gives its URL.
+            manifest.queues().forEach(queue -> environment.replaceAll((name, value) -> value.equals(queue.name()) ? sqs.url(queue.name()) : value));
+        }
+        if (redeliveryTimeoutSeconds != null) {
+            environment.computeIfPresent(ParleyConfig.REDELIVERY_TIMEOUT_SECONDS, (name, value) -> Integer.toString(redeliveryTimeoutSeconds));
+        }
+        if (redeliveryAttempts != null) {
+            environment.computeIfPresent(ParleyConfig.REDELIVERY_ATTEMPTS, (name, value) -> Integer.toString(redeliveryAttempts));
+        }
         // The functions the manifest names platform applications for: the local SNS has one for each platform.
         environment.computeIfPresent(ParleyConfig.FCM_APPLICATION_ARN, (name, value) -> fcmApplication);
         environment.computeIfPresent(ParleyConfig.APNS_APPLICATION_ARN, (name, value) -> apnsApplication);
@@ -406,6 +457,7 @@ public final class LocalCloud implements Callable<Integer> {
         }
         running.clear();
         mappings.clear();
+        queueMappings.clear();
     }
 
     @Override
@@ -416,7 +468,7 @@ public final class LocalCloud implements Callable<Integer> {
             reports = startComponents();
         } catch (Servers.PortInUseException e) {
             stopComponents();
-            spec.commandLine().getErr().println("error: " + e.getMessage() + " (--dynamodb-port, --websocket-port, --sns-port and --http-port choose them; 0 picks a free one)");
+            spec.commandLine().getErr().println("error: " + e.getMessage() + " (--dynamodb-port, --websocket-port, --sns-port, --sqs-port and --http-port choose them; 0 picks a free one)");
             return 1;
         } catch (RuntimeException e) {
             stopComponents();

@@ -234,6 +234,48 @@ class NotificationsIT extends EndToEndTest {
     }
 
     @Test
+    void aDeviceThatDoesNotAcknowledgeIsSentItAgainWithBackoffUntilItsDeliveryIsDead() throws Exception {
+        // A cloud of its own, with short timers: a second to acknowledge, doubled each time, three sends in all.
+        StackUnderTest quick = StackUnderTest.ownLocalCloud("--redelivery-timeout-seconds", "1", "--redelivery-attempts", "3");
+        try {
+            var cloud = quick.local().orElseThrow();
+            SignedPublisher quickPublisher = new SignedPublisher(cloud.endpoints().httpApi().orElseThrow().resolve("/notifications"),
+                    LocalPublishers.ACCESS_KEY_ID, LocalPublishers.SECRET_ACCESS_KEY, LocalPublishers.REGION);
+            try (ParleyClient phone = ParleyClient.connect(quick, user("ivy"), "phone"); ParleyClient laptop = ParleyClient.connect(quick, user("ivy"), "laptop")) {
+                long published = System.nanoTime();
+                assertThat(quickPublisher.publish(SignedPublisher.body(List.of(user("ivy")), "comments", "are you there?", Optional.empty(),
+                        Optional.empty())).statusCode()).isEqualTo(202);
+                Notification first = phone.await(ServerFrame.NotificationReceive.class).notification();
+                phone.send(new ClientFrame.NotificationAck(List.of(first.id())));
+                List<ServerFrame.NotificationReceive> toLaptop = laptop.drain(ServerFrame.NotificationReceive.class, Duration.ofSeconds(9));
+                assertThat(toLaptop).as("sent, then again after 1 s and 2 s more: three sends").hasSize(3)
+                        .allSatisfy(frame -> assertThat(frame.notification().id()).isEqualTo(first.id()));
+                assertThat(phone.drain(ServerFrame.NotificationReceive.class, Duration.ZERO)).as("the phone acknowledged: sent once").isEmpty();
+
+                var dynamo = software.amazon.awssdk.services.dynamodb.DynamoDbClient.builder().endpointOverride(cloud.endpoints().dynamoDb())
+                        .region(software.amazon.awssdk.regions.Region.US_EAST_1).credentialsProvider(
+                                software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                                        software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("tester", "tester"))).build();
+                var inbox = new dev.parley.functions.store.DynamoInbox(dynamo, dev.parley.functions.manifest.ParleyManifest.INBOX,
+                        java.time.Clock.systemUTC());
+                long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                while (!inbox.isDeliveryDead(dev.parley.model.UserId.of(user("ivy")), dev.parley.model.DeviceId.of("laptop"), first.id())
+                        && System.nanoTime() < deadline) {
+                    Thread.sleep(100);
+                }
+                assertThat(inbox.isDeliveryDead(dev.parley.model.UserId.of(user("ivy")), dev.parley.model.DeviceId.of("laptop"), first.id()))
+                        .as("after the third send's check, %.1f s after publishing", (System.nanoTime() - published) / 1e9).isTrue();
+                assertThat(inbox.isDeliveryDead(dev.parley.model.UserId.of(user("ivy")), dev.parley.model.DeviceId.of("phone"), first.id())).isFalse();
+                assertThat(laptop.drain(ServerFrame.NotificationReceive.class, Duration.ofMillis(1_500))).as("given up: no fourth send").isEmpty();
+                laptop.send(new ClientFrame.InboxList(Optional.empty(), 10, InboxFilter.ALL));
+                assertThat(laptop.await(ServerFrame.InboxPage.class).notifications()).as("still in the inbox").hasSize(1);
+            }
+        } finally {
+            quick.stop();
+        }
+    }
+
+    @Test
     void badBodiesAre400NamingTheFieldAndUnknownCategories403() throws Exception {
         Map<String, String> bodies = Map.of(
                 "recipients", "{\"category\":\"comments\",\"content\":{\"title\":\"t\"}}",
