@@ -589,6 +589,23 @@ public final class ParleyStack extends Stack {
                     .treatMissingData(TreatMissingData.NOT_BREACHING).build());
         });
 
+        // A queue's dead letters: redelivery checks that failed five times (a store or SQS down), whose devices were not sent again.
+        manifest.queues().forEach(spec -> spec.deadLetters().ifPresent(dead -> alarms.add(Alarm.Builder.create(this, "Alarm-DeadLetters-" + dead.queue())
+                .alarmDescription("Messages of " + spec.name() + " failed " + dead.maxReceiveCount() + " times and wait in " + dead.queue()
+                        + ": inspect them, then redrive or purge the queue")
+                .metric(queues.get(dead.queue()).metricApproximateNumberOfMessagesVisible(MetricOptions.builder().period(period).statistic("Maximum").build()))
+                .threshold(0).comparisonOperator(ComparisonOperator.GREATER_THAN_THRESHOLD).evaluationPeriods(1)
+                .treatMissingData(TreatMissingData.NOT_BREACHING).build())));
+        if (!manifest.queueConsumers().isEmpty()) {
+            alarms.add(Alarm.Builder.create(this, "Alarm-NotificationDeliveriesDead")
+                    .alarmDescription("Notifications sent the most times to a device that never acknowledged them: a client not sending "
+                            + "notification.ack, or devices that cannot keep a connection (they still find them in their inbox)")
+                    .metric(Metric.Builder.create().namespace(METRICS_NAMESPACE).metricName("NotificationDeliveriesDead")
+                            .dimensionsMap(Map.of("Service", SERVICE_NAME)).statistic("Sum").period(period).build())
+                    .threshold(0).comparisonOperator(ComparisonOperator.GREATER_THAN_THRESHOLD).evaluationPeriods(1)
+                    .treatMissingData(TreatMissingData.NOT_BREACHING).build());
+        }
+
         functions.forEach((name, alias) -> alarms.add(Alarm.Builder.create(this, "Alarm-Throttles-" + name)
                 .alarmDescription(name + " is throttled: raise its account concurrency or reserve some for it")
                 .metric(alias.metricThrottles(MetricOptions.builder().period(period).statistic("Sum").build()))

@@ -125,6 +125,8 @@ class ParleyStackTest {
                 assertThat(deployed).as(spec.name() + " " + name).isNotNull();
                 if (stack.tables().containsKey(value)) {
                     assertThat(refersTo(deployed, logicalId(stack.tables().get(value)))).as(name + " names table " + value).isTrue();
+                } else if (MANIFEST.queues().stream().anyMatch(queue -> queue.name().equals(value))) {
+                    assertThat(deployed.toString()).as(name + " is queue " + value + "'s URL").contains("Queue" + value.replace("-", ""));
                 } else {
                     assertThat(deployed.asText()).isEqualTo(value);
                 }
@@ -232,7 +234,7 @@ class ParleyStackTest {
 
     @Test
     void eachStreamMappingHasTheManifestsSettingsAndAnOnFailureQueue() {
-        var mappings = ofType("AWS::Lambda::EventSourceMapping");
+        var mappings = ofType("AWS::Lambda::EventSourceMapping").stream().filter(e -> e.getValue().get("Properties").has("StartingPosition")).toList();
         assertThat(MANIFEST.streamConsumers()).extracting(FunctionSpec::name).containsExactly("fanout", "receipts");
         assertThat(mappings).hasSameSizeAs(MANIFEST.streamConsumers());
         for (FunctionSpec consumer : MANIFEST.streamConsumers()) {
@@ -291,6 +293,28 @@ class ParleyStackTest {
                 dev.parley.functions.config.PublishSettings.CATEGORIES, "{\"likes\":{\"window_seconds\":300}}")))));
         assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> synthesize(Map.of(StackSettings.PUBLISHERS,
                 "{\"arn:aws:iam::1:role/x\":[\"payments\"]}")))).hasMessageContaining(StackSettings.PUBLISHERS).hasMessageContaining("payments");
+    }
+
+    @Test
+    void theRedeliveryQueueIsEncryptedRedrivesToAnAlarmedDeadLetterQueueAndFeedsTheRedeliveryFunction() {
+        List<Map.Entry<String, JsonNode>> queues = ofType("AWS::SQS::Queue").stream().filter(e -> e.getKey().startsWith("Queueparleyredelivery")).toList();
+        assertThat(queues).hasSize(MANIFEST.queues().size());
+        queues.forEach(queue -> assertThat(queue.getValue().get("Properties").path("SqsManagedSseEnabled").asBoolean()).as(queue.getKey()).isTrue());
+        JsonNode redelivery = queues.stream().map(e -> e.getValue().get("Properties")).filter(p -> p.has("RedrivePolicy")).findFirst().orElseThrow();
+        assertThat(redelivery.get("VisibilityTimeout").asInt()).isEqualTo(180);
+        assertThat(redelivery.get("RedrivePolicy").get("maxReceiveCount").asInt()).isEqualTo(5);
+        JsonNode mapping = ofType("AWS::Lambda::EventSourceMapping").stream().map(e -> e.getValue().get("Properties"))
+                .filter(p -> p.path("FunctionResponseTypes").toString().contains("ReportBatchItemFailures") && !p.has("StartingPosition"))
+                .findFirst().orElseThrow();
+        assertThat(refersTo(mapping.get("FunctionName"), aliasId("redelivery"))).isTrue();
+        assertThat(mapping.get("BatchSize").asInt()).isEqualTo(10);
+        assertThat(grants("publish")).as("the publish function times its checks").containsKey("sqs:SendMessage");
+        template.hasResourceProperties("AWS::CloudWatch::Alarm", Map.of("MetricName", "NotificationDeliveriesDead"));
+        template.hasResourceProperties("AWS::CloudWatch::Alarm", Map.of("MetricName", "ApproximateNumberOfMessagesVisible",
+                "AlarmDescription", Match.stringLikeRegexp(".*parley-redelivery-dead.*")));
+        JsonNode publishVariables = properties(functionId("publish")).get("Environment").get("Variables");
+        assertThat(publishVariables.get(dev.parley.functions.config.ParleyConfig.REDELIVERY_QUEUE).toString()).as("the queue's URL")
+                .contains("Ref");
     }
 
     @Test
