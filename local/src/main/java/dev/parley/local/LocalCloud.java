@@ -7,7 +7,7 @@ import dev.parley.local.httpapi.LocalPublishers;
 import dev.parley.local.httpapi.SigV4Verifier;
 import dev.parley.local.sqs.SqsEmulator;
 import dev.parley.local.sqs.SqsEventSourceMapping;
-import dev.parley.ports.TokenBuckets;
+import dev.parley.ports.RateLimits;
 import dev.parley.functions.auth.TokenVerifier;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Manifest;
@@ -349,7 +349,7 @@ public final class LocalCloud implements Callable<Integer> {
     }
 
     /** The local publisher's limit: {@code --publish-limit}, or what a deployed publisher gets by default. */
-    private TokenBuckets.Limit publishLimit() {
+    private RateLimits.Limit publishLimit() {
         if (publishLimit == null) {
             return PublishSettings.DEFAULT_LIMIT;
         }
@@ -358,7 +358,7 @@ public final class LocalCloud implements Callable<Integer> {
             if (parts.length != 2) {
                 throw new IllegalArgumentException("give PER_SECOND/BURST");
             }
-            return new TokenBuckets.Limit(Double.parseDouble(parts[0]), Double.parseDouble(parts[1]));
+            return new RateLimits.Limit(Double.parseDouble(parts[0]), Double.parseDouble(parts[1]));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(commandLine(), "--publish-limit takes PER_SECOND/BURST (burst at least 1), was '"
                     + publishLimit + "': " + e.getMessage());

@@ -112,6 +112,11 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     boolean snapStart;
     @Option(names = "--first-minute-run", hidden = true, description = "One --first-minute run, in this process.")
     boolean firstMinuteRun;
+    @Option(names = "--notifications-only",
+            description = "Only the notification phases (publish to receive, the highest publish rate), on one delivery path's cloud, after"
+                    + " a short unmeasured warm-up of the publish path.")
+    boolean notificationsOnly;
+
     @Option(names = "--presence-typing-only",
             description = "Only the presence and typing phases, on one delivery path's cloud, without the warm-up: their counts and costs"
                     + " do not depend on the JIT compiler, their latencies do.")
@@ -217,7 +222,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         if (firstMinute) {
             return firstMinuteInFreshProcesses();
         }
-        if (presenceAndTypingOnly && delivery == DeliveryPaths.BOTH) {
+        if ((presenceAndTypingOnly || notificationsOnly) && delivery == DeliveryPaths.BOTH) {
             // Neither phase sends a message: one cloud is enough.
             delivery = DeliveryPaths.FAST;
         }
@@ -262,8 +267,10 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             section = new LinkedHashMap<>();
             report.put(fastPath ? "fastPath" : "streamOnly", section);
             progress("delivery: " + pathName + "; starting a local cloud");
-            cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Manifest(functions, parley.tables()));
+            cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Manifest(functions, parley.tables(), parley.queues()));
             List<String> options = new ArrayList<>(List.of("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--http-port", "0", "--sqs-port", "0", "--concurrency", "200",
+                    // The notification phases measure the publish path, not the publisher's rate limit.
+                    "--publish-limit", "1000000/1000000",
                     "--latency-model", latencyModel.name(), "--latency-seed", Long.toString(latencySeed),
                     "--fast-path-max-connections", Integer.toString(fastPath ? fastPathMaxConnections : 0),
                     "--log-sample-percent", Integer.toString(logSamplePercent), snapStart ? "--snapstart" : "--no-snapstart"));
@@ -272,8 +279,13 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             }
             cloud.start(options.toArray(String[]::new));
             markdown.add("# Delivery: " + pathName + "\n");
-            if (presenceAndTypingOnly) {
-                presenceAndTyping();
+            if (presenceAndTypingOnly || notificationsOnly) {
+                if (presenceAndTypingOnly) {
+                    presenceAndTyping();
+                }
+                if (notificationsOnly) {
+                    notifications();
+                }
                 awaitQuiet();
                 cloud.stop();
                 cloud = null;
@@ -313,8 +325,9 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
                     groupReceipts(clients, size);
                 }
             }
-            if (extraPhases || presenceAndTypingOnly) {
+            if (extraPhases) {
                 presenceAndTyping();
+                notifications();
             }
             clients.forEach(Client::close);
             awaitQuiet(); // their $disconnect invocations finish before the cloud stops
@@ -329,6 +342,11 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             functionLogs.close();
         }
         return writeReports(logFile);
+    }
+
+    private void notifications() throws Exception {
+        progress("notifications: " + NotificationPhases.RATE + " publishes a second to " + NotificationPhases.USERS + " users, then the highest rate");
+        new NotificationPhases(this, cloud).run();
     }
 
     private void presenceAndTyping() throws Exception {

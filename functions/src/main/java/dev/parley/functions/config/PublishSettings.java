@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.parley.functions.runtime.FunctionEnvironment;
 import dev.parley.functions.usecase.Notifications;
-import dev.parley.ports.TokenBuckets;
+import dev.parley.ports.RateLimits;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -26,14 +26,14 @@ public record PublishSettings(Map<String, Notifications.Category> categories, Ma
      * {@code principal} is the ARN the settings name it by: its limit and its idempotency keys are its own whichever session
      * of a role calls.
      */
-    public record Allowed(String principal, Set<String> categories, TokenBuckets.Limit limit) {
+    public record Allowed(String principal, Set<String> categories, RateLimits.Limit limit) {
         public Allowed {
             categories = Set.copyOf(categories);
         }
     }
 
     /** A publisher's rate limit unless it names its own: 1,000 notifications a second, 10,000 at once (ten 1000-recipient publishes). */
-    public static final TokenBuckets.Limit DEFAULT_LIMIT = new TokenBuckets.Limit(1000, 10_000);
+    public static final RateLimits.Limit DEFAULT_LIMIT = new RateLimits.Limit(1000, 10_000);
 
     public static final String CATEGORIES = "PARLEY_NOTIFICATION_CATEGORIES";
     public static final String PUBLISHERS = "PARLEY_PUBLISHERS";
@@ -92,10 +92,10 @@ public record PublishSettings(Map<String, Notifications.Category> categories, Ma
                 }
                 allowed.add(category.asText());
             });
-            TokenBuckets.Limit limit = DEFAULT_LIMIT;
+            RateLimits.Limit limit = DEFAULT_LIMIT;
             if (value.isObject() && (value.has("per_second") || value.has("burst"))) {
                 try {
-                    limit = new TokenBuckets.Limit(value.path("per_second").asDouble(DEFAULT_LIMIT.perSecond()), value.path("burst").asDouble(DEFAULT_LIMIT.burst()));
+                    limit = new RateLimits.Limit(value.path("per_second").asDouble(DEFAULT_LIMIT.perSecond()), value.path("burst").asDouble(DEFAULT_LIMIT.burst()));
                 } catch (IllegalArgumentException e) {
                     throw new IllegalStateException(PUBLISHERS + ": '" + entry.getKey() + "': " + e.getMessage(), e);
                 }

@@ -141,7 +141,7 @@ final class Wiring {
     dev.parley.functions.usecase.Notifications notifications(dev.parley.functions.config.PublishSettings settings) {
         return new dev.parley.functions.usecase.Notifications(inbox(),
                 new dev.parley.functions.store.DynamoPublishRecords(dynamo, ParleyConfig.table(ParleyConfig.PUBLISHES_TABLE)),
-                new dev.parley.functions.store.DynamoTokenBuckets(dynamo, ParleyConfig.table(ParleyConfig.LIMITS_TABLE)), notificationDispatch(),
+                new dev.parley.functions.store.DynamoRateLimits(dynamo, ParleyConfig.table(ParleyConfig.LIMITS_TABLE)), notificationDispatch(),
                 clock, settings.categories(), new java.security.SecureRandom());
     }
 

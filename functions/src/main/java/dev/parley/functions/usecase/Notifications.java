@@ -8,7 +8,7 @@ import dev.parley.model.UserId;
 import dev.parley.model.RateLimitedException;
 import dev.parley.ports.Inbox;
 import dev.parley.ports.PublishRecords;
-import dev.parley.ports.TokenBuckets;
+import dev.parley.ports.RateLimits;
 import dev.parley.protocol.PublishRequest;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,7 +39,7 @@ public final class Notifications {
     }
 
     /** Who publishes: its principal (an IAM ARN on AWS), the categories it may publish, and its rate limit in notifications. */
-    public record Publisher(String principal, Set<String> categories, TokenBuckets.Limit limit) {
+    public record Publisher(String principal, Set<String> categories, RateLimits.Limit limit) {
         public Publisher {
             categories = Set.copyOf(categories);
         }
@@ -57,18 +57,18 @@ public final class Notifications {
 
     private final Inbox inbox;
     private final PublishRecords records;
-    private final TokenBuckets buckets;
+    private final RateLimits limits;
     private final NotificationDispatch dispatch;
     private final Clock clock;
     private final Map<String, Category> categories;
     private final RandomGenerator random;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
-    public Notifications(Inbox inbox, PublishRecords records, TokenBuckets buckets, NotificationDispatch dispatch, Clock clock,
+    public Notifications(Inbox inbox, PublishRecords records, RateLimits limits, NotificationDispatch dispatch, Clock clock,
                          Map<String, Category> categories, RandomGenerator random) {
         this.inbox = inbox;
         this.records = records;
-        this.buckets = buckets;
+        this.limits = limits;
         this.dispatch = dispatch;
         this.clock = clock;
         this.categories = Map.copyOf(categories);
@@ -104,7 +104,7 @@ public final class Notifications {
                 }
             }
         }
-        Optional<Duration> wait = buckets.take("publisher#" + publisher.principal(), request.recipients().size(), publisher.limit(), now);
+        Optional<Duration> wait = limits.take("publisher#" + publisher.principal(), request.recipients().size(), publisher.limit(), now);
         if (wait.isPresent()) {
             // A key recorded just now is forgotten, so the same request may come again; one an earlier attempt left unfinished
             // stays, so that its retry finishes under the id some recipients may hold already.

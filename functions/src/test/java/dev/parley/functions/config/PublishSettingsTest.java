@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.parley.functions.usecase.Notifications;
-import dev.parley.ports.TokenBuckets;
+import dev.parley.ports.RateLimits;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
@@ -27,7 +27,7 @@ class PublishSettingsTest {
         PublishSettings settings = PublishSettings.parse(PublishSettings.DEFAULT_CATEGORIES, "{\"" + ROLE + "\":{\"categories\":[\"likes\"],"
                 + "\"per_second\":50,\"burst\":500},\"arn:aws:iam::123456789012:user/comments\":[\"comments\",\"likes\"]}");
         Optional<Notifications.Publisher> likes = settings.publisher("arn:aws:sts::123456789012:assumed-role/likes-service/session-42");
-        assertThat(likes).contains(new Notifications.Publisher(ROLE, Set.of("likes"), new TokenBuckets.Limit(50, 500)));
+        assertThat(likes).contains(new Notifications.Publisher(ROLE, Set.of("likes"), new RateLimits.Limit(50, 500)));
         assertThat(settings.publisher("arn:aws:sts::999999999999:assumed-role/likes-service/s")).as("another account's role").isEmpty();
         assertThat(settings.publisher("arn:aws:iam::123456789012:user/comments")).hasValueSatisfying(p -> {
             assertThat(p.categories()).containsExactlyInAnyOrder("comments", "likes");

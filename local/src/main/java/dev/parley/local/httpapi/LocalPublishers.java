@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.functions.config.PublishSettings;
 import dev.parley.local.dynamodb.server.Json;
-import dev.parley.ports.TokenBuckets;
+import dev.parley.ports.RateLimits;
 
 /**
  * The local cloud's publisher key: what a tester signs {@code POST /notifications} with (the AWS CLI, {@code curl --aws-sigv4},
@@ -22,7 +22,7 @@ public final class LocalPublishers {
     }
 
     /** The publish function's publishers: the local key's principal, allowed every category the function knows, at this limit. */
-    public static String publishers(String categoriesJson, TokenBuckets.Limit limit) {
+    public static String publishers(String categoriesJson, RateLimits.Limit limit) {
         ObjectNode publishers = Json.NODES.objectNode();
         ObjectNode local = publishers.putObject(PRINCIPAL);
         ArrayNode allowed = local.putArray("categories");

@@ -56,12 +56,12 @@ class DynamoContractsTest {
     }
 
     @Nested
-    class Buckets extends dev.parley.testsupport.ports.TokenBucketsContract {
+    class Buckets extends dev.parley.testsupport.ports.RateLimitsContract {
         private final OnTheEmulator emulated = new OnTheEmulator();
 
         @Override
-        protected dev.parley.ports.TokenBuckets buckets() {
-            return new dev.parley.functions.store.DynamoTokenBuckets(emulated.tables().dynamo, ParleyManifest.LIMITS);
+        protected dev.parley.ports.RateLimits limits() {
+            return new dev.parley.functions.store.DynamoRateLimits(emulated.tables().dynamo, ParleyManifest.LIMITS);
         }
 
         @AfterEach

@@ -9,10 +9,10 @@ import org.junit.jupiter.api.Nested;
 class InMemoryContractsTest {
 
     @Nested
-    class Buckets extends TokenBucketsContract {
+    class Buckets extends RateLimitsContract {
         @Override
-        protected dev.parley.ports.TokenBuckets buckets() {
-            return new InMemoryTokenBuckets();
+        protected dev.parley.ports.RateLimits limits() {
+            return new InMemoryRateLimits();
         }
     }
 

@@ -20,34 +20,34 @@ import software.amazon.awssdk.http.auth.spi.signer.HttpSigner;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 
 /**
- * An internal service publishing notifications as the AWS SDK would: {@code POST /notifications} signed with SigV4 by the
+ * An internal service publishing notifications as the AWS SDK would (the end-to-end tests' and the benchmark's): {@code POST /notifications} signed with SigV4 by the
  * SDK's signer, sent with the JDK's HTTP client. The tests also sign badly on purpose (another key, an old date, one body
  * signed and another sent).
  */
-final class SignedPublisher {
+public final class SignedPublisher {
     private final URI url;
     private final String accessKey;
     private final String secretKey;
     private final String region;
     private final HttpClient http = HttpClient.newHttpClient();
 
-    SignedPublisher(URI url, String accessKey, String secretKey, String region) {
+    public SignedPublisher(URI url, String accessKey, String secretKey, String region) {
         this.url = url;
         this.accessKey = accessKey;
         this.secretKey = secretKey;
         this.region = region;
     }
 
-    HttpResponse<String> publish(String body) throws IOException, InterruptedException {
+    public HttpResponse<String> publish(String body) throws IOException, InterruptedException {
         return send(body, body, Instant.now(), Map.of());
     }
 
-    HttpResponse<String> publish(String body, Map<String, String> headers) throws IOException, InterruptedException {
+    public HttpResponse<String> publish(String body, Map<String, String> headers) throws IOException, InterruptedException {
         return send(body, body, Instant.now(), headers);
     }
 
     /** Signs {@code signedBody} at {@code signedAt}, and sends {@code sentBody}. */
-    HttpResponse<String> send(String signedBody, String sentBody, Instant signedAt, Map<String, String> extraHeaders)
+    public HttpResponse<String> send(String signedBody, String sentBody, Instant signedAt, Map<String, String> extraHeaders)
             throws IOException, InterruptedException {
         SdkHttpRequest.Builder unsigned = SdkHttpRequest.builder().method(SdkHttpMethod.POST).uri(url).putHeader("Content-Type", "application/json");
         extraHeaders.forEach(unsigned::putHeader);
@@ -67,12 +67,12 @@ final class SignedPublisher {
     }
 
     /** An unsigned request, as a caller without credentials sends it. */
-    HttpResponse<String> unsigned(String body) throws IOException, InterruptedException {
+    public HttpResponse<String> unsigned(String body) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(url).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    static String body(List<String> recipients, String category, String title, Optional<String> groupKey, Optional<String> actor) {
+    public static String body(List<String> recipients, String category, String title, Optional<String> groupKey, Optional<String> actor) {
         StringBuilder json = new StringBuilder("{\"recipients\":[");
         json.append(String.join(",", recipients.stream().map(r -> "\"" + r + "\"").toList())).append("],\"category\":\"").append(category)
                 .append("\",\"content\":{\"title\":\"").append(title).append("\",\"body\":\"tap to see\",\"data\":{\"post\":\"p-1\"}}");
