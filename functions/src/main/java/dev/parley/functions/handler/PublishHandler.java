@@ -68,6 +68,8 @@ public final class PublishHandler extends PrimedHandler implements RequestHandle
                 Notifications.Published published = notifications.publish(publisher.get(), request, key, sha256(body));
                 LOG.info("published {} to {} recipients ({} coalesced) for {}", published.id(), published.recipients(), published.coalesced(),
                         caller.get());
+                Telemetry.metrics(metrics -> metrics.addMetric(Telemetry.NOTIFICATION_SENDS_FAILED, published.notSent(),
+                        software.amazon.lambda.powertools.metrics.model.MetricUnit.COUNT));
                 ObjectNode answer = JSON.createObjectNode().put("notification_id", published.id().value())
                         .put("recipients", published.recipients()).put("coalesced", published.coalesced());
                 return answer(202, answer);

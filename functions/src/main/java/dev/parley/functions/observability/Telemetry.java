@@ -33,6 +33,8 @@ public final class Telemetry {
     /** Notifications sent again to a device that had not acknowledged them; and deliveries given up after the most sends. */
     public static final String NOTIFICATIONS_SENT_AGAIN = "NotificationsSentAgain";
     public static final String NOTIFICATION_DELIVERIES_DEAD = "NotificationDeliveriesDead";
+    /** Notifications stored but not sent to their recipients' live devices (the send failed after the store). */
+    public static final String NOTIFICATION_SENDS_FAILED = "NotificationSendsFailed";
     public static final String FRAMES_DEFERRED = "FramesDeferred";
     /** Sends whose fast path delivered to every live connection in time, and recorded it; and those that left it to the stream. */
     public static final String FAST_PATH_COMPLETE = "FastPathComplete";

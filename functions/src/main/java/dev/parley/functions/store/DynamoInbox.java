@@ -39,6 +39,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * again and decided again, so the counts never count a move twice or miss one.
  */
 public final class DynamoInbox implements Inbox {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DynamoInbox.class);
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -91,7 +92,9 @@ public final class DynamoInbox implements Inbox {
         writes.add(InboxMarks.countsChange(table, user, InboxCounts.change(null, NotificationState.UNSEEN)));
         group.ifPresent(key -> {
             Map<String, AttributeValue> groupItem = Map.of(USER, InboxItems.s(user.value()), SORT, InboxItems.s(InboxTable.groupSort(event.category(), key)),
-                    HOLDER, InboxItems.s(event.id().value()), UNTIL, InboxItems.n(event.at() + event.window().orElseThrow().toMillis()));
+                    HOLDER, InboxItems.s(event.id().value()), UNTIL, InboxItems.n(event.at() + event.window().orElseThrow().toMillis()),
+                    // Gone a day after its window: a pointer past its window is never used again.
+                    InboxTable.EXPIRES, InboxItems.n((event.at() + event.window().orElseThrow().toMillis()) / 1000 + 86_400));
             // Taken only as read: two first likes at once make one notification, the other coalesced into it on its retry.
             writes.add(TransactWriteItem.builder().put(p -> p.tableName(table).item(groupItem)
                     .conditionExpression(pointer.isEmpty() ? "attribute_not_exists(#sk)" : "#holder = :holder")
@@ -177,9 +180,18 @@ public final class DynamoInbox implements Inbox {
 
     @Override
     public InboxCounts counts(UserId user) {
-        return SdkErrors.translating("reading inbox counts", () -> get(user, COUNTS_SORT)
-                .map(item -> new InboxCounts(Long.parseLong(item.get(UNREAD).n()), Long.parseLong(item.get(UNSEEN).n())))
-                .orElse(InboxCounts.ZERO));
+        return SdkErrors.translating("reading inbox counts", () -> get(user, COUNTS_SORT).map(item -> {
+            long unread = Long.parseLong(item.get(UNREAD).n());
+            long unseen = Long.parseLong(item.get(UNSEEN).n());
+            if (unread < 0 || unseen < 0 || unseen > unread) {
+                // Never by Parley's own writes (the property tests hold them to the list); a hand-edited item must not lock
+                // its user out of their inbox: shown within bounds, and logged to be repaired.
+                LOG.error("the inbox counts of {} are impossible (unread {}, unseen {}); shown within bounds", user, unread, unseen);
+                unread = Math.max(0, unread);
+                unseen = Math.min(Math.max(0, unseen), unread);
+            }
+            return new InboxCounts(unread, unseen);
+        }).orElse(InboxCounts.ZERO));
     }
 
     @Override

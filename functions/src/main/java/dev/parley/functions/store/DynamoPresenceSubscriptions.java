@@ -83,13 +83,29 @@ public final class DynamoPresenceSubscriptions implements PresenceSubscriptions 
                 sets.add("#t" + i + " = :t" + i);
                 i++;
             }
+            // Terms that ran out go, so a connection's list holds what it watches now, not all it ever watched.
+            int removed = 0;
+            List<String> removes = new ArrayList<>();
+            for (var attribute : watching.entrySet()) {
+                if (PresenceTable.targetOf(attribute.getKey()).isEmpty() || terms.containsKey(attribute.getKey())) {
+                    continue;
+                }
+                // A term ran out if it ended before this call began: the call's own end less the longest ttl is no later than now.
+                Optional<Terms> was = Terms.of(attribute.getValue());
+                if (was.isPresent() && was.get().until() <= until.getEpochSecond() - PresenceTable.LONGEST_TTL.toSeconds()) {
+                    names.put("#r" + removed, attribute.getKey());
+                    removes.add("#r" + removed);
+                    removed++;
+                }
+            }
             names.put("#expires", EXPIRES);
             // Outlives every item it names: each call comes while its own terms run, and every item ends within an hour and the
             // longest ttl of the call that wrote it.
             values.put(":expires", AttributeValue.fromN(Long.toString(rowsUntil + PresenceTable.LONGEST_TTL.toSeconds())));
             sets.add("#expires = :expires");
+            String update = "SET " + String.join(", ", sets) + (removes.isEmpty() ? "" : " REMOVE " + String.join(", ", removes));
             dynamo.updateItem(b -> b.tableName(table).key(watchingKey(subscriber.connectionId()))
-                    .updateExpression("SET " + String.join(", ", sets)).expressionAttributeNames(names).expressionAttributeValues(values));
+                    .updateExpression(update).expressionAttributeNames(names).expressionAttributeValues(values));
         });
     }
 

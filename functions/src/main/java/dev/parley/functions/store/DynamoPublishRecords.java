@@ -44,6 +44,10 @@ public final class DynamoPublishRecords implements PublishRecords {
                 return new Begun.Publish(proposed);
             } catch (ConditionalCheckFailedException known) {
                 Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(itemKey).consistentRead(true)).item();
+                if (item == null || !item.containsKey(BODY_HASH)) {
+                    // Abandoned between the put and the read (a rate-limited first attempt): the key is new again.
+                    return begin(publisher, key, bodyHash, proposed, now);
+                }
                 if (!item.get(BODY_HASH).s().equals(bodyHash)) {
                     return new Begun.OtherBody();
                 }
@@ -57,10 +61,16 @@ public final class DynamoPublishRecords implements PublishRecords {
     @Override
     public void finish(String publisher, String key, Answer answer) {
         SdkErrors.translating("recording a publish's answer", () -> {
-            dynamo.updateItem(b -> b.tableName(table).key(key(publisher, key)).updateExpression("SET #recipients = :recipients, #coalesced = :coalesced")
-                    .expressionAttributeNames(Map.of("#recipients", RECIPIENTS, "#coalesced", COALESCED))
+            try {
+                // Only onto the record begin made: never a record of its own without its body's hash or its expiry.
+                dynamo.updateItem(b -> b.tableName(table).key(key(publisher, key)).updateExpression("SET #recipients = :recipients, #coalesced = :coalesced")
+                        .conditionExpression("attribute_exists(#hash)")
+                        .expressionAttributeNames(Map.of("#recipients", RECIPIENTS, "#coalesced", COALESCED, "#hash", BODY_HASH))
                     .expressionAttributeValues(Map.of(":recipients", AttributeValue.fromN(Integer.toString(answer.recipients())),
                             ":coalesced", AttributeValue.fromN(Integer.toString(answer.coalesced())))));
+            } catch (ConditionalCheckFailedException abandoned) {
+                // Abandoned by a rate-limited attempt of the same key meanwhile: the next begin records it afresh.
+            }
         });
     }
 

@@ -25,6 +25,11 @@ final class Transactions {
             boolean raced = e.cancellationReasons().stream().allMatch(reason -> reason.code() == null
                     || List.of("None", "ConditionalCheckFailed", "TransactionConflict").contains(reason.code()));
             if (!raced) {
+                boolean throttled = e.cancellationReasons().stream().anyMatch(reason -> reason.code() != null
+                        && List.of("ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded").contains(reason.code()));
+                if (throttled) {
+                    throw new dev.parley.ports.UnavailableException("a transaction was throttled", SdkErrors.THROTTLED_RETRY_AFTER, e);
+                }
                 throw e;
             }
             return Optional.of(e.cancellationReasons());

@@ -45,13 +45,17 @@ public final class Notifications {
         }
     }
 
-    /** What a publish did: the new notifications' id, how many recipients it reached, and how many of those it coalesced. */
-    public record Published(NotificationId id, int recipients, int coalesced) {
+    /**
+     * What a publish did: the new notifications' id, how many recipients it stored for, how many of those it coalesced, and
+     * for how many the live send failed after the store (they find it in their inbox; the function counts them).
+     */
+    public record Published(NotificationId id, int recipients, int coalesced, int notSent) {
     }
 
     /** An {@code Idempotency-Key}: 1 to 255 printable ASCII characters. */
     public static final java.util.regex.Pattern IDEMPOTENCY_KEY = java.util.regex.Pattern.compile("[\\x21-\\x7E]{1,255}");
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Notifications.class);
     /** Recipients stored at once: a 1000-recipient publish is 1000 transactions, not one after the other. */
     private static final int STORES_IN_FLIGHT = 32;
 
@@ -94,7 +98,7 @@ public final class Notifications {
         if (idempotencyKey.isPresent()) {
             switch (records.begin(publisher.principal(), idempotencyKey.get(), bodyHash, id, now)) {
                 case PublishRecords.Begun.Done done -> {
-                    return new Published(done.answer().id(), done.answer().recipients(), done.answer().coalesced());
+                    return new Published(done.answer().id(), done.answer().recipients(), done.answer().coalesced(), 0);
                 }
                 case PublishRecords.Begun.OtherBody ignored -> throw new DomainException(ErrorCode.CONFLICT, "Idempotency-Key '"
                         + idempotencyKey.get() + "' was used with another body within " + PublishRecords.LIFE.toHours() + " hours");
@@ -103,6 +107,11 @@ public final class Notifications {
                     id = publish.id();
                 }
             }
+        }
+        if (request.recipients().size() > publisher.limit().burst()) {
+            // No window would ever admit it: a 429 would be retried for good.
+            throw new DomainException(ErrorCode.BAD_REQUEST, "field 'recipients' names " + request.recipients().size() + " users; "
+                    + publisher.principal() + " may publish to at most " + (long) publisher.limit().burst() + " at once (its burst)");
         }
         Optional<Duration> wait = limits.take("publisher#" + publisher.principal(), request.recipients().size(), publisher.limit(), now);
         if (wait.isPresent()) {
@@ -124,6 +133,7 @@ public final class Notifications {
         Inbox.Event event = new Inbox.Event(id, request.category(), request.content(), request.groupKey(), request.actor(), id.epochMillis(),
                 request.groupKey().isPresent() ? category.window() : Optional.empty());
         Semaphore slots = new Semaphore(STORES_IN_FLIGHT);
+        java.util.concurrent.atomic.AtomicInteger notSent = new java.util.concurrent.atomic.AtomicInteger();
         List<Future<Inbox.Stored>> stores = new ArrayList<>(request.recipients().size());
         for (UserId recipient : request.recipients()) {
             slots.acquireUninterruptibly();
@@ -131,7 +141,7 @@ public final class Notifications {
                 try {
                     Inbox.Stored stored = inbox.add(recipient, event);
                     if (stored.added()) {
-                        dispatch.send(recipient, stored.notification());
+                        send(recipient, stored, notSent);
                     }
                     return stored;
                 } finally {
@@ -143,7 +153,20 @@ public final class Notifications {
         for (Future<Inbox.Stored> store : stores) {
             coalesced += await(store).coalesced() ? 1 : 0;
         }
-        return new Published(id, request.recipients().size(), coalesced);
+        return new Published(id, request.recipients().size(), coalesced, notSent.get());
+    }
+
+    /**
+     * The live send of a stored notification. Its failure does not fail the publish: the notification is stored, and a retry
+     * of the publish would find it stored and send nothing; the user's devices find it in the inbox.
+     */
+    private void send(UserId recipient, Inbox.Stored stored, java.util.concurrent.atomic.AtomicInteger notSent) {
+        try {
+            dispatch.send(recipient, stored.notification());
+        } catch (RuntimeException e) {
+            notSent.incrementAndGet();
+            LOG.warn("notification {} was stored for {} but not sent to their live devices", stored.notification().id(), recipient, e);
+        }
     }
 
     private static Inbox.Stored await(Future<Inbox.Stored> store) {

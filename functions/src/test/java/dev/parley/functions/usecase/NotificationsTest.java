@@ -108,6 +108,29 @@ class NotificationsTest {
     }
 
     @Test
+    void aLiveSendThatFailsAfterTheStoreLeavesThePublishDoneAndCountsIt() {
+        world.registry.add(ALICE, "alice-phone", NOW.plusSeconds(900));
+        RedeliveryTimers failing = checks -> {
+            throw new dev.parley.ports.UnavailableException("SQS is down", Duration.ofSeconds(1), null);
+        };
+        Notifications withoutTimers = new Notifications(inbox, new InMemoryPublishRecords(), new InMemoryRateLimits(),
+                new NotificationDispatch(world.registry, world.delivery, world.codec, failing, world.clock, Duration.ofSeconds(30)), world.clock,
+                Map.of("comments", new Notifications.Category("comments", Optional.empty(), false)), new Random(5));
+        Notifications.Published published = withoutTimers.publish(comments, request("comments", "hi", ALICE, BOB), Optional.empty(), "h");
+        assertThat(published.recipients()).isEqualTo(2);
+        assertThat(published.notSent()).as("alice's send failed at its timer; bob had nothing to send to").isEqualTo(1);
+        assertThat(inbox.counts(ALICE).unread()).as("stored all the same").isEqualTo(1);
+    }
+
+    @Test
+    void moreRecipientsThanThePublishersBurstIsABadRequestNotAWait() {
+        assertThatThrownBy(() -> notifications.publish(comments, request("comments", "x", ALICE, BOB, Fixture.CAROL, Fixture.DAVE,
+                dev.parley.model.UserId.of("erin")), Optional.empty(), "h"))
+                .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST))
+                .hasMessageContaining("recipients").hasMessageContaining("at most 4");
+    }
+
+    @Test
     void overTheLimitNothingIsStoredAndTheKeyMayComeAgain() {
         notifications.publish(comments, request("comments", "a", ALICE, BOB, Fixture.CAROL), Optional.empty(), "h");
         assertThatThrownBy(() -> notifications.publish(comments, request("comments", "b", ALICE, BOB), Optional.of("k"), "hb"))

@@ -86,6 +86,18 @@ public final class HttpApiGateway implements AutoCloseable {
                 answer(response, callback, 413, "{\"message\":\"Request Entity Too Large\"}");
                 return;
             }
+            try {
+                handle(request, response, callback, function, buffer);
+            } catch (RuntimeException e) {
+                // Whatever went wrong, the request is answered: a 500, as API Gateway answers an integration that failed.
+                answer(response, callback, 500, "{\"message\":\"Internal Server Error\"}");
+            }
+        });
+    }
+
+    private void handle(Request request, Response response, Callback callback, FunctionSpec function, ByteBuffer buffer) {
+        String method = request.getMethod();
+        {
             byte[] body = new byte[buffer.remaining()];
             buffer.get(body);
             Map<String, List<String>> headers = new LinkedHashMap<>();
@@ -106,12 +118,16 @@ public final class HttpApiGateway implements AutoCloseable {
                 JsonNode answer = result == null ? Json.NODES.nullNode() : Json.MAPPER.readTree(result);
                 int status = answer.path("statusCode").asInt(200);
                 answer.path("headers").properties().forEach(header -> response.getHeaders().put(header.getKey(), header.getValue().asText()));
-                answer(response, callback, status, answer.path("body").asText(""));
+                String text = answer.path("body").asText("");
+                if (answer.path("isBase64Encoded").asBoolean(false)) {
+                    text = new String(java.util.Base64.getDecoder().decode(text), StandardCharsets.UTF_8);
+                }
+                answer(response, callback, status, text);
             } catch (FunctionError | com.fasterxml.jackson.core.JacksonException e) {
                 answer(response, callback, e instanceof FunctionError error && error.kind() == FunctionError.Kind.THROTTLED ? 429 : 500,
                         "{\"message\":\"Internal Server Error\"}");
             }
-        });
+        }
     }
 
     /** The event an HTTP API gives a Lambda integration (payload format 2.0), with the IAM caller. */

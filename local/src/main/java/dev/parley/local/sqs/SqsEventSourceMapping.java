@@ -88,6 +88,11 @@ public final class SqsEventSourceMapping implements AutoCloseable {
             // The whole batch comes back after the visibility timeout.
             return;
         }
+        Set<String> ids = new HashSet<>(messages.stream().map(Message::messageId).toList());
+        if (!ids.containsAll(failed)) {
+            // As Lambda does: a failure naming no message of the batch (empty, or unknown) fails the whole batch.
+            return;
+        }
         List<DeleteMessageBatchRequestEntry> done = messages.stream().filter(m -> !failed.contains(m.messageId()))
                 .map(m -> DeleteMessageBatchRequestEntry.builder().id(m.messageId()).receiptHandle(m.receiptHandle()).build()).toList();
         if (!done.isEmpty()) {

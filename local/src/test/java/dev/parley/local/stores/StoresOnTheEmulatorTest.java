@@ -79,6 +79,19 @@ class StoresOnTheEmulatorTest {
     }
 
     @Test
+    void aWatchListDropsTheTermsThatRanOut() {
+        var subscriptions = new dev.parley.functions.store.DynamoPresenceSubscriptions(dynamo, ParleyManifest.PRESENCE);
+        var alice = new dev.parley.ports.LiveConnection(ConnectionId.of("alice-phone"), UserId.of("alice"), DeviceId.of("phone"), NOW.plusSeconds(900));
+        subscriptions.subscribe(alice, Map.of(UserId.of("bob"), true), NOW.plusSeconds(10));
+        subscriptions.subscribe(alice, Map.of(UserId.of("carol"), true), NOW.plusSeconds(700));
+        Map<String, AttributeValue> list = dynamo.getItem(b -> b.tableName(ParleyManifest.PRESENCE).key(Map.of("target", AttributeValue.fromS("W#alice-phone"),
+                "subscriber", AttributeValue.fromS("-")))).item();
+        assertThat(list).as("bob's ran out 390 s before carol's call").doesNotContainKey("t_bob").containsKey("t_carol");
+        subscriptions.unsubscribeAll(ConnectionId.of("alice-phone"));
+        assertThat(subscriptions.subscribers(UserId.of("carol"), NOW)).isEmpty();
+    }
+
+    @Test
     void connectionsLeftUnprocessedAreFetchedOnRetry() {
         DynamoConnectionRegistry registry = tables.connections();
         List<UserId> users = users(150);

@@ -51,4 +51,15 @@ public abstract class PublishRecordsContract {
         records.abandon(COMMENTS, "k2");
         assertThat(records.begin(COMMENTS, "k2", "hash-b", id(), NOW)).isEqualTo(new Begun.Done(new PublishRecords.Answer(again, 1, 0)));
     }
+
+    @Test
+    void aFinishForAnAbandonedKeyRecordsNothing() {
+        PublishRecords records = records();
+        records.begin(COMMENTS, "k3", "hash-a", id(), NOW);
+        records.abandon(COMMENTS, "k3");
+        records.finish(COMMENTS, "k3", new PublishRecords.Answer(id(), 1, 0));
+        NotificationId fresh = id();
+        assertThat(records.begin(COMMENTS, "k3", "hash-b", fresh, NOW)).as("a new key, not another body's nor a finished one")
+                .isEqualTo(new Begun.Publish(fresh));
+    }
 }
