@@ -1,7 +1,6 @@
 package dev.parley.functions.store;
 
 import static dev.parley.functions.store.InboxTable.COUNTS_SORT;
-import static dev.parley.functions.store.InboxTable.EVENTS;
 import static dev.parley.functions.store.InboxTable.HOLDER;
 import static dev.parley.functions.store.InboxTable.SORT;
 import static dev.parley.functions.store.InboxTable.UNREAD;
@@ -76,6 +75,15 @@ public final class DynamoInbox implements Inbox {
     /** Empty when the write raced another and must be decided again. */
     private Optional<Stored> tryAdd(UserId user, Event event) {
         Optional<String> group = event.groupKey().filter(key -> event.window().isPresent());
+        if (group.isPresent()) {
+            // A grouped event may land in any notification of its group: its own marker says where it went, whatever happened
+            // since (more events, the window moving on, its holder archived), so a retried publish counts it once.
+            Optional<Map<String, AttributeValue>> marker = get(user, InboxTable.eventSort(event.id()));
+            if (marker.isPresent()) {
+                NotificationId holder = NotificationId.parse(marker.get().get(HOLDER).s());
+                return Optional.of(new Stored(find(user, holder).orElseThrow(), !holder.equals(event.id()), false, counts(user)));
+            }
+        }
         Optional<Map<String, AttributeValue>> pointer = group.flatMap(key -> get(user, InboxTable.groupSort(event.category(), key)));
         if (pointer.isPresent() && Long.parseLong(pointer.get().get(UNTIL).n()) > event.at()) {
             Optional<Map<String, AttributeValue>> holder = get(user, InboxTable.notificationSort(NotificationId.parse(pointer.get().get(HOLDER).s())));
@@ -85,7 +93,7 @@ public final class DynamoInbox implements Inbox {
         }
         Notification created = new Notification(event.id(), event.category(), event.content(), event.groupKey(), 1,
                 event.actor().map(List::of).orElse(List.of()), event.at(), NotificationState.UNSEEN);
-        Map<String, AttributeValue> item = InboxItems.item(user, created, 1, List.of(event.id().value()));
+        Map<String, AttributeValue> item = InboxItems.item(user, created, 1);
         List<TransactWriteItem> writes = new ArrayList<>();
         writes.add(TransactWriteItem.builder().put(p -> p.tableName(table).item(item).conditionExpression("attribute_not_exists(#sk)")
                 .expressionAttributeNames(Map.of("#sk", SORT))).build());
@@ -100,6 +108,7 @@ public final class DynamoInbox implements Inbox {
                     .conditionExpression(pointer.isEmpty() ? "attribute_not_exists(#sk)" : "#holder = :holder")
                     .expressionAttributeNames(pointer.isEmpty() ? Map.of("#sk", SORT) : Map.of("#holder", HOLDER))
                     .expressionAttributeValues(pointer.isEmpty() ? null : Map.of(":holder", pointer.get().get(HOLDER)))).build());
+            writes.add(eventMarker(user, event, event.id()));
         });
         Optional<List<CancellationReason>> refused = Transactions.attempt(dynamo, writes);
         if (refused.isEmpty()) {
@@ -115,23 +124,31 @@ public final class DynamoInbox implements Inbox {
 
     private Optional<Stored> coalesce(UserId user, Event event, Map<String, AttributeValue> holderItem) {
         Notification into = InboxItems.notification(holderItem);
-        List<String> events = new ArrayList<>(holderItem.get(EVENTS).l().stream().map(AttributeValue::s).toList());
-        if (events.contains(event.id().value())) {
-            return Optional.of(new Stored(into, true, false, counts(user)));
-        }
-        events.add(0, event.id().value());
         List<UserId> actors = new ArrayList<>();
         event.actor().ifPresent(actors::add);
         into.actors().stream().filter(actor -> !actors.contains(actor)).forEach(actors::add);
         Notification coalesced = new Notification(into.id(), into.category(), event.content(), into.groupKey(), into.count() + 1,
                 actors.subList(0, Math.min(actors.size(), Notification.MAX_ACTORS)), into.createdAt(), NotificationState.UNSEEN);
         long version = Long.parseLong(holderItem.get(VERSION).n());
-        Map<String, AttributeValue> item = InboxItems.item(user, coalesced, version + 1, events.subList(0, Math.min(events.size(), InboxTable.RECENT_EVENTS)));
+        Map<String, AttributeValue> item = InboxItems.item(user, coalesced, version + 1);
         Optional<List<CancellationReason>> refused = Transactions.attempt(dynamo, List.of(
                 TransactWriteItem.builder().put(p -> p.tableName(table).item(item).conditionExpression("#v = :v")
                         .expressionAttributeNames(Map.of("#v", VERSION)).expressionAttributeValues(Map.of(":v", InboxItems.n(version)))).build(),
-                InboxMarks.countsChange(table, user, InboxCounts.change(into.state(), NotificationState.UNSEEN))));
+                InboxMarks.countsChange(table, user, InboxCounts.change(into.state(), NotificationState.UNSEEN)),
+                eventMarker(user, event, into.id())));
         return refused.isEmpty() ? Optional.of(new Stored(coalesced, true, true, counts(user))) : Optional.empty();
+    }
+
+    /**
+     * The grouped event's marker, naming the notification that holds it; put only if absent, so an event is held once. It
+     * lives two days from now (the store's clock: an event's own time may be anything), past the idempotency keys' day.
+     */
+    private TransactWriteItem eventMarker(UserId user, Event event, NotificationId holder) {
+        Map<String, AttributeValue> marker = Map.of(USER, InboxItems.s(user.value()), SORT, InboxItems.s(InboxTable.eventSort(event.id())),
+                HOLDER, InboxItems.s(holder.value()),
+                InboxTable.EXPIRES, InboxItems.n(clock.instant().plus(InboxTable.EVENT_MARKER_LIFE).getEpochSecond()));
+        return TransactWriteItem.builder().put(p -> p.tableName(table).item(marker).conditionExpression("attribute_not_exists(#sk)")
+                .expressionAttributeNames(Map.of("#sk", SORT))).build();
     }
 
     // ---- marking ---------------------------------------------------------------------------------------------------
@@ -196,10 +213,8 @@ public final class DynamoInbox implements Inbox {
 
     @Override
     public void acknowledge(UserId user, DeviceId device, List<NotificationId> ids) {
-        String expires = Long.toString(clock.instant().plus(InboxTable.ACK_LIFE).getEpochSecond());
-        List<WriteRequest> puts = ids.stream().map(id -> WriteRequest.builder().putRequest(PutRequest.builder().item(Map.of(
-                USER, InboxItems.s(user.value()), SORT, InboxItems.s(InboxTable.ackSort(id, device)), InboxTable.EXPIRES, AttributeValue.fromN(expires))).build()).build())
-                .toList();
+        List<WriteRequest> puts = ids.stream().map(id -> WriteRequest.builder().putRequest(PutRequest.builder()
+                .item(InboxItems.marker(user, InboxTable.ackSort(id, device), clock.instant().plus(InboxTable.ACK_LIFE))).build()).build()).toList();
         SdkErrors.translating("recording acknowledgements", () -> Batches.writeAll(dynamo, Backoff.DYNAMODB, table, puts));
     }
 
@@ -210,9 +225,8 @@ public final class DynamoInbox implements Inbox {
 
     @Override
     public void deliveryDead(UserId user, DeviceId device, NotificationId id) {
-        String expires = Long.toString(clock.instant().plus(InboxTable.DEAD_LIFE).getEpochSecond());
-        SdkErrors.translating("recording a dead delivery", () -> dynamo.putItem(b -> b.tableName(table).item(Map.of(USER, InboxItems.s(user.value()),
-                SORT, InboxItems.s(InboxTable.deadSort(id, device)), InboxTable.EXPIRES, AttributeValue.fromN(expires)))));
+        SdkErrors.translating("recording a dead delivery", () -> dynamo.putItem(b -> b.tableName(table)
+                .item(InboxItems.marker(user, InboxTable.deadSort(id, device), clock.instant().plus(InboxTable.DEAD_LIFE)))));
     }
 
     @Override
@@ -224,8 +238,6 @@ public final class DynamoInbox implements Inbox {
     public boolean acknowledged(UserId user, DeviceId device, NotificationId id) {
         return SdkErrors.translating("reading an acknowledgement", () -> get(user, InboxTable.ackSort(id, device)).isPresent());
     }
-
-    // ---- items -----------------------------------------------------------------------------------------------------
 
     private Optional<Map<String, AttributeValue>> get(UserId user, String sort) {
         Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(InboxItems.key(user, sort)).consistentRead(true)).item();

@@ -20,7 +20,6 @@ import dev.parley.model.NotificationState;
 import dev.parley.model.UserId;
 import dev.parley.model.WireEnum;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -34,7 +33,7 @@ final class InboxItems {
         return Map.of(USER, s(user.value()), SORT, s(sort));
     }
 
-    static Map<String, AttributeValue> item(UserId user, Notification notification, long version, List<String> events) {
+    static Map<String, AttributeValue> item(UserId user, Notification notification, long version) {
         Map<String, AttributeValue> item = new LinkedHashMap<>();
         item.put(USER, s(user.value()));
         item.put(SORT, s(InboxTable.notificationSort(notification.id())));
@@ -48,7 +47,6 @@ final class InboxItems {
         item.put(CREATED, n(notification.createdAt()));
         item.put(STATE, s(notification.state().wireName()));
         item.put(VERSION, n(version));
-        item.put(InboxTable.EVENTS, AttributeValue.fromL(events.stream().map(InboxItems::s).toList()));
         return item;
     }
 
@@ -59,6 +57,11 @@ final class InboxItems {
                 Optional.ofNullable(item.get(GROUP_KEY)).map(AttributeValue::s), Long.parseLong(item.get(COUNT).n()),
                 item.get(ACTORS).l().stream().map(actor -> UserId.of(actor.s())).toList(), Long.parseLong(item.get(CREATED).n()),
                 WireEnum.fromWireName(NotificationState.class, item.get(STATE).s()).orElseThrow());
+    }
+
+    /** An item that only says something happened (an acknowledgement, a dead delivery), until {@code expires}. */
+    static Map<String, AttributeValue> marker(UserId user, String sort, java.time.Instant expires) {
+        return Map.of(USER, s(user.value()), SORT, s(sort), InboxTable.EXPIRES, n(expires.getEpochSecond()));
     }
 
     static AttributeValue s(String value) {

@@ -14,7 +14,8 @@ import dev.parley.model.NotificationId;
  * costs one write unit whatever the notification's size); {@link #EXPIRES} a week on, long after its last redelivery.</li>
  * </ul>
  * {@code X#<notificationId>#<deviceId>}: the delivery to that device was given up ({@link #DEAD_PREFIX}).
- * {@code A#}, {@code C}, {@code G#} sort before {@code N#} and {@code X#} after it, outside every notification range.
+ * {@code E#<eventId>}: a grouped event's marker, naming the notification holding it ({@link #EVENT_PREFIX}).
+ * {@code A#}, {@code C}, {@code E#}, {@code G#} sort before {@code N#} and {@code X#} after it, outside every notification range.
  */
 public final class InboxTable {
     public static final String USER = "userId";
@@ -35,14 +36,14 @@ public final class InboxTable {
     public static final String STATE = "state";
     /** Raised by every write of the notification; each write is conditional on the version it read. */
     public static final String VERSION = "v";
-    /** The ids of the newest events the notification holds ({@link #RECENT_EVENTS} at most): a retried publish finds its own. */
-    public static final String EVENTS = "events";
-    public static final int RECENT_EVENTS = 20;
 
     public static final String UNREAD = "unread";
     public static final String UNSEEN = "unseen";
 
     public static final String ACK_PREFIX = "A#";
+    /** {@code E#<eventId>}: a grouped event was stored, in the notification {@link #HOLDER} names; kept past idempotency's day. */
+    public static final String EVENT_PREFIX = "E#";
+    public static final java.time.Duration EVENT_MARKER_LIFE = java.time.Duration.ofDays(2);
     /** {@code X#<notificationId>#<deviceId>}: its delivery to the device was given up; kept 30 days ({@link #EXPIRES}), for support. */
     public static final String DEAD_PREFIX = "X#";
     public static final java.time.Duration DEAD_LIFE = java.time.Duration.ofDays(30);
@@ -62,6 +63,10 @@ public final class InboxTable {
 
     static String ackSort(NotificationId id, dev.parley.model.DeviceId device) {
         return ACK_PREFIX + id.value() + "#" + device.value();
+    }
+
+    static String eventSort(NotificationId event) {
+        return EVENT_PREFIX + event.value();
     }
 
     static String deadSort(NotificationId id, dev.parley.model.DeviceId device) {

@@ -143,6 +143,26 @@ public abstract class InboxContract {
     }
 
     @Test
+    void aRetriedLikeIsCountedOnceWhateverHappenedSince() {
+        Inbox inbox = inbox();
+        Inbox.Event first = like(NOW, "p9", "fan0");
+        NotificationId holder = inbox.add(ALICE, first).notification().id();
+        for (int i = 1; i <= 25; i++) {
+            inbox.add(ALICE, like(NOW + i, "p9", "fan" + i));
+        }
+        Inbox.Stored retried = inbox.add(ALICE, first);
+        assertThat(retried.added()).as("more events since than a notification remembers").isFalse();
+        assertThat(retried.notification().count()).isEqualTo(26);
+        Inbox.Event later = like(NOW + 30, "p9", "fan30");
+        inbox.add(ALICE, later);
+        inbox.mark(ALICE, List.of(holder), InboxMark.ARCHIVED);
+        assertThat(inbox.add(ALICE, first).added()).as("its holder archived").isFalse();
+        assertThat(inbox.add(ALICE, later).added()).isFalse();
+        assertThat(inbox.list(ALICE, InboxFilter.ALL, Optional.empty(), 10).notifications()).as("no new notification for a retry").isEmpty();
+        assertThat(inbox.counts(ALICE)).isEqualTo(InboxCounts.ZERO);
+    }
+
+    @Test
     void concurrentLikesOfOnePostLoseNoCount() throws Exception {
         Inbox inbox = inbox();
         ExecutorService pool = Executors.newFixedThreadPool(8);
