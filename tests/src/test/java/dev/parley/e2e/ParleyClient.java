@@ -93,15 +93,29 @@ public final class ParleyClient implements AutoCloseable {
         return await(ServerFrame.ConversationCreated.class).conversation().id();
     }
 
-    /** Sends a text message and waits for its ack; an error frame for it fails the wait at once, saying what it was. */
+    /** How many times a send answered {@code rate_limited} is sent again, as the protocol tells clients to. */
+    private static final int RATE_LIMITED_RETRIES = 3;
+
+    /**
+     * Sends a text message and waits for its ack. A {@code rate_limited} answer is followed as a client must: the same frame
+     * (same id) again after {@code retry_after_ms}, up to three times; any other error frame fails the wait at once, saying
+     * what it was.
+     */
     public ServerFrame.MessageAck sendText(ConversationId conversation, ClientMessageId id, String text) throws InterruptedException {
-        send(new ClientFrame.MessageSend(id, conversation, Content.text(text), OptionalLong.of(System.currentTimeMillis())));
-        ServerFrame answer = await(ServerFrame.class, frame -> frame instanceof ServerFrame.MessageAck ack && ack.id().equals(id)
-                || frame instanceof ServerFrame.Error error && error.ref().equals(java.util.Optional.of(id.toString())));
-        if (answer instanceof ServerFrame.Error error) {
-            throw new AssertionError(user + "/" + device + "'s send " + id + " was answered with an error: " + error);
+        ClientFrame.MessageSend frame = new ClientFrame.MessageSend(id, conversation, Content.text(text), OptionalLong.of(System.currentTimeMillis()));
+        for (int attempt = 0; ; attempt++) {
+            send(frame);
+            ServerFrame answer = await(ServerFrame.class, f -> f instanceof ServerFrame.MessageAck ack && ack.id().equals(id)
+                    || f instanceof ServerFrame.Error error && error.ref().equals(java.util.Optional.of(id.toString())));
+            if (answer instanceof ServerFrame.Error error) {
+                if (error.code() == dev.parley.model.ErrorCode.RATE_LIMITED && attempt < RATE_LIMITED_RETRIES) {
+                    Thread.sleep(error.retryAfterMs().orElse(1_000));
+                    continue;
+                }
+                throw new AssertionError(user + "/" + device + "'s send " + id + " was answered with an error: " + error);
+            }
+            return (ServerFrame.MessageAck) answer;
         }
-        return (ServerFrame.MessageAck) answer;
     }
 
     public void sendRaw(String text) {
