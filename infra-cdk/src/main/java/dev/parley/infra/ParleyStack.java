@@ -279,6 +279,10 @@ public final class ParleyStack extends Stack {
         }
         HttpApi publish = HttpApi.Builder.create(this, "PublishApi").apiName(getStackName() + "-publish")
                 .description("Parley's publish API for internal services: POST /notifications, SigV4-signed (IAM)").build();
+        // The stage's own ceiling, in front of the publishers' limits (which count notifications, not requests): a runaway
+        // caller is refused by API Gateway before it costs an invocation.
+        ((software.amazon.awscdk.services.apigatewayv2.CfnStage) publish.getDefaultStage().getNode().getDefaultChild())
+                .addPropertyOverride("DefaultRouteSettings", Map.of("ThrottlingRateLimit", 1000, "ThrottlingBurstLimit", 2000));
         for (FunctionSpec spec : manifest.httpRoutes()) {
             Trigger.HttpRoute route = (Trigger.HttpRoute) spec.trigger();
             publish.addRoutes(AddRoutesOptions.builder().path(route.path()).methods(List.of(HttpMethod.valueOf(route.method())))

@@ -276,6 +276,10 @@ class ParleyStackTest {
             String integration = route.get("Target").get("Fn::Join").get(1).get(1).get("Ref").asText();
             assertThat(refersTo(properties(integration).get("IntegrationUri"), aliasId("publish"))).isTrue();
         });
+        JsonNode stage = ofType("AWS::ApiGatewayV2::Stage").stream().map(e -> e.getValue().get("Properties"))
+                .filter(properties -> refersTo(properties.get("ApiId"), httpApi)).findFirst().orElseThrow();
+        assertThat(stage.path("DefaultRouteSettings").path("ThrottlingRateLimit").asInt()).as("requests a second").isEqualTo(1000);
+        assertThat(stage.path("DefaultRouteSettings").path("ThrottlingBurstLimit").asInt()).isEqualTo(2000);
         template.hasOutput("PublishUrl", Map.of("Value", Match.objectLike(Map.of("Fn::Join", Match.anyValue()))));
         JsonNode outputs = new com.fasterxml.jackson.databind.ObjectMapper().valueToTree(template.toJSON()).get("Outputs");
         assertThat(outputs.get("PublishRouteArn").toString()).as("the route's ARN, for publishers' policies")
