@@ -101,8 +101,8 @@ public final class DynamoInbox implements Inbox {
         group.ifPresent(key -> {
             Map<String, AttributeValue> groupItem = Map.of(USER, InboxItems.s(user.value()), SORT, InboxItems.s(InboxTable.groupSort(event.category(), key)),
                     HOLDER, InboxItems.s(event.id().value()), UNTIL, InboxItems.n(event.at() + event.window().orElseThrow().toMillis()),
-                    // Gone a day after its window: a pointer past its window is never used again.
-                    InboxTable.EXPIRES, InboxItems.n((event.at() + event.window().orElseThrow().toMillis()) / 1000 + 86_400));
+                    // Gone a day after its window, counted on the store's clock (an event's own time may be anything).
+                    InboxTable.EXPIRES, InboxItems.n(clock.instant().plus(event.window().orElseThrow()).plus(java.time.Duration.ofDays(1)).getEpochSecond()));
             // Taken only as read: two first likes at once make one notification, the other coalesced into it on its retry.
             writes.add(TransactWriteItem.builder().put(p -> p.tableName(table).item(groupItem)
                     .conditionExpression(pointer.isEmpty() ? "attribute_not_exists(#sk)" : "#holder = :holder")

@@ -24,6 +24,12 @@ final class InboxPages {
     record Found(List<Notification> notifications, Optional<NotificationId> next) {
     }
 
+    /**
+     * Items a Query reads at a time under a narrower filter (unread, unseen, archived), which a page may have to skip many of:
+     * DynamoDB applies its limit before the filter, so a page of 20 unread would otherwise take a Query per 21 notifications.
+     */
+    private static final int SPARSE_PAGE = 200;
+
     private final DynamoDbClient dynamo;
     private final String table;
 
@@ -58,7 +64,7 @@ final class InboxPages {
                 Map<String, AttributeValue> from = start;
                 QueryResponse page = dynamo.query(b -> b.tableName(table).consistentRead(true).scanIndexForward(false)
                         .keyConditionExpression("#user = :user AND " + range).filterExpression("#state IN (" + String.join(", ", admitted) + ")")
-                        .expressionAttributeNames(names).expressionAttributeValues(values).limit(limit + 1).exclusiveStartKey(from));
+                        .expressionAttributeNames(names).expressionAttributeValues(values).limit(filter == InboxFilter.ALL ? limit + 1 : Math.max(limit + 1, SPARSE_PAGE)).exclusiveStartKey(from));
                 for (Map<String, AttributeValue> item : page.items()) {
                     Notification notification = InboxItems.notification(item);
                     if (after.isEmpty() || !notification.id().equals(after.get())) {
