@@ -25,11 +25,11 @@ public record Notification(NotificationId id, String category, NotificationConte
         Objects.requireNonNull(groupKey, "groupKey");
         groupKey.ifPresent(Notification::requireGroupKey);
         if (count < 1) {
-            throw new IllegalArgumentException("count must be at least 1, was " + count);
+            throw new InvalidFieldException("count", "must be at least 1, was " + count);
         }
         actors = List.copyOf(actors);
         if (actors.size() > MAX_ACTORS) {
-            throw new IllegalArgumentException("at most " + MAX_ACTORS + " actors, were " + actors.size());
+            throw new InvalidFieldException("actors", "must have at most " + MAX_ACTORS + " entries, had " + actors.size());
         }
         Objects.requireNonNull(state, "state");
     }

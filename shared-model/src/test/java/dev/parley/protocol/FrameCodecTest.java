@@ -295,4 +295,19 @@ class FrameCodecTest {
             assertThat(received).isEqualTo(voided);
         });
     }
+
+    @Test
+    void aNotificationWithANonPositiveCountOrTooManyActorsIsABadRequestNamingTheField() {
+        String base = "{\"type\":\"notification.receive\",\"notification_id\":\"01KBQ8Z8D7N2M9T6W4Y3X5V1R0\",\"category\":\"likes\","
+                + "\"content\":{\"title\":\"t\"},\"group_key\":null,\"created_at\":1,\"state\":\"unseen\",";
+        String elevenActors = String.join(",", java.util.stream.IntStream.range(0, 11).mapToObj(i -> "\"u" + i + "\"").toList());
+        for (var field : java.util.Map.of("count", base + "\"count\":0,\"actors\":[]}",
+                "actors", base + "\"count\":3,\"actors\":[" + elevenActors + "]}").entrySet()) {
+            DecodeResult<ServerFrame> result = codec.decodeServer(field.getValue());
+            assertThat(result).isInstanceOfSatisfying(DecodeResult.Rejected.class, rejected -> {
+                assertThat(rejected.error().code()).isEqualTo(dev.parley.model.ErrorCode.BAD_REQUEST);
+                assertThat(rejected.error().message()).contains(field.getKey());
+            });
+        }
+    }
 }
