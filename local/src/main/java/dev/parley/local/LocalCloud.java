@@ -322,6 +322,10 @@ public final class LocalCloud implements Callable<Integer> {
         for (FunctionSpec consumer : manifest.queueConsumers()) {
             queueMappings.add(start(() -> new SqsEventSourceMapping(consumer, runtime, sqs).start()));
         }
+        if (!queueMappings.isEmpty()) {
+            reports.add(ComponentReport.running("SQS event source mappings", queueMappings.size() + " long-polling ("
+                    + String.join(", ", manifest.queueConsumers().stream().map(FunctionSpec::name).toList()) + ")"));
+        }
         for (FunctionSpec consumer : manifest.streamConsumers()) {
             Trigger.StreamMapping mapping = (Trigger.StreamMapping) consumer.trigger();
             OnFailureDestination destination = new OnFailureDestination(mapping.onFailureDestination().orElse(consumer.name() + "-failures"));
