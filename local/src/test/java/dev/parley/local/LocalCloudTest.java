@@ -176,6 +176,12 @@ class LocalCloudTest {
         assertThat(cli.execute(concat(FREE_PORTS, "--push-window-ms", "0", "--exit-after-start"))).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--push-window-ms must be 1 to 3600000, was 0");
         err.reset();
+        assertThat(cli.execute(concat(FREE_PORTS, "--redelivery-timeout-seconds", "901", "--exit-after-start"))).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--redelivery-timeout-seconds must be 1 to 900, was 901");
+        err.reset();
+        assertThat(cli.execute(concat(FREE_PORTS, "--redelivery-attempts", "0", "--exit-after-start"))).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--redelivery-attempts must be 1 to 20, was 0");
+        err.reset();
         assertThat(cli.execute(concat(FREE_PORTS, "--publish-limit", "10", "--exit-after-start"))).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--publish-limit takes PER_SECOND/BURST");
         err.reset();

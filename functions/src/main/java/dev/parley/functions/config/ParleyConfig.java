@@ -55,12 +55,7 @@ public record ParleyConfig(
     /** The presence-subscriptions table; the manifest names it for the functions that read or write it. */
     public static final String PRESENCE_TABLE = "PARLEY_TABLE_PRESENCE";
 
-    /** The presence-subscriptions table's name from the environment. */
-    public static String presenceTable() {
-        return FunctionEnvironment.get(PRESENCE_TABLE).orElseThrow(() -> new IllegalStateException(PRESENCE_TABLE + " is not set"));
-    }
-
-    /** The publish records (idempotency keys) and the rate limits' buckets; the manifest names them for the publish function. */
+    /** The publish records (idempotency keys) and the rate limits' windows; the manifest names them for the publish function. */
     public static final String PUBLISHES_TABLE = "PARLEY_TABLE_PUBLISHES";
     public static final String LIMITS_TABLE = "PARLEY_TABLE_LIMITS";
 
@@ -95,9 +90,6 @@ public record ParleyConfig(
     /** The inbox table; the manifest names it for the functions that read or write it. */
     public static final String INBOX_TABLE = "PARLEY_TABLE_INBOX";
 
-    public static String inboxTable() {
-        return FunctionEnvironment.get(INBOX_TABLE).orElseThrow(() -> new IllegalStateException(INBOX_TABLE + " is not set"));
-    }
 
     /** At most one typing start per user and conversation is relayed in this many milliseconds; the manifest sets the default. */
     public static final String TYPING_INTERVAL_MS = "PARLEY_TYPING_INTERVAL_MS";

@@ -159,11 +159,11 @@ final class Wiring {
     }
 
     dev.parley.ports.Inbox inbox() {
-        return new dev.parley.functions.store.DynamoInbox(dynamo, ParleyConfig.inboxTable(), clock);
+        return new dev.parley.functions.store.DynamoInbox(dynamo, ParleyConfig.table(ParleyConfig.INBOX_TABLE), clock);
     }
 
     dev.parley.ports.PresenceSubscriptions presenceSubscriptions() {
-        return new dev.parley.functions.store.DynamoPresenceSubscriptions(dynamo, ParleyConfig.presenceTable());
+        return new dev.parley.functions.store.DynamoPresenceSubscriptions(dynamo, ParleyConfig.table(ParleyConfig.PRESENCE_TABLE));
     }
 
     /** For a function that posts to connections: the Management API's endpoint must be configured. */

@@ -2,7 +2,7 @@ package dev.parley.functions.store;
 
 import static dev.parley.functions.store.LimitsTable.BUCKET;
 import static dev.parley.functions.store.LimitsTable.EXPIRES;
-import static dev.parley.functions.store.LimitsTable.TOKENS;
+import static dev.parley.functions.store.LimitsTable.USED;
 
 import dev.parley.ports.RateLimits;
 import java.math.BigDecimal;
@@ -40,7 +40,7 @@ public final class DynamoRateLimits implements RateLimits {
                 dynamo.updateItem(b -> b.tableName(table).key(Map.of(BUCKET, AttributeValue.fromS(name + "#" + start)))
                         .updateExpression("ADD #used :cost SET #expires = :expires")
                         .conditionExpression("attribute_not_exists(#used) OR #used <= :room")
-                        .expressionAttributeNames(Map.of("#used", TOKENS, "#expires", EXPIRES))
+                        .expressionAttributeNames(Map.of("#used", USED, "#expires", EXPIRES))
                         .expressionAttributeValues(Map.of(":cost", number(cost), ":room", number(limit.burst() - cost),
                                 ":expires", AttributeValue.fromN(Long.toString(end / 1000 + 3600)))));
                 return Optional.<Duration>empty();

@@ -89,4 +89,20 @@ class ParleyConfigTest {
                     .as(value).hasMessageContaining(ParleyConfig.CONNECTION_LEASE_MS).hasMessageContaining(value);
         }
     }
+
+    @Test
+    void theRedeliveryTimeoutAndAttemptsHaveDefaultsAndBadValuesAreNamed() {
+        assertThat(FunctionEnvironment.with(Map.of(), ParleyConfig::redeliveryTimeout)).isEqualTo(Duration.ofSeconds(30));
+        assertThat(FunctionEnvironment.with(Map.of(), ParleyConfig::redeliveryAttempts)).isEqualTo(5);
+        assertThat(FunctionEnvironment.with(Map.of(ParleyConfig.REDELIVERY_TIMEOUT_SECONDS, "900"), ParleyConfig::redeliveryTimeout))
+                .as("SQS's longest delay").isEqualTo(Duration.ofMinutes(15));
+        for (String value : new String[] {"0", "901", "30s"}) {
+            assertThatThrownBy(() -> FunctionEnvironment.with(Map.of(ParleyConfig.REDELIVERY_TIMEOUT_SECONDS, value), ParleyConfig::redeliveryTimeout))
+                    .as(value).hasMessageContaining(ParleyConfig.REDELIVERY_TIMEOUT_SECONDS).hasMessageContaining(value);
+        }
+        for (String value : new String[] {"0", "21", "five"}) {
+            assertThatThrownBy(() -> FunctionEnvironment.with(Map.of(ParleyConfig.REDELIVERY_ATTEMPTS, value), ParleyConfig::redeliveryAttempts))
+                    .as(value).hasMessageContaining(ParleyConfig.REDELIVERY_ATTEMPTS).hasMessageContaining(value);
+        }
+    }
 }
