@@ -5,6 +5,7 @@ import dev.parley.functions.config.PublishSettings;
 import dev.parley.functions.auth.TokenVerifier;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Manifest;
+import dev.parley.functions.manifest.ParleyManifest;
 import dev.parley.functions.manifest.QueueSpec;
 import dev.parley.functions.manifest.TableSpec;
 import dev.parley.functions.manifest.Trigger;
@@ -191,9 +192,9 @@ public final class ParleyStack extends Stack {
                             "audience", jwtAudience.getValueAsString(), "secret revision", secretRevision.getValueAsString())))
                     : Optional.empty();
             // The manifest says who does what with SNS: the functions that name the platform applications register devices;
-            // the one with a push window publishes.
+            // its push publishers publish.
             boolean registers = environment.containsKey(ParleyConfig.FCM_APPLICATION_ARN) || environment.containsKey(ParleyConfig.APNS_APPLICATION_ARN);
-            boolean publishes = environment.containsKey(ParleyConfig.PUSH_WINDOW_MS);
+            boolean publishes = ParleyManifest.PUSH_PUBLISHERS.contains(spec.name());
             if (registers) {
                 // The manifest names the variables for the functions that push; the deployment fills in its applications.
                 environment.put(ParleyConfig.FCM_APPLICATION_ARN, Optional.ofNullable(pushApplications.get(PushPlatform.FCM))

@@ -564,8 +564,8 @@ class ParleyStackTest {
                 }
             });
         });
-        assertThat(rolesWithSns).as("the device routes' functions, the fan-out and the cleanup, and no other").hasSize(4)
-                .anyMatch(role -> role.startsWith("Rolefanout")).anyMatch(role -> role.startsWith("Roleroutedeviceregister"))
+        assertThat(rolesWithSns).as("the device routes' functions, the fan-out, the publish API and the cleanup, and no other").hasSize(5)
+                .anyMatch(role -> role.startsWith("Rolefanout")).anyMatch(role -> role.startsWith("Rolepublish")).anyMatch(role -> role.startsWith("Roleroutedeviceregister"))
                 .anyMatch(role -> role.startsWith("Roleroutedeviceunregister")).anyMatch(role -> role.startsWith("Rolepushevents"));
         for (JsonNode statement : snsStatements) {
             List<String> actions = texts(statement.get("Action"));
@@ -580,9 +580,10 @@ class ParleyStackTest {
                 assertThat(targets).hasSize(2).allSatisfy(target -> assertThat(target).containsPattern(":endpoint/(GCM|APNS)/").contains("/*"));
             }
         }
-        assertThat(snsStatements).as("two for each registering function, one for the fan-out, one for the cleanup").hasSize(6);
+        assertThat(snsStatements).as("two for each registering function, one for the fan-out, one for the publish API, one for the cleanup")
+                .hasSize(7);
         assertThat(snsStatements.stream().filter(statement -> texts(statement.get("Action")).contains("sns:Publish")))
-                .as("only the fan-out publishes").hasSize(1);
+                .as("only the fan-out and the publish API (messages' and notifications' pushes) publish").hasSize(2);
         assertThat(push.properties().stream().filter(e -> e.getValue().path("Type").asText().equals("AWS::Lambda::Function"))
                 .map(e -> e.getValue().path("Properties").path("Environment").path("Variables"))
                 .filter(variables -> variables.has(ParleyConfig.PUSH_WINDOW_MS)).map(variables -> variables.get(ParleyConfig.PUSH_WINDOW_MS).asText()))

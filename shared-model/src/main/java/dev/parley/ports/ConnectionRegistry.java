@@ -61,24 +61,43 @@ public interface ConnectionRegistry {
 
     /**
      * What reaching a user takes, as one read finds it: the live connections, the devices registered for
-     * push, until when each conversation is muted (epoch ms), and each device's push marks: the moment
-     * (epoch ms) until which a device gets no other push for a conversation, by {@link #pushMark} name.
+     * push, until when each conversation is muted (epoch ms), each device's push marks: the moment
+     * (epoch ms) until which a device gets no other push for a conversation or notification, by
+     * {@link #pushMark} name; and the notification categories the user turned push off for.
      */
     record Reach(List<LiveConnection> live, List<PushDevices.PushDevice> devices, Map<ConversationId, Long> mutedUntil,
-                 Map<String, Long> quietUntil) {
-        public static final Reach NONE = new Reach(List.of(), List.of(), Map.of(), Map.of());
+                 Map<String, Long> quietUntil, java.util.Set<String> pushOffCategories) {
+        public static final Reach NONE = new Reach(List.of(), List.of(), Map.of(), Map.of(), java.util.Set.of());
 
         public Reach {
             live = List.copyOf(live);
             devices = List.copyOf(devices);
             mutedUntil = Map.copyOf(mutedUntil);
             quietUntil = Map.copyOf(quietUntil);
+            pushOffCategories = java.util.Set.copyOf(pushOffCategories);
+        }
+
+        /** The devices registered for push that have no live connection: the ones a push is for. */
+        public List<PushDevices.PushDevice> offlineDevices() {
+            java.util.Set<DeviceId> online = new java.util.HashSet<>();
+            live.forEach(connection -> online.add(connection.device()));
+            return devices.stream().filter(device -> !online.contains(device.device())).toList();
+        }
+
+        /** The push marks that have run out at {@code now} (epoch ms), which the next mark written clears away. */
+        public List<String> expiredMarks(long now) {
+            return quietUntil.entrySet().stream().filter(mark -> mark.getValue() <= now).map(Map.Entry::getKey).toList();
         }
     }
 
     /** The name of a device's push mark for a conversation. */
     static String pushMark(DeviceId device, ConversationId conversation) {
         return device.value() + "|" + conversation.value();
+    }
+
+    /** The name of a device's push mark for a notification ({@code #} is in no conversation id, so the two never meet). */
+    static String pushMark(DeviceId device, dev.parley.model.NotificationId notification) {
+        return device.value() + "|n#" + notification.value();
     }
 
     /**

@@ -9,7 +9,8 @@ import java.util.OptionalLong;
 
 /**
  * The devices registered for push, and who muted what: what {@code device.register},
- * {@code device.unregister} and {@code conversation.mute} change, and what the push decision reads.
+ * {@code device.unregister}, {@code conversation.mute} and {@code settings.update}'s {@code notification_push} change, and
+ * what the push decision reads.
  */
 public interface PushDevices {
 
@@ -52,16 +53,22 @@ public interface PushDevices {
     void mute(UserId user, ConversationId conversation, OptionalLong until);
 
     /**
-     * Marks that the device was pushed for the conversation and gets no other push for it until
-     * {@code quietUntil} (epoch ms), unless a mark not yet run out at {@code now} is there already (another
-     * push came first): whether this one may push. One conditional write; it also clears {@code expiredMarks},
-     * the user's marks that have run out, so marks never pile up.
+     * Marks that a device was pushed for a conversation or notification (the mark {@code mark}, a
+     * {@link ConnectionRegistry#pushMark} name) and gets no other push for it until {@code quietUntil} (epoch ms), unless a
+     * mark not yet run out at {@code now} is there already (another push came first): whether this one may push. One
+     * conditional write; it also clears {@code expiredMarks}, the user's marks that have run out, so marks never pile up.
      */
-    boolean markPushed(UserId user, DeviceId device, ConversationId conversation, long now, long quietUntil, java.util.List<String> expiredMarks);
+    boolean markPushed(UserId user, String mark, long now, long quietUntil, java.util.List<String> expiredMarks);
 
     /**
      * Takes back a mark {@link #markPushed} set with {@code quietUntil}, if it is still that one: a push that
      * could not be published must not keep the window's next message from pushing.
      */
-    void releaseMark(UserId user, DeviceId device, ConversationId conversation, long quietUntil);
+    void releaseMark(UserId user, String mark, long quietUntil);
+
+    /**
+     * Turns push on or off for these notification categories of the user (the inbox gets them either way): the categories
+     * with push off afterwards. An empty map changes nothing and reads them.
+     */
+    java.util.Set<String> setNotificationPush(UserId user, java.util.Map<String, Boolean> categories);
 }

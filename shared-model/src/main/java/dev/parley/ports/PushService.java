@@ -33,11 +33,11 @@ public interface PushService {
     enum Published { SENT, ENDPOINT_GONE }
 
     /**
-     * Wakes the device for the conversation: the push names the conversation and carries the user's unread
-     * count for the badge, and nothing of any message (the app syncs over its socket); it collapses with
-     * earlier pushes for the same conversation.
+     * Wakes the device for the subject: the push names the conversation or notification and carries the badge (the user's
+     * unread messages and unseen notifications), and nothing of any message or notification (the app fetches them over its
+     * socket); it collapses with earlier pushes for the same subject.
      *
      * @throws UnavailableException when the push service could not take it now
      */
-    Published publish(PushDevices.PushDevice device, dev.parley.model.ConversationId conversation, long badge);
+    Published publish(PushDevices.PushDevice device, PushSubject subject, long badge);
 }

@@ -54,4 +54,25 @@ final class Checks {
             }
         }
     }
+
+    /**
+     * Push on or off per notification category ({@code notification_push}): valid category names, each with a value, at most
+     * {@link ClientFrame.SettingsUpdate#MAX_CATEGORIES}; kept in the order given.
+     */
+    static java.util.Map<String, Boolean> categorySwitches(java.util.Map<String, Boolean> switches) {
+        if (switches.size() > ClientFrame.SettingsUpdate.MAX_CATEGORIES) {
+            throw new InvalidFieldException("notification_push", "must name at most " + ClientFrame.SettingsUpdate.MAX_CATEGORIES
+                    + " categories, named " + switches.size());
+        }
+        java.util.Map<String, Boolean> copy = new java.util.LinkedHashMap<>();
+        switches.forEach((category, on) -> {
+            try {
+                dev.parley.model.Notification.requireCategory(category);
+            } catch (InvalidFieldException e) {
+                throw new InvalidFieldException("notification_push." + category, e.problem());
+            }
+            copy.put(category, present(on, "notification_push." + category));
+        });
+        return java.util.Collections.unmodifiableMap(copy);
+    }
 }

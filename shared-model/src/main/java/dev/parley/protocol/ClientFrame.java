@@ -246,11 +246,27 @@ public sealed interface ClientFrame extends Frame {
         }
     }
 
-    record SettingsUpdate(LastSeenVisibility lastSeenVisibility) implements ClientFrame {
+    /**
+     * The user's settings: who sees their presence, and push on or off per notification category (the categories named;
+     * {@code {}} changes none and asks for them all). At least one of the two.
+     */
+    record SettingsUpdate(Optional<LastSeenVisibility> lastSeenVisibility, Optional<Map<String, Boolean>> notificationPush)
+            implements ClientFrame {
         public static final String TYPE = "settings.update";
+        /** More categories than any deployment has: a bound on the write one frame makes. */
+        public static final int MAX_CATEGORIES = 50;
 
         public SettingsUpdate {
             present(lastSeenVisibility, "last_seen_visibility");
+            present(notificationPush, "notification_push");
+            if (lastSeenVisibility.isEmpty() && notificationPush.isEmpty()) {
+                throw new InvalidFieldException("last_seen_visibility", "is required unless notification_push is given");
+            }
+            notificationPush = notificationPush.map(Checks::categorySwitches);
+        }
+
+        public SettingsUpdate(LastSeenVisibility lastSeenVisibility) {
+            this(Optional.of(lastSeenVisibility), Optional.empty());
         }
 
         @Override

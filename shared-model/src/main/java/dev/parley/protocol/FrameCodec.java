@@ -70,7 +70,8 @@ public final class FrameCodec {
             Map.entry(ClientFrame.PresenceQuery.TYPE, r -> new ClientFrame.PresenceQuery(r.parsedList("user_ids", UserId::of))),
             Map.entry(ClientFrame.PresenceSubscribe.TYPE, r -> new ClientFrame.PresenceSubscribe(r.parsedList("user_ids", UserId::of),
                     r.optionalInt("ttl_seconds", ClientFrame.MAX_PRESENCE_TTL_SECONDS))),
-            Map.entry(ClientFrame.SettingsUpdate.TYPE, r -> new ClientFrame.SettingsUpdate(r.enumValue("last_seen_visibility", LastSeenVisibility.class))),
+            Map.entry(ClientFrame.SettingsUpdate.TYPE, r -> new ClientFrame.SettingsUpdate(r.optionalEnumValue("last_seen_visibility", LastSeenVisibility.class),
+                    r.optionalBooleanMap("notification_push", category -> category))),
             Map.entry(ClientFrame.DeviceRegister.TYPE, r -> new ClientFrame.DeviceRegister(
                     r.enumValue("platform", PushPlatform.class), r.string("token"))),
             Map.entry(ClientFrame.DeviceUnregister.TYPE, r -> new ClientFrame.DeviceUnregister()),
@@ -105,7 +106,7 @@ public final class FrameCodec {
             Map.entry(ServerFrame.PresenceUpdate.TYPE, r -> new ServerFrame.PresenceUpdate(presence(r))),
             Map.entry(ServerFrame.PresenceBatch.TYPE, r -> new ServerFrame.PresenceBatch(r.objects("users", FrameCodec::presence))),
             Map.entry(ServerFrame.SettingsUpdated.TYPE, r -> new ServerFrame.SettingsUpdated(
-                    r.enumValue("last_seen_visibility", LastSeenVisibility.class))),
+                    r.optionalEnumValue("last_seen_visibility", LastSeenVisibility.class), r.optionalBooleanMap("notification_push", category -> category))),
             Map.entry(ServerFrame.DeviceRegistered.TYPE, r -> new ServerFrame.DeviceRegistered(r.enumValue("platform", PushPlatform.class))),
             Map.entry(ServerFrame.DeviceUnregistered.TYPE, r -> new ServerFrame.DeviceUnregistered()),
             Map.entry(ServerFrame.ConversationMuted.TYPE, r -> new ServerFrame.ConversationMuted(conversationId(r), r.optionalInteger("until"))),
@@ -249,6 +250,11 @@ public final class FrameCodec {
     }
 
     /** A notification's content, as the publish API takes it and the frames carry it. */
+    private static void settings(ObjectNode json, Optional<LastSeenVisibility> visibility, Optional<Map<String, Boolean>> notificationPush) {
+        visibility.ifPresent(v -> json.put("last_seen_visibility", v.wireName()));
+        notificationPush.ifPresent(switches -> switches.forEach(json.putObject("notification_push")::put));
+    }
+
     static NotificationContent notificationContent(JsonObjectReader r) {
         return new NotificationContent(r.string("title"), r.optionalString("body"), r.optionalObjectText("data"));
     }
@@ -348,7 +354,7 @@ public final class FrameCodec {
                 json.set("user_ids", users(f.userIds()));
                 json.put("ttl_seconds", f.ttlSeconds());
             }
-            case ClientFrame.SettingsUpdate f -> json.put("last_seen_visibility", f.lastSeenVisibility().wireName());
+            case ClientFrame.SettingsUpdate f -> settings(json, f.lastSeenVisibility(), f.notificationPush());
             case ClientFrame.DeviceRegister f -> {
                 json.put("platform", f.platform().wireName());
                 json.put("token", f.token());
@@ -445,7 +451,7 @@ public final class FrameCodec {
                 ArrayNode users = json.putArray("users");
                 f.users().forEach(presence -> putPresence(users.addObject(), presence));
             }
-            case ServerFrame.SettingsUpdated f -> json.put("last_seen_visibility", f.lastSeenVisibility().wireName());
+            case ServerFrame.SettingsUpdated f -> settings(json, f.lastSeenVisibility(), f.notificationPush());
             case ServerFrame.DeviceRegistered f -> json.put("platform", f.platform().wireName());
             case ServerFrame.DeviceUnregistered f -> {
             }

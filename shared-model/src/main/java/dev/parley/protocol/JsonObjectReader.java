@@ -158,17 +158,33 @@ final class JsonObjectReader {
         if (map == null) {
             throw missing(field);
         }
+        return map(map, field, keyParser, JsonObjectReader::integer);
+    }
+
+    /** An object used as a map from string keys (turned into a value type) to booleans, if present. */
+    <K> Optional<Map<K, Boolean>> optionalBooleanMap(String field, Function<String, K> keyParser) {
+        JsonNode map = value(field);
+        return map == null ? Optional.empty() : Optional.of(map(map, field, keyParser, (value, element) -> {
+            if (!value.isBoolean()) {
+                throw wrongType(element, "a boolean", value);
+            }
+            return value.booleanValue();
+        }));
+    }
+
+    private static <K, V> Map<K, V> map(JsonNode map, String field, Function<String, K> keyParser,
+                                        java.util.function.BiFunction<JsonNode, String, V> valueReader) {
         if (!map.isObject()) {
             throw wrongType(field, "a JSON object", map);
         }
-        Map<K, Long> result = new LinkedHashMap<>();
+        Map<K, V> result = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> entry : map.properties()) {
             String element = field + "." + entry.getKey();
             K key = parse(requireWellFormed(entry.getKey(), field), element, keyParser);
             if (entry.getValue().isNull()) {
                 throw missing(element);
             }
-            result.put(key, integer(entry.getValue(), element));
+            result.put(key, valueReader.apply(entry.getValue(), element));
         }
         return result;
     }
@@ -205,6 +221,9 @@ final class JsonObjectReader {
             return parser.apply(text);
         } catch (IllegalArgumentException e) {
             throw new InvalidFieldException(field, e.getMessage());
+        } catch (InvalidFieldException e) {
+            // A value type's own check names its own field; here the value is this field's.
+            throw new InvalidFieldException(field, e.problem());
         }
     }
 

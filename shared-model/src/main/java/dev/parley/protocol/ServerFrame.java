@@ -16,6 +16,7 @@ import dev.parley.model.ReceiptWatermarks;
 import dev.parley.model.RequestId;
 import dev.parley.model.UserId;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -259,11 +260,22 @@ public sealed interface ServerFrame extends Frame {
         }
     }
 
-    record SettingsUpdated(LastSeenVisibility lastSeenVisibility) implements ServerFrame {
+    /**
+     * The settings a {@code settings.update} set: the presence visibility, if it set it; and, if it named any, push on or off for
+     * every notification category of the deployment, as they are now.
+     */
+    record SettingsUpdated(Optional<LastSeenVisibility> lastSeenVisibility, Optional<Map<String, Boolean>> notificationPush)
+            implements ServerFrame {
         public static final String TYPE = "settings.updated";
 
         public SettingsUpdated {
             present(lastSeenVisibility, "last_seen_visibility");
+            present(notificationPush, "notification_push");
+            notificationPush = notificationPush.map(Checks::categorySwitches);
+        }
+
+        public SettingsUpdated(LastSeenVisibility lastSeenVisibility) {
+            this(Optional.of(lastSeenVisibility), Optional.empty());
         }
 
         @Override

@@ -8,6 +8,7 @@ import dev.parley.model.Content;
 import dev.parley.model.ConversationId;
 import dev.parley.model.ErrorCode;
 import dev.parley.model.Message;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
@@ -252,6 +253,28 @@ class FrameCodecTest {
     }
 
     @Test
+    void notificationPushSwitchesAreCategoriesToBooleansAndAnythingElseIsRefusedNamingTheEntry() {
+        ClientFrame.SettingsUpdate both = (ClientFrame.SettingsUpdate) decoded(
+                "{\"type\":\"settings.update\",\"last_seen_visibility\":\"nobody\",\"notification_push\":{\"likes\":false,\"comments\":true}}");
+        assertThat(both.lastSeenVisibility()).contains(LastSeenVisibility.NOBODY);
+        assertThat(both.notificationPush().orElseThrow()).containsExactly(Map.entry("likes", false), Map.entry("comments", true));
+        assertThat(((ClientFrame.SettingsUpdate) decoded("{\"type\":\"settings.update\",\"notification_push\":{}}")).notificationPush())
+                .as("{} reads the settings").contains(Map.of());
+
+        assertThat(rejection("{\"type\":\"settings.update\",\"notification_push\":[\"likes\"]}").message())
+                .isEqualTo("field 'notification_push' must be a JSON object, was an array");
+        assertThat(rejection("{\"type\":\"settings.update\",\"notification_push\":{\"likes\":\"off\"}}").message())
+                .isEqualTo("field 'notification_push.likes' must be a boolean, was a string");
+        assertThat(rejection("{\"type\":\"settings.update\",\"notification_push\":{\"likes\":null}}").message())
+                .isEqualTo("field 'notification_push.likes' is required");
+        assertThat(rejection("{\"type\":\"settings.update\",\"notification_push\":{\"Likes!\":true}}").message())
+                .startsWith("field 'notification_push.Likes!' must be 1 to 64 of a-z");
+        String many = java.util.stream.IntStream.range(0, 51).mapToObj(i -> "\"c" + i + "\":true").collect(java.util.stream.Collectors.joining(","));
+        assertThat(rejection("{\"type\":\"settings.update\",\"notification_push\":{" + many + "}}").message())
+                .isEqualTo("field 'notification_push' must name at most 50 categories, named 51");
+    }
+
+    @Test
     void presenceFramesTakeAtMostAHundredUsersAndAtMostFiveMinutesWithFiveMinutesByDefault() {
         assertThat(decoded("{\"type\":\"presence.subscribe\",\"user_ids\":[\"bob\"]}"))
                 .isEqualTo(new ClientFrame.PresenceSubscribe(java.util.List.of(dev.parley.model.UserId.of("bob")), 300));
@@ -263,7 +286,8 @@ class FrameCodecTest {
                 .collect(java.util.stream.Collectors.joining(","));
         assertThat(rejection("{\"type\":\"presence.query\",\"user_ids\":[" + hundredAndOne + "]}").message()).contains("user_ids");
         assertThat(rejection("{\"type\":\"presence.query\",\"user_ids\":[\"bob\",\"bob\"]}").message()).contains("user_ids");
-        assertThat(rejection("{\"type\":\"settings.update\"}").message()).isEqualTo("field 'last_seen_visibility' is required");
+        assertThat(rejection("{\"type\":\"settings.update\"}").message())
+                .isEqualTo("field 'last_seen_visibility' is required unless notification_push is given");
     }
 
     @Test

@@ -84,7 +84,8 @@ public final class FrameArbitraries {
                 .map(ClientFrame.PresenceQuery::new));
         all.add(Combinators.combine(userIds().list().uniqueElements().ofMinSize(1).ofMaxSize(100), Arbitraries.integers().between(1, 300))
                 .as(ClientFrame.PresenceSubscribe::new));
-        all.add(Arbitraries.of(dev.parley.protocol.LastSeenVisibility.class).map(ClientFrame.SettingsUpdate::new));
+        all.add(Combinators.combine(Arbitraries.of(dev.parley.protocol.LastSeenVisibility.class).optional(), categorySwitches().optional())
+                .filter((visibility, push) -> visibility.isPresent() || push.isPresent()).as(ClientFrame.SettingsUpdate::new));
         all.add(Combinators.combine(Arbitraries.of(PushPlatform.class), text(300)).as(ClientFrame.DeviceRegister::new));
         all.add(Arbitraries.just(new ClientFrame.DeviceUnregister()));
         all.add(Combinators.combine(conversationIds(), optionalLong(timestamps())).as(ClientFrame.ConversationMute::new));
@@ -120,7 +121,8 @@ public final class FrameArbitraries {
                 .as(ServerFrame.TypingUpdate::new));
         all.add(presences().map(ServerFrame.PresenceUpdate::new));
         all.add(presences().list().ofMaxSize(100).map(ServerFrame.PresenceBatch::new));
-        all.add(Arbitraries.of(dev.parley.protocol.LastSeenVisibility.class).map(ServerFrame.SettingsUpdated::new));
+        all.add(Combinators.combine(Arbitraries.of(dev.parley.protocol.LastSeenVisibility.class).optional(), categorySwitches().optional())
+                .as(ServerFrame.SettingsUpdated::new));
         all.add(Arbitraries.of(PushPlatform.class).map(ServerFrame.DeviceRegistered::new));
         all.add(Arbitraries.just(new ServerFrame.DeviceUnregistered()));
         all.add(Combinators.combine(conversationIds(), optionalLong(timestamps())).as(ServerFrame.ConversationMuted::new));
@@ -153,16 +155,23 @@ public final class FrameArbitraries {
                 .map(unseen -> new InboxCounts(unread, unseen)));
     }
 
+    static Arbitrary<String> categories() {
+        return Arbitraries.strings().withChars("abcxyz019._-").ofMinLength(1).ofMaxLength(20).filter(c -> Character.isLetterOrDigit(c.charAt(0)));
+    }
+
+    /** {@code notification_push}: push on or off for some categories, none at all included. */
+    static Arbitrary<java.util.Map<String, Boolean>> categorySwitches() {
+        return Arbitraries.maps(categories(), Arbitraries.of(true, false)).ofMaxSize(ClientFrame.SettingsUpdate.MAX_CATEGORIES);
+    }
+
     public static Arbitrary<Notification> notifications() {
         Arbitrary<NotificationContent> contents = Combinators.combine(text(NotificationContent.MAX_TITLE_LENGTH / 2).filter(t -> !t.isBlank()),
                         text(300).filter(b -> !b.isEmpty()).optional(),
                         // Data as the codec keeps it: compact JSON, as Jackson writes it.
                         Arbitraries.of("{\"post\":\"p-17\"}", "{\"n\":3,\"deep\":{\"a\":[1,2,null],\"b\":true}}", "{}").optional())
                 .as(NotificationContent::new);
-        Arbitrary<String> categories = Arbitraries.strings().withChars("abcxyz019._-").ofMinLength(1).ofMaxLength(20)
-                .filter(c -> Character.isLetterOrDigit(c.charAt(0)));
         Arbitrary<String> groupKeys = Arbitraries.strings().withChars("abAB09._:/@+=-").ofMinLength(1).ofMaxLength(40);
-        return Combinators.combine(notificationIds(), categories, contents, groupKeys.optional(), Arbitraries.longs().between(1, 1_000_000),
+        return Combinators.combine(notificationIds(), categories(), contents, groupKeys.optional(), Arbitraries.longs().between(1, 1_000_000),
                         userIds().list().uniqueElements().ofMaxSize(Notification.MAX_ACTORS), timestamps(), Arbitraries.of(NotificationState.class))
                 .as(Notification::new);
     }

@@ -1,5 +1,11 @@
 package dev.parley.e2e;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.parley.local.sns.Delivery;
+import dev.parley.local.sns.SnsEmulator;
+import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -18,5 +24,26 @@ abstract class EndToEndTest {
     /** A connected client of {@code user} (a name {@link #user} made) on {@code device}. */
     protected ParleyClient connect(String user, String device) throws Exception {
         return ParleyClient.connect(stack, user, device);
+    }
+
+    /** The local cloud's SNS, whose outbox holds what would have reached devices; the test is skipped on another stack. */
+    protected SnsEmulator sns() {
+        assumeTrue(stack.local().isPresent(), "reads the local cloud's SNS");
+        return stack.local().get().sns();
+    }
+
+    /** What the outbox holds for this token, oldest first. */
+    protected static List<Delivery> pushesTo(SnsEmulator sns, String token) {
+        return sns.outbox().stream().filter(delivery -> delivery.token().equals(token)).toList();
+    }
+
+    /** Waits for the outbox to hold at least {@code count} pushes to the token, then a moment more for any extra one. */
+    protected static List<Delivery> awaitPushes(SnsEmulator sns, String token, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (pushesTo(sns, token).size() < count && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        Thread.sleep(1_000);
+        return pushesTo(sns, token);
     }
 }

@@ -136,6 +136,57 @@ class NotificationsIT extends EndToEndTest {
         }
     }
 
+    @Test
+    void anOfflinePhoneIsPushedOncePerCoalescingWindowContentFreeAsTheUserSetIt() throws Exception {
+        var sns = sns();
+        String bobPhone = "fcm-bob-" + java.util.UUID.randomUUID();
+        try (ParleyClient bob = connect(user("bob"), "phone")) {
+            bob.send(new ClientFrame.DeviceRegister(dev.parley.protocol.PushPlatform.FCM, bobPhone));
+            bob.await(ServerFrame.DeviceRegistered.class);
+            bob.send(new ClientFrame.SettingsUpdate(Optional.empty(), Optional.of(Map.of("comments", false))));
+            assertThat(bob.await(ServerFrame.SettingsUpdated.class).notificationPush().orElseThrow()).as("every category as it is now")
+                    .containsEntry("comments", false).containsEntry("likes", true).containsEntry("security", true);
+
+            bob.sendRaw("{\"type\":\"settings.update\",\"notification_push\":{\"security\":false}}");
+            assertThat(bob.await(ServerFrame.Error.class)).satisfies(error -> {
+                assertThat(error.code()).isEqualTo(dev.parley.model.ErrorCode.FORBIDDEN);
+                assertThat(error.message()).contains("security").contains("critical");
+            });
+            bob.sendRaw("{\"type\":\"settings.update\",\"last_seen_visibility\":\"nobody\",\"notification_push\":{\"pokes\":false}}");
+            assertThat(bob.await(ServerFrame.Error.class).message()).contains("notification_push.pokes");
+            bob.send(new ClientFrame.SettingsUpdate(Optional.empty(), Optional.of(Map.of())));
+            assertThat(bob.await(ServerFrame.SettingsUpdated.class).notificationPush().orElseThrow()).as("{} reads them; the refused frames set nothing")
+                    .containsEntry("comments", false).containsEntry("security", true);
+        }
+        // Bob's phone sleeps: five likes of one post, a comment (push off), a security notice (critical).
+        for (int i = 0; i < 5; i++) {
+            assertThat(publisher.publish(SignedPublisher.body(List.of(user("bob")), "likes", "secret fan " + i + " liked your post",
+                    Optional.of("post:" + user("p2")), Optional.of(user("fan" + i)))).statusCode()).isEqualTo(202);
+        }
+        List<dev.parley.local.sns.Delivery> pushes = awaitPushes(sns, bobPhone, 1);
+        assertThat(pushes).as("five likes coalesced in one window: one push").singleElement().satisfies(push -> {
+            assertThat(push.delivered()).isTrue();
+            JsonNode data = JSON.readTree(push.payload()).path("fcmV1Message").path("message").path("data");
+            assertThat(data.path("category").asText()).isEqualTo("likes");
+            assertThat(data.path("notification_id").asText()).isNotEmpty();
+            assertThat(push.payload()).as("content-free").doesNotContain("secret").doesNotContain(user("fan"));
+        });
+        assertThat(publisher.publish(SignedPublisher.body(List.of(user("bob")), "comments", "secret comment", Optional.empty(), Optional.empty()))
+                .statusCode()).isEqualTo(202);
+        assertThat(publisher.publish(SignedPublisher.body(List.of(user("bob")), "security", "New sign-in", Optional.empty(), Optional.empty()))
+                .statusCode()).isEqualTo(202);
+        pushes = awaitPushes(sns, bobPhone, 2);
+        assertThat(pushes).as("comments are off; security pushes regardless").hasSize(2);
+        assertThat(JSON.readTree(pushes.get(1).payload()).path("fcmV1Message").path("message").path("data").path("category").asText())
+                .isEqualTo("security");
+
+        try (ParleyClient bob = connect(user("bob"), "phone")) {
+            ServerFrame.InboxPage page = inbox(bob, InboxFilter.ALL);
+            assertThat(page.notifications()).extracting(Notification::category).as("the inbox has them all").containsExactly("security", "comments", "likes");
+            assertThat(page.notifications().get(2).count()).isEqualTo(5);
+        }
+    }
+
     /** Whether this machine's curl signs requests (--aws-sigv4, curl 7.75 and later). */
     private static boolean curlSigns() {
         try {

@@ -1,7 +1,6 @@
 package dev.parley.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.parley.local.sns.Delivery;
 import dev.parley.local.sns.SnsEmulator;
@@ -22,11 +21,6 @@ import org.junit.jupiter.api.Test;
 class PushIT extends EndToEndTest {
     /** The coalescing window the test stack runs with (StackUnderTest starts the local cloud with it). */
     private static final Duration PUSH_WINDOW = Duration.ofSeconds(5);
-
-    private SnsEmulator sns() {
-        assumeTrue(stack.local().isPresent(), "reads the local cloud's SNS");
-        return stack.local().get().sns();
-    }
 
     /** The attributes of each endpoint SNS holds for this token. */
     private static List<Map<String, String>> endpointsOf(SnsEmulator sns, String token) {
@@ -79,21 +73,6 @@ class PushIT extends EndToEndTest {
             alice.send(new ClientFrame.ConversationMute(chat, OptionalLong.of(until)));
             assertThat(alice.await(ServerFrame.ConversationMuted.class)).isEqualTo(new ServerFrame.ConversationMuted(chat, OptionalLong.of(until)));
         }
-    }
-
-    /** What the outbox holds for this token, oldest first. */
-    private static List<Delivery> pushesTo(SnsEmulator sns, String token) {
-        return sns.outbox().stream().filter(delivery -> delivery.token().equals(token)).toList();
-    }
-
-    /** Waits for the outbox to hold at least {@code count} pushes to the token, then a moment more for any extra one. */
-    private static List<Delivery> awaitPushes(SnsEmulator sns, String token, int count) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (pushesTo(sns, token).size() < count && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        Thread.sleep(1_000);
-        return pushesTo(sns, token);
     }
 
     @Test

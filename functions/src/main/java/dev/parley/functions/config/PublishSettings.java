@@ -53,6 +53,11 @@ public record PublishSettings(Map<String, Notifications.Category> categories, Ma
         return parse(FunctionEnvironment.get(CATEGORIES).orElse(DEFAULT_CATEGORIES), FunctionEnvironment.get(PUBLISHERS).orElse("{}"));
     }
 
+    /** The categories alone, for the functions that do not publish: the frame functions check push settings against them. */
+    public static Map<String, Notifications.Category> categoriesFromEnvironment() {
+        return parse(FunctionEnvironment.get(CATEGORIES).orElse(DEFAULT_CATEGORIES), "{}").categories();
+    }
+
     public static PublishSettings parse(String categoriesJson, String publishersJson) {
         Map<String, Notifications.Category> categories = new LinkedHashMap<>();
         object(CATEGORIES, categoriesJson).properties().forEach(entry -> {

@@ -7,6 +7,7 @@ import dev.parley.functions.usecase.Conversations;
 import dev.parley.functions.usecase.Delivery;
 import dev.parley.functions.usecase.Devices;
 import dev.parley.functions.usecase.Inboxes;
+import dev.parley.functions.usecase.NotificationPushSettings;
 import dev.parley.functions.usecase.Presence;
 import dev.parley.functions.usecase.Typing;
 import dev.parley.ports.Inbox;
@@ -35,10 +36,12 @@ final class FrameRoutes {
     private final Presence presence;
     private final Typing typing;
     private final Inboxes inboxes;
+    private final NotificationPushSettings notificationPush;
 
     FrameRoutes(Connections connections, SendMessage sending, Conversations conversations, Receipts receipts, SyncAndHistory sync,
-                Devices devices, Presence presence, Typing typing, Inboxes inboxes) {
+                Devices devices, Presence presence, Typing typing, Inboxes inboxes, NotificationPushSettings notificationPush) {
         this.connections = connections;
+        this.notificationPush = notificationPush;
         this.inboxes = inboxes;
         this.presence = presence;
         this.typing = typing;
@@ -52,12 +55,13 @@ final class FrameRoutes {
     /** The use cases over these ports; sends take the fast path when it is given. */
     static FrameRoutes over(ConversationRepository conversations, MessageLog messages, ConnectionRegistry registry, Delivery delivery,
                             FrameCodec codec, Clock clock, Backoff backoff, Optional<MessageLog.FastPathOffer> fastPath,
-                            Devices devices, PresenceSubscriptions subscriptions, Inbox inbox, Duration connectionLease, Duration typingInterval) {
+                            Devices devices, PresenceSubscriptions subscriptions, Inbox inbox, Duration connectionLease, Duration typingInterval,
+                            NotificationPushSettings notificationPush) {
         Presence presence = new Presence(registry, subscriptions, conversations, delivery, codec, clock);
         return new FrameRoutes(new Connections(registry, clock, presence, connectionLease), new SendMessage(messages, conversations, delivery, codec, clock, fastPath),
                 new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
                 new SyncAndHistory(conversations, messages, delivery, codec), devices, presence,
-                new Typing(conversations, registry, delivery, codec, clock, typingInterval), new Inboxes(inbox, delivery, codec));
+                new Typing(conversations, registry, delivery, codec, clock, typingInterval), new Inboxes(inbox, delivery, codec), notificationPush);
     }
 
     /** A send: what it did, which the frame function logs and counts. */
@@ -93,7 +97,7 @@ final class FrameRoutes {
             }
             case ClientFrame.PresenceQuery query -> Optional.of(presence.query(caller, query));
             case ClientFrame.PresenceSubscribe subscribe -> Optional.of(presence.subscribe(caller, subscribe));
-            case ClientFrame.SettingsUpdate update -> Optional.of(presence.settings(caller, update));
+            case ClientFrame.SettingsUpdate update -> Optional.of(settings(caller, update));
             case ClientFrame.DeviceRegister register -> Optional.of(devices.register(caller, register));
             case ClientFrame.DeviceUnregister ignored -> Optional.of(devices.unregister(caller));
             case ClientFrame.ConversationMute mute -> Optional.of(devices.mute(caller, mute));
@@ -106,4 +110,10 @@ final class FrameRoutes {
         };
     }
 
+    /** Nothing of the frame is set unless all of it can be: the push switches are checked before the visibility is written. */
+    private ServerFrame.SettingsUpdated settings(Caller caller, ClientFrame.SettingsUpdate update) {
+        update.notificationPush().ifPresent(notificationPush::check);
+        update.lastSeenVisibility().ifPresent(visibility -> presence.visibility(caller, visibility));
+        return new ServerFrame.SettingsUpdated(update.lastSeenVisibility(), update.notificationPush().map(switches -> notificationPush.set(caller.user(), switches)));
+    }
 }

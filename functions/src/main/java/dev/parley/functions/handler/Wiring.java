@@ -99,10 +99,11 @@ final class Wiring {
         return devices;
     }
 
-    /** Offline push, for the fan-out. */
+    /** Offline push, for the fan-out and the publish function. */
     synchronized Push push() {
         if (push == null) {
-            push = new Push(pushDevices(), pushService(), conversations(), clock, ParleyConfig.pushWindow());
+            push = new Push(pushDevices(), pushService(), new dev.parley.functions.usecase.Badges(conversations(), inbox()), clock,
+                    ParleyConfig.pushWindow());
         }
         return push;
     }
@@ -149,13 +150,19 @@ final class Wiring {
     dev.parley.functions.usecase.NotificationDispatch notificationDispatch() {
         var timers = new dev.parley.functions.store.SqsRedeliveryTimers(() -> AwsClients.sqs(config,
                 FunctionEnvironment.get(ParleyConfig.SQS_ENDPOINT).map(java.net.URI::create)), ParleyConfig.table(ParleyConfig.REDELIVERY_QUEUE));
-        return new dev.parley.functions.usecase.NotificationDispatch(connections(), delivery(), new dev.parley.protocol.FrameCodec(), timers, clock,
-                ParleyConfig.redeliveryTimeout());
+        return new dev.parley.functions.usecase.NotificationDispatch(connections(), delivery(), new dev.parley.protocol.FrameCodec(), timers, push(),
+                clock, ParleyConfig.redeliveryTimeout());
     }
 
     /** The redelivery checks. */
     dev.parley.functions.usecase.Redelivery redelivery() {
         return new dev.parley.functions.usecase.Redelivery(inbox(), notificationDispatch(), ParleyConfig.redeliveryAttempts());
+    }
+
+    /** Push on or off per notification category, against the deployment's categories. */
+    dev.parley.functions.usecase.NotificationPushSettings notificationPushSettings() {
+        return new dev.parley.functions.usecase.NotificationPushSettings(pushDevices(),
+                dev.parley.functions.config.PublishSettings.categoriesFromEnvironment());
     }
 
     dev.parley.ports.Inbox inbox() {

@@ -53,6 +53,9 @@ public final class ParleyManifest {
     /** The routes that register devices for push, whose functions alone create and change SNS endpoints. */
     public static final List<String> DEVICE_ROUTES = List.of("device.register", "device.unregister");
 
+    /** The functions that push to offline devices, which alone may publish to SNS endpoints: messages' and notifications'. */
+    public static final List<String> PUSH_PUBLISHERS = List.of("fanout", "publish");
+
     private ParleyManifest() {
     }
 
@@ -70,6 +73,8 @@ public final class ParleyManifest {
         frames.put(ParleyConfig.FAST_PATH_MAX_CONNECTIONS, Integer.toString(ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS));
         frames.put(ParleyConfig.FAST_PATH_WINDOW_MS, Long.toString(ParleyConfig.DEFAULT_FAST_PATH_WINDOW.toMillis()));
         frames.put(ParleyConfig.TYPING_INTERVAL_MS, Long.toString(ParleyConfig.DEFAULT_TYPING_INTERVAL.toMillis()));
+        // settings.update checks push switches against the deployment's notification categories (the stack fills in its own).
+        frames.put(PublishSettings.CATEGORIES, PublishSettings.DEFAULT_CATEGORIES);
         // A ping renews the lease $connect starts (scripts/run-local --connection-lease-ms overrides it).
         String lease = Long.toString(ParleyConfig.DEFAULT_CONNECTION_LEASE.toMillis());
         frames.put(ParleyConfig.CONNECTION_LEASE_MS, lease);
@@ -98,14 +103,15 @@ public final class ParleyManifest {
             functions.add(new FunctionSpec("route-" + route.replace('.', '-'), FrameHandler.class.getName(), 1024, Duration.ofSeconds(10),
                     environment, new Trigger.WebSocketRoute(route), everyTable, true));
         }
-        // The fan-out publishes to offline devices (the stack grants SNS's Publish to the functions with a push window);
-        // the badge reads memberships.
+        // The fan-out publishes to offline devices (the stack grants SNS's Publish to PUSH_PUBLISHERS); the badge reads
+        // memberships and the inbox's counts.
         Map<String, String> fanOut = new java.util.HashMap<>(tables);
         fanOut.put(ParleyConfig.PUSH_WINDOW_MS, Long.toString(ParleyConfig.DEFAULT_PUSH_WINDOW.toMillis()));
         functions.add(new FunctionSpec("fanout", FanOutHandler.class.getName(), 1024, Duration.ofSeconds(30), fanOut,
                 new Trigger.StreamMapping(MESSAGES, 100, Duration.ZERO, Trigger.StartingPosition.TRIM_HORIZON, 10, true, true, 5,
                         Duration.ofHours(1), Optional.of("parley-fanout-failures")),
-                Map.of(MESSAGES, TableAccess.STREAM, CONNECTIONS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ, MEMBERSHIPS, TableAccess.READ),
+                Map.of(MESSAGES, TableAccess.STREAM, CONNECTIONS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ, MEMBERSHIPS, TableAccess.READ,
+                        INBOX, TableAccess.READ),
                 true));
         // Receipts are told to senders from the memberships stream, coalesced by turns (ReceiptNotices), not by a batching
         // window, which would delay every receipt. Parallel batches per shard: a user's records stay in order in one of them,
@@ -118,7 +124,8 @@ public final class ParleyManifest {
         // The cleanup of dead push tokens: the platforms' endpoint events, checked against the endpoint and the device registered.
         functions.add(new FunctionSpec("push-events", PushEventsHandler.class.getName(), 512, Duration.ofSeconds(30), tables,
                 new Trigger.PushEndpointEvents(), Map.of(CONNECTIONS, TableAccess.READ_WRITE), false));
-        // The publish API: stores each recipient's notification and sends it to their live devices.
+        // The publish API: stores each recipient's notification and sends it to their live devices, or pushes to their offline ones
+        // (marking the push on the user's item; the badge reads memberships).
         Map<String, String> publish = new java.util.HashMap<>(tables);
         publish.put(PublishSettings.CATEGORIES, PublishSettings.DEFAULT_CATEGORIES);
         publish.put(PublishSettings.PUBLISHERS, "{}");
@@ -129,7 +136,8 @@ public final class ParleyManifest {
         publish.put(ParleyConfig.REDELIVERY_TIMEOUT_SECONDS, Long.toString(ParleyConfig.DEFAULT_REDELIVERY_TIMEOUT.toSeconds()));
         functions.add(new FunctionSpec("publish", PublishHandler.class.getName(), 1024, Duration.ofSeconds(29), publish,
                 new Trigger.HttpRoute("POST", "/notifications"), Map.of(INBOX, TableAccess.READ_WRITE, CONNECTIONS, TableAccess.READ_WRITE,
-                        PUBLISHES, TableAccess.READ_WRITE, LIMITS, TableAccess.READ_WRITE), true));
+                        PUBLISHES, TableAccess.READ_WRITE, LIMITS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ, MEMBERSHIPS, TableAccess.READ),
+                true));
         // The redelivery checks: ten at a time, each a check of one device's acknowledgement (docs/notifications.md).
         Map<String, String> redelivery = new java.util.HashMap<>(tables);
         redelivery.put(ParleyConfig.REDELIVERY_QUEUE, REDELIVERY);

@@ -3,11 +3,11 @@ package dev.parley.functions.push;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.functions.store.SdkErrors;
-import dev.parley.model.ConversationId;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
 import dev.parley.ports.PushDevices;
 import dev.parley.ports.PushService;
+import dev.parley.ports.PushSubject;
 import dev.parley.protocol.PushPlatform;
 import java.util.Map;
 import java.util.Optional;
@@ -118,13 +118,13 @@ public final class SnsPushService implements PushService {
     static final String APNS_COLLAPSE_ID = "AWS.SNS.MOBILE.APNS.COLLAPSE_ID";
 
     @Override
-    public Published publish(PushDevices.PushDevice device, ConversationId conversation, long badge) {
-        String message = payload(conversation, badge);
+    public Published publish(PushDevices.PushDevice device, PushSubject subject, long badge) {
+        String message = payload(subject, badge);
         return SdkErrors.translating("publishing a push", () -> {
             try {
                 sns().publish(b -> b.targetArn(device.endpoint()).messageStructure("json").message(message)
                         .messageAttributes(Map.of(APNS_COLLAPSE_ID, MessageAttributeValue.builder().dataType("String")
-                                .stringValue(collapseKey(conversation)).build())));
+                                .stringValue(collapseKey(subject)).build())));
                 return Published.SENT;
             } catch (EndpointDisabledException | NotFoundException dead) {
                 return Published.ENDPOINT_GONE;
@@ -138,31 +138,52 @@ public final class SnsPushService implements PushService {
         });
     }
 
-    /** At most 64 bytes, as APNs allows for a collapse id: the conversation, hashed when its id is longer. */
-    public static String collapseKey(ConversationId conversation) {
-        String id = conversation.value();
-        return id.length() <= 64 ? id : "c-" + Integer.toHexString(id.hashCode()) + "-" + id.length();
+    /**
+     * At most 64 bytes, as APNs allows for a collapse id: the conversation (hashed when its id is longer), or {@code n-} and the
+     * notification's id (a coalesced notification keeps its id, so its pushes collapse into one).
+     */
+    public static String collapseKey(PushSubject subject) {
+        return switch (subject) {
+            case PushSubject.NewMessages messages -> {
+                String id = messages.conversation().value();
+                yield id.length() <= 64 ? id : "c-" + Integer.toHexString(id.hashCode()) + "-" + id.length();
+            }
+            case PushSubject.InboxNotification notification -> "n-" + notification.notification().value();
+        };
     }
 
     /**
-     * The push for each platform, content-free: the conversation to sync and the badge. FCM (HTTP v1, through
-     * SNS's GCM platform) gets a high-priority data message collapsing per conversation; APNs an alert that
-     * says only that there is something new, with the badge and {@code mutable-content} for the app's
-     * extension to fetch and show the message itself.
+     * The push for each platform, content-free: what to fetch (the conversation to sync, or the notification and its category)
+     * and the badge. FCM (HTTP v1, through SNS's GCM platform) gets a high-priority data message collapsing per subject; APNs
+     * an alert that says only that there is something new, with the badge and {@code mutable-content} for the app's extension
+     * to fetch and show the message or notification itself.
      */
-    public static String payload(ConversationId conversation, long badge) {
+    public static String payload(PushSubject subject, long badge) {
+        String alert = switch (subject) {
+            case PushSubject.NewMessages ignored -> "New message";
+            case PushSubject.InboxNotification ignored -> "New notification";
+        };
         ObjectNode fcm = JSON.createObjectNode();
-        ObjectNode android = fcm.putObject("fcmV1Message").putObject("message").putObject("android");
-        android.put("collapse_key", collapseKey(conversation)).put("priority", "high");
-        ObjectNode data = ((ObjectNode) fcm.get("fcmV1Message").get("message")).putObject("data");
-        data.put("conversation_id", conversation.value()).put("badge", Long.toString(badge));
+        ObjectNode message = fcm.putObject("fcmV1Message").putObject("message");
+        message.putObject("android").put("collapse_key", collapseKey(subject)).put("priority", "high");
+        ObjectNode data = message.putObject("data");
         ObjectNode apns = JSON.createObjectNode();
         ObjectNode aps = apns.putObject("aps");
-        aps.putObject("alert").put("title", "Parley").put("body", "New message");
+        aps.putObject("alert").put("title", "Parley").put("body", alert);
         aps.put("badge", badge).put("mutable-content", 1).put("sound", "default");
-        apns.put("conversation_id", conversation.value());
+        switch (subject) {
+            case PushSubject.NewMessages messages -> {
+                data.put("conversation_id", messages.conversation().value());
+                apns.put("conversation_id", messages.conversation().value());
+            }
+            case PushSubject.InboxNotification notification -> {
+                data.put("notification_id", notification.notification().value()).put("category", notification.category());
+                apns.put("notification_id", notification.notification().value()).put("category", notification.category());
+            }
+        }
+        data.put("badge", Long.toString(badge));
         ObjectNode all = JSON.createObjectNode();
-        all.put("default", "New message");
+        all.put("default", alert);
         all.put("GCM", fcm.toString());
         all.put("APNS", apns.toString());
         all.put("APNS_SANDBOX", apns.toString());

@@ -41,6 +41,8 @@ public final class ConnectionsTable {
     public static final String LAST_SEEN = "ls";
     /** On a user item: who may see the user's presence ({@code everyone}, {@code contacts}, {@code nobody}); absent is everyone. */
     public static final String VISIBILITY = "vis";
+    /** On a user item: the notification categories the user turned push off for (a string set; absent is none). */
+    public static final String PUSH_OFF_CATEGORIES = "npoff";
     /** On a token item: the endpoint of the device that holds it. */
     public static final String TOKEN_ENDPOINT = "endpoint";
 

@@ -194,6 +194,6 @@ public final class DynamoConnectionRegistry implements ConnectionRegistry {
                 // Skipped, as said above.
             }
         });
-        return new Reach(connections, devices, muted, marks);
+        return new Reach(connections, devices, muted, marks, DynamoPushDevices.pushOff(item.get(ConnectionsTable.PUSH_OFF_CATEGORIES)));
     }
 }

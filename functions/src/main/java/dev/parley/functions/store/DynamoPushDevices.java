@@ -165,8 +165,8 @@ public final class DynamoPushDevices implements PushDevices {
     }
 
     @Override
-    public boolean markPushed(UserId user, DeviceId device, ConversationId conversation, long now, long quietUntil, java.util.List<String> expiredMarks) {
-        String mark = ConnectionsTable.pushMarkName(dev.parley.ports.ConnectionRegistry.pushMark(device, conversation));
+    public boolean markPushed(UserId user, String markName, long now, long quietUntil, java.util.List<String> expiredMarks) {
+        String mark = ConnectionsTable.pushMarkName(markName);
         Map<String, String> names = new java.util.HashMap<>(Map.of("#mark", mark));
         StringBuilder update = new StringBuilder("SET #mark = :quiet");
         // At most a few run-out marks a write, so the expression stays far below DynamoDB's 4 KB; the next pushes clear the rest.
@@ -190,8 +190,8 @@ public final class DynamoPushDevices implements PushDevices {
     }
 
     @Override
-    public void releaseMark(UserId user, DeviceId device, ConversationId conversation, long quietUntil) {
-        String mark = ConnectionsTable.pushMarkName(dev.parley.ports.ConnectionRegistry.pushMark(device, conversation));
+    public void releaseMark(UserId user, String markName, long quietUntil) {
+        String mark = ConnectionsTable.pushMarkName(markName);
         SdkErrors.translating("releasing a push mark", () -> {
             try {
                 dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user))).updateExpression("REMOVE #mark")
@@ -201,5 +201,42 @@ public final class DynamoPushDevices implements PushDevices {
                 // Its mark stands.
             }
         });
+    }
+
+    /**
+     * A string set on the user item: ADD takes categories in, DELETE out, each atomic, so two devices changing different
+     * categories at once lose neither change. DynamoDB refuses ADD and DELETE of one attribute in one expression, so a frame
+     * that turns some on and some off is two writes; the last one's answer is the set as it is after both.
+     */
+    @Override
+    public java.util.Set<String> setNotificationPush(UserId user, Map<String, Boolean> categories) {
+        java.util.List<String> off = categories.entrySet().stream().filter(entry -> !entry.getValue()).map(Map.Entry::getKey).toList();
+        java.util.List<String> on = categories.entrySet().stream().filter(Map.Entry::getValue).map(Map.Entry::getKey).toList();
+        return SdkErrors.translating("setting notification push", () -> {
+            Optional<java.util.Set<String>> after = Optional.empty();
+            if (!off.isEmpty()) {
+                after = Optional.of(changePushOff(user, "ADD", off));
+            }
+            if (!on.isEmpty()) {
+                after = Optional.of(changePushOff(user, "DELETE", on));
+            }
+            return after.orElseGet(() -> {
+                Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user))).consistentRead(true)
+                        .projectionExpression("#off").expressionAttributeNames(Map.of("#off", ConnectionsTable.PUSH_OFF_CATEGORIES))).item();
+                return pushOff(item == null ? null : item.get(ConnectionsTable.PUSH_OFF_CATEGORIES));
+            });
+        });
+    }
+
+    private java.util.Set<String> changePushOff(UserId user, String action, java.util.List<String> categories) {
+        Map<String, AttributeValue> after = dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user)))
+                .updateExpression(action + " #off :categories").expressionAttributeNames(Map.of("#off", ConnectionsTable.PUSH_OFF_CATEGORIES))
+                .expressionAttributeValues(Map.of(":categories", AttributeValue.fromSs(categories))).returnValues(ReturnValue.UPDATED_NEW)).attributes();
+        return pushOff(after == null ? null : after.get(ConnectionsTable.PUSH_OFF_CATEGORIES));
+    }
+
+    /** The user item's set of categories push is off for, read back; none when the attribute is absent (an emptied set goes). */
+    static java.util.Set<String> pushOff(AttributeValue set) {
+        return set == null || !set.hasSs() ? java.util.Set.of() : java.util.Set.copyOf(set.ss());
     }
 }

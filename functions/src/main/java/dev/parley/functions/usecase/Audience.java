@@ -2,7 +2,6 @@ package dev.parley.functions.usecase;
 
 import dev.parley.model.ConnectionId;
 import dev.parley.model.ConversationId;
-import dev.parley.model.DeviceId;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConnectionRegistry;
@@ -80,14 +79,10 @@ record Audience(List<LiveConnection> connections, List<PushNotifier.Target> push
                 // Most members of a large group: nothing registered for push, nothing more to work out.
                 continue;
             }
-            Set<DeviceId> online = new LinkedHashSet<>();
-            reaching.live().forEach(c -> online.add(c.device()));
-            List<String> expired = reaching.quietUntil().entrySet().stream().filter(mark -> mark.getValue() <= now).map(Map.Entry::getKey).toList();
-            for (var device : reaching.devices()) {
-                if (!online.contains(device.device())) {
-                    Long quiet = reaching.quietUntil().get(ConnectionRegistry.pushMark(device.device(), message.conversationId()));
-                    targets.add(new PushNotifier.Target(device, quiet == null ? OptionalLong.empty() : OptionalLong.of(quiet), expired));
-                }
+            List<String> expired = reaching.expiredMarks(now);
+            for (var device : reaching.offlineDevices()) {
+                Long quiet = reaching.quietUntil().get(ConnectionRegistry.pushMark(device.device(), message.conversationId()));
+                targets.add(new PushNotifier.Target(device, quiet == null ? OptionalLong.empty() : OptionalLong.of(quiet), expired));
             }
         }
         return new Audience(List.copyOf(connections), List.copyOf(targets));

@@ -141,7 +141,7 @@ public final class Notifications {
                 try {
                     Inbox.Stored stored = inbox.add(recipient, event);
                     if (stored.added()) {
-                        send(recipient, stored, notSent);
+                        send(recipient, stored, category, notSent);
                     }
                     return stored;
                 } finally {
@@ -157,12 +157,12 @@ public final class Notifications {
     }
 
     /**
-     * The live send of a stored notification. Its failure does not fail the publish: the notification is stored, and a retry
+     * The live send (and the push to offline devices) of a stored notification. Its failure does not fail the publish: the notification is stored, and a retry
      * of the publish would find it stored and send nothing; the user's devices find it in the inbox.
      */
-    private void send(UserId recipient, Inbox.Stored stored, java.util.concurrent.atomic.AtomicInteger notSent) {
+    private void send(UserId recipient, Inbox.Stored stored, Category category, java.util.concurrent.atomic.AtomicInteger notSent) {
         try {
-            dispatch.send(recipient, stored.notification());
+            dispatch.send(recipient, stored, category);
         } catch (RuntimeException e) {
             notSent.incrementAndGet();
             LOG.warn("notification {} was stored for {} but not sent to their live devices", stored.notification().id(), recipient, e);

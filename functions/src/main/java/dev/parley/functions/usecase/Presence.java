@@ -9,6 +9,7 @@ import dev.parley.ports.LiveConnection;
 import dev.parley.ports.PresenceSubscriptions;
 import dev.parley.protocol.ClientFrame;
 import dev.parley.protocol.FrameCodec;
+import dev.parley.protocol.LastSeenVisibility;
 import dev.parley.protocol.PresenceStatus;
 import dev.parley.protocol.ServerFrame;
 import java.time.Clock;
@@ -61,23 +62,24 @@ public final class Presence implements Connections.PresenceChanges {
         return new ServerFrame.PresenceBatch(view.entries());
     }
 
-    public ServerFrame.SettingsUpdated settings(Caller caller, ClientFrame.SettingsUpdate update) {
+    /** Who may see the caller's presence; those watching them now see the change at once. */
+    public void visibility(Caller caller, LastSeenVisibility visibility) {
         UserId user = caller.user();
-        registry.setVisibility(user, update.lastSeenVisibility());
+        registry.setVisibility(user, visibility);
         // Those watching this user see the new setting now: each one's view is decided again, and kept for the next change.
         Instant now = clock.instant();
         Map<UserId, List<PresenceSubscriptions.Subscriber>> byViewer = new LinkedHashMap<>();
         subscriptions.subscribers(user, now).forEach(subscriber -> byViewer.computeIfAbsent(subscriber.connection().user(), v -> new ArrayList<>())
                 .add(subscriber));
         if (byViewer.isEmpty()) {
-            return new ServerFrame.SettingsUpdated(update.lastSeenVisibility());
+            return;
         }
         // The user and every viewer in one batched read; the user's new setting is the one just written, not one a read may lag on.
         Set<UserId> read = new LinkedHashSet<>(byViewer.keySet());
         read.add(user);
         Map<UserId, Seen> seen = new HashMap<>(registry.seen(read, now));
         Seen before = seen.get(user);
-        seen.put(user, new Seen(before.online(), before.lastSeen(), update.lastSeenVisibility()));
+        seen.put(user, new Seen(before.online(), before.lastSeen(), visibility));
         byViewer.forEach((viewer, watching) -> {
             View view = view(viewer, List.of(user), seen);
             boolean visible = view.visible().get(user);
@@ -85,7 +87,6 @@ public final class Presence implements Connections.PresenceChanges {
             postToWatchers(watching.stream().map(PresenceSubscriptions.Subscriber::connection).toList(),
                     new ServerFrame.PresenceUpdate(view.entries().getFirst()));
         });
-        return new ServerFrame.SettingsUpdated(update.lastSeenVisibility());
     }
 
     /** The user came online: told to each subscriber that may see them. */

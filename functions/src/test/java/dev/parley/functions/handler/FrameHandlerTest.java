@@ -48,7 +48,9 @@ class FrameHandlerTest {
                 clock, Backoff.DYNAMODB, Optional.empty(), new dev.parley.functions.usecase.Devices(
                         new dev.parley.testsupport.ports.InMemoryPushDevices(), new dev.parley.testsupport.ports.RecordingPushService(), conversations),
                 new dev.parley.testsupport.ports.InMemoryPresenceSubscriptions(), new dev.parley.testsupport.ports.InMemoryInbox(),
-                ParleyConfig.DEFAULT_CONNECTION_LEASE, java.time.Duration.ofSeconds(3)));
+                ParleyConfig.DEFAULT_CONNECTION_LEASE, java.time.Duration.ofSeconds(3), new dev.parley.functions.usecase.NotificationPushSettings(
+                        new dev.parley.testsupport.ports.InMemoryPushDevices(), dev.parley.functions.config.PublishSettings.parse(
+                                dev.parley.functions.config.PublishSettings.DEFAULT_CATEGORIES, "{}").categories())));
     }
 
     private static APIGatewayV2WebSocketEvent event(String name) {

@@ -36,9 +36,12 @@ class PublishHandlerTest {
 
     private PublishHandler handler(String publishers) {
         PublishSettings settings = PublishSettings.parse(PublishSettings.DEFAULT_CATEGORIES, publishers);
-        InMemoryConnectionRegistry registry = new InMemoryConnectionRegistry();
+        dev.parley.testsupport.ports.InMemoryPushDevices pushDevices = new dev.parley.testsupport.ports.InMemoryPushDevices();
+        InMemoryConnectionRegistry registry = new InMemoryConnectionRegistry(pushDevices);
+        dev.parley.functions.usecase.Push push = new dev.parley.functions.usecase.Push(pushDevices, new dev.parley.testsupport.ports.RecordingPushService(),
+                new dev.parley.functions.usecase.Badges(new dev.parley.testsupport.ports.InMemoryConversations(), inbox), clock, Duration.ofSeconds(20));
         NotificationDispatch dispatch = new NotificationDispatch(registry, new Delivery(registry, new RecordingPoster(), clock, 8), new FrameCodec(),
-                new RecordingRedeliveryTimers(), clock, Duration.ofSeconds(30));
+                new RecordingRedeliveryTimers(), push, clock, Duration.ofSeconds(30));
         return new PublishHandler(new Notifications(inbox, new InMemoryPublishRecords(), new InMemoryRateLimits(), dispatch, clock,
                 settings.categories(), new Random(1)), settings);
     }

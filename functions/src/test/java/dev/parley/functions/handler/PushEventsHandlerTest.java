@@ -90,7 +90,7 @@ class PushEventsHandlerTest {
             }
 
             @Override
-            public Published publish(PushDevice device, dev.parley.model.ConversationId conversation, long badge) {
+            public Published publish(PushDevice device, dev.parley.ports.PushSubject subject, long badge) {
                 throw new AssertionError("not called");
             }
         }));

@@ -149,14 +149,18 @@ class DevicesTest {
             }
 
             @Override
-            public boolean markPushed(dev.parley.model.UserId user, DeviceId device, ConversationId conversation, long now, long quietUntil,
-                                      java.util.List<String> expiredMarks) {
-                return contested.markPushed(user, device, conversation, now, quietUntil, expiredMarks);
+            public boolean markPushed(dev.parley.model.UserId user, String mark, long now, long quietUntil, java.util.List<String> expiredMarks) {
+                return contested.markPushed(user, mark, now, quietUntil, expiredMarks);
             }
 
             @Override
-            public void releaseMark(dev.parley.model.UserId user, DeviceId device, ConversationId conversation, long quietUntil) {
-                contested.releaseMark(user, device, conversation, quietUntil);
+            public void releaseMark(dev.parley.model.UserId user, String mark, long quietUntil) {
+                contested.releaseMark(user, mark, quietUntil);
+            }
+
+            @Override
+            public java.util.Set<String> setNotificationPush(dev.parley.model.UserId user, java.util.Map<String, Boolean> categories) {
+                return contested.setNotificationPush(user, categories);
             }
         };
         Devices racing = new Devices(losing, push, world.conversations);

@@ -32,7 +32,9 @@ class NotificationsTest {
     private final Fixture world = new Fixture();
     private final InMemoryInbox inbox = new InMemoryInbox();
     private final RecordingRedeliveryTimers timers = new RecordingRedeliveryTimers();
-    private final NotificationDispatch dispatch = new NotificationDispatch(world.registry, world.delivery, world.codec, timers, world.clock,
+    private final dev.parley.testsupport.ports.RecordingPushService sns = new dev.parley.testsupport.ports.RecordingPushService();
+    private final Push push = new Push(world.pushDevices, sns, new Badges(world.conversations, inbox), world.clock, Duration.ofSeconds(20));
+    private final NotificationDispatch dispatch = new NotificationDispatch(world.registry, world.delivery, world.codec, timers, push, world.clock,
             Duration.ofSeconds(30));
     private final Notifications notifications = new Notifications(inbox, new InMemoryPublishRecords(), new InMemoryRateLimits(), dispatch,
             world.clock, Map.of("comments", new Notifications.Category("comments", Optional.empty(), false),
@@ -114,7 +116,7 @@ class NotificationsTest {
             throw new dev.parley.ports.UnavailableException("SQS is down", Duration.ofSeconds(1), null);
         };
         Notifications withoutTimers = new Notifications(inbox, new InMemoryPublishRecords(), new InMemoryRateLimits(),
-                new NotificationDispatch(world.registry, world.delivery, world.codec, failing, world.clock, Duration.ofSeconds(30)), world.clock,
+                new NotificationDispatch(world.registry, world.delivery, world.codec, failing, push, world.clock, Duration.ofSeconds(30)), world.clock,
                 Map.of("comments", new Notifications.Category("comments", Optional.empty(), false)), new Random(5));
         Notifications.Published published = withoutTimers.publish(comments, request("comments", "hi", ALICE, BOB), Optional.empty(), "h");
         assertThat(published.recipients()).isEqualTo(2);

@@ -45,7 +45,7 @@ class PresenceTest {
     }
 
     private void setting(Caller caller, LastSeenVisibility setting) {
-        presence.settings(caller, new ClientFrame.SettingsUpdate(setting));
+        presence.visibility(caller, setting);
     }
 
     @Test

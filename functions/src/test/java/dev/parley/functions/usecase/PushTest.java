@@ -26,7 +26,9 @@ import org.junit.jupiter.api.Test;
 class PushTest {
     private final Fixture world = new Fixture();
     private final RecordingPushService sns = new RecordingPushService();
-    private final Push push = new Push(world.pushDevices, sns, world.conversations, world.clock, Duration.ofSeconds(20));
+    private final dev.parley.testsupport.ports.InMemoryInbox inbox = new dev.parley.testsupport.ports.InMemoryInbox();
+    private final Push push = new Push(world.pushDevices, sns, new Badges(world.conversations, inbox), world.clock,
+            Duration.ofSeconds(20));
     private final FanOut fanOut = new FanOut(world.conversations, world.messages, world.delivery, push, world.codec, world.clock);
     private final ConversationId chat = world.conversations.createIfAbsent(Conversation.direct(ALICE, BOB), ALICE).conversation().id();
     private long seq;
@@ -70,6 +72,18 @@ class PushTest {
         assertThat(sns.published).as("a new window").hasSize(2);
         assertThat(sns.published.get(1).badge()).as("51 unread").isEqualTo(51);
         assertThat(world.pushDevices.marks(BOB)).as("one mark per device and conversation, rewritten").hasSize(1);
+    }
+
+    @Test
+    void aMessagesBadgeCountsTheUsersUnseenNotificationsToo() {
+        for (int i = 0; i < 2; i++) {
+            inbox.add(BOB, new dev.parley.ports.Inbox.Event(dev.parley.model.NotificationId.at(world.clock.millis(), new java.util.Random(i)), "comments",
+                    new dev.parley.model.NotificationContent("t", Optional.empty(), Optional.empty()), Optional.empty(), Optional.empty(),
+                    world.clock.millis(), Optional.empty()));
+        }
+        deliver(ALICE, chat);
+        assertThat(sns.published).singleElement().satisfies(publish -> assertThat(publish.badge()).as("1 unread message, 2 unseen notifications")
+                .isEqualTo(3));
     }
 
     @Test

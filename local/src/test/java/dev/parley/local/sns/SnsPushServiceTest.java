@@ -11,6 +11,7 @@ import dev.parley.model.DeviceId;
 import dev.parley.model.UserId;
 import dev.parley.ports.PushDevices;
 import dev.parley.ports.PushService;
+import dev.parley.ports.PushSubject;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
 import dev.parley.protocol.PushPlatform;
@@ -87,7 +88,7 @@ class SnsPushServiceTest {
     void aPushCarriesTheConversationAndTheBadgeAndNothingOfTheMessageAndCollapsesPerConversation() throws Exception {
         String endpoint = push.endpointFor(PushPlatform.FCM, "token-5", "alice/phone");
         PushDevices.PushDevice device = new PushDevices.PushDevice(UserId.of("alice"), DeviceId.of("phone"), PushPlatform.FCM, "token-5", endpoint);
-        ConversationId chat = ConversationId.of("d:alice:bob");
+        PushSubject chat = new PushSubject.NewMessages(ConversationId.of("d:alice:bob"));
 
         assertThat(push.publish(device, chat, 3)).isEqualTo(PushService.Published.SENT);
 
@@ -108,12 +109,12 @@ class SnsPushServiceTest {
         String endpoint = push.endpointFor(PushPlatform.FCM, "token-6", "alice/phone");
         PushDevices.PushDevice device = new PushDevices.PushDevice(UserId.of("alice"), DeviceId.of("phone"), PushPlatform.FCM, "token-6", endpoint);
         sns.faults().expireToken("token-6");
-        assertThat(push.publish(device, ConversationId.of("d:alice:bob"), 1)).as("SNS accepted it; FCM refused the token")
+        assertThat(push.publish(device, new PushSubject.NewMessages(ConversationId.of("d:alice:bob")), 1)).as("SNS accepted it; FCM refused the token")
                 .isEqualTo(PushService.Published.SENT);
         assertThat(attributes(endpoint)).containsEntry("Enabled", "false");
-        assertThat(push.publish(device, ConversationId.of("d:alice:bob"), 1)).isEqualTo(PushService.Published.ENDPOINT_GONE);
+        assertThat(push.publish(device, new PushSubject.NewMessages(ConversationId.of("d:alice:bob")), 1)).isEqualTo(PushService.Published.ENDPOINT_GONE);
         push.deleteEndpoint(endpoint);
-        assertThat(push.publish(device, ConversationId.of("d:alice:bob"), 1)).as("deleted").isEqualTo(PushService.Published.ENDPOINT_GONE);
+        assertThat(push.publish(device, new PushSubject.NewMessages(ConversationId.of("d:alice:bob")), 1)).as("deleted").isEqualTo(PushService.Published.ENDPOINT_GONE);
     }
 
     @Test
@@ -122,7 +123,7 @@ class SnsPushServiceTest {
         assertThat(push.endpointState(endpoint)).contains(new PushService.EndpointState(true, "token-7", "alice/phone"));
         sns.faults().expireToken("token-7");
         push.publish(new PushDevices.PushDevice(UserId.of("alice"), DeviceId.of("phone"), PushPlatform.FCM, "token-7", endpoint),
-                ConversationId.of("d:alice:bob"), 1);
+                new PushSubject.NewMessages(ConversationId.of("d:alice:bob")), 1);
         assertThat(push.endpointState(endpoint)).contains(new PushService.EndpointState(false, "token-7", "alice/phone"));
         push.deleteEndpoint(endpoint);
         assertThat(push.endpointState(endpoint)).isEmpty();
@@ -133,12 +134,12 @@ class SnsPushServiceTest {
         String endpoint = push.endpointFor(PushPlatform.FCM, "token-8", "alice/phone");
         PushDevices.PushDevice device = new PushDevices.PushDevice(UserId.of("alice"), DeviceId.of("phone"), PushPlatform.FCM, "token-8", endpoint);
         sns.faults().throttlePublishes(2);
-        assertThat(push.publish(device, ConversationId.of("d:alice:bob"), 1)).as("third time lucky").isEqualTo(PushService.Published.SENT);
+        assertThat(push.publish(device, new PushSubject.NewMessages(ConversationId.of("d:alice:bob")), 1)).as("third time lucky").isEqualTo(PushService.Published.SENT);
         assertThat(sns.faults().describe()).containsEntry("publishesThrottled", 2L);
         assertThat(sns.outbox()).hasSize(1);
 
         sns.faults().failPublishes(100);
-        assertThatThrownBy(() -> push.publish(device, ConversationId.of("d:alice:bob"), 1)).isInstanceOf(dev.parley.ports.UnavailableException.class);
+        assertThatThrownBy(() -> push.publish(device, new PushSubject.NewMessages(ConversationId.of("d:alice:bob")), 1)).isInstanceOf(dev.parley.ports.UnavailableException.class);
         assertThat(sns.faults().describe()).as("every attempt the client makes").containsEntry("publishesFailed", 4L);
         assertThat(sns.outbox()).hasSize(1);
     }
@@ -146,6 +147,28 @@ class SnsPushServiceTest {
     @Test
     void aLongConversationIdCollapsesUnderApnsLimit() {
         ConversationId group = ConversationId.of("g:" + "x".repeat(120));
-        assertThat(SnsPushService.collapseKey(group)).hasSizeLessThanOrEqualTo(64).isNotEqualTo(SnsPushService.collapseKey(ConversationId.of("g:" + "y".repeat(120))));
+        assertThat(SnsPushService.collapseKey(new PushSubject.NewMessages(group))).hasSizeLessThanOrEqualTo(64)
+                .isNotEqualTo(SnsPushService.collapseKey(new PushSubject.NewMessages(ConversationId.of("g:" + "y".repeat(120)))));
+    }
+
+    @Test
+    void aNotificationsPushNamesItAndItsCategoryOnlyAndCollapsesPerNotification() throws Exception {
+        String endpoint = push.endpointFor(PushPlatform.FCM, "token-9", "alice/phone");
+        PushDevices.PushDevice device = new PushDevices.PushDevice(UserId.of("alice"), DeviceId.of("phone"), PushPlatform.FCM, "token-9", endpoint);
+        dev.parley.model.NotificationId id = dev.parley.model.NotificationId.at(1_000, new java.util.Random(1));
+        PushSubject liked = new PushSubject.InboxNotification(id, "likes");
+        assertThat(push.publish(device, liked, 4)).isEqualTo(PushService.Published.SENT);
+
+        JsonNode fcm = new ObjectMapper().readTree(sns.outbox().getLast().payload()).path("fcmV1Message").path("message");
+        assertThat(fcm.path("data").path("notification_id").asText()).isEqualTo(id.value());
+        assertThat(fcm.path("data").path("category").asText()).isEqualTo("likes");
+        assertThat(fcm.path("data").has("conversation_id")).isFalse();
+        assertThat(fcm.path("android").path("collapse_key").asText()).isEqualTo("n-" + id.value());
+        JsonNode apns = new ObjectMapper().readTree(new ObjectMapper().readTree(SnsPushService.payload(liked, 4)).path("APNS").asText());
+        assertThat(apns.path("aps").path("alert").path("body").asText()).isEqualTo("New notification");
+        assertThat(apns.path("aps").path("badge").asInt()).isEqualTo(4);
+        assertThat(apns.path("notification_id").asText()).isEqualTo(id.value());
+        assertThat(apns.path("category").asText()).isEqualTo("likes");
+        assertThat(SnsPushService.collapseKey(liked)).isEqualTo("n-" + id.value()).hasSizeLessThanOrEqualTo(64);
     }
 }

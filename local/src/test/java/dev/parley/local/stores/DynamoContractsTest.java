@@ -125,9 +125,9 @@ class DynamoContractsTest {
         }
 
         @Override
-        protected java.util.Map<String, Long> marks(UserId user) {
-            // Read back as the fan-out reads them: with the user's connections, in one read.
-            return emulated.tables().connections().reach(java.util.List.of(user), java.time.Instant.now()).get(user).quietUntil();
+        protected dev.parley.ports.ConnectionRegistry.Reach reach(UserId user) {
+            // Read back as the fan-out reads it: with the user's connections, in one read.
+            return emulated.tables().connections().reach(java.util.List.of(user), java.time.Instant.now()).get(user);
         }
 
         @AfterEach

@@ -22,6 +22,7 @@ public final class InMemoryPushDevices implements PushDevices {
     private final Map<TokenKey, PushDevice> holders = new HashMap<>();
     private final Map<UserId, Map<ConversationId, Long>> mutes = new HashMap<>();
     private final Map<UserId, Map<String, Long>> marks = new HashMap<>();
+    private final Map<UserId, java.util.Set<String>> pushOff = new HashMap<>();
 
     @Override
     public synchronized Optional<PushDevice> holderOf(PushPlatform platform, String token) {
@@ -77,10 +78,8 @@ public final class InMemoryPushDevices implements PushDevices {
     }
 
     @Override
-    public synchronized boolean markPushed(UserId user, DeviceId device, ConversationId conversation, long now, long quietUntil,
-                                           java.util.List<String> expiredMarks) {
+    public synchronized boolean markPushed(UserId user, String mark, long now, long quietUntil, java.util.List<String> expiredMarks) {
         Map<String, Long> userMarks = marks.computeIfAbsent(user, u -> new HashMap<>());
-        String mark = dev.parley.ports.ConnectionRegistry.pushMark(device, conversation);
         Long quiet = userMarks.get(mark);
         if (quiet != null && quiet > now) {
             return false;
@@ -91,14 +90,28 @@ public final class InMemoryPushDevices implements PushDevices {
     }
 
     @Override
-    public synchronized void releaseMark(UserId user, DeviceId device, ConversationId conversation, long quietUntil) {
-        marks.getOrDefault(user, new HashMap<>()).remove(dev.parley.ports.ConnectionRegistry.pushMark(device, conversation), quietUntil);
+    public synchronized void releaseMark(UserId user, String mark, long quietUntil) {
+        marks.getOrDefault(user, new HashMap<>()).remove(mark, quietUntil);
+    }
+
+    @Override
+    public synchronized java.util.Set<String> setNotificationPush(UserId user, Map<String, Boolean> categories) {
+        java.util.Set<String> off = pushOff.computeIfAbsent(user, u -> new java.util.HashSet<>());
+        categories.forEach((category, on) -> {
+            if (on) {
+                off.remove(category);
+            } else {
+                off.add(category);
+            }
+        });
+        return java.util.Set.copyOf(off);
     }
 
     /** The user's push state, as the connections table's user item holds it beside the connections. */
     public synchronized dev.parley.ports.ConnectionRegistry.Reach reach(UserId user, java.util.List<dev.parley.ports.LiveConnection> live) {
         java.util.List<PushDevice> registered = devices.values().stream().filter(device -> device.user().equals(user)).toList();
-        return new dev.parley.ports.ConnectionRegistry.Reach(live, registered, mutes.getOrDefault(user, Map.of()), marks.getOrDefault(user, Map.of()));
+        return new dev.parley.ports.ConnectionRegistry.Reach(live, registered, mutes.getOrDefault(user, Map.of()), marks.getOrDefault(user, Map.of()),
+                pushOff.getOrDefault(user, java.util.Set.of()));
     }
 
     /** The user's push marks now. */

@@ -20,12 +20,20 @@ public abstract class PushDevicesContract {
 
     protected abstract PushDevices devices();
 
-    /** The user's push marks as the store holds them (by mark name, until when). */
-    protected abstract java.util.Map<String, Long> marks(UserId user);
+    /** What the store holds for reaching the user, read as the fan-out reads it (with no live connection). */
+    protected abstract dev.parley.ports.ConnectionRegistry.Reach reach(UserId user);
+
+    private java.util.Map<String, Long> marks(UserId user) {
+        return reach(user).quietUntil();
+    }
 
     @BeforeEach
     void fresh() {
         devices = devices();
+    }
+
+    private static String mark(DeviceId device, dev.parley.model.ConversationId conversation) {
+        return dev.parley.ports.ConnectionRegistry.pushMark(device, conversation);
     }
 
     private static PushDevice device(UserId user, DeviceId device, String token) {
@@ -78,15 +86,15 @@ public abstract class PushDevicesContract {
     void aPushMarkLetsOnePushThroughPerWindowAndClearsTheMarksThatRanOut() {
         dev.parley.model.ConversationId chat = dev.parley.model.ConversationId.of("d:alice:bob");
         dev.parley.model.ConversationId other = dev.parley.model.ConversationId.of("d:alice:carol");
-        assertThat(devices.markPushed(ALICE, PHONE, other, 1_000, 2_000, java.util.List.of())).isTrue();
-        assertThat(devices.markPushed(ALICE, PHONE, chat, 1_000, 21_000, java.util.List.of())).as("the first push of a window").isTrue();
-        assertThat(devices.markPushed(ALICE, PHONE, chat, 5_000, 25_000, java.util.List.of())).as("absorbed").isFalse();
-        assertThat(devices.markPushed(ALICE, TABLET, chat, 5_000, 25_000, java.util.List.of())).as("another device's own mark").isTrue();
+        assertThat(devices.markPushed(ALICE, mark(PHONE, other), 1_000, 2_000, java.util.List.of())).isTrue();
+        assertThat(devices.markPushed(ALICE, mark(PHONE, chat), 1_000, 21_000, java.util.List.of())).as("the first push of a window").isTrue();
+        assertThat(devices.markPushed(ALICE, mark(PHONE, chat), 5_000, 25_000, java.util.List.of())).as("absorbed").isFalse();
+        assertThat(devices.markPushed(ALICE, mark(TABLET, chat), 5_000, 25_000, java.util.List.of())).as("another device's own mark").isTrue();
         String otherMark = dev.parley.ports.ConnectionRegistry.pushMark(PHONE, other);
         String chatMark = dev.parley.ports.ConnectionRegistry.pushMark(PHONE, chat);
         assertThat(marks(ALICE)).containsEntry(chatMark, 21_000L).containsEntry(otherMark, 2_000L);
 
-        assertThat(devices.markPushed(ALICE, PHONE, chat, 21_000, 41_000, java.util.List.of(otherMark, chatMark)))
+        assertThat(devices.markPushed(ALICE, mark(PHONE, chat), 21_000, 41_000, java.util.List.of(otherMark, chatMark)))
                 .as("the window ran out").isTrue();
         assertThat(marks(ALICE)).containsEntry(chatMark, 41_000L).doesNotContainKey(otherMark);
     }
@@ -116,14 +124,51 @@ public abstract class PushDevicesContract {
     void releasingAMarkLetsTheNextPushThroughButLeavesALaterMarkAlone() {
         dev.parley.model.ConversationId chat = dev.parley.model.ConversationId.of("d:alice:bob");
         String chatMark = dev.parley.ports.ConnectionRegistry.pushMark(PHONE, chat);
-        assertThat(devices.markPushed(ALICE, PHONE, chat, 1_000, 21_000, java.util.List.of())).isTrue();
+        assertThat(devices.markPushed(ALICE, mark(PHONE, chat), 1_000, 21_000, java.util.List.of())).isTrue();
 
-        devices.releaseMark(ALICE, PHONE, chat, 21_000);
+        devices.releaseMark(ALICE, mark(PHONE, chat), 21_000);
         assertThat(marks(ALICE)).doesNotContainKey(chatMark);
-        assertThat(devices.markPushed(ALICE, PHONE, chat, 2_000, 22_000, java.util.List.of())).as("released: the next push goes").isTrue();
+        assertThat(devices.markPushed(ALICE, mark(PHONE, chat), 2_000, 22_000, java.util.List.of())).as("released: the next push goes").isTrue();
 
-        devices.releaseMark(ALICE, PHONE, chat, 21_000);
+        devices.releaseMark(ALICE, mark(PHONE, chat), 21_000);
         assertThat(marks(ALICE)).as("a stale release takes nothing from a newer push").containsEntry(chatMark, 22_000L);
-        devices.releaseMark(BOB, PHONE, chat, 21_000);
+        devices.releaseMark(BOB, mark(PHONE, chat), 21_000);
+    }
+
+    @Test
+    void aNotificationsPushMarkIsItsOwnBesideAConversationsAndClearedLikeThem() {
+        dev.parley.model.ConversationId chat = dev.parley.model.ConversationId.of("d:alice:bob");
+        dev.parley.model.NotificationId liked = dev.parley.model.NotificationId.at(1_000, new java.util.Random(7));
+        String notificationMark = dev.parley.ports.ConnectionRegistry.pushMark(PHONE, liked);
+        assertThat(notificationMark).isNotEqualTo(mark(PHONE, chat));
+        assertThat(devices.markPushed(ALICE, mark(PHONE, chat), 1_000, 21_000, java.util.List.of())).isTrue();
+        assertThat(devices.markPushed(ALICE, notificationMark, 1_000, 601_000, java.util.List.of())).as("not the conversation's mark").isTrue();
+        assertThat(devices.markPushed(ALICE, notificationMark, 2_000, 602_000, java.util.List.of())).as("one push in its window").isFalse();
+        assertThat(marks(ALICE)).containsEntry(notificationMark, 601_000L).containsEntry(mark(PHONE, chat), 21_000L);
+
+        assertThat(devices.markPushed(ALICE, mark(PHONE, chat), 30_000, 50_000, java.util.List.of(notificationMark, mark(PHONE, chat))))
+                .isTrue();
+        assertThat(marks(ALICE)).as("a run-out notification mark is cleared by the next mark written").doesNotContainKey(notificationMark);
+    }
+
+    @Test
+    void notificationPushIsOnUntilTurnedOffPerCategoryAndEachChangeKeepsTheOthers() {
+        assertThat(devices.setNotificationPush(ALICE, java.util.Map.of())).as("a read: nothing off yet").isEmpty();
+        assertThat(reach(ALICE).pushOffCategories()).isEmpty();
+
+        assertThat(devices.setNotificationPush(ALICE, java.util.Map.of("likes", false, "follows", false))).containsExactlyInAnyOrder("likes", "follows");
+        assertThat(devices.setNotificationPush(ALICE, java.util.Map.of("comments", false))).as("another device's change keeps the first's")
+                .containsExactlyInAnyOrder("likes", "follows", "comments");
+        java.util.Map<String, Boolean> mixed = new java.util.LinkedHashMap<>();
+        mixed.put("likes", true);
+        mixed.put("mentions", false);
+        assertThat(devices.setNotificationPush(ALICE, mixed)).as("on and off in one change").containsExactlyInAnyOrder("follows", "comments", "mentions");
+        assertThat(devices.setNotificationPush(ALICE, java.util.Map.of("likes", true))).as("on again changes nothing").hasSize(3);
+        assertThat(reach(ALICE).pushOffCategories()).as("read with the user's connections").containsExactlyInAnyOrder("follows", "comments", "mentions");
+        assertThat(reach(BOB).pushOffCategories()).as("another user's own").isEmpty();
+
+        assertThat(devices.setNotificationPush(ALICE, java.util.Map.of("follows", true, "comments", true, "mentions", true))).isEmpty();
+        assertThat(reach(ALICE).pushOffCategories()).isEmpty();
+        assertThat(devices.setNotificationPush(ALICE, java.util.Map.of())).isEmpty();
     }
 }

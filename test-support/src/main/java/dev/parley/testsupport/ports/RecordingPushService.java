@@ -63,8 +63,12 @@ public final class RecordingPushService implements PushService {
         deadEndpoints.remove(endpoint);
     }
 
-    /** A publish: to which device, for which conversation, with which badge. */
-    public record Publish(dev.parley.ports.PushDevices.PushDevice device, dev.parley.model.ConversationId conversation, long badge) {
+    /** A publish: to which device, for what, with which badge. */
+    public record Publish(dev.parley.ports.PushDevices.PushDevice device, dev.parley.ports.PushSubject subject, long badge) {
+        /** The conversation a message's push is for. */
+        public dev.parley.model.ConversationId conversation() {
+            return ((dev.parley.ports.PushSubject.NewMessages) subject).conversation();
+        }
     }
 
     public final List<Publish> published = new ArrayList<>();
@@ -75,7 +79,7 @@ public final class RecordingPushService implements PushService {
     public final Set<String> deadEndpoints = new java.util.HashSet<>();
 
     @Override
-    public synchronized Published publish(dev.parley.ports.PushDevices.PushDevice device, dev.parley.model.ConversationId conversation, long badge) {
+    public synchronized Published publish(dev.parley.ports.PushDevices.PushDevice device, dev.parley.ports.PushSubject subject, long badge) {
         if (unavailablePublishes > 0) {
             unavailablePublishes--;
             throw new dev.parley.ports.UnavailableException("publishing a push was throttled", java.time.Duration.ofMillis(250), null);
@@ -83,7 +87,7 @@ public final class RecordingPushService implements PushService {
         if (deadEndpoints.contains(device.endpoint())) {
             return Published.ENDPOINT_GONE;
         }
-        published.add(new Publish(device, conversation, badge));
+        published.add(new Publish(device, subject, badge));
         return Published.SENT;
     }
 }

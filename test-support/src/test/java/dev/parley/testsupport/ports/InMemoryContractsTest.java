@@ -50,8 +50,8 @@ class InMemoryContractsTest {
         }
 
         @Override
-        protected java.util.Map<String, Long> marks(UserId user) {
-            return devices.marks(user);
+        protected dev.parley.ports.ConnectionRegistry.Reach reach(UserId user) {
+            return devices.reach(user, java.util.List.of());
         }
     }
 

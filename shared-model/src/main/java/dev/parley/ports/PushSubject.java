@@ -1,0 +1,27 @@
+package dev.parley.ports;
+
+import dev.parley.model.ConversationId;
+import dev.parley.model.NotificationId;
+import java.util.Objects;
+
+/**
+ * What a push wakes the app for, and never what was said: the app fetches that over its socket. Pushes for one subject
+ * collapse into one on the device.
+ */
+public sealed interface PushSubject {
+
+    /** New messages in a conversation: the app syncs it. */
+    record NewMessages(ConversationId conversation) implements PushSubject {
+        public NewMessages {
+            Objects.requireNonNull(conversation, "conversation");
+        }
+    }
+
+    /** A new (or grown) notification in the user's inbox: the app lists the inbox. The category lets it pick a channel. */
+    record InboxNotification(NotificationId notification, String category) implements PushSubject {
+        public InboxNotification {
+            Objects.requireNonNull(notification, "notification");
+            dev.parley.model.Notification.requireCategory(category);
+        }
+    }
+}
