@@ -35,6 +35,8 @@ final class NotificationPhases {
     static final int PUBLISHERS = 8;
     static final int FAN = 100;
     static final int WARM_UP_SECONDS = 30;
+    static final int ASLEEP = 20;
+    static final int LIKES = 20;
 
     private final MessagingBenchmark bench;
     private final LocalCloud cloud;
@@ -132,6 +134,56 @@ final class NotificationPhases {
         senders.shutdownNow();
         users.forEach(Client::close);
         bench.awaitQuiet();
+        offlinePush(publisher);
+    }
+
+    /**
+     * Notifications to users whose phones sleep: {@link #ASLEEP} users, each with a device registered for push and no
+     * connection, get {@link #LIKES} likes of one post each (one group key: coalesced in the category's window) and one
+     * comment: what the pushes cost, and how many the coalescing saved.
+     */
+    private void offlinePush(SignedPublisher publisher) throws Exception {
+        List<Client> phones = bench.connectAll("asleep", ASLEEP);
+        java.util.concurrent.CountDownLatch registered = new java.util.concurrent.CountDownLatch(ASLEEP);
+        for (Client phone : phones) {
+            phone.onFrame = json -> {
+                if (json.path("type").asText().equals("device.registered")) {
+                    registered.countDown();
+                }
+            };
+            phone.send("{\"type\":\"device.register\",\"platform\":\"fcm\",\"token\":\"bench-" + phone.user + "\"}");
+        }
+        if (!registered.await(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the sleeping phones' registrations were not all answered");
+        }
+        phones.forEach(Client::close);
+        bench.awaitQuiet();
+        List<String> recipients = phones.stream().map(phone -> phone.user).toList();
+        Snapshot before = bench.snapshot();
+        long refused = 0;
+        for (int like = 0; like < LIKES; like++) {
+            refused += publisher.publish(SignedPublisher.body(recipients, "likes", "fan " + like + " liked your post", Optional.of("post:bench"),
+                    Optional.of("fan-" + like))).statusCode() == 202 ? 0 : 1;
+        }
+        refused += publisher.publish(SignedPublisher.body(recipients, "comments", "a comment", Optional.empty(), Optional.empty()))
+                .statusCode() == 202 ? 0 : 1;
+        bench.awaitQuiet();
+        Snapshot after = bench.snapshot();
+        long events = (long) (LIKES + 1) * ASLEEP;
+        long pushes = after.pushes() - before.pushes();
+        Map<String, Object> phase = bench.costs(before, after, events, 0, 0);
+        phase.put("unit", "notification event to a sleeping phone");
+        phase.put("events", events);
+        phase.put("refused", refused);
+        phase.put("pushes", pushes);
+        bench.section.put("notificationsOffline", phase);
+        bench.markdown.add("## Notifications: push to sleeping phones\n");
+        bench.markdown.add(String.format("""
+                %d users, each with a phone registered for push and no connection: %d likes of one post each (one group key, coalesced \
+                in the category's 10-minute window) and one comment, %d events in all (%d publishes refused). Pushes: **%d** (one per \
+                phone for the likes, one per phone for the comment: %d expected), against %d were every event pushed.%n""",
+                ASLEEP, LIKES, events, refused, pushes, 2 * ASLEEP, events));
+        bench.markdown.add(bench.costTable(phase, "event"));
     }
 
     /** {@link #PUBLISHERS} publishers back to back for {@link #SECONDS} s, {@code fan} recipients a publish: notifications a second. */

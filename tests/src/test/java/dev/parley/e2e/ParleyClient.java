@@ -94,7 +94,7 @@ public final class ParleyClient implements AutoCloseable {
     }
 
     /** How many times a send answered {@code rate_limited} is sent again, as the protocol tells clients to. */
-    private static final int RATE_LIMITED_RETRIES = 3;
+    private static final int RETRIES = 3;
 
     /**
      * Sends a text message and waits for its ack. A {@code rate_limited} answer is followed as a client must: the same frame
@@ -108,8 +108,14 @@ public final class ParleyClient implements AutoCloseable {
             ServerFrame answer = await(ServerFrame.class, f -> f instanceof ServerFrame.MessageAck ack && ack.id().equals(id)
                     || f instanceof ServerFrame.Error error && error.ref().equals(java.util.Optional.of(id.toString())));
             if (answer instanceof ServerFrame.Error error) {
-                if (error.code() == dev.parley.model.ErrorCode.RATE_LIMITED && attempt < RATE_LIMITED_RETRIES) {
+                if (error.code() == dev.parley.model.ErrorCode.RATE_LIMITED && attempt < RETRIES) {
                     Thread.sleep(error.retryAfterMs().orElse(1_000));
+                    continue;
+                }
+                // The protocol's other retryable answer: a retry that overtook its first attempt, still being stored.
+                if (error.code() == dev.parley.model.ErrorCode.CONFLICT && error.message().contains("still in progress")
+                        && attempt < RETRIES) {
+                    Thread.sleep(500);
                     continue;
                 }
                 throw new AssertionError(user + "/" + device + "'s send " + id + " was answered with an error: " + error);
