@@ -118,6 +118,11 @@ public final class OrderingBuffer {
         return releasedUpTo;
     }
 
+    /** The lowest seq held behind the gap, if any: a client asks for the history before it to fill the gap. */
+    public java.util.OptionalLong firstHeldSeq() {
+        return held.isEmpty() ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(held.firstKey());
+    }
+
     public int heldCount() {
         return held.size();
     }

@@ -1,0 +1,577 @@
+package dev.parley.client;
+
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Content;
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.ConversationKind;
+import dev.parley.model.DeviceId;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.Message;
+import dev.parley.model.RequestId;
+import dev.parley.model.UserId;
+import dev.parley.protocol.ClientFrame;
+import dev.parley.protocol.DecodeResult;
+import dev.parley.protocol.FrameCodec;
+import dev.parley.protocol.ServerFrame;
+import dev.parley.protocol.TypingState;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * A Parley app's connection to the server, kept up for it: it connects with a token from the app's supplier (asked again
+ * on every reconnect, so an expired token is replaced), reconnects with jittered exponential backoff, and after each connect
+ * resumes: {@code sync.request} with the last seq it holds per conversation, until {@code sync.done}. Messages reach the app
+ * per conversation in seq order, once each, with no gap ({@link Timelines}); a gap that outlives a short timeout is filled
+ * with {@code history.request}. Sends wait in an outgoing queue ({@link ClientStore}) and go out one conversation's at a
+ * time in order, each retried with the same id across reconnects until it is acknowledged, so it is stored once.
+ * {@code message.delivered} is sent for what reached the app; {@code message.read} when the app says.
+ *
+ * <p>All of it runs on the client's own thread; listener calls come from it, one at a time.
+ */
+public final class ParleyClient implements AutoCloseable {
+    private final URI url;
+    private final UserId user;
+    private final DeviceId device;
+    private final Supplier<String> tokens;
+    private final Transport transport;
+    private final ClientStore store;
+    private final ParleyListener listener;
+    private final Clock clock;
+    private final Duration minBackoff;
+    private final Duration maxBackoff;
+    private final Duration pingInterval;
+    private final Duration ackTimeout;
+    private final FrameCodec codec = new FrameCodec();
+    private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "parley-client");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final Timelines timelines;
+    private final Outbox outbox;
+    private final Map<RequestId, CompletableFuture<Conversation>> creating = new HashMap<>();
+    private final Map<String, ArrayDeque<CompletableFuture<ServerFrame>>> answers = new HashMap<>();
+    private final Map<ConversationId, Long> deliveredSent = new HashMap<>();
+    private final Map<ConversationId, Long> readToSend = new HashMap<>();
+
+    private Transport.Connection connection;
+    /** Which connection the transport's calls are about: a late call for an old one is dropped. */
+    private long connectionNumber;
+    private ConnectionState state = ConnectionState.OFFLINE;
+    private int failedAttempts;
+    private long lastFrameAt;
+
+    private ParleyClient(Builder builder) {
+        this.url = builder.url;
+        this.user = builder.user;
+        this.device = builder.device;
+        this.tokens = builder.tokens;
+        this.transport = builder.transport;
+        this.store = builder.store;
+        this.listener = builder.listener;
+        this.clock = builder.clock;
+        this.minBackoff = builder.minBackoff;
+        this.maxBackoff = builder.maxBackoff;
+        this.pingInterval = builder.pingInterval;
+        this.ackTimeout = builder.ackTimeout;
+        this.timelines = new Timelines(store, builder.gapTimeout);
+        this.outbox = new Outbox(store);
+    }
+
+    /** A client of {@code user} on {@code device} (the identity the app's tokens carry) for the WebSocket URL. */
+    public static Builder builder(URI url, UserId user, DeviceId device, Supplier<String> tokens) {
+        return new Builder(url, user, device, tokens);
+    }
+
+    /** Connects, and keeps connected until {@link #close}. */
+    public ParleyClient start() {
+        loop.execute(this::connect);
+        loop.scheduleWithFixedDelay(this::tick, 200, 200, TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    public UserId user() {
+        return user;
+    }
+
+    /** The connection's state now. */
+    public ConnectionState state() {
+        return onLoop(() -> state).join();
+    }
+
+    /**
+     * Queues a message: it is stored on the server once, whatever reconnects happen before its acknowledgement, and after
+     * those the app sent before it in the same conversation. The future completes with the acknowledgement (its seq), or
+     * fails if the server refuses it for good (the error names the field or rule).
+     */
+    public CompletableFuture<ServerFrame.MessageAck> send(ConversationId conversation, Content content) {
+        ClientMessageId id = ClientMessageId.random();
+        String frame = codec.encode(new ClientFrame.MessageSend(id, conversation, content, OptionalLong.of(clock.millis())));
+        return onLoop(() -> outbox.add(new ClientStore.PendingSend(id, conversation, frame))).thenCompose(future -> {
+            loop.execute(this::transmitReady);
+            return future;
+        });
+    }
+
+    /** The user has seen the conversation up to {@code seq}: the senders get a read receipt. */
+    public void markRead(ConversationId conversation, long seq) {
+        loop.execute(() -> {
+            readToSend.merge(conversation, seq, Math::max);
+            flushReads();
+        });
+    }
+
+    /** The user is typing ({@code start}, as often as keystrokes come: the server coalesces) or stopped. */
+    public void typing(ConversationId conversation, TypingState typing) {
+        loop.execute(() -> sendIfOnline(new ClientFrame.Typing(conversation, typing)));
+    }
+
+    /** The direct conversation with {@code other}: created, or the existing one. */
+    public CompletableFuture<Conversation> createDirect(UserId other) {
+        return create(new ClientFrame.ConversationCreate(RequestId.random(), ConversationKind.DIRECT, List.of(other), Optional.empty()));
+    }
+
+    public CompletableFuture<Conversation> createGroup(String name, List<UserId> members) {
+        return create(new ClientFrame.ConversationCreate(RequestId.random(), ConversationKind.GROUP, members, Optional.of(name)));
+    }
+
+    /** A page of the user's conversations with their unread counts ({@code cursor}: the previous page's next cursor). */
+    public CompletableFuture<ServerFrame.ConversationPage> conversations(Optional<String> cursor) {
+        return request(new ClientFrame.ConversationList(cursor), ServerFrame.ConversationPage.class);
+    }
+
+    /** Older messages of a conversation, newest first (for scrolling back; they do not go through {@link ParleyListener#onMessage}). */
+    public CompletableFuture<ServerFrame.HistoryBatch> history(ConversationId conversation, OptionalLong beforeSeq, int limit) {
+        return request(new ClientFrame.HistoryRequest(conversation, beforeSeq, limit), ServerFrame.HistoryBatch.class);
+    }
+
+    /** These users' presence now, then each change to {@link ParleyListener#onPresence} for {@code ttlSeconds}. */
+    public CompletableFuture<ServerFrame.PresenceBatch> subscribePresence(List<UserId> users, int ttlSeconds) {
+        return request(new ClientFrame.PresenceSubscribe(users, ttlSeconds), ServerFrame.PresenceBatch.class);
+    }
+
+    /** Registers this device's push token (FCM or APNs). */
+    public CompletableFuture<ServerFrame.DeviceRegistered> registerDevice(dev.parley.protocol.PushPlatform platform, String token) {
+        return request(new ClientFrame.DeviceRegister(platform, token), ServerFrame.DeviceRegistered.class);
+    }
+
+    /** Closes the connection for good; a second close does nothing. */
+    @Override
+    public void close() {
+        if (loop.isShutdown()) {
+            return;
+        }
+        onLoop(() -> {
+            setState(ConnectionState.CLOSED);
+            if (connection != null) {
+                connection.close();
+                connection = null;
+            }
+            return null;
+        }).join();
+        loop.shutdownNow();
+    }
+
+    // The connection's life.
+
+    private void connect() {
+        if (state == ConnectionState.CLOSED) {
+            return;
+        }
+        setState(ConnectionState.CONNECTING);
+        long number = ++connectionNumber;
+        URI withToken;
+        try {
+            withToken = URI.create(url + (url.getQuery() == null ? "?" : "&") + "token=" + URLEncoder.encode(tokens.get(), StandardCharsets.UTF_8));
+        } catch (RuntimeException noToken) {
+            disconnected(number, "no token: " + noToken.getMessage());
+            return;
+        }
+        transport.open(withToken, new Transport.Listener() {
+            @Override
+            public void onText(String frame) {
+                loop.execute(() -> {
+                    if (number == connectionNumber) {
+                        received(frame);
+                    }
+                });
+            }
+
+            @Override
+            public void onClosed(String why) {
+                loop.execute(() -> disconnected(number, why));
+            }
+        }).whenComplete((opened, failure) -> loop.execute(() -> {
+            if (failure != null) {
+                disconnected(number, "could not connect: " + failure.getMessage());
+            } else if (number != connectionNumber || state == ConnectionState.CLOSED) {
+                opened.close();
+            } else {
+                connection = opened;
+                lastFrameAt = clock.millis();
+                setState(ConnectionState.SYNCING);
+                sync();
+            }
+        }));
+    }
+
+    private void disconnected(long number, String why) {
+        if (number != connectionNumber || state == ConnectionState.CLOSED) {
+            return;
+        }
+        connection = null;
+        connectionNumber++;
+        outbox.connectionLost();
+        answers.values().forEach(waiting -> waiting.forEach(future -> future.completeExceptionally(new IllegalStateException("disconnected: " + why))));
+        answers.clear();
+        creating.values().forEach(future -> future.completeExceptionally(new IllegalStateException("disconnected: " + why)));
+        creating.clear();
+        setState(ConnectionState.OFFLINE);
+        long ceiling = Math.min(maxBackoff.toMillis(), minBackoff.toMillis() << Math.min(failedAttempts++, 20));
+        long delay = ceiling / 2 + ThreadLocalRandom.current().nextLong(ceiling / 2 + 1);
+        loop.schedule(this::connect, delay, TimeUnit.MILLISECONDS);
+    }
+
+    private void sync() {
+        send(new ClientFrame.SyncRequest(timelines.state(), ClientFrame.MAX_PAGE));
+    }
+
+    /** Every 200 ms: gaps to fill, a ping when the connection has been quiet, sends whose ack is overdue. */
+    private void tick() {
+        if (connection == null) {
+            return;
+        }
+        long now = clock.millis();
+        if (state == ConnectionState.ONLINE) {
+            timelines.gapsToFill(clock.instant()).forEach(this::send);
+            outbox.overdue(now - ackTimeout.toMillis()).forEach(this::transmit);
+        }
+        if (now - lastFrameAt > pingInterval.toMillis() * 2) {
+            // No answer even to the ping: the connection is dead without having said so.
+            Transport.Connection dead = connection;
+            disconnected(connectionNumber, "no answer for " + (now - lastFrameAt) + " ms");
+            dead.close();
+        } else if (now - lastFrameAt > pingInterval.toMillis() && now - lastPingAt > pingInterval.toMillis()) {
+            lastPingAt = now;
+            send(new ClientFrame.Ping());
+        }
+    }
+
+    private long lastPingAt;
+
+    // Frames in.
+
+    private void received(String text) {
+        lastFrameAt = clock.millis();
+        if (!(codec.decodeServer(text) instanceof DecodeResult.Decoded<ServerFrame> decoded)) {
+            return;
+        }
+        switch (decoded.frame()) {
+            case ServerFrame.MessageReceive receive -> release(timelines.offer(receive.message(), clock.instant()));
+            case ServerFrame.SyncBatch batch -> release(timelines.synced(batch, clock.instant()));
+            case ServerFrame.SyncDone ignored -> synced();
+            case ServerFrame.HistoryBatch batch -> {
+                release(timelines.history(batch, clock.instant()));
+                answer(batch);
+            }
+            case ServerFrame.MessageAck ack -> acknowledged(ack);
+            case ServerFrame.Error error -> refused(error);
+            case ServerFrame.ReceiptUpdate receipt -> listener.onReceipt(receipt);
+            case ServerFrame.TypingUpdate typing -> listener.onTyping(typing);
+            case ServerFrame.PresenceUpdate update -> listener.onPresence(update.presence());
+            case ServerFrame.PresenceBatch batch -> {
+                batch.users().forEach(listener::onPresence);
+                answer(batch);
+            }
+            case ServerFrame.NotificationReceive notification -> {
+                listener.onNotification(notification.notification());
+                send(new ClientFrame.NotificationAck(List.of(notification.notification().id())));
+            }
+            case ServerFrame.ConversationCreated created -> {
+                listener.onConversation(created.conversation());
+                Optional.ofNullable(creating.remove(created.id())).ifPresent(future -> future.complete(created.conversation()));
+                sync();
+            }
+            case ServerFrame.ConversationUpdated updated -> {
+                listener.onConversation(updated.conversation());
+                sync();
+            }
+            case ServerFrame other -> answer(other);
+        }
+    }
+
+    /** Caught up: the queue goes out, and what the app read while offline is told. */
+    private void synced() {
+        if (state != ConnectionState.SYNCING) {
+            return;
+        }
+        failedAttempts = 0;
+        setState(ConnectionState.ONLINE);
+        flushReads();
+        transmitReady();
+        if (timelines.needsSync()) {
+            sync();
+        }
+    }
+
+    private void release(List<Message> ready) {
+        Map<ConversationId, Long> upTo = new HashMap<>();
+        for (Message message : ready) {
+            upTo.merge(message.conversationId(), message.seq(), Math::max);
+            if (!message.isVoid()) {
+                listener.onMessage(message);
+            }
+        }
+        upTo.forEach((conversation, seq) -> {
+            if (seq > deliveredSent.getOrDefault(conversation, 0L)) {
+                deliveredSent.put(conversation, seq);
+                send(new ClientFrame.MessageDelivered(conversation, seq));
+            }
+        });
+        if (timelines.needsSync() && state == ConnectionState.ONLINE) {
+            sync();
+        }
+    }
+
+    private void acknowledged(ServerFrame.MessageAck ack) {
+        outbox.acknowledged(ack).ifPresent(send -> {
+            listener.onSent(ack);
+            Content content = ((ClientFrame.MessageSend) ((DecodeResult.Decoded<ClientFrame>) codec.decodeClient(send.frame())).frame()).content();
+            release(timelines.offer(new Message(ack.id(), ack.conversationId(), ack.seq(), user, device, content, ack.serverTimestamp()),
+                    clock.instant()));
+        });
+        transmitReady();
+    }
+
+    /** An error answers a send (its id), a conversation's creation (its id), or a request (its type). */
+    private void refused(ServerFrame.Error error) {
+        String ref = error.ref().orElse("");
+        Optional<ClientStore.PendingSend> send = outbox.find(ref);
+        if (send.isPresent()) {
+            if (retryable(error)) {
+                long wait = error.retryAfterMs().orElse(error.code() == ErrorCode.CONFLICT ? 500 : 1000);
+                outbox.retryAfter(send.get().id(), clock.millis() + wait - ackTimeout.toMillis());
+            } else {
+                outbox.failed(send.get().id(), error);
+                listener.onSendFailed(send.get(), error);
+                transmitReady();
+            }
+            return;
+        }
+        try {
+            CompletableFuture<Conversation> creation = creating.remove(RequestId.parse(ref));
+            if (creation != null) {
+                creation.completeExceptionally(new ParleyException(error));
+                return;
+            }
+        } catch (RuntimeException notARequestId) {
+            // A type, or nothing.
+        }
+        ArrayDeque<CompletableFuture<ServerFrame>> waiting = answers.get(ref);
+        CompletableFuture<ServerFrame> refusedRequest = waiting == null ? null : waiting.poll();
+        if (refusedRequest != null) {
+            answers.values().forEach(queue -> queue.remove(refusedRequest));
+            refusedRequest.completeExceptionally(new ParleyException(error));
+            return;
+        }
+        listener.onError(error);
+    }
+
+    /** What the protocol says to retry with the same frame: a limit, a send still being stored, a server failure. */
+    private static boolean retryable(ServerFrame.Error error) {
+        return error.code() == ErrorCode.RATE_LIMITED || error.code() == ErrorCode.INTERNAL
+                || error.code() == ErrorCode.CONFLICT && error.message().contains("still in progress");
+    }
+
+    // Frames out.
+
+    private void transmitReady() {
+        if (state == ConnectionState.ONLINE) {
+            outbox.ready().forEach(this::transmit);
+        }
+    }
+
+    private void transmit(ClientStore.PendingSend send) {
+        if (connection != null) {
+            outbox.transmitted(send.id(), clock.millis());
+            connection.send(send.frame());
+        }
+    }
+
+    private void flushReads() {
+        if (state != ConnectionState.ONLINE) {
+            return;
+        }
+        readToSend.forEach((conversation, seq) -> send(new ClientFrame.MessageRead(conversation, seq)));
+        readToSend.clear();
+    }
+
+    private void sendIfOnline(ClientFrame frame) {
+        if (state == ConnectionState.ONLINE) {
+            send(frame);
+        }
+    }
+
+    private void send(ClientFrame frame) {
+        if (connection != null) {
+            connection.send(codec.encode(frame));
+        }
+    }
+
+    private CompletableFuture<Conversation> create(ClientFrame.ConversationCreate create) {
+        return onLoop(() -> {
+            CompletableFuture<Conversation> future = new CompletableFuture<>();
+            if (state != ConnectionState.ONLINE) {
+                future.completeExceptionally(new IllegalStateException("not connected (" + state + ")"));
+                return future;
+            }
+            creating.put(create.id(), future);
+            send(create);
+            return future;
+        }).thenCompose(future -> future);
+    }
+
+    /** A request answered by a frame of {@code answerType}; answers of one type come in the order asked. */
+    @SuppressWarnings("unchecked")
+    private <T extends ServerFrame> CompletableFuture<T> request(ClientFrame frame, Class<T> answerType) {
+        return onLoop(() -> {
+            CompletableFuture<ServerFrame> future = new CompletableFuture<>();
+            if (state != ConnectionState.ONLINE) {
+                future.completeExceptionally(new IllegalStateException("not connected (" + state + ")"));
+                return future;
+            }
+            answers.computeIfAbsent(answerTypeName(answerType), t -> new ArrayDeque<>()).add(future);
+            // An error names the request's type.
+            answers.computeIfAbsent(frame.type(), t -> new ArrayDeque<>()).add(future);
+            send(frame);
+            return future;
+        }).thenCompose(future -> future.thenApply(answer -> (T) answer));
+    }
+
+    private static String answerTypeName(Class<? extends ServerFrame> type) {
+        try {
+            return (String) type.getField("TYPE").get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalArgumentException(type + " has no TYPE", e);
+        }
+    }
+
+    private void answer(ServerFrame frame) {
+        ArrayDeque<CompletableFuture<ServerFrame>> waiting = answers.get(frame.type());
+        CompletableFuture<ServerFrame> next = waiting == null ? null : waiting.poll();
+        if (next != null) {
+            // The same future waits under its request's type too (for an error): it is done now.
+            answers.values().forEach(queue -> queue.remove(next));
+            next.complete(frame);
+        }
+    }
+
+    private void setState(ConnectionState next) {
+        if (state != next) {
+            state = next;
+            listener.onStateChanged(next);
+        }
+    }
+
+    private <T> CompletableFuture<T> onLoop(Supplier<T> work) {
+        if (loop.isShutdown()) {
+            return CompletableFuture.failedFuture(new IllegalStateException("the client is closed"));
+        }
+        return CompletableFuture.supplyAsync(work, loop);
+    }
+
+    /** The settings of a client; every one but the URL, identity and tokens has a default. */
+    public static final class Builder {
+        private final URI url;
+        private final UserId user;
+        private final DeviceId device;
+        private final Supplier<String> tokens;
+        private Transport transport = new JdkWebSocketTransport();
+        private ClientStore store = new InMemoryClientStore();
+        private ParleyListener listener = new ParleyListener() {
+        };
+        private Clock clock = Clock.systemUTC();
+        private Duration minBackoff = Duration.ofMillis(250);
+        private Duration maxBackoff = Duration.ofSeconds(30);
+        private Duration gapTimeout = Duration.ofSeconds(2);
+        private Duration pingInterval = Duration.ofMinutes(4);
+        private Duration ackTimeout = Duration.ofSeconds(10);
+
+        private Builder(URI url, UserId user, DeviceId device, Supplier<String> tokens) {
+            this.url = Objects.requireNonNull(url, "url");
+            this.user = Objects.requireNonNull(user, "user");
+            this.device = Objects.requireNonNull(device, "device");
+            this.tokens = Objects.requireNonNull(tokens, "tokens");
+        }
+
+        public Builder transport(Transport transport) {
+            this.transport = Objects.requireNonNull(transport);
+            return this;
+        }
+
+        /** Where the client keeps what it must not lose across restarts; in memory unless given ({@link FileClientStore}). */
+        public Builder store(ClientStore store) {
+            this.store = Objects.requireNonNull(store);
+            return this;
+        }
+
+        public Builder listener(ParleyListener listener) {
+            this.listener = Objects.requireNonNull(listener);
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock);
+            return this;
+        }
+
+        /** The reconnect delay: from {@code min}, doubling per failed attempt up to {@code max}, each drawn from its upper half. */
+        public Builder backoff(Duration min, Duration max) {
+            if (min.isNegative() || min.isZero() || max.compareTo(min) < 0) {
+                throw new IllegalArgumentException("backoff must have 0 < min <= max, was " + min + " and " + max);
+            }
+            this.minBackoff = min;
+            this.maxBackoff = max;
+            return this;
+        }
+
+        /** How long a gap in a conversation may stay open before the client asks for the history that fills it. */
+        public Builder gapTimeout(Duration gapTimeout) {
+            this.gapTimeout = Objects.requireNonNull(gapTimeout);
+            return this;
+        }
+
+        /** How long a quiet connection waits before a ping (which also renews the server's lease on it; keep it under that). */
+        public Builder pingInterval(Duration pingInterval) {
+            this.pingInterval = Objects.requireNonNull(pingInterval);
+            return this;
+        }
+
+        /** How long a send waits for its acknowledgement on a live connection before it is sent again (same id). */
+        public Builder ackTimeout(Duration ackTimeout) {
+            this.ackTimeout = Objects.requireNonNull(ackTimeout);
+            return this;
+        }
+
+        public ParleyClient build() {
+            return new ParleyClient(this);
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package dev.parley.client;
+
+import dev.parley.model.Message;
+import dev.parley.model.Notification;
+import dev.parley.protocol.ServerFrame;
+
+/**
+ * What the client tells the app, each on the client's own thread, one at a time: return quickly, and hand long work to a
+ * thread of the app's. Every method does nothing unless overridden.
+ */
+public interface ParleyListener {
+
+    /**
+     * A message, per conversation in seq order, each once, with no gap: the app's own messages too, once acknowledged.
+     * {@code void} entries (a seq whose send failed for good) are skipped.
+     */
+    default void onMessage(Message message) {
+    }
+
+    /** A send the app made is stored: its seq is known. Also for sends made before an app restart. */
+    default void onSent(ServerFrame.MessageAck ack) {
+    }
+
+    /** A send the server refused for good (not retried): the reason names the field or the rule. */
+    default void onSendFailed(ClientStore.PendingSend send, ServerFrame.Error error) {
+    }
+
+    default void onReceipt(ServerFrame.ReceiptUpdate receipt) {
+    }
+
+    default void onTyping(ServerFrame.TypingUpdate typing) {
+    }
+
+    default void onPresence(ServerFrame.Presence presence) {
+    }
+
+    /** A notification from the user's inbox (acknowledged to the server by the client). */
+    default void onNotification(Notification notification) {
+    }
+
+    /** A conversation the user is in was created or changed (members, admins). */
+    default void onConversation(dev.parley.model.Conversation conversation) {
+    }
+
+    default void onStateChanged(ConnectionState state) {
+    }
+
+    /** An error frame that answers no request of the client's (a bad frame the app sent raw, say). */
+    default void onError(ServerFrame.Error error) {
+    }
+}

@@ -1,0 +1,108 @@
+package dev.parley.client;
+
+import dev.parley.model.ConversationId;
+import dev.parley.model.Message;
+import dev.parley.model.OrderingBuffer;
+import dev.parley.protocol.ClientFrame;
+import dev.parley.protocol.ServerFrame;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * Each conversation's messages put in order for the app, over the shared {@link OrderingBuffer}: released in seq order, once
+ * each. A conversation the client has not synced yet (a group it was just added to) has no known start: its live messages
+ * wait until a {@code sync.batch} says where it starts for this user. Not thread-safe: the client's thread owns it.
+ */
+final class Timelines {
+    /** Messages that may wait behind one gap before the buffer asks for a resync. */
+    private static final int CAPACITY = 1000;
+    private final ClientStore store;
+    private final Duration gapTimeout;
+    private final Map<ConversationId, OrderingBuffer> buffers = new LinkedHashMap<>();
+    private final Map<ConversationId, List<Message>> waitingForStart = new HashMap<>();
+
+    Timelines(ClientStore store, Duration gapTimeout) {
+        this.store = store;
+        this.gapTimeout = gapTimeout;
+        store.heldUpTo().forEach((conversation, seq) -> buffers.put(conversation, new OrderingBuffer(conversation, seq, gapTimeout, CAPACITY)));
+    }
+
+    /** What a sync asks for: every conversation this client knows, with the last seq it released. */
+    Map<ConversationId, Long> state() {
+        Map<ConversationId, Long> state = new LinkedHashMap<>();
+        buffers.forEach((conversation, buffer) -> state.put(conversation, buffer.releasedUpTo()));
+        return state;
+    }
+
+    /** Whether live messages wait for a sync to say where their conversation starts. */
+    boolean needsSync() {
+        return !waitingForStart.isEmpty();
+    }
+
+    /** A live message (or the app's own, acknowledged): those now ready, in order. */
+    List<Message> offer(Message message, Instant now) {
+        OrderingBuffer buffer = buffers.get(message.conversationId());
+        if (buffer == null) {
+            waitingForStart.computeIfAbsent(message.conversationId(), c -> new ArrayList<>()).add(message);
+            return List.of();
+        }
+        return released(buffer, buffer.offer(message, now));
+    }
+
+    /** A page of a sync: for a conversation new to this client, where it starts for this user. */
+    List<Message> synced(ServerFrame.SyncBatch batch, Instant now) {
+        OrderingBuffer buffer = buffers.computeIfAbsent(batch.conversationId(), conversation -> new OrderingBuffer(conversation,
+                batch.messages().isEmpty() ? batch.lastSeq() : batch.messages().getFirst().seq() - 1, gapTimeout, CAPACITY));
+        List<Message> ready = new ArrayList<>(buffer.offerAll(batch.messages(), now));
+        List<Message> waited = waitingForStart.remove(batch.conversationId());
+        if (waited != null) {
+            ready.addAll(buffer.offerAll(waited, now));
+        }
+        return released(buffer, ready);
+    }
+
+    /** A page of history: it fills a gap, or repeats what was released (dropped). */
+    List<Message> history(ServerFrame.HistoryBatch batch, Instant now) {
+        OrderingBuffer buffer = buffers.get(batch.conversationId());
+        if (buffer == null) {
+            return List.of();
+        }
+        return released(buffer, buffer.offerAll(batch.messages().reversed(), now));
+    }
+
+    /**
+     * The history requests that fill the gaps open longer than the timeout: the messages between the last released and the
+     * first held, up to a page.
+     */
+    List<ClientFrame.HistoryRequest> gapsToFill(Instant now) {
+        List<ClientFrame.HistoryRequest> requests = new ArrayList<>();
+        buffers.values().forEach(buffer -> buffer.pollResync(now).ifPresent(resync -> {
+            OptionalLong firstHeld = buffer.firstHeldSeq();
+            long before = firstHeld.orElse(buffer.releasedUpTo() + ClientFrame.MAX_PAGE + 1);
+            int missing = (int) Math.min(ClientFrame.MAX_PAGE, before - buffer.releasedUpTo() - 1);
+            if (missing > 0) {
+                requests.add(new ClientFrame.HistoryRequest(buffer.conversationId(), OptionalLong.of(before), missing));
+            }
+        }));
+        return requests;
+    }
+
+    /** The last seq released in the conversation; 0 if it is not known yet. */
+    long releasedUpTo(ConversationId conversation) {
+        OrderingBuffer buffer = buffers.get(conversation);
+        return buffer == null ? 0 : buffer.releasedUpTo();
+    }
+
+    private List<Message> released(OrderingBuffer buffer, List<Message> ready) {
+        if (!ready.isEmpty()) {
+            store.heldUpTo(buffer.conversationId(), buffer.releasedUpTo());
+        }
+        return ready;
+    }
+}

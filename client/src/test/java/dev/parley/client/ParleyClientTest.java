@@ -1,0 +1,286 @@
+package dev.parley.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Content;
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.Message;
+import dev.parley.model.ReceiptWatermarks;
+import dev.parley.model.UserId;
+import dev.parley.protocol.AckStatus;
+import dev.parley.protocol.ClientFrame;
+import dev.parley.protocol.ServerFrame;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The client against a fake server: reconnect, resume, ordering, the outgoing queue, errors, a restart. */
+class ParleyClientTest {
+    private static final UserId ALICE = UserId.of("alice");
+    private static final UserId BOB = UserId.of("bob");
+    private static final ConversationId CHAT = ConversationId.of("d:alice:bob");
+    private final FakeServer server = new FakeServer();
+    private final List<Message> messages = new CopyOnWriteArrayList<>();
+    private final List<ConnectionState> states = new CopyOnWriteArrayList<>();
+    private final List<ServerFrame.MessageAck> sent = new CopyOnWriteArrayList<>();
+    private final AtomicInteger tokensIssued = new AtomicInteger();
+    private final List<ParleyClient> clients = new CopyOnWriteArrayList<>();
+
+    private final ParleyListener listener = new ParleyListener() {
+        @Override
+        public void onMessage(Message message) {
+            messages.add(message);
+        }
+
+        @Override
+        public void onStateChanged(ConnectionState state) {
+            states.add(state);
+        }
+
+        @Override
+        public void onSent(ServerFrame.MessageAck ack) {
+            sent.add(ack);
+        }
+    };
+
+    private ParleyClient client(ClientStore store) {
+        ParleyClient client = ParleyClient.builder(URI.create("ws://parley.test/"), ALICE, DeviceId.of("phone"),
+                        () -> "token-" + tokensIssued.incrementAndGet())
+                .transport(server).store(store).listener(listener).backoff(Duration.ofMillis(10), Duration.ofMillis(40))
+                .gapTimeout(Duration.ofMillis(100)).ackTimeout(Duration.ofSeconds(2)).build().start();
+        clients.add(client);
+        return client;
+    }
+
+    @AfterEach
+    void close() {
+        clients.forEach(ParleyClient::close);
+    }
+
+    private static Message message(long seq, String text) {
+        return new Message(ClientMessageId.random(), CHAT, seq, BOB, DeviceId.of("phone"), Content.text(text), 1_000 + seq);
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    /** Answers the client's sync with these messages of the chat, then sync.done. */
+    private void syncWith(Message... batch) throws InterruptedException {
+        server.next(ClientFrame.SyncRequest.class);
+        long last = batch.length == 0 ? 0 : batch[batch.length - 1].seq();
+        server.answer(new ServerFrame.SyncBatch(CHAT, List.of(batch), false, ReceiptWatermarks.NONE, last));
+        server.answer(new ServerFrame.SyncDone());
+    }
+
+    private List<String> texts() {
+        return messages.stream().map(m -> m.content().body().orElse("")).toList();
+    }
+
+    @Test
+    void itResumesAfterEachConnectWithAFreshTokenAndWhatItHolds() throws Exception {
+        ParleyClient client = client(new InMemoryClientStore());
+        ClientFrame.SyncRequest first = server.next(ClientFrame.SyncRequest.class);
+        assertThat(first.state()).as("nothing held yet").isEmpty();
+        server.answer(new ServerFrame.SyncBatch(CHAT, List.of(message(1, "a"), message(2, "b")), false, ReceiptWatermarks.NONE, 2));
+        server.answer(new ServerFrame.SyncDone());
+        await(() -> client.state() == ConnectionState.ONLINE, "online");
+        assertThat(texts()).containsExactly("a", "b");
+        assertThat(server.next(ClientFrame.MessageDelivered.class)).isEqualTo(new ClientFrame.MessageDelivered(CHAT, 2));
+
+        server.drop();
+        ClientFrame.SyncRequest resumed = server.next(ClientFrame.SyncRequest.class);
+        assertThat(resumed.state()).as("what it holds").isEqualTo(Map.of(CHAT, 2L));
+        assertThat(server.opened).hasSize(2);
+        assertThat(server.opened.get(1).getQuery()).as("the supplier is asked again: an expired token is replaced").isEqualTo("token=token-2");
+        assertThat(states).containsSubsequence(ConnectionState.ONLINE, ConnectionState.OFFLINE, ConnectionState.CONNECTING, ConnectionState.SYNCING);
+    }
+
+    @Test
+    void aRefusedConnectIsRetriedWithGrowingBackoff() throws Exception {
+        server.refusing = true;
+        client(new InMemoryClientStore());
+        await(() -> server.opened.size() >= 4, "four attempts");
+        server.refusing = false;
+        syncWith();
+        assertThat(server.opened.size()).isGreaterThanOrEqualTo(5);
+    }
+
+    @Test
+    void liveMessagesReachTheAppInSeqOrderOnceEachAndAGapIsFilledFromHistory() throws Exception {
+        ParleyClient client = client(new InMemoryClientStore());
+        syncWith(message(1, "one"));
+        await(() -> client.state() == ConnectionState.ONLINE, "online");
+        Message three = message(3, "three");
+        server.answer(new ServerFrame.MessageReceive(three));
+        server.answer(new ServerFrame.MessageReceive(message(2, "two")));
+        server.answer(new ServerFrame.MessageReceive(three));
+        await(() -> messages.size() == 3, "three messages");
+        assertThat(texts()).containsExactly("one", "two", "three");
+
+        server.answer(new ServerFrame.MessageReceive(message(6, "six")));
+        ClientFrame.HistoryRequest fill = server.next(ClientFrame.HistoryRequest.class);
+        assertThat(fill).as("the gap 4..5, after the gap timeout").isEqualTo(new ClientFrame.HistoryRequest(CHAT, OptionalLong.of(6), 2));
+        server.answer(new ServerFrame.HistoryBatch(CHAT, List.of(message(5, "five"), Message.voided(CHAT, 4, 1_004)), OptionalLong.of(4)));
+        await(() -> messages.size() == 5, "the gap filled");
+        assertThat(texts()).as("a void entry is skipped, silently").containsExactly("one", "two", "three", "five", "six");
+        assertThat(server.drain(ClientFrame.MessageDelivered.class, Duration.ofMillis(300))).last()
+                .isEqualTo(new ClientFrame.MessageDelivered(CHAT, 6));
+    }
+
+    @Test
+    void aSendIsRetriedWithItsIdAcrossAReconnectUntilAcknowledgedAndReachesTheAppInItsPlace() throws Exception {
+        ParleyClient client = client(new InMemoryClientStore());
+        syncWith(message(1, "hi"));
+        await(() -> client.state() == ConnectionState.ONLINE, "online");
+        CompletableFuture<ServerFrame.MessageAck> sending = client.send(CHAT, Content.text("hello bob"));
+        ClientFrame.MessageSend first = server.next(ClientFrame.MessageSend.class);
+        server.drop();
+        syncWith();
+        ClientFrame.MessageSend again = server.next(ClientFrame.MessageSend.class);
+        assertThat(again.id()).as("the same id: stored once").isEqualTo(first.id());
+        assertThat(sending).isNotDone();
+        ServerFrame.MessageAck ack = new ServerFrame.MessageAck(first.id(), CHAT, 2, 5_000, AckStatus.DUPLICATE);
+        server.answer(ack);
+        assertThat(sending.get(5, TimeUnit.SECONDS)).isEqualTo(ack);
+        await(() -> messages.size() == 2, "the app's own message");
+        assertThat(messages.get(1)).satisfies(own -> {
+            assertThat(own.senderId()).isEqualTo(ALICE);
+            assertThat(own.seq()).isEqualTo(2);
+            assertThat(own.content()).isEqualTo(Content.text("hello bob"));
+        });
+        assertThat(sent).containsExactly(ack);
+        server.answer(ack);
+        assertThat(server.drain(ClientFrame.MessageSend.class, Duration.ofMillis(200))).as("an ack twice changes nothing").isEmpty();
+    }
+
+    @Test
+    void aConversationsSendsGoOutOneAtATimeInTheAppsOrder() throws Exception {
+        ParleyClient client = client(new InMemoryClientStore());
+        syncWith();
+        await(() -> client.state() == ConnectionState.ONLINE, "online");
+        client.send(CHAT, Content.text("first"));
+        client.send(CHAT, Content.text("second"));
+        ClientFrame.MessageSend first = server.next(ClientFrame.MessageSend.class);
+        assertThat(first.content()).isEqualTo(Content.text("first"));
+        assertThat(server.drain(ClientFrame.MessageSend.class, Duration.ofMillis(200))).as("the second waits for the first's ack").isEmpty();
+        server.answer(new ServerFrame.MessageAck(first.id(), CHAT, 1, 5_000, AckStatus.SENT));
+        assertThat(server.next(ClientFrame.MessageSend.class).content()).isEqualTo(Content.text("second"));
+    }
+
+    @Test
+    void aLimitOrASendStillInProgressIsRetriedAndABadSendFailsWithTheServersReason() throws Exception {
+        ParleyClient client = client(new InMemoryClientStore());
+        syncWith();
+        await(() -> client.state() == ConnectionState.ONLINE, "online");
+        client.send(CHAT, Content.text("limited"));
+        ClientFrame.MessageSend limited = server.next(ClientFrame.MessageSend.class);
+        server.answer(new ServerFrame.Error(ErrorCode.RATE_LIMITED, "slow down", Optional.of(limited.id().toString()), OptionalLong.of(50)));
+        assertThat(server.next(ClientFrame.MessageSend.class).id()).as("sent again after retry_after_ms").isEqualTo(limited.id());
+        server.answer(new ServerFrame.Error(ErrorCode.CONFLICT, "a send with id " + limited.id() + " is still in progress; retry it",
+                Optional.of(limited.id().toString()), OptionalLong.empty()));
+        assertThat(server.next(ClientFrame.MessageSend.class).id()).isEqualTo(limited.id());
+        server.answer(new ServerFrame.MessageAck(limited.id(), CHAT, 1, 5_000, AckStatus.SENT));
+
+        CompletableFuture<ServerFrame.MessageAck> refused = client.send(ConversationId.of("g:nope"), Content.text("x"));
+        ClientFrame.MessageSend bad = server.next(ClientFrame.MessageSend.class);
+        server.answer(new ServerFrame.Error(ErrorCode.NOT_FOUND, "conversation g:nope not found", Optional.of(bad.id().toString()), OptionalLong.empty()));
+        assertThatThrownBy(() -> refused.get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(ParleyException.class).hasMessageContaining("not_found");
+        assertThat(server.drain(ClientFrame.MessageSend.class, Duration.ofMillis(200))).as("not retried").isEmpty();
+    }
+
+    @Test
+    void aRestartedAppResumesFromItsFileWithItsUnsentMessages(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("alice-phone.json");
+        ParleyClient before = client(new FileClientStore(file));
+        syncWith(message(1, "a"), message(2, "b"), message(3, "c"));
+        await(() -> before.state() == ConnectionState.ONLINE, "online");
+        server.refusing = true;
+        server.drop();
+        before.send(CHAT, Content.text("written offline"));
+        await(() -> Files.exists(file) && readable(file).contains("written offline"), "the send kept in the file");
+        before.close();
+
+        server.refusing = false;
+        messages.clear();
+        ParleyClient after = client(new FileClientStore(file));
+        ClientFrame.SyncRequest resumed = server.next(ClientFrame.SyncRequest.class);
+        assertThat(resumed.state()).isEqualTo(Map.of(CHAT, 3L));
+        server.answer(new ServerFrame.SyncBatch(CHAT, List.of(), false, ReceiptWatermarks.NONE, 3));
+        server.answer(new ServerFrame.SyncDone());
+        ClientFrame.MessageSend send = server.next(ClientFrame.MessageSend.class);
+        assertThat(send.content()).isEqualTo(Content.text("written offline"));
+        server.answer(new ServerFrame.MessageAck(send.id(), CHAT, 4, 9_000, AckStatus.SENT));
+        await(() -> !sent.isEmpty(), "told the app it was sent");
+        await(() -> !readable(file).contains("written offline"), "gone from the file");
+        assertThat(after.state()).isEqualTo(ConnectionState.ONLINE);
+    }
+
+    private static String readable(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (java.io.IOException e) {
+            return "";
+        }
+    }
+
+    @Test
+    void aMessageOfAConversationNewToTheClientWaitsForTheSyncThatSaysWhereItStarts() throws Exception {
+        ParleyClient client = client(new InMemoryClientStore());
+        syncWith();
+        await(() -> client.state() == ConnectionState.ONLINE, "online");
+        ConversationId group = ConversationId.of("g:team");
+        Message later = new Message(ClientMessageId.random(), group, 41, BOB, DeviceId.of("phone"), Content.text("41"), 2_000);
+        server.answer(new ServerFrame.MessageReceive(later));
+        ClientFrame.SyncRequest sync = server.next(ClientFrame.SyncRequest.class);
+        assertThat(sync.state()).as("the group left out: the server sends it from where alice joined").doesNotContainKey(group);
+        Message joined = new Message(ClientMessageId.random(), group, 40, BOB, DeviceId.of("phone"), Content.text("40"), 1_990);
+        server.answer(new ServerFrame.SyncBatch(group, List.of(joined), false, ReceiptWatermarks.NONE, 40));
+        server.answer(new ServerFrame.SyncDone());
+        await(() -> messages.size() == 2, "both");
+        assertThat(texts()).containsExactly("40", "41");
+    }
+
+    @Test
+    void aRequestWhileOfflineFailsAtOnceAndOneTheServerRefusesFailsWithItsReason() throws Exception {
+        server.refusing = true;
+        ParleyClient client = client(new InMemoryClientStore());
+        assertThatThrownBy(() -> client.conversations(Optional.empty()).get(5, TimeUnit.SECONDS)).hasMessageContaining("not connected");
+        server.refusing = false;
+        syncWith();
+        await(() -> client.state() == ConnectionState.ONLINE, "online");
+        CompletableFuture<dev.parley.model.Conversation> group = client.createGroup("Team", List.of(BOB));
+        ClientFrame.ConversationCreate create = server.next(ClientFrame.ConversationCreate.class);
+        server.answer(new ServerFrame.Error(ErrorCode.BAD_REQUEST, "field 'members' ...", Optional.of(create.id().toString()), OptionalLong.empty()));
+        assertThatThrownBy(() -> group.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(ParleyException.class).hasMessageContaining("members");
+        CompletableFuture<ServerFrame.ConversationPage> page = client.conversations(Optional.empty());
+        server.next(ClientFrame.ConversationList.class);
+        server.answer(new ServerFrame.ConversationPage(List.of(), Optional.empty()));
+        assertThat(page.get(5, TimeUnit.SECONDS).conversations()).isEmpty();
+    }
+}
