@@ -86,6 +86,10 @@ public final class LocalCloud implements Callable<Integer> {
             description = "The HTTP API: the publish API for internal services, SigV4-signed (default: ${DEFAULT-VALUE}; 0 picks a free port).")
     int httpPort;
 
+    @Option(names = "--console-port", defaultValue = "8070",
+            description = "The chat page and its development tokens, local only (default: ${DEFAULT-VALUE}; 0 picks a free port).")
+    int consolePort;
+
     @Option(names = "--publish-limit", paramLabel = "PER_SECOND/BURST",
             description = "The local publisher key's rate limit, in notifications (each recipient one): default 1000/10000, as deployed;"
                     + " tests of the 429 answer use a small one.")
@@ -171,7 +175,7 @@ public final class LocalCloud implements Callable<Integer> {
 
     /** What the started cloud offers, for tests and the report. */
     public record Endpoints(java.net.URI dynamoDb, java.net.URI sns, java.net.URI webSocket, java.net.URI management,
-                            Optional<java.net.URI> httpApi) {
+                            Optional<java.net.URI> httpApi, Optional<java.net.URI> chatPage) {
     }
 
     /** The topic the local platform applications send their endpoint events to. */
@@ -347,8 +351,14 @@ public final class LocalCloud implements Callable<Integer> {
         } else {
             reports.add(ComponentReport.notAvailable("Publish API (HTTP, SigV4)", "the manifest has no HTTP route"));
         }
+        dev.parley.local.console.DevConsole console = null;
+        if (manifest.authorizer().isPresent()) {
+            console = start(() -> new dev.parley.local.console.DevConsole(host, consolePort, gateway.webSocketUrl()));
+            reports.add(ComponentReport.running("Chat page (local only)", console.endpoint() + "  (tokens: " + console.endpoint() + "token?user=U&device=D)"));
+        }
         endpoints = new Endpoints(dynamoDb.endpoint(), sns.endpoint(), gateway.webSocketUrl(), gateway.managementEndpoint(),
-                Optional.ofNullable(httpApi).map(HttpApiGateway::endpoint));
+                Optional.ofNullable(httpApi).map(HttpApiGateway::endpoint),
+                Optional.ofNullable(console).map(dev.parley.local.console.DevConsole::endpoint));
         return reports;
     }
 
@@ -472,7 +482,7 @@ public final class LocalCloud implements Callable<Integer> {
             reports = startComponents();
         } catch (Servers.PortInUseException e) {
             stopComponents();
-            spec.commandLine().getErr().println("error: " + e.getMessage() + " (--dynamodb-port, --websocket-port, --sns-port, --sqs-port and --http-port choose them; 0 picks a free one)");
+            spec.commandLine().getErr().println("error: " + e.getMessage() + " (--dynamodb-port, --websocket-port, --sns-port, --sqs-port, --http-port and --console-port choose them; 0 picks a free one)");
             return 1;
         } catch (RuntimeException e) {
             stopComponents();

@@ -35,7 +35,7 @@ class LocalCloudJarIT {
         Path output = Files.createTempFile("parley-local", ".log");
         String java = ProcessHandle.current().info().command().orElseThrow();
         Process process = new ProcessBuilder(java, "-jar", JAR.toString(), "--dynamodb-port", Integer.toString(dynamoPort),
-                "--websocket-port", Integer.toString(webSocketPort), "--sns-port", Integer.toString(snsPort))
+                "--websocket-port", Integer.toString(webSocketPort), "--sns-port", Integer.toString(snsPort), "--console-port", "0")
                 .redirectErrorStream(true).redirectOutput(output.toFile()).start();
         WebSocketClient client = new WebSocketClient();
         try {

@@ -39,7 +39,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 
 class LocalCloudTest {
-    private static final String[] FREE_PORTS = {"--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--http-port", "0", "--sqs-port", "0"};
+    private static final String[] FREE_PORTS = {"--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--http-port", "0", "--sqs-port", "0", "--console-port", "0"};
 
     @Test
     void withParleysManifestItStartsEverythingAndSaysWhereItRuns() {
@@ -198,7 +198,7 @@ class LocalCloudTest {
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             CommandLine cli = new CommandLine(new LocalCloud(new PrintStream(new ByteArrayOutputStream())));
             cli.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
-            int exitCode = cli.execute("--dynamodb-port", String.valueOf(taken.getLocalPort()), "--websocket-port", "0", "--sns-port", "0", "--http-port", "0", "--sqs-port", "0",
+            int exitCode = cli.execute("--dynamodb-port", String.valueOf(taken.getLocalPort()), "--websocket-port", "0", "--sns-port", "0", "--http-port", "0", "--sqs-port", "0", "--console-port", "0",
                     "--exit-after-start");
             assertThat(exitCode).isEqualTo(1);
             assertThat(err.toString(StandardCharsets.UTF_8))

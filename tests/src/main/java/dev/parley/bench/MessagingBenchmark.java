@@ -268,7 +268,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             report.put(fastPath ? "fastPath" : "streamOnly", section);
             progress("delivery: " + pathName + "; starting a local cloud");
             cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Manifest(functions, parley.tables(), parley.queues()));
-            List<String> options = new ArrayList<>(List.of("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--http-port", "0", "--sqs-port", "0", "--concurrency", "200",
+            List<String> options = new ArrayList<>(List.of("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--http-port", "0", "--sqs-port", "0", "--console-port", "0", "--concurrency", "200",
                     // The notification phases measure the publish path, not the publisher's rate limit.
                     "--publish-limit", "1000000/1000000",
                     "--latency-model", latencyModel.name(), "--latency-seed", Long.toString(latencySeed),

@@ -55,7 +55,7 @@ public final class StackUnderTest {
 
     private static StackUnderTest startLocal(String... options) {
         LocalCloud cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        String[] ports = {"--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--http-port", "0", "--sqs-port", "0", "--stream-polling", "FAST"};
+        String[] ports = {"--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--http-port", "0", "--sqs-port", "0", "--console-port", "0", "--stream-polling", "FAST"};
         String[] all = java.util.stream.Stream.concat(java.util.Arrays.stream(ports), java.util.Arrays.stream(options)).toArray(String[]::new);
         LocalCloud.Endpoints endpoints = cloud.start(all);
         return new StackUnderTest(endpoints.webSocket(), Optional.of(cloud), Optional.empty());

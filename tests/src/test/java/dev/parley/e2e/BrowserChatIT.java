@@ -1,0 +1,161 @@
+package dev.parley.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.parley.client.ConnectionState;
+import dev.parley.client.ParleyClient;
+import dev.parley.client.ParleyListener;
+import dev.parley.model.Content;
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.Message;
+import dev.parley.model.UserId;
+import java.io.File;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The local chat page in real headless Chromium: two browser sessions chat with each other and with the Java client library,
+ * with receipts, typing and presence. Needs Debian's {@code chromium} and {@code chromium-driver}; scripts/test installs them
+ * when it runs as root, and otherwise this test is skipped saying how to enable it.
+ */
+class BrowserChatIT extends EndToEndTest {
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    private static WebDriver browser() {
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,800");
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+        return new ChromeDriver(service, options);
+    }
+
+    private static void signIn(WebDriver browser, URI page, String user) {
+        browser.get(page.toString());
+        browser.findElement(By.id("user")).sendKeys(user);
+        browser.findElement(By.id("login")).click();
+        until(browser, b -> b.findElement(By.id("status")).getText().startsWith("online"));
+    }
+
+    private static void until(WebDriver browser, java.util.function.Function<WebDriver, Boolean> condition) {
+        new WebDriverWait(browser, WAIT).ignoring(StaleElementReferenceException.class).until(condition::apply);
+    }
+
+    /** The texts of what the selector finds, read in one script: the page redraws its lists whole, so elements go stale. */
+    @SuppressWarnings("unchecked")
+    private static List<String> texts(WebDriver browser, String selector) {
+        return (List<String>) ((JavascriptExecutor) browser).executeScript(
+                "return [...document.querySelectorAll(arguments[0])].map(e => e.textContent)", selector);
+    }
+
+    private static List<String> bodies(WebDriver browser) {
+        return texts(browser, "#messages .message .body");
+    }
+
+    private static void open(WebDriver browser, String conversationId) {
+        String item = "#conversations li[data-id='" + conversationId + "']";
+        until(browser, b -> !texts(b, item).isEmpty());
+        ((JavascriptExecutor) browser).executeScript("document.querySelector(arguments[0]).click()", item);
+    }
+
+    private static void say(WebDriver browser, String text) {
+        browser.findElement(By.id("compose")).sendKeys(text);
+        browser.findElement(By.id("send")).click();
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void twoBrowsersChatWithEachOtherAndWithTheJavaClient() throws Exception {
+        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER), "the browser tests need Debian's chromium and "
+                + "chromium-driver: apt-get install chromium chromium-driver (scripts/test installs them when it runs as root)");
+        assumeTrue(stack.local().isPresent(), "the chat page is the local cloud's");
+        URI page = stack.local().get().endpoints().chatPage().orElseThrow();
+        String alice = user("alice");
+        String bob = user("bob");
+        String carol = user("carol");
+        List<Message> carolsMessages = new CopyOnWriteArrayList<>();
+        WebDriver alicesBrowser = browser();
+        WebDriver bobsBrowser = browser();
+        ParleyClient carols = ParleyClient.builder(stack.webSocketUrl(), UserId.of(carol), DeviceId.of("laptop"), () -> stack.token(carol, "laptop"))
+                .listener(new ParleyListener() {
+                    @Override
+                    public void onMessage(Message message) {
+                        carolsMessages.add(message);
+                    }
+                }).build().start();
+        try {
+            signIn(alicesBrowser, page, alice);
+            signIn(bobsBrowser, page, bob);
+            String direct = ConversationId.direct(UserId.of(alice), UserId.of(bob)).value();
+
+            alicesBrowser.findElement(By.id("direct-with")).sendKeys(bob);
+            alicesBrowser.findElement(By.id("new-direct")).click();
+            open(alicesBrowser, direct);
+            say(alicesBrowser, "hello bob");
+            open(bobsBrowser, direct);
+            until(bobsBrowser, b -> bodies(b).contains("hello bob"));
+            until(alicesBrowser, b -> texts(b, "#messages .message.mine .receipt").equals(List.of("read")));
+            assertThat(alicesBrowser.findElement(By.id("presence")).getText()).as("bob is online").contains(bob + ": online");
+
+            bobsBrowser.findElement(By.id("compose")).sendKeys("typing a reply");
+            until(alicesBrowser, b -> b.findElement(By.id("typing")).getText().equals(bob + " is typing"));
+            bobsBrowser.findElement(By.id("send")).click();
+            until(alicesBrowser, b -> bodies(b).equals(List.of("hello bob", "typing a reply")));
+
+            await(() -> carols.state() == ConnectionState.ONLINE, "carol online");
+            alicesBrowser.findElement(By.id("group-name")).sendKeys("Trio");
+            alicesBrowser.findElement(By.id("group-members")).sendKeys(bob + ", " + carol);
+            alicesBrowser.findElement(By.id("new-group")).click();
+            until(alicesBrowser, b -> b.findElement(By.id("title")).getText().equals("Trio"));
+            String group = (String) ((JavascriptExecutor) alicesBrowser).executeScript("return document.querySelector('#conversations li.open').dataset.id");
+            say(alicesBrowser, "hi both");
+            await(() -> carolsMessages.stream().anyMatch(m -> m.content().body().orElse("").equals("hi both")), "carol's copy");
+            carols.send(ConversationId.of(group), Content.text("carol here")).get();
+            open(bobsBrowser, group);
+            until(bobsBrowser, b -> bodies(b).equals(List.of("hi both", "carol here")));
+            until(alicesBrowser, b -> bodies(b).equals(List.of("hi both", "carol here")));
+            say(bobsBrowser, "bob too");
+            await(() -> carolsMessages.stream().map(m -> m.content().body().orElse("")).toList().equals(List.of("hi both", "carol here", "bob too")),
+                    "carol sees bob's, in order");
+
+            Path report = Path.of("target", "failsafe-reports");
+            Files.createDirectories(report);
+            for (var shot : List.of(java.util.Map.entry("alice", alicesBrowser), java.util.Map.entry("bob", bobsBrowser))) {
+                File png = ((org.openqa.selenium.TakesScreenshot) shot.getValue()).getScreenshotAs(OutputType.FILE);
+                Files.copy(png.toPath(), report.resolve("browser-chat-" + shot.getKey() + ".png"), StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            carols.close();
+            alicesBrowser.quit();
+            bobsBrowser.quit();
+        }
+    }
+}
