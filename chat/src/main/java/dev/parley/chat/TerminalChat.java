@@ -68,6 +68,7 @@ public final class TerminalChat implements Callable<Integer> {
     private volatile ConversationId open;
     private volatile LineReader reader;
     private volatile long typingSentAt;
+    private volatile ParleyClient client;
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new TerminalChat()).execute(args));
@@ -86,7 +87,9 @@ public final class TerminalChat implements Callable<Integer> {
         try (Terminal terminal = TerminalBuilder.builder().system(true).build()) {
             reader = LineReaderBuilder.builder().terminal(terminal).build();
             Widget insert = reader.getWidgets().get(LineReader.SELF_INSERT);
-            ParleyClient client = ParleyClient.builder(webSocket, me, deviceId, tokens).listener(listener()).build().start();
+            ParleyClient client = ParleyClient.builder(webSocket, me, deviceId, tokens).listener(listener()).build();
+            this.client = client;
+            client.start();
             reader.getWidgets().put(LineReader.SELF_INSERT, () -> {
                 typed(client);
                 return insert.apply();
@@ -229,6 +232,10 @@ public final class TerminalChat implements Callable<Integer> {
                 }
                 if (message.conversationId().equals(open)) {
                     say(line(message));
+                    // On the screen is read: the sender sees it.
+                    if (!message.senderId().equals(client.user())) {
+                        client.markRead(message.conversationId(), message.seq());
+                    }
                 } else {
                     say("(new message in " + message.conversationId().value() + ")");
                 }
