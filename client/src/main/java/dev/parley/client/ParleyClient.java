@@ -70,6 +70,16 @@ public final class ParleyClient implements AutoCloseable {
     private final Map<String, ArrayDeque<CompletableFuture<ServerFrame>>> answers = new HashMap<>();
     private final Map<ConversationId, Long> deliveredSent = new HashMap<>();
     private final Map<ConversationId, Long> readToSend = new HashMap<>();
+    /**
+     * Who waits for each conversation's history pages, in the order asked: an app's request, or (empty) a gap being filled.
+     * The server answers each request on its own, so pages are matched by conversation, not by arrival.
+     */
+    private final Map<ConversationId, ArrayDeque<Optional<CompletableFuture<ServerFrame.HistoryBatch>>>> historyWaiting = new HashMap<>();
+    /** The users whose presence the app follows; renewed before the server's subscription runs out. */
+    private final java.util.Set<UserId> watched = new java.util.LinkedHashSet<>();
+    private long presenceRenewedAt;
+    /** The longest subscription the server grants; the client renews at four fifths of it. */
+    static final int PRESENCE_TTL_SECONDS = 300;
 
     private Transport.Connection connection;
     /** Which connection the transport's calls are about: a late call for an old one is dropped. */
@@ -159,12 +169,33 @@ public final class ParleyClient implements AutoCloseable {
 
     /** Older messages of a conversation, newest first (for scrolling back; they do not go through {@link ParleyListener#onMessage}). */
     public CompletableFuture<ServerFrame.HistoryBatch> history(ConversationId conversation, OptionalLong beforeSeq, int limit) {
-        return request(new ClientFrame.HistoryRequest(conversation, beforeSeq, limit), ServerFrame.HistoryBatch.class);
+        ClientFrame.HistoryRequest request = new ClientFrame.HistoryRequest(conversation, beforeSeq, limit);
+        return onLoop(() -> {
+            CompletableFuture<ServerFrame.HistoryBatch> future = new CompletableFuture<>();
+            if (state != ConnectionState.ONLINE) {
+                future.completeExceptionally(new IllegalStateException("not connected (" + state + ")"));
+                return future;
+            }
+            requestHistory(request, Optional.of(future));
+            return future;
+        }).thenCompose(future -> future);
     }
 
-    /** These users' presence now, then each change to {@link ParleyListener#onPresence} for {@code ttlSeconds}. */
-    public CompletableFuture<ServerFrame.PresenceBatch> subscribePresence(List<UserId> users, int ttlSeconds) {
-        return request(new ClientFrame.PresenceSubscribe(users, ttlSeconds), ServerFrame.PresenceBatch.class);
+    /**
+     * These users' presence now, then each change to {@link ParleyListener#onPresence}, for as long as the app wants it: the
+     * subscription is renewed before it runs out and again after every reconnect, until {@link #unsubscribePresence}.
+     */
+    public CompletableFuture<ServerFrame.PresenceBatch> subscribePresence(List<UserId> users) {
+        return onLoop(() -> {
+            watched.addAll(users);
+            return null;
+        }).thenCompose(ignored -> request(new ClientFrame.PresenceSubscribe(users, PRESENCE_TTL_SECONDS), ServerFrame.PresenceBatch.class))
+                .whenComplete((batch, failure) -> loop.execute(() -> presenceRenewedAt = clock.millis()));
+    }
+
+    /** No more presence changes of these users (the server's subscription runs out by itself within five minutes). */
+    public void unsubscribePresence(List<UserId> users) {
+        loop.execute(() -> users.forEach(watched::remove));
     }
 
     /** Registers this device's push token (FCM or APNs). */
@@ -243,6 +274,9 @@ public final class ParleyClient implements AutoCloseable {
         answers.clear();
         creating.values().forEach(future -> future.completeExceptionally(new IllegalStateException("disconnected: " + why)));
         creating.clear();
+        historyWaiting.values().forEach(waiting -> waiting.forEach(asker -> asker.ifPresent(future ->
+                future.completeExceptionally(new IllegalStateException("disconnected: " + why)))));
+        historyWaiting.clear();
         setState(ConnectionState.OFFLINE);
         long ceiling = Math.min(maxBackoff.toMillis(), minBackoff.toMillis() << Math.min(failedAttempts++, 20));
         long delay = ceiling / 2 + ThreadLocalRandom.current().nextLong(ceiling / 2 + 1);
@@ -260,7 +294,10 @@ public final class ParleyClient implements AutoCloseable {
         }
         long now = clock.millis();
         if (state == ConnectionState.ONLINE) {
-            timelines.gapsToFill(clock.instant()).forEach(this::send);
+            timelines.gapsToFill(clock.instant()).forEach(request -> requestHistory(request, Optional.empty()));
+            if (!watched.isEmpty() && now - presenceRenewedAt > PRESENCE_TTL_SECONDS * 800L) {
+                renewPresence();
+            }
             outbox.overdue(now - ackTimeout.toMillis()).forEach(this::transmit);
         }
         if (now - lastFrameAt > pingInterval.toMillis() * 2) {
@@ -289,7 +326,9 @@ public final class ParleyClient implements AutoCloseable {
             case ServerFrame.SyncDone ignored -> synced();
             case ServerFrame.HistoryBatch batch -> {
                 release(timelines.history(batch, clock.instant()));
-                answer(batch);
+                ArrayDeque<Optional<CompletableFuture<ServerFrame.HistoryBatch>>> waiting = historyWaiting.get(batch.conversationId());
+                Optional<CompletableFuture<ServerFrame.HistoryBatch>> asker = waiting == null || waiting.isEmpty() ? Optional.empty() : waiting.poll();
+                asker.ifPresent(future -> future.complete(batch));
             }
             case ServerFrame.MessageAck ack -> acknowledged(ack);
             case ServerFrame.Error error -> refused(error);
@@ -326,6 +365,9 @@ public final class ParleyClient implements AutoCloseable {
         setState(ConnectionState.ONLINE);
         flushReads();
         transmitReady();
+        if (!watched.isEmpty()) {
+            renewPresence();
+        }
         if (timelines.needsSync()) {
             sync();
         }
@@ -384,6 +426,13 @@ public final class ParleyClient implements AutoCloseable {
         } catch (RuntimeException notARequestId) {
             // A type, or nothing.
         }
+        if (ref.equals(ClientFrame.HistoryRequest.TYPE)) {
+            // A refused page (a conversation the user left, say): the oldest request waiting, the app's or a gap's.
+            historyWaiting.values().stream().filter(queue -> !queue.isEmpty()).findFirst()
+                    .flatMap(ArrayDeque::poll).ifPresentOrElse(future -> future.completeExceptionally(new ParleyException(error)),
+                            () -> listener.onError(error));
+            return;
+        }
         ArrayDeque<CompletableFuture<ServerFrame>> waiting = answers.get(ref);
         CompletableFuture<ServerFrame> refusedRequest = waiting == null ? null : waiting.poll();
         if (refusedRequest != null) {
@@ -412,6 +461,21 @@ public final class ParleyClient implements AutoCloseable {
         if (connection != null) {
             outbox.transmitted(send.id(), clock.millis());
             connection.send(send.frame());
+        }
+    }
+
+    private void requestHistory(ClientFrame.HistoryRequest request, Optional<CompletableFuture<ServerFrame.HistoryBatch>> asker) {
+        historyWaiting.computeIfAbsent(request.conversationId(), c -> new ArrayDeque<>()).add(asker);
+        send(request);
+    }
+
+    /** The followed users' subscription again, a hundred to a frame (the server's bound); the answers go to the listener. */
+    private void renewPresence() {
+        presenceRenewedAt = clock.millis();
+        List<UserId> users = List.copyOf(watched);
+        for (int from = 0; from < users.size(); from += ClientFrame.MAX_PRESENCE_USERS) {
+            send(new ClientFrame.PresenceSubscribe(users.subList(from, Math.min(users.size(), from + ClientFrame.MAX_PRESENCE_USERS)),
+                    PRESENCE_TTL_SECONDS));
         }
     }
 

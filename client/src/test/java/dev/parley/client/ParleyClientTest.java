@@ -283,4 +283,50 @@ class ParleyClientTest {
         server.answer(new ServerFrame.ConversationPage(List.of(), Optional.empty()));
         assertThat(page.get(5, TimeUnit.SECONDS).conversations()).isEmpty();
     }
+
+    @Test
+    void historyPagesGoToWhoAskedForThatConversationWhateverOrderTheyComeIn() throws Exception {
+        ParleyClient client = client(new InMemoryClientStore());
+        syncWith(message(1, "one"), message(2, "two"), message(3, "three"));
+        await(() -> client.state() == ConnectionState.ONLINE, "online");
+        ConversationId other = ConversationId.of("g:other");
+        CompletableFuture<ServerFrame.HistoryBatch> chatPage = client.history(CHAT, OptionalLong.of(3), 2);
+        CompletableFuture<ServerFrame.HistoryBatch> otherPage = client.history(other, OptionalLong.empty(), 5);
+        server.next(ClientFrame.HistoryRequest.class);
+        server.next(ClientFrame.HistoryRequest.class);
+        server.answer(new ServerFrame.HistoryBatch(other, List.of(), OptionalLong.empty()));
+        server.answer(new ServerFrame.HistoryBatch(CHAT, List.of(message(2, "two"), message(1, "one")), OptionalLong.empty()));
+        assertThat(otherPage.get(5, TimeUnit.SECONDS).conversationId()).isEqualTo(other);
+        assertThat(chatPage.get(5, TimeUnit.SECONDS).messages()).extracting(Message::seq).containsExactly(2L, 1L);
+        assertThat(texts()).as("pages of what the app holds are not handed to it again").containsExactly("one", "two", "three");
+    }
+
+    @Test
+    void aPresenceSubscriptionIsRenewedAfterAReconnectUntilTheAppEndsIt() throws Exception {
+        List<ServerFrame.Presence> seen = new CopyOnWriteArrayList<>();
+        ParleyClient client = ParleyClient.builder(URI.create("ws://parley.test/"), ALICE, DeviceId.of("phone"), () -> "token")
+                .transport(server).backoff(Duration.ofMillis(10), Duration.ofMillis(40)).listener(new ParleyListener() {
+                    @Override
+                    public void onPresence(ServerFrame.Presence presence) {
+                        seen.add(presence);
+                    }
+                }).build().start();
+        clients.add(client);
+        syncWith();
+        await(() -> client.state() == ConnectionState.ONLINE, "online");
+        CompletableFuture<ServerFrame.PresenceBatch> now = client.subscribePresence(List.of(BOB));
+        assertThat(server.next(ClientFrame.PresenceSubscribe.class).userIds()).containsExactly(BOB);
+        ServerFrame.Presence online = new ServerFrame.Presence(BOB, dev.parley.protocol.PresenceStatus.ONLINE, OptionalLong.empty());
+        server.answer(new ServerFrame.PresenceBatch(List.of(online)));
+        assertThat(now.get(5, TimeUnit.SECONDS).users()).containsExactly(online);
+
+        server.drop();
+        syncWith();
+        assertThat(server.next(ClientFrame.PresenceSubscribe.class).userIds()).as("the new connection subscribes again").containsExactly(BOB);
+        client.unsubscribePresence(List.of(BOB));
+        server.drop();
+        syncWith();
+        assertThat(server.drain(ClientFrame.PresenceSubscribe.class, Duration.ofMillis(300))).as("ended by the app").isEmpty();
+        assertThat(seen).contains(online);
+    }
 }
