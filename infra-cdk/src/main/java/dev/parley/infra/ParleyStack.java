@@ -178,6 +178,9 @@ public final class ParleyStack extends Stack {
             environment.computeIfPresent(PublishSettings.CATEGORIES, (name, value) -> settings.notificationCategories());
             environment.computeIfPresent(PublishSettings.PUBLISHERS, (name, value) -> settings.publishers());
             environment.computeIfPresent(ParleyConfig.PUSH_WINDOW_MS, (name, value) -> Long.toString(settings.pushWindowSeconds() * 1000L));
+            // The deployer's rate limits, on the functions the manifest gives each one.
+            settings.rateLimits().forEach((name, value) -> environment.computeIfPresent(
+                    dev.parley.functions.config.FrameLimitSettings.NAMES.get(name), (variable, old) -> value));
             if (spec.managesConnections()) {
                 environment.put(ParleyConfig.MANAGEMENT_ENDPOINT, managementEndpoint);
             }

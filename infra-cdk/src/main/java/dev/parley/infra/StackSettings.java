@@ -3,6 +3,7 @@ package dev.parley.infra;
 import dev.parley.functions.config.ParleyConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import software.amazon.awscdk.services.logs.RetentionDays;
@@ -48,7 +49,8 @@ public record StackSettings(
         int logSamplePercent,
         int pushWindowSeconds,
         String notificationCategories,
-        String publishers) {
+        String publishers,
+        Map<String, String> rateLimits) {
 
     public static final String STACK_NAME = "parley:stackName";
     public static final String STAGE = "parley:stage";
@@ -66,6 +68,11 @@ public record StackSettings(
     public static final String PUSH_WINDOW_SECONDS = "parley:pushWindowSeconds";
     /** The notification categories (JSON, as PARLEY_NOTIFICATION_CATEGORIES): each one's coalescing window and whether it is critical. */
     public static final String NOTIFICATION_CATEGORIES = "parley:notificationCategories";
+    /**
+     * The frames' rate limits that differ from Parley's defaults (JSON: a limit's name to {@code "PER_SECOND/BURST"}, or to a
+     * number for {@code connections_per_user}): {@code messages}, {@code creations}, {@code presence}, {@code reads}.
+     */
+    public static final String RATE_LIMITS = "parley:rateLimits";
     /** Who may publish which categories (JSON: an IAM principal's ARN to its categories); nobody by default. */
     public static final String PUBLISHERS = "parley:publishers";
 
@@ -99,6 +106,14 @@ public record StackSettings(
         if (pushWindowSeconds < 1 || pushWindowSeconds > longest) {
             throw new IllegalArgumentException(PUSH_WINDOW_SECONDS + " must be 1 to " + longest + ", was " + pushWindowSeconds);
         }
+        rateLimits = Map.copyOf(rateLimits);
+        rateLimits.forEach((name, value) -> {
+            try {
+                dev.parley.functions.config.FrameLimitSettings.check(name, value);
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException(RATE_LIMITS + ": " + e.getMessage(), e);
+            }
+        });
         if (pushCredentialsRevision < 0) {
             throw new IllegalArgumentException(PUSH_CREDENTIALS_REVISION + " must be 0 or more, was " + pushCredentialsRevision);
         }
@@ -130,7 +145,23 @@ public record StackSettings(
                 number(context, LOG_SAMPLE_PERCENT, ParleyConfig.DEPLOYED_LOG_SAMPLE_PERCENT),
                 number(context, PUSH_WINDOW_SECONDS, (int) ParleyConfig.DEFAULT_PUSH_WINDOW.toSeconds()),
                 json(context, NOTIFICATION_CATEGORIES).orElse(dev.parley.functions.config.PublishSettings.DEFAULT_CATEGORIES),
-                json(context, PUBLISHERS).orElse("{}"));
+                json(context, PUBLISHERS).orElse("{}"),
+                rateLimits(json(context, RATE_LIMITS).orElse("{}")));
+    }
+
+    /** {@link #RATE_LIMITS}'s object, each value as text. */
+    private static Map<String, String> rateLimits(String json) {
+        try {
+            com.fasterxml.jackson.databind.JsonNode limits = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
+            if (!limits.isObject()) {
+                throw new IllegalArgumentException(RATE_LIMITS + " must be a JSON object, was " + json);
+            }
+            Map<String, String> parsed = new java.util.LinkedHashMap<>();
+            limits.properties().forEach(entry -> parsed.put(entry.getKey(), entry.getValue().asText()));
+            return parsed;
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            throw new IllegalArgumentException(RATE_LIMITS + " is not JSON: " + e.getOriginalMessage(), e);
+        }
     }
 
     /** A JSON value: given as text (-c key='{...}') or as an object in cdk.json. */

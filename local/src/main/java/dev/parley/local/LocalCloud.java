@@ -1,5 +1,6 @@
 package dev.parley.local;
 
+import dev.parley.functions.config.FrameLimitSettings;
 import dev.parley.functions.config.ParleyConfig;
 import dev.parley.functions.config.PublishSettings;
 import dev.parley.local.httpapi.HttpApiGateway;
@@ -89,6 +90,11 @@ public final class LocalCloud implements Callable<Integer> {
     @Option(names = "--console-port", defaultValue = "8070",
             description = "The chat page and its development tokens, local only (default: ${DEFAULT-VALUE}; 0 picks a free port).")
     int consolePort;
+
+    @Option(names = "--rate-limit", paramLabel = "NAME=LIMIT",
+            description = "A frame rate limit other than the manifest's: messages, creations, presence or reads as PER_SECOND/BURST"
+                    + " (e.g. messages=1/60), or connections_per_user=N. Repeatable.")
+    Map<String, String> rateLimits;
 
     @Option(names = "--publish-limit", paramLabel = "PER_SECOND/BURST",
             description = "The local publisher key's rate limit, in notifications (each recipient one): default 1000/10000, as deployed;"
@@ -268,6 +274,15 @@ public final class LocalCloud implements Callable<Integer> {
         if (logSamplePercent != null && (logSamplePercent < 0 || logSamplePercent > 100)) {
             throw new CommandLine.ParameterException(commandLine(), "--log-sample-percent must be 0 to 100, was " + logSamplePercent);
         }
+        if (rateLimits != null) {
+            rateLimits.forEach((limit, value) -> {
+                try {
+                    FrameLimitSettings.check(limit, value);
+                } catch (RuntimeException e) {
+                    throw new CommandLine.ParameterException(commandLine(), "--rate-limit " + limit + "=" + value + ": " + e.getMessage());
+                }
+            });
+        }
         if (fastPathMaxConnections != null) {
             ParleyConfig.fastPathMaxConnectionsProblem(fastPathMaxConnections).ifPresent(problem -> {
                 throw new CommandLine.ParameterException(commandLine(), "--fast-path-max-connections " + problem);
@@ -367,12 +382,8 @@ public final class LocalCloud implements Callable<Integer> {
         if (publishLimit == null) {
             return PublishSettings.DEFAULT_LIMIT;
         }
-        String[] parts = publishLimit.split("/");
         try {
-            if (parts.length != 2) {
-                throw new IllegalArgumentException("give PER_SECOND/BURST");
-            }
-            return new RateLimits.Limit(Double.parseDouble(parts[0]), Double.parseDouble(parts[1]));
+            return RateLimits.Limit.parse(publishLimit);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(commandLine(), "--publish-limit takes PER_SECOND/BURST (burst at least 1), was '"
                     + publishLimit + "': " + e.getMessage());
@@ -436,6 +447,9 @@ public final class LocalCloud implements Callable<Integer> {
         }
         if (connectionLeaseMs != null) {
             environment.computeIfPresent(ParleyConfig.CONNECTION_LEASE_MS, (name, value) -> Long.toString(connectionLeaseMs));
+        }
+        if (rateLimits != null) {
+            rateLimits.forEach((limit, value) -> environment.computeIfPresent(FrameLimitSettings.NAMES.get(limit), (name, old) -> value));
         }
         if (logSamplePercent != null) {
             environment.put(ParleyConfig.LOG_SAMPLE_PERCENT, Integer.toString(logSamplePercent));

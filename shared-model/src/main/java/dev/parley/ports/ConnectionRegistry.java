@@ -19,6 +19,24 @@ public interface ConnectionRegistry {
      */
     boolean register(ConnectionId connection, UserId user, DeviceId device, Instant now, Instant leaseUntil);
 
+    /** What opening a connection came to. */
+    enum Opened {
+        /** Kept; the user had no live connection before: they came online. */
+        CAME_ONLINE,
+        /** Kept; the user was online already. */
+        ALREADY_ONLINE,
+        /** Not kept: the user holds the most live connections they may. */
+        TOO_MANY
+    }
+
+    /**
+     * Registers a new connection ($connect) as {@link #register} does, unless the user holds {@code maxLive} live connections
+     * (other than this one) already: then nothing of it is kept. The count comes with the registration's own write; one over
+     * the cap is taken back with one more. Two connections opened at the same moment may both pass: the cap is held to one
+     * over at worst.
+     */
+    Opened open(ConnectionId connection, UserId user, DeviceId device, Instant now, Instant leaseUntil, int maxLive);
+
     /**
      * Forgets a connection (on $disconnect, or when the gateway answers 410 for it); only that one. A second
      * removal changes nothing. The user was last seen {@code now}. True when it was the user's last live

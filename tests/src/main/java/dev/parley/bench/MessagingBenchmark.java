@@ -269,8 +269,11 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             progress("delivery: " + pathName + "; starting a local cloud");
             cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Manifest(functions, parley.tables(), parley.queues()));
             List<String> options = new ArrayList<>(List.of("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--http-port", "0", "--sqs-port", "0", "--console-port", "0", "--concurrency", "200",
-                    // The notification phases measure the publish path, not the publisher's rate limit.
-                    "--publish-limit", "1000000/1000000",
+                    // The notification phases measure the publish path, not the publisher's rate limit; the messaging phases send far
+                    // more a user than a person does. The limits stay on (each send still takes from its bucket, which the cost
+                    // counts), high enough never to refuse.
+                    "--publish-limit", "1000000/1000000", "--rate-limit", "messages=1000000/1000000", "--rate-limit", "creations=1000000/1000000",
+                    "--rate-limit", "presence=1000000/1000000", "--rate-limit", "reads=1000000/1000000", "--rate-limit", "connections_per_user=1000",
                     "--latency-model", latencyModel.name(), "--latency-seed", Long.toString(latencySeed),
                     "--fast-path-max-connections", Integer.toString(fastPath ? fastPathMaxConnections : 0),
                     "--log-sample-percent", Integer.toString(logSamplePercent), snapStart ? "--snapstart" : "--no-snapstart"));

@@ -21,8 +21,12 @@ public final class ConnectionHandlers {
     }
 
     static APIGatewayV2WebSocketResponse ok() {
+        return status(200);
+    }
+
+    static APIGatewayV2WebSocketResponse status(int code) {
         APIGatewayV2WebSocketResponse response = new APIGatewayV2WebSocketResponse();
-        response.setStatusCode(200);
+        response.setStatusCode(code);
         return response;
     }
 
@@ -33,6 +37,7 @@ public final class ConnectionHandlers {
 
     public static final class Connect extends PrimedHandler implements RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse> {
         private final Connections connections;
+        private final int maxConnectionsPerUser;
 
         public Connect() {
             this(Wiring.fromEnvironment());
@@ -40,11 +45,13 @@ public final class ConnectionHandlers {
 
         private Connect(Wiring wiring) {
             this.connections = new Connections(wiring.connections(), wiring.clock, wiring.presence(), ParleyConfig.connectionLease());
+            this.maxConnectionsPerUser = dev.parley.functions.config.FrameLimitSettings.fromEnvironment().connectionsPerUser();
             primeBeforeSnapshot(() -> primeConnections(wiring));
         }
 
-        Connect(Connections connections) {
+        Connect(Connections connections, int maxConnectionsPerUser) {
             this.connections = connections;
+            this.maxConnectionsPerUser = maxConnectionsPerUser;
         }
 
         @Override
@@ -52,7 +59,12 @@ public final class ConnectionHandlers {
             return Telemetry.invocation(context, () -> {
                 var caller = AuthorizerContext.caller(event);
                 MDC.put(LogFields.CONNECTION, caller.connection().value());
-                connections.opened(caller);
+                if (!connections.opened(caller, maxConnectionsPerUser)) {
+                    // API Gateway refuses the upgrade with the $connect integration's status.
+                    LOG.info("connection refused: too many", StructuredArguments.entry("user", caller.user().value()),
+                            StructuredArguments.entry("most", maxConnectionsPerUser));
+                    return status(429);
+                }
                 LOG.info("connected", StructuredArguments.entry("user", caller.user().value()), StructuredArguments.entry("device", caller.device().value()));
                 return ok();
             });

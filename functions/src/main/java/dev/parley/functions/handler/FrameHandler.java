@@ -12,6 +12,7 @@ import dev.parley.functions.retry.Backoff;
 import dev.parley.functions.usecase.Caller;
 import dev.parley.functions.usecase.SendMessage;
 import dev.parley.model.DomainException;
+import dev.parley.model.RateLimitedException;
 import dev.parley.model.ErrorCode;
 import dev.parley.ports.UnavailableException;
 import dev.parley.protocol.AckStatus;
@@ -49,7 +50,7 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
     private FrameHandler(Wiring wiring) {
         this.routes = FrameRoutes.over(wiring.conversations(), wiring.messages(), wiring.connections(), wiring.delivery(), codec, wiring.clock,
                 Backoff.DYNAMODB, wiring.fastPath(), wiring.devices(), wiring.presenceSubscriptions(), wiring.inbox(), ParleyConfig.connectionLease(),
-                ParleyConfig.typingInterval(), wiring.notificationPushSettings());
+                ParleyConfig.typingInterval(), wiring.notificationPushSettings(), wiring.frameLimits());
         primeBeforeSnapshot(() -> {
             if (codec.decodeClient(SAMPLE_SEND) instanceof DecodeResult.Decoded<ClientFrame> decoded
                     && decoded.frame() instanceof ClientFrame.MessageSend send) {
@@ -86,12 +87,16 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
             MDC.put(LogFields.CONVERSATION, send.conversationId().value());
         }
         try {
+            routes.admit(caller, frame);
             if (frame instanceof ClientFrame.MessageSend send) {
                 SendMessage.Sent sent = routes.send(caller, send);
                 record(sent);
                 return sent.ackPosted() ? none() : respond(sent.ack());
             }
             return routes.answer(caller, frame).map(this::respond).orElseGet(FrameHandler::none);
+        } catch (RateLimitedException e) {
+            Telemetry.metrics(metrics -> metrics.addMetric(Telemetry.FRAMES_LIMITED, 1, MetricUnit.COUNT));
+            return respond(new ServerFrame.Error(e.code(), e.getMessage(), Optional.of(reference(frame)), OptionalLong.of(e.retryAfter().toMillis())));
         } catch (DomainException e) {
             return respond(new ServerFrame.Error(e.code(), e.getMessage(), Optional.of(reference(frame))));
         } catch (UnavailableException e) {

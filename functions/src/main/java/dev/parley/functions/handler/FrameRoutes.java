@@ -6,6 +6,7 @@ import dev.parley.functions.usecase.Connections;
 import dev.parley.functions.usecase.Conversations;
 import dev.parley.functions.usecase.Delivery;
 import dev.parley.functions.usecase.Devices;
+import dev.parley.functions.usecase.FrameLimits;
 import dev.parley.functions.usecase.Inboxes;
 import dev.parley.functions.usecase.NotificationPushSettings;
 import dev.parley.functions.usecase.Presence;
@@ -37,10 +38,12 @@ final class FrameRoutes {
     private final Typing typing;
     private final Inboxes inboxes;
     private final NotificationPushSettings notificationPush;
+    private final FrameLimits limits;
 
     FrameRoutes(Connections connections, SendMessage sending, Conversations conversations, Receipts receipts, SyncAndHistory sync,
-                Devices devices, Presence presence, Typing typing, Inboxes inboxes, NotificationPushSettings notificationPush) {
+                Devices devices, Presence presence, Typing typing, Inboxes inboxes, NotificationPushSettings notificationPush, FrameLimits limits) {
         this.connections = connections;
+        this.limits = limits;
         this.notificationPush = notificationPush;
         this.inboxes = inboxes;
         this.presence = presence;
@@ -56,12 +59,17 @@ final class FrameRoutes {
     static FrameRoutes over(ConversationRepository conversations, MessageLog messages, ConnectionRegistry registry, Delivery delivery,
                             FrameCodec codec, Clock clock, Backoff backoff, Optional<MessageLog.FastPathOffer> fastPath,
                             Devices devices, PresenceSubscriptions subscriptions, Inbox inbox, Duration connectionLease, Duration typingInterval,
-                            NotificationPushSettings notificationPush) {
+                            NotificationPushSettings notificationPush, FrameLimits limits) {
         Presence presence = new Presence(registry, subscriptions, conversations, delivery, codec, clock);
         return new FrameRoutes(new Connections(registry, clock, presence, connectionLease), new SendMessage(messages, conversations, delivery, codec, clock, fastPath),
                 new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
                 new SyncAndHistory(conversations, messages, delivery, codec), devices, presence,
-                new Typing(conversations, registry, delivery, codec, clock, typingInterval), new Inboxes(inbox, delivery, codec), notificationPush);
+                new Typing(conversations, registry, delivery, codec, clock, typingInterval), new Inboxes(inbox, delivery, codec), notificationPush, limits);
+    }
+
+    /** Takes the frame from its rate limit, if it has one: over it, nothing of the frame is done ({@link FrameLimits}). */
+    void admit(Caller caller, ClientFrame frame) {
+        limits.admit(caller, frame);
     }
 
     /** A send: what it did, which the frame function logs and counts. */

@@ -159,6 +159,12 @@ final class Wiring {
         return new dev.parley.functions.usecase.Redelivery(inbox(), notificationDispatch(), ParleyConfig.redeliveryAttempts());
     }
 
+    /** The frames' per-user and per-connection rate limits, in the limits table. */
+    dev.parley.functions.usecase.FrameLimits frameLimits() {
+        return new dev.parley.functions.usecase.FrameLimits(new dev.parley.functions.store.DynamoRateLimits(dynamo,
+                ParleyConfig.table(ParleyConfig.LIMITS_TABLE)), dev.parley.functions.config.FrameLimitSettings.fromEnvironment(), clock);
+    }
+
     /** Push on or off per notification category, against the deployment's categories. */
     dev.parley.functions.usecase.NotificationPushSettings notificationPushSettings() {
         return new dev.parley.functions.usecase.NotificationPushSettings(pushDevices(),

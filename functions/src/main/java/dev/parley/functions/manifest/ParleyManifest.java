@@ -1,6 +1,7 @@
 package dev.parley.functions.manifest;
 
 import dev.parley.functions.config.ParleyConfig;
+import dev.parley.functions.config.FrameLimitSettings;
 import dev.parley.functions.config.PublishSettings;
 import dev.parley.functions.handler.AuthorizerHandler;
 import dev.parley.functions.handler.ConnectionHandlers;
@@ -66,7 +67,7 @@ public final class ParleyManifest {
                 ParleyConfig.INBOX_TABLE, INBOX);
         Map<String, TableAccess> everyTable = Map.of(CONNECTIONS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ_WRITE,
                 MEMBERSHIPS, TableAccess.READ_WRITE, MESSAGES, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ_WRITE,
-                INBOX, TableAccess.READ_WRITE);
+                INBOX, TableAccess.READ_WRITE, LIMITS, TableAccess.READ_WRITE);
         // The frame functions' send takes the fast path for conversations up to this bound (docs/functions.md);
         // scripts/run-local --fast-path-max-connections and the stack's parley:fastPathMaxConnections override it.
         Map<String, String> frames = new java.util.HashMap<>(tables);
@@ -75,17 +76,23 @@ public final class ParleyManifest {
         frames.put(ParleyConfig.TYPING_INTERVAL_MS, Long.toString(ParleyConfig.DEFAULT_TYPING_INTERVAL.toMillis()));
         // settings.update checks push switches against the deployment's notification categories (the stack fills in its own).
         frames.put(PublishSettings.CATEGORIES, PublishSettings.DEFAULT_CATEGORIES);
+        // Per-user and per-connection rate limits, each bucket a counter in the limits table (FrameLimits).
+        frames.putAll(FrameLimitSettings.defaultEnvironment());
+        frames.put(ParleyConfig.LIMITS_TABLE, LIMITS);
         // A ping renews the lease $connect starts (scripts/run-local --connection-lease-ms overrides it).
         String lease = Long.toString(ParleyConfig.DEFAULT_CONNECTION_LEASE.toMillis());
         frames.put(ParleyConfig.CONNECTION_LEASE_MS, lease);
         Map<String, String> connectionEnds = new java.util.HashMap<>(tables);
         connectionEnds.put(ParleyConfig.CONNECTION_LEASE_MS, lease);
+        // $connect refuses a user's connection past the cap (429).
+        Map<String, String> connect = new java.util.HashMap<>(connectionEnds);
+        connect.put(FrameLimitSettings.CONNECTIONS_PER_USER, FrameLimitSettings.defaultConnectionsPerUser());
         List<FunctionSpec> functions = new ArrayList<>();
         functions.add(new FunctionSpec("authorizer", AuthorizerHandler.class.getName(), 512, Duration.ofSeconds(5), Map.of(),
                 new Trigger.WebSocketAuthorizer(List.of("route.request.querystring.token")), Map.of(), false));
         // $connect and $disconnect write their connection, and tell the user's presence subscribers when it came online or went
         // offline (their watchers read, a post to each); $disconnect also ends the closing connection's own subscriptions.
-        functions.add(new FunctionSpec("connect", ConnectionHandlers.Connect.class.getName(), 512, Duration.ofSeconds(5), connectionEnds,
+        functions.add(new FunctionSpec("connect", ConnectionHandlers.Connect.class.getName(), 512, Duration.ofSeconds(5), connect,
                 new Trigger.WebSocketRoute("$connect"), Map.of(CONNECTIONS, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ), true));
         functions.add(new FunctionSpec("disconnect", ConnectionHandlers.Disconnect.class.getName(), 512, Duration.ofSeconds(5), connectionEnds,
                 new Trigger.WebSocketRoute("$disconnect"), Map.of(CONNECTIONS, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ_WRITE), true));

@@ -36,6 +36,8 @@ public final class Telemetry {
     /** Notifications stored but not sent to their recipients' live devices (the send failed after the store). */
     public static final String NOTIFICATION_SENDS_FAILED = "NotificationSendsFailed";
     public static final String FRAMES_DEFERRED = "FramesDeferred";
+    /** Frames refused for a user's or connection's rate limit (FrameLimits). */
+    public static final String FRAMES_LIMITED = "FramesLimited";
     /** Sends whose fast path delivered to every live connection in time, and recorded it; and those that left it to the stream. */
     public static final String FAST_PATH_COMPLETE = "FastPathComplete";
     public static final String FAST_PATH_INCOMPLETE = "FastPathIncomplete";

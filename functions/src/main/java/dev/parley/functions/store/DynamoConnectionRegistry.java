@@ -50,19 +50,47 @@ public final class DynamoConnectionRegistry implements ConnectionRegistry {
 
     @Override
     public boolean register(ConnectionId connection, UserId user, DeviceId device, Instant now, Instant leaseUntil) {
-        AttributeValue lease = AttributeValue.fromN(Long.toString(leaseUntil.getEpochSecond()));
-        return SdkErrors.translating("registering a connection", () -> {
-            dynamo.putItem(b -> b.tableName(table).item(Map.of(PK, AttributeValue.fromS(ConnectionsTable.connectionKey(connection)),
-                    USER, AttributeValue.fromS(user.value()), DEVICE, AttributeValue.fromS(device.value()), LEASE, lease)));
-            // The item as it was tells whether the user was online: presence costs this write nothing more.
-            Map<String, AttributeValue> before = dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user)))
-                    .updateExpression("SET #entry = :entry")
-                    .expressionAttributeNames(Map.of("#entry", ConnectionsTable.entryName(connection)))
-                    .expressionAttributeValues(Map.of(":entry", AttributeValue.fromM(Map.of(
-                            ENTRY_DEVICE, AttributeValue.fromS(device.value()), ENTRY_LEASE, lease))))
-                    .returnValues(ReturnValue.ALL_OLD)).attributes();
-            return UserItems.leases(before).noneMatch(held -> held.isAfter(now));
+        return SdkErrors.translating("registering a connection", () -> UserItems.leases(write(connection, user, device, leaseUntil))
+                .noneMatch(held -> held.isAfter(now)));
+    }
+
+    @Override
+    public Opened open(ConnectionId connection, UserId user, DeviceId device, Instant now, Instant leaseUntil, int maxLive) {
+        return SdkErrors.translating("opening a connection", () -> {
+            Map<String, AttributeValue> before = new HashMap<>(write(connection, user, device, leaseUntil));
+            before.remove(ConnectionsTable.entryName(connection));
+            long live = UserItems.leases(before).filter(held -> held.isAfter(now)).count();
+            if (live < maxLive) {
+                return live == 0 ? Opened.CAME_ONLINE : Opened.ALREADY_ONLINE;
+            }
+            // Over the cap: taken back, the entry only if it is still this registration's.
+            String lease = Long.toString(leaseUntil.getEpochSecond());
+            try {
+                dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user))).updateExpression("REMOVE #entry")
+                        .conditionExpression("#entry.#lease = :lease")
+                        .expressionAttributeNames(Map.of("#entry", ConnectionsTable.entryName(connection), "#lease", ENTRY_LEASE))
+                        .expressionAttributeValues(Map.of(":lease", AttributeValue.fromN(lease))));
+            } catch (ConditionalCheckFailedException changedMeanwhile) {
+                // Renewed or removed since: nothing of this registration to take back.
+            }
+            dynamo.deleteItem(b -> b.tableName(table).key(key(ConnectionsTable.connectionKey(connection))));
+            return Opened.TOO_MANY;
         });
+    }
+
+    /** The connection's row and its entry on the user's item; the user's item as it was before. */
+    private Map<String, AttributeValue> write(ConnectionId connection, UserId user, DeviceId device, Instant leaseUntil) {
+        AttributeValue lease = AttributeValue.fromN(Long.toString(leaseUntil.getEpochSecond()));
+        dynamo.putItem(b -> b.tableName(table).item(Map.of(PK, AttributeValue.fromS(ConnectionsTable.connectionKey(connection)),
+                USER, AttributeValue.fromS(user.value()), DEVICE, AttributeValue.fromS(device.value()), LEASE, lease)));
+        // The item as it was tells whether the user was online, and with how many connections: this write's answer, no read.
+        Map<String, AttributeValue> before = dynamo.updateItem(b -> b.tableName(table).key(key(ConnectionsTable.userKey(user)))
+                .updateExpression("SET #entry = :entry")
+                .expressionAttributeNames(Map.of("#entry", ConnectionsTable.entryName(connection)))
+                .expressionAttributeValues(Map.of(":entry", AttributeValue.fromM(Map.of(
+                        ENTRY_DEVICE, AttributeValue.fromS(device.value()), ENTRY_LEASE, lease))))
+                .returnValues(ReturnValue.ALL_OLD)).attributes();
+        return before == null ? Map.of() : before;
     }
 
     @Override

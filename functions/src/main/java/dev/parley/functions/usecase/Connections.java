@@ -58,12 +58,22 @@ public final class Connections {
         this.lease = lease;
     }
 
-    /** On $connect. */
+    /** On $connect, with no cap on the user's connections. */
     public void opened(Caller caller) {
+        opened(caller, Integer.MAX_VALUE);
+    }
+
+    /**
+     * On $connect: false, and nothing kept, when the user holds {@code maxLive} live connections already (the connection is
+     * refused); presence subscribers are told when the user came online.
+     */
+    public boolean opened(Caller caller, int maxLive) {
         Instant now = clock.instant();
-        if (registry.register(caller.connection(), caller.user(), caller.device(), now, now.plus(lease))) {
+        ConnectionRegistry.Opened opened = registry.open(caller.connection(), caller.user(), caller.device(), now, now.plus(lease), maxLive);
+        if (opened == ConnectionRegistry.Opened.CAME_ONLINE) {
             telling(() -> presence.cameOnline(caller.user()));
         }
+        return opened != ConnectionRegistry.Opened.TOO_MANY;
     }
 
     /**

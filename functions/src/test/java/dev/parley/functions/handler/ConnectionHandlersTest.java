@@ -30,7 +30,7 @@ class ConnectionHandlersTest {
 
     @Test
     void aConnectionIsRecordedWithTheAuthorizersUserAndDeviceAndForgottenWhenItCloses() {
-        var connected = new ConnectionHandlers.Connect(connections).handleRequest(event("websocket-connect.json"), LambdaContexts.of("connect"));
+        var connected = new ConnectionHandlers.Connect(connections, 10).handleRequest(event("websocket-connect.json"), LambdaContexts.of("connect"));
         assertThat(connected.getStatusCode()).isEqualTo(200);
         assertThat(registry.liveConnections(List.of(ALICE), NOW).get(ALICE)).containsExactly(
                 new LiveConnection(ConnectionId.of("Ab1CdEfGhIJ="), ALICE, DeviceId.of("phone"), NOW.plus(ParleyConfig.DEFAULT_CONNECTION_LEASE)));
@@ -44,8 +44,22 @@ class ConnectionHandlersTest {
     void anEventWithoutTheAuthorizersContextFailsNamingTheCause() {
         APIGatewayV2WebSocketEvent event = event("websocket-connect.json");
         event.getRequestContext().setAuthorizer(null);
-        assertThatThrownBy(() -> new ConnectionHandlers.Connect(connections).handleRequest(event, LambdaContexts.of("connect")))
+        assertThatThrownBy(() -> new ConnectionHandlers.Connect(connections, 10).handleRequest(event, LambdaContexts.of("connect")))
                 .hasMessageContaining("authorizer");
         assertThat(registry.liveConnections(List.of(ALICE), NOW)).isEmpty();
+    }
+
+    @Test
+    void aUserAtTheCapIsRefused429AndNothingOfTheConnectionIsKept() {
+        registry.add(ALICE, "alice-laptop", NOW.plusSeconds(600));
+        registry.add(ALICE, "alice-tablet", NOW.plusSeconds(600));
+        var refused = new ConnectionHandlers.Connect(connections, 2).handleRequest(event("websocket-connect.json"), LambdaContexts.of("connect"));
+        assertThat(refused.getStatusCode()).isEqualTo(429);
+        assertThat(registry.liveConnections(List.of(ALICE), NOW).get(ALICE)).extracting(LiveConnection::connectionId)
+                .containsExactlyInAnyOrder(ConnectionId.of("alice-laptop"), ConnectionId.of("alice-tablet"));
+
+        registry.add(ALICE, "alice-old", NOW.minusSeconds(1));
+        var third = new ConnectionHandlers.Connect(connections, 3).handleRequest(event("websocket-connect.json"), LambdaContexts.of("connect"));
+        assertThat(third.getStatusCode()).as("a lease that ran out does not count").isEqualTo(200);
     }
 }

@@ -44,13 +44,44 @@ class FrameHandlerTest {
     private final RecordingPoster poster = new RecordingPoster();
 
     private FrameHandler handler(MessageLog messages) {
+        return handler(messages, dev.parley.functions.usecase.FrameLimits.Settings.DEFAULTS);
+    }
+
+    private FrameHandler handler(MessageLog messages, dev.parley.functions.usecase.FrameLimits.Settings limits) {
         return new FrameHandler(FrameRoutes.over(conversations, messages, registry, new Delivery(registry, poster, clock, 8), new FrameCodec(),
                 clock, Backoff.DYNAMODB, Optional.empty(), new dev.parley.functions.usecase.Devices(
                         new dev.parley.testsupport.ports.InMemoryPushDevices(), new dev.parley.testsupport.ports.RecordingPushService(), conversations),
                 new dev.parley.testsupport.ports.InMemoryPresenceSubscriptions(), new dev.parley.testsupport.ports.InMemoryInbox(),
                 ParleyConfig.DEFAULT_CONNECTION_LEASE, java.time.Duration.ofSeconds(3), new dev.parley.functions.usecase.NotificationPushSettings(
                         new dev.parley.testsupport.ports.InMemoryPushDevices(), dev.parley.functions.config.PublishSettings.parse(
-                                dev.parley.functions.config.PublishSettings.DEFAULT_CATEGORIES, "{}").categories())));
+                                dev.parley.functions.config.PublishSettings.DEFAULT_CATEGORIES, "{}").categories()),
+                new dev.parley.functions.usecase.FrameLimits(new dev.parley.testsupport.ports.InMemoryRateLimits(), limits, clock)));
+    }
+
+    @Test
+    void aSendOverTheUsersLimitIsRateLimitedWithRetryAfterAndNothingIsStored() throws Exception {
+        conversations.createIfAbsent(Conversation.direct(UserId.of("alice"), UserId.of("bob")), UserId.of("alice"));
+        InMemoryMessageLog messages = new InMemoryMessageLog(conversations);
+        FrameHandler handler = handler(messages, new dev.parley.functions.usecase.FrameLimits.Settings(dev.parley.ports.RateLimits.Limit.parse("1/2"),
+                dev.parley.ports.RateLimits.Limit.parse("1/1"), dev.parley.ports.RateLimits.Limit.parse("1/1"),
+                dev.parley.ports.RateLimits.Limit.parse("1/1"), 10));
+        APIGatewayV2WebSocketEvent send = event("websocket-message-send.json");
+        for (String id : java.util.List.of("3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e11", "3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e12")) {
+            send.setBody(send.getBody().replaceAll("\"id\":\"[^\"]+\"", "\"id\":\"" + id + "\""));
+            assertThat(body(handler.handleRequest(send, LambdaContexts.of("route-message-send"))).path("type").asText()).isEqualTo("message.ack");
+        }
+        send.setBody(send.getBody().replaceAll("\"id\":\"[^\"]+\"", "\"id\":\"3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e13\""));
+        JsonNode refused = body(handler.handleRequest(send, LambdaContexts.of("route-message-send")));
+        assertThat(refused.path("type").asText()).isEqualTo("error");
+        assertThat(refused.path("code").asText()).isEqualTo("rate_limited");
+        assertThat(refused.path("ref").asText()).isEqualTo("3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e13");
+        assertThat(refused.path("retry_after_ms").asLong()).isBetween(1L, 2_000L);
+        assertThat(refused.path("message").asText()).contains("messages").contains("2 in 2 s");
+        assertThat(messages.stored(ConversationId.of("d:alice:bob"))).as("nothing stored for it").hasSize(2);
+
+        clock.advance(java.time.Duration.ofSeconds(2));
+        assertThat(body(handler.handleRequest(send, LambdaContexts.of("route-message-send"))).path("seq").asLong()).as("the next window")
+                .isEqualTo(3);
     }
 
     private static APIGatewayV2WebSocketEvent event(String name) {

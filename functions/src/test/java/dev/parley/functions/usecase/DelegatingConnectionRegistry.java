@@ -27,6 +27,11 @@ class DelegatingConnectionRegistry implements ConnectionRegistry {
     }
 
     @Override
+    public Opened open(ConnectionId connection, UserId user, DeviceId device, Instant now, Instant leaseUntil, int maxLive) {
+        return delegate.open(connection, user, device, now, leaseUntil, maxLive);
+    }
+
+    @Override
     public boolean remove(ConnectionId connection, UserId user, Instant now) {
         return delegate.remove(connection, user, now);
     }

@@ -153,4 +153,21 @@ public abstract class ConnectionRegistryContract {
         assertThat(registry.claimTyping(ALICE, chat, 5_100, 8_100)).as("after a stop").isTrue();
         assertThat(registry.liveConnections(List.of(ALICE), NOW).get(ALICE)).as("none of it disturbs the connections").hasSize(1);
     }
+
+    @Test
+    void openingAConnectionPastTheCapKeepsNothingOfItAndLeasesThatRanOutDoNotCount() {
+        ConnectionRegistry registry = registry();
+        assertThat(registry.open(ConnectionId.of("alice-phone"), ALICE, DeviceId.of("phone"), NOW, NOW.plusSeconds(60), 2))
+                .isEqualTo(ConnectionRegistry.Opened.CAME_ONLINE);
+        assertThat(registry.open(ConnectionId.of("alice-laptop"), ALICE, DeviceId.of("laptop"), NOW, NOW.plusSeconds(60), 2))
+                .isEqualTo(ConnectionRegistry.Opened.ALREADY_ONLINE);
+        assertThat(registry.open(ConnectionId.of("alice-tablet"), ALICE, DeviceId.of("tablet"), NOW, NOW.plusSeconds(60), 2))
+                .isEqualTo(ConnectionRegistry.Opened.TOO_MANY);
+        assertThat(registry.liveConnections(java.util.List.of(ALICE), NOW).get(ALICE)).extracting(LiveConnection::connectionId)
+                .containsExactlyInAnyOrder(ConnectionId.of("alice-phone"), ConnectionId.of("alice-laptop"));
+        assertThat(registry.open(ConnectionId.of("alice-phone"), ALICE, DeviceId.of("phone"), NOW, NOW.plusSeconds(90), 2))
+                .as("the same connection again is not one more").isEqualTo(ConnectionRegistry.Opened.ALREADY_ONLINE);
+        assertThat(registry.open(ConnectionId.of("alice-tablet"), ALICE, DeviceId.of("tablet"), NOW.plusSeconds(61), NOW.plusSeconds(121), 2))
+                .as("the laptop's lease ran out").isEqualTo(ConnectionRegistry.Opened.ALREADY_ONLINE);
+    }
 }

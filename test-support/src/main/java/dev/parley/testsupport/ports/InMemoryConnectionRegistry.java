@@ -54,6 +54,17 @@ public final class InMemoryConnectionRegistry implements ConnectionRegistry {
     }
 
     @Override
+    public synchronized Opened open(ConnectionId connection, UserId user, DeviceId device, Instant now, Instant leaseUntil, int maxLive) {
+        long live = byUser.getOrDefault(user, Map.of()).values().stream()
+                .filter(c -> !c.connectionId().equals(connection) && c.leaseUntil().isAfter(now)).count();
+        if (live >= maxLive) {
+            return Opened.TOO_MANY;
+        }
+        register(connection, user, device, now, leaseUntil);
+        return live == 0 ? Opened.CAME_ONLINE : Opened.ALREADY_ONLINE;
+    }
+
+    @Override
     public synchronized boolean remove(ConnectionId connection, UserId user, Instant now) {
         removed.add(connection);
         Map<ConnectionId, LiveConnection> connections = byUser.get(user);

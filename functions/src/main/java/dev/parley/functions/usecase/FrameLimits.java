@@ -1,0 +1,77 @@
+package dev.parley.functions.usecase;
+
+import dev.parley.model.RateLimitedException;
+import dev.parley.ports.RateLimits;
+import dev.parley.protocol.ClientFrame;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Per-user and per-connection rate limits on client frames, enforced in Parley's own code (API Gateway's throttles are per
+ * route and account, not per user), before a frame's use case runs: over a limit, {@link RateLimitedException} (the client
+ * gets {@code rate_limited} with {@code retry_after_ms}) and nothing is done. Each limited frame costs one conditional write
+ * of its bucket ({@link RateLimits}); a send costs exactly that one extra write. Frames that cost one write themselves
+ * (receipts, typing, marks, acks, settings) are not limited per frame: a limiter would double what it guards, and API
+ * Gateway's route throttle bounds them.
+ */
+public final class FrameLimits {
+    /**
+     * The limits: a user's sends (Signal's bucket: 60, refilled one a second), conversation creations and presence requests;
+     * a connection's read-heavy frames (sync, history, conversation and inbox pages); and the most connections a user may
+     * hold at once.
+     */
+    public record Settings(RateLimits.Limit messages, RateLimits.Limit creations, RateLimits.Limit presence, RateLimits.Limit reads,
+                           int connectionsPerUser) {
+        public static final Settings DEFAULTS = new Settings(RateLimits.Limit.parse("1/60"), RateLimits.Limit.parse("0.1/20"),
+                RateLimits.Limit.parse("1/30"), RateLimits.Limit.parse("10/50"), 10);
+
+        public Settings {
+            if (connectionsPerUser < 1) {
+                throw new IllegalArgumentException("connectionsPerUser must be at least 1, was " + connectionsPerUser);
+            }
+        }
+    }
+
+    private final RateLimits limits;
+    private final Settings settings;
+    private final Clock clock;
+
+    public FrameLimits(RateLimits limits, Settings settings, Clock clock) {
+        this.limits = limits;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    /** Takes the frame's cost from the bucket it draws on, if any; over the limit, throws before anything is done. */
+    public void admit(Caller caller, ClientFrame frame) {
+        switch (frame) {
+            case ClientFrame.MessageSend ignored -> take("messages#" + caller.user().value(), settings.messages(), "messages");
+            case ClientFrame.ConversationCreate ignored -> take("creations#" + caller.user().value(), settings.creations(), "conversation creations");
+            case ClientFrame.PresenceQuery ignored -> take("presence#" + caller.user().value(), settings.presence(), "presence requests");
+            case ClientFrame.PresenceSubscribe ignored -> take("presence#" + caller.user().value(), settings.presence(), "presence requests");
+            case ClientFrame.SyncRequest ignored -> take("reads#" + caller.connection().value(), settings.reads(), "reads on this connection");
+            case ClientFrame.HistoryRequest ignored -> take("reads#" + caller.connection().value(), settings.reads(), "reads on this connection");
+            case ClientFrame.ConversationList ignored -> take("reads#" + caller.connection().value(), settings.reads(), "reads on this connection");
+            case ClientFrame.InboxList ignored -> take("reads#" + caller.connection().value(), settings.reads(), "reads on this connection");
+            default -> {
+                // One write or less each: not limited per frame (above).
+            }
+        }
+    }
+
+    private void take(String bucket, RateLimits.Limit limit, String what) {
+        Optional<Duration> wait = limits.take(bucket, 1, limit, clock.instant());
+        if (wait.isPresent()) {
+            throw new RateLimitedException("over the limit of " + what + ": " + describe(limit) + "; nothing was done", wait.get());
+        }
+    }
+
+    private static String describe(RateLimits.Limit limit) {
+        return (long) limit.burst() + " in " + limit.window().toSeconds() + " s";
+    }
+}
