@@ -12,8 +12,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
- * The client's state in a JSON file, rewritten whole after each change (a new file moved over the old one, so a crash
- * leaves the old state or the new, never half of one). Small by nature: one number per conversation and the sends not
+ * The client's state in a JSON file, rewritten whole after each change (a new file, synced to the disk, moved over the
+ * old one, so a crash or a power cut leaves the old state or the new, never half of one). Small by nature: one number per conversation and the sends not
  * yet acknowledged.
  */
 public final class FileClientStore extends InMemoryClientStore {
@@ -58,8 +58,17 @@ public final class FileClientStore extends InMemoryClientStore {
             Path parent = file.toAbsolutePath().getParent();
             Files.createDirectories(parent);
             Path next = Files.createTempFile(parent, file.getFileName().toString(), ".next");
-            Files.writeString(next, state.toString());
+            // On the disk before the move, and the move on the disk after it: a power cut leaves the old file or the new one.
+            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(next, java.nio.file.StandardOpenOption.WRITE)) {
+                channel.write(java.nio.ByteBuffer.wrap(state.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                channel.force(true);
+            }
             Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            try (java.nio.channels.FileChannel directory = java.nio.channels.FileChannel.open(parent, java.nio.file.StandardOpenOption.READ)) {
+                directory.force(true);
+            } catch (IOException notOnThisSystem) {
+                // Some systems cannot open a directory to sync it; the move is as durable as they make it.
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("the client state could not be written to " + file, e);
         }

@@ -88,6 +88,12 @@ final class Outbox {
         return send;
     }
 
+    /** The client is closed: the app's futures fail (the sends stay in the store, and a client started on it sends them). */
+    void closed() {
+        futures.values().forEach(future -> future.completeExceptionally(new IllegalStateException("the client was closed before the ack")));
+        futures.clear();
+    }
+
     void failed(ClientMessageId id, ServerFrame.Error error) {
         remove(id);
         Optional.ofNullable(futures.remove(id)).ifPresent(future -> future.completeExceptionally(new ParleyException(error)));

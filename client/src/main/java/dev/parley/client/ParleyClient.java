@@ -59,9 +59,11 @@ public final class ParleyClient implements AutoCloseable {
     private final Duration pingInterval;
     private final Duration ackTimeout;
     private final FrameCodec codec = new FrameCodec();
+    private volatile Thread loopThread;
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "parley-client");
         thread.setDaemon(true);
+        loopThread = thread;
         return thread;
     });
     private final Timelines timelines;
@@ -84,7 +86,8 @@ public final class ParleyClient implements AutoCloseable {
     private Transport.Connection connection;
     /** Which connection the transport's calls are about: a late call for an old one is dropped. */
     private long connectionNumber;
-    private ConnectionState state = ConnectionState.OFFLINE;
+    /** Written on the client's thread only; read from any (volatile, so {@link #state()} never waits on the loop). */
+    private volatile ConnectionState state = ConnectionState.OFFLINE;
     private int failedAttempts;
     private long lastFrameAt;
 
@@ -123,7 +126,7 @@ public final class ParleyClient implements AutoCloseable {
 
     /** The connection's state now. */
     public ConnectionState state() {
-        return onLoop(() -> state).join();
+        return state;
     }
 
     /**
@@ -134,6 +137,11 @@ public final class ParleyClient implements AutoCloseable {
     public CompletableFuture<ServerFrame.MessageAck> send(ConversationId conversation, Content content) {
         ClientMessageId id = ClientMessageId.random();
         String frame = codec.encode(new ClientFrame.MessageSend(id, conversation, content, OptionalLong.of(clock.millis())));
+        if (dev.parley.model.Utf8.length(frame) > FrameCodec.MAX_FRAME_BYTES) {
+            // API Gateway would close the connection for it, and a queued retry would close every next one: refused here.
+            return CompletableFuture.failedFuture(new ParleyException(new ServerFrame.Error(ErrorCode.TOO_LARGE, "the message.send frame is "
+                    + dev.parley.model.Utf8.length(frame) + " bytes; a frame may be at most " + FrameCodec.MAX_FRAME_BYTES, Optional.of(id.toString()))));
+        }
         return onLoop(() -> outbox.add(new ClientStore.PendingSend(id, conversation, frame))).thenCompose(future -> {
             loop.execute(this::transmitReady);
             return future;
@@ -209,14 +217,24 @@ public final class ParleyClient implements AutoCloseable {
         if (loop.isShutdown()) {
             return;
         }
-        onLoop(() -> {
+        Runnable closing = () -> {
             setState(ConnectionState.CLOSED);
             if (connection != null) {
                 connection.close();
                 connection = null;
             }
-            return null;
-        }).join();
+            failWaiting("the client was closed");
+            outbox.closed();
+        };
+        if (Thread.currentThread() == loopThread) {
+            // From a listener: the loop is this thread, and waiting for it would wait for good.
+            closing.run();
+        } else {
+            onLoop(() -> {
+                closing.run();
+                return null;
+            }).join();
+        }
         loop.shutdownNow();
     }
 
@@ -270,29 +288,54 @@ public final class ParleyClient implements AutoCloseable {
         connection = null;
         connectionNumber++;
         outbox.connectionLost();
-        answers.values().forEach(waiting -> waiting.forEach(future -> future.completeExceptionally(new IllegalStateException("disconnected: " + why))));
-        answers.clear();
-        creating.values().forEach(future -> future.completeExceptionally(new IllegalStateException("disconnected: " + why)));
-        creating.clear();
-        historyWaiting.values().forEach(waiting -> waiting.forEach(asker -> asker.ifPresent(future ->
-                future.completeExceptionally(new IllegalStateException("disconnected: " + why)))));
-        historyWaiting.clear();
+        failWaiting("disconnected: " + why);
         setState(ConnectionState.OFFLINE);
         long ceiling = Math.min(maxBackoff.toMillis(), minBackoff.toMillis() << Math.min(failedAttempts++, 20));
         long delay = ceiling / 2 + ThreadLocalRandom.current().nextLong(ceiling / 2 + 1);
         loop.schedule(this::connect, delay, TimeUnit.MILLISECONDS);
     }
 
+    /** The requests waiting for an answer fail: the connection that would carry it is gone. Sends stay queued. */
+    private void failWaiting(String why) {
+        IllegalStateException gone = new IllegalStateException(why);
+        answers.values().forEach(waiting -> waiting.forEach(future -> future.completeExceptionally(gone)));
+        answers.clear();
+        creating.values().forEach(future -> future.completeExceptionally(gone));
+        creating.clear();
+        historyWaiting.values().forEach(waiting -> waiting.forEach(asker -> asker.ifPresent(future -> future.completeExceptionally(gone))));
+        historyWaiting.clear();
+        historyOrder.clear();
+    }
+
     private void sync() {
+        timelines.syncStarted();
+        syncAskedAt = clock.millis();
         send(new ClientFrame.SyncRequest(timelines.state(), ClientFrame.MAX_PAGE));
     }
 
+    /** When the last sync was asked for: one unanswered for long (its answer lost) is asked again. */
+    private long syncAskedAt;
+    /** The conversations of the history requests in flight, in the order sent: a refused one is the oldest. */
+    private final ArrayDeque<ConversationId> historyOrder = new ArrayDeque<>();
+
     /** Every 200 ms: gaps to fill, a ping when the connection has been quiet, sends whose ack is overdue. */
     private void tick() {
+        try {
+            tickOnce();
+        } catch (RuntimeException e) {
+            // A scheduled task that throws is never run again: the loop's timers must outlive any one failure.
+            tell(() -> listener.onError(new ServerFrame.Error(ErrorCode.INTERNAL, "the client's timer failed: " + e, Optional.empty())));
+        }
+    }
+
+    private void tickOnce() {
         if (connection == null) {
             return;
         }
         long now = clock.millis();
+        if (state == ConnectionState.SYNCING && now - syncAskedAt > SYNC_RETRY.toMillis()) {
+            sync();
+        }
         if (state == ConnectionState.ONLINE) {
             timelines.gapsToFill(clock.instant()).forEach(request -> requestHistory(request, Optional.empty()));
             if (!watched.isEmpty() && now - presenceRenewedAt > PRESENCE_TTL_SECONDS * 800L) {
@@ -305,13 +348,16 @@ public final class ParleyClient implements AutoCloseable {
             Transport.Connection dead = connection;
             disconnected(connectionNumber, "no answer for " + (now - lastFrameAt) + " ms");
             dead.close();
-        } else if (now - lastFrameAt > pingInterval.toMillis() && now - lastPingAt > pingInterval.toMillis()) {
+        } else if (now - lastPingAt > pingInterval.toMillis()) {
+            // Whatever else arrives: only a ping renews the server's lease on this connection.
             lastPingAt = now;
             send(new ClientFrame.Ping());
         }
     }
 
     private long lastPingAt;
+    /** How long a sync may go unanswered before it is asked again. */
+    static final Duration SYNC_RETRY = Duration.ofSeconds(10);
 
     // Frames in.
 
@@ -326,31 +372,36 @@ public final class ParleyClient implements AutoCloseable {
             case ServerFrame.SyncDone ignored -> synced();
             case ServerFrame.HistoryBatch batch -> {
                 release(timelines.history(batch, clock.instant()));
+                historyOrder.removeFirstOccurrence(batch.conversationId());
                 ArrayDeque<Optional<CompletableFuture<ServerFrame.HistoryBatch>>> waiting = historyWaiting.get(batch.conversationId());
                 Optional<CompletableFuture<ServerFrame.HistoryBatch>> asker = waiting == null || waiting.isEmpty() ? Optional.empty() : waiting.poll();
                 asker.ifPresent(future -> future.complete(batch));
             }
             case ServerFrame.MessageAck ack -> acknowledged(ack);
             case ServerFrame.Error error -> refused(error);
-            case ServerFrame.ReceiptUpdate receipt -> listener.onReceipt(receipt);
-            case ServerFrame.TypingUpdate typing -> listener.onTyping(typing);
-            case ServerFrame.PresenceUpdate update -> listener.onPresence(update.presence());
+            case ServerFrame.ReceiptUpdate receipt -> tell(() -> listener.onReceipt(receipt));
+            case ServerFrame.TypingUpdate typing -> tell(() -> listener.onTyping(typing));
+            case ServerFrame.PresenceUpdate update -> tell(() -> listener.onPresence(update.presence()));
             case ServerFrame.PresenceBatch batch -> {
-                batch.users().forEach(listener::onPresence);
+                batch.users().forEach(presence -> tell(() -> listener.onPresence(presence)));
                 answer(batch);
             }
             case ServerFrame.NotificationReceive notification -> {
-                listener.onNotification(notification.notification());
+                tell(() -> listener.onNotification(notification.notification()));
                 send(new ClientFrame.NotificationAck(List.of(notification.notification().id())));
             }
             case ServerFrame.ConversationCreated created -> {
-                listener.onConversation(created.conversation());
+                tell(() -> listener.onConversation(created.conversation()));
                 Optional.ofNullable(creating.remove(created.id())).ifPresent(future -> future.complete(created.conversation()));
                 sync();
             }
             case ServerFrame.ConversationUpdated updated -> {
-                listener.onConversation(updated.conversation());
-                sync();
+                tell(() -> listener.onConversation(updated.conversation()));
+                if (updated.conversation().members().contains(user)) {
+                    sync();
+                } else {
+                    timelines.left(updated.conversation().id());
+                }
             }
             case ServerFrame other -> answer(other);
         }
@@ -358,6 +409,7 @@ public final class ParleyClient implements AutoCloseable {
 
     /** Caught up: the queue goes out, and what the app read while offline is told. */
     private void synced() {
+        timelines.syncDone();
         if (state != ConnectionState.SYNCING) {
             return;
         }
@@ -378,9 +430,10 @@ public final class ParleyClient implements AutoCloseable {
         for (Message message : ready) {
             upTo.merge(message.conversationId(), message.seq(), Math::max);
             if (!message.isVoid()) {
-                listener.onMessage(message);
+                tell(() -> listener.onMessage(message));
             }
         }
+        upTo.keySet().forEach(timelines::persist);
         upTo.forEach((conversation, seq) -> {
             if (seq > deliveredSent.getOrDefault(conversation, 0L)) {
                 deliveredSent.put(conversation, seq);
@@ -394,7 +447,7 @@ public final class ParleyClient implements AutoCloseable {
 
     private void acknowledged(ServerFrame.MessageAck ack) {
         outbox.acknowledged(ack).ifPresent(send -> {
-            listener.onSent(ack);
+            tell(() -> listener.onSent(ack));
             Content content = ((ClientFrame.MessageSend) ((DecodeResult.Decoded<ClientFrame>) codec.decodeClient(send.frame())).frame()).content();
             release(timelines.offer(new Message(ack.id(), ack.conversationId(), ack.seq(), user, device, content, ack.serverTimestamp()),
                     clock.instant()));
@@ -412,7 +465,7 @@ public final class ParleyClient implements AutoCloseable {
                 outbox.retryAfter(send.get().id(), clock.millis() + wait - ackTimeout.toMillis());
             } else {
                 outbox.failed(send.get().id(), error);
-                listener.onSendFailed(send.get(), error);
+                tell(() -> listener.onSendFailed(send.get(), error));
                 transmitReady();
             }
             return;
@@ -426,11 +479,22 @@ public final class ParleyClient implements AutoCloseable {
         } catch (RuntimeException notARequestId) {
             // A type, or nothing.
         }
+        if (ref.equals(ClientFrame.SyncRequest.TYPE)) {
+            // Busy or failing: the sync is asked again after the wait; until it is done the client stays SYNCING.
+            long wait = error.retryAfterMs().orElse(1000);
+            loop.schedule(() -> {
+                if (state == ConnectionState.SYNCING && connection != null) {
+                    sync();
+                }
+            }, wait, TimeUnit.MILLISECONDS);
+            return;
+        }
         if (ref.equals(ClientFrame.HistoryRequest.TYPE)) {
-            // A refused page (a conversation the user left, say): the oldest request waiting, the app's or a gap's.
-            historyWaiting.values().stream().filter(queue -> !queue.isEmpty()).findFirst()
-                    .flatMap(ArrayDeque::poll).ifPresentOrElse(future -> future.completeExceptionally(new ParleyException(error)),
-                            () -> listener.onError(error));
+            // The oldest history request in flight was refused (a conversation the user left, say).
+            ConversationId oldest = historyOrder.poll();
+            ArrayDeque<Optional<CompletableFuture<ServerFrame.HistoryBatch>>> waiting = oldest == null ? null : historyWaiting.get(oldest);
+            Optional<CompletableFuture<ServerFrame.HistoryBatch>> asker = waiting == null || waiting.isEmpty() ? Optional.empty() : waiting.poll();
+            asker.ifPresentOrElse(future -> future.completeExceptionally(new ParleyException(error)), () -> tell(() -> listener.onError(error)));
             return;
         }
         ArrayDeque<CompletableFuture<ServerFrame>> waiting = answers.get(ref);
@@ -440,7 +504,7 @@ public final class ParleyClient implements AutoCloseable {
             refusedRequest.completeExceptionally(new ParleyException(error));
             return;
         }
-        listener.onError(error);
+        tell(() -> listener.onError(error));
     }
 
     /** What the protocol says to retry with the same frame: a limit, a send still being stored, a server failure. */
@@ -466,6 +530,7 @@ public final class ParleyClient implements AutoCloseable {
 
     private void requestHistory(ClientFrame.HistoryRequest request, Optional<CompletableFuture<ServerFrame.HistoryBatch>> asker) {
         historyWaiting.computeIfAbsent(request.conversationId(), c -> new ArrayDeque<>()).add(asker);
+        historyOrder.add(request.conversationId());
         send(request);
     }
 
@@ -550,7 +615,16 @@ public final class ParleyClient implements AutoCloseable {
     private void setState(ConnectionState next) {
         if (state != next) {
             state = next;
-            listener.onStateChanged(next);
+            tell(() -> listener.onStateChanged(next));
+        }
+    }
+
+    /** A listener call: what it throws is the app's bug, and must not stop the client's own work (a reconnect, a batch). */
+    private static void tell(Runnable call) {
+        try {
+            call.run();
+        } catch (RuntimeException appFailure) {
+            System.getLogger(ParleyClient.class.getName()).log(System.Logger.Level.WARNING, "a ParleyListener call threw", appFailure);
         }
     }
 

@@ -26,6 +26,8 @@ final class Timelines {
     private final Duration gapTimeout;
     private final Map<ConversationId, OrderingBuffer> buffers = new LinkedHashMap<>();
     private final Map<ConversationId, List<Message>> waitingForStart = new HashMap<>();
+    /** The conversations the sync in progress has sent a batch of. */
+    private final java.util.Set<ConversationId> syncedNow = new java.util.HashSet<>();
 
     Timelines(ClientStore store, Duration gapTimeout) {
         this.store = store;
@@ -52,11 +54,31 @@ final class Timelines {
             waitingForStart.computeIfAbsent(message.conversationId(), c -> new ArrayList<>()).add(message);
             return List.of();
         }
-        return released(buffer, buffer.offer(message, now));
+        return buffer.offer(message, now);
+    }
+
+    /** A sync is asked for: what it mentions is counted afresh. */
+    void syncStarted() {
+        syncedNow.clear();
+    }
+
+    /**
+     * The sync is done: live messages of a conversation it did not mention (the user left it before the sync) wait for
+     * nothing any more, and go.
+     */
+    void syncDone() {
+        waitingForStart.keySet().removeIf(conversation -> !syncedNow.contains(conversation));
+    }
+
+    /** The user is no longer a member: nothing of the conversation waits or asks for more. */
+    void left(ConversationId conversation) {
+        buffers.remove(conversation);
+        waitingForStart.remove(conversation);
     }
 
     /** A page of a sync: for a conversation new to this client, where it starts for this user. */
     List<Message> synced(ServerFrame.SyncBatch batch, Instant now) {
+        syncedNow.add(batch.conversationId());
         OrderingBuffer buffer = buffers.computeIfAbsent(batch.conversationId(), conversation -> new OrderingBuffer(conversation,
                 batch.messages().isEmpty() ? batch.lastSeq() : batch.messages().getFirst().seq() - 1, gapTimeout, CAPACITY));
         List<Message> ready = new ArrayList<>(buffer.offerAll(batch.messages(), now));
@@ -64,7 +86,7 @@ final class Timelines {
         if (waited != null) {
             ready.addAll(buffer.offerAll(waited, now));
         }
-        return released(buffer, ready);
+        return ready;
     }
 
     /** A page of history: it fills a gap, or repeats what was released (dropped). */
@@ -73,7 +95,7 @@ final class Timelines {
         if (buffer == null) {
             return List.of();
         }
-        return released(buffer, buffer.offerAll(batch.messages().reversed(), now));
+        return buffer.offerAll(batch.messages().reversed(), now);
     }
 
     /**
@@ -84,7 +106,8 @@ final class Timelines {
         List<ClientFrame.HistoryRequest> requests = new ArrayList<>();
         buffers.values().forEach(buffer -> buffer.pollResync(now).ifPresent(resync -> {
             OptionalLong firstHeld = buffer.firstHeldSeq();
-            long before = firstHeld.orElse(buffer.releasedUpTo() + ClientFrame.MAX_PAGE + 1);
+            // From the gap's low end: a gap longer than a page closes page by page, in order.
+            long before = Math.min(firstHeld.orElse(Long.MAX_VALUE), buffer.releasedUpTo() + ClientFrame.MAX_PAGE + 1);
             int missing = (int) Math.min(ClientFrame.MAX_PAGE, before - buffer.releasedUpTo() - 1);
             if (missing > 0) {
                 requests.add(new ClientFrame.HistoryRequest(buffer.conversationId(), OptionalLong.of(before), missing));
@@ -99,10 +122,14 @@ final class Timelines {
         return buffer == null ? 0 : buffer.releasedUpTo();
     }
 
-    private List<Message> released(OrderingBuffer buffer, List<Message> ready) {
-        if (!ready.isEmpty()) {
-            store.heldUpTo(buffer.conversationId(), buffer.releasedUpTo());
+    /**
+     * Keeps how far the conversation was handed to the app: called once the app has the messages, so that a crash between
+     * the two hands them to the app again (it drops what it holds by seq), never loses them.
+     */
+    void persist(ConversationId conversation) {
+        OrderingBuffer buffer = buffers.get(conversation);
+        if (buffer != null) {
+            store.heldUpTo(conversation, buffer.releasedUpTo());
         }
-        return ready;
     }
 }

@@ -329,4 +329,51 @@ class ParleyClientTest {
         assertThat(server.drain(ClientFrame.PresenceSubscribe.class, Duration.ofMillis(300))).as("ended by the app").isEmpty();
         assertThat(seen).contains(online);
     }
+
+    @Test
+    void aRefusedSyncIsAskedAgainAfterTheWaitUntilTheClientIsCaughtUp() throws Exception {
+        ParleyClient client = client(new InMemoryClientStore());
+        server.next(ClientFrame.SyncRequest.class);
+        server.answer(new ServerFrame.Error(ErrorCode.RATE_LIMITED, "the server is busy", Optional.of("sync.request"), OptionalLong.of(50)));
+        server.next(ClientFrame.SyncRequest.class);
+        server.answer(new ServerFrame.SyncDone());
+        await(() -> client.state() == ConnectionState.ONLINE, "online after the second sync");
+    }
+
+    @Test
+    void aListenerThatThrowsOrAsksTheStateStopsNothing() throws Exception {
+        List<String> delivered = new CopyOnWriteArrayList<>();
+        ParleyClient[] self = new ParleyClient[1];
+        ParleyClient client = ParleyClient.builder(URI.create("ws://parley.test/"), ALICE, DeviceId.of("phone"), () -> "token")
+                .transport(server).backoff(Duration.ofMillis(10), Duration.ofMillis(40)).listener(new ParleyListener() {
+                    @Override
+                    public void onMessage(Message message) {
+                        delivered.add(message.content().body().orElse("") + "@" + self[0].state());
+                        throw new IllegalStateException("the app's bug");
+                    }
+
+                    @Override
+                    public void onStateChanged(ConnectionState state) {
+                        throw new IllegalStateException("the app's other bug");
+                    }
+                }).build();
+        self[0] = client;
+        clients.add(client.start());
+        syncWith(message(1, "one"), message(2, "two"));
+        await(() -> delivered.size() == 2, "both messages, though the first call threw");
+        assertThat(delivered).containsExactly("one@SYNCING", "two@SYNCING");
+        server.drop();
+        syncWith();
+        await(() -> client.state() == ConnectionState.ONLINE, "reconnected, though every state change threw");
+    }
+
+    @Test
+    void aMessageTooLargeForAFrameIsRefusedAtOnceAndNeverQueued() throws Exception {
+        ParleyClient client = client(new InMemoryClientStore());
+        syncWith();
+        await(() -> client.state() == ConnectionState.ONLINE, "online");
+        CompletableFuture<ServerFrame.MessageAck> huge = client.send(CHAT, Content.text("x".repeat(dev.parley.protocol.FrameCodec.MAX_FRAME_BYTES)));
+        assertThatThrownBy(() -> huge.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(ParleyException.class).hasMessageContaining("too_large");
+        assertThat(server.drain(ClientFrame.MessageSend.class, Duration.ofMillis(200))).isEmpty();
+    }
 }
