@@ -85,6 +85,8 @@ public record Conversation(
 
     /** Adds members; only an admin may. Users already in the group are left as they are. */
     public Conversation withMembersAdded(UserId actor, Collection<UserId> added) {
+        // Membership first: a user outside the conversation learns nothing of it, not even its kind.
+        requireMember(actor);
         requireGroup();
         requireAdmin(actor);
         TreeSet<UserId> all = new TreeSet<>(members);
@@ -99,8 +101,8 @@ public record Conversation(
      * goes, the first remaining member in id order becomes admin: a group is never left unmanaged.
      */
     public Conversation withMembersRemoved(UserId actor, Collection<UserId> removed) {
-        requireGroup();
         requireMember(actor);
+        requireGroup();
         boolean leavingOnly = removed.stream().allMatch(actor::equals);
         if (!leavingOnly) {
             requireAdmin(actor);

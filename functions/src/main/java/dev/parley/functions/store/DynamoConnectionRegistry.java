@@ -57,11 +57,12 @@ public final class DynamoConnectionRegistry implements ConnectionRegistry {
     @Override
     public Opened open(ConnectionId connection, UserId user, DeviceId device, Instant now, Instant leaseUntil, int maxLive) {
         return SdkErrors.translating("opening a connection", () -> {
-            Map<String, AttributeValue> before = new HashMap<>(write(connection, user, device, leaseUntil));
-            before.remove(ConnectionsTable.entryName(connection));
-            long live = UserItems.leases(before).filter(held -> held.isAfter(now)).count();
-            if (live < maxLive) {
-                return live == 0 ? Opened.CAME_ONLINE : Opened.ALREADY_ONLINE;
+            Map<String, AttributeValue> before = write(connection, user, device, leaseUntil);
+            boolean cameOnline = UserItems.leases(before).noneMatch(held -> held.isAfter(now));
+            Map<String, AttributeValue> others = new HashMap<>(before);
+            others.remove(ConnectionsTable.entryName(connection));
+            if (UserItems.leases(others).filter(held -> held.isAfter(now)).count() < maxLive) {
+                return cameOnline ? Opened.CAME_ONLINE : Opened.ALREADY_ONLINE;
             }
             // Over the cap: taken back, the entry only if it is still this registration's.
             String lease = Long.toString(leaseUntil.getEpochSecond());

@@ -90,7 +90,11 @@ public final class Connections {
 
     /** {@code ping}: the connection is alive, so its lease starts again. */
     public ServerFrame.Pong ping(Caller caller) {
-        opened(caller);
+        // A renewal, not a new connection: no cap, and "came online" only if its own lease had run out too.
+        Instant now = clock.instant();
+        if (registry.register(caller.connection(), caller.user(), caller.device(), now, now.plus(lease))) {
+            telling(() -> presence.cameOnline(caller.user()));
+        }
         return new ServerFrame.Pong();
     }
 

@@ -64,6 +64,19 @@ class TokenVerifierTest {
     }
 
     @Test
+    void aTokenNotYetValidOrWithoutAnExpiryIsRefused() throws Exception {
+        TokenVerifier verifier = hs256();
+        JWTClaimsSet later = new JWTClaimsSet.Builder().subject("a").notBeforeTime(Date.from(Instant.now().plusSeconds(600)))
+                .expirationTime(Date.from(Instant.now().plusSeconds(1200))).build();
+        SignedJWT notYet = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), later);
+        notYet.sign(new MACSigner(SECRET.getBytes(StandardCharsets.UTF_8)));
+        assertThatThrownBy(() -> verifier.verify(notYet.serialize())).as("nbf ten minutes ahead").isInstanceOf(TokenVerifier.InvalidToken.class);
+        SignedJWT forever = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), new JWTClaimsSet.Builder().subject("a").build());
+        forever.sign(new MACSigner(SECRET.getBytes(StandardCharsets.UTF_8)));
+        assertThatThrownBy(() -> verifier.verify(forever.serialize())).as("no exp: a token that never expires").isInstanceOf(TokenVerifier.InvalidToken.class);
+    }
+
+    @Test
     void badConfigurationFailsAtTheColdStart() {
         assertThatThrownBy(() -> new TokenVerifier(Optional.of("short".getBytes(StandardCharsets.UTF_8)), Optional.empty(), Optional.empty(), Optional.empty()))
                 .hasMessageContaining("at least 32 bytes");
@@ -93,6 +106,15 @@ class TokenVerifierTest {
             assertThatThrownBy(() -> verifier.verify(rs256(stranger, "https://issuer.example", "parley"))).isInstanceOf(TokenVerifier.InvalidToken.class);
             String hmac = hs256Token(SECRET, UserId.of("a"), DeviceId.DEFAULT, Duration.ofMinutes(5));
             assertThatThrownBy(() -> verifier.verify(hmac)).as("an HS256 token against an RS256 verifier").isInstanceOf(TokenVerifier.InvalidToken.class);
+            // The classic confusion: HS256 with the public key's bytes as the HMAC secret, which a careless verifier accepts.
+            JWTClaimsSet claims = new JWTClaimsSet.Builder().subject("mallory").issuer("https://issuer.example").audience("parley")
+                    .expirationTime(Date.from(Instant.now().plusSeconds(600))).build();
+            SignedJWT confused = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID("k1").build(), claims);
+            confused.sign(new MACSigner(java.security.MessageDigest.getInstance("SHA-256").digest(key.toPublicJWK().toJSONString().getBytes(StandardCharsets.UTF_8))));
+            assertThatThrownBy(() -> verifier.verify(confused.serialize())).as("HS256 keyed with the public key").isInstanceOf(TokenVerifier.InvalidToken.class);
+            RSAKey unknown = new RSAKeyGenerator(2048).keyID("k-unknown").generate();
+            assertThatThrownBy(() -> verifier.verify(rs256(unknown, "https://issuer.example", "parley"))).as("a kid the JWKS does not have")
+                    .isInstanceOf(TokenVerifier.InvalidToken.class);
         } finally {
             jwks.stop(0);
         }

@@ -169,5 +169,9 @@ public abstract class ConnectionRegistryContract {
                 .as("the same connection again is not one more").isEqualTo(ConnectionRegistry.Opened.ALREADY_ONLINE);
         assertThat(registry.open(ConnectionId.of("alice-tablet"), ALICE, DeviceId.of("tablet"), NOW.plusSeconds(61), NOW.plusSeconds(121), 2))
                 .as("the laptop's lease ran out").isEqualTo(ConnectionRegistry.Opened.ALREADY_ONLINE);
+        assertThat(registry.open(ConnectionId.of("bob-phone"), BOB, DeviceId.of("phone"), NOW, NOW.plusSeconds(60), 1))
+                .isEqualTo(ConnectionRegistry.Opened.CAME_ONLINE);
+        assertThat(registry.open(ConnectionId.of("bob-phone"), BOB, DeviceId.of("phone"), NOW.plusSeconds(10), NOW.plusSeconds(70), 1))
+                .as("its own connection again: online already, and not over a cap of one").isEqualTo(ConnectionRegistry.Opened.ALREADY_ONLINE);
     }
 }

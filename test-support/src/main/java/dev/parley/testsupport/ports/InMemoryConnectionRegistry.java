@@ -60,8 +60,7 @@ public final class InMemoryConnectionRegistry implements ConnectionRegistry {
         if (live >= maxLive) {
             return Opened.TOO_MANY;
         }
-        register(connection, user, device, now, leaseUntil);
-        return live == 0 ? Opened.CAME_ONLINE : Opened.ALREADY_ONLINE;
+        return register(connection, user, device, now, leaseUntil) ? Opened.CAME_ONLINE : Opened.ALREADY_ONLINE;
     }
 
     @Override
