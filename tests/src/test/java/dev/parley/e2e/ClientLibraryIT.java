@@ -4,17 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.parley.client.ConnectionState;
-import dev.parley.client.JdkWebSocketTransport;
 import dev.parley.client.ParleyClient;
 import dev.parley.client.ParleyListener;
-import dev.parley.client.Transport;
+import dev.parley.soak.KillableTransport;
 import dev.parley.model.Content;
 import dev.parley.model.Conversation;
 import dev.parley.model.DeviceId;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.protocol.ServerFrame;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,24 +24,6 @@ import org.junit.jupiter.api.Test;
 
 /** The Java client library over real sockets against the stack: order, exactly once, and recovery from dropped connections and 410s. */
 class ClientLibraryIT extends EndToEndTest {
-
-    /** The JDK transport, with a switch that kills the open connection as a network failure would. */
-    private static final class KillableTransport implements Transport {
-        private final Transport jdk = new JdkWebSocketTransport();
-        private volatile Connection current;
-
-        @Override
-        public CompletableFuture<Connection> open(URI url, Listener listener) {
-            return jdk.open(url, listener).thenApply(connection -> current = connection);
-        }
-
-        void kill() {
-            Connection open = current;
-            if (open != null) {
-                open.close();
-            }
-        }
-    }
 
     private record App(ParleyClient client, List<Message> messages, KillableTransport transport) {
         List<String> texts(Conversation conversation) {

@@ -42,6 +42,12 @@ public final class Faults {
 
     private final Map<Long, Rule> rules = new ConcurrentHashMap<>();
     private final AtomicLong nextId = new AtomicLong(1);
+    private final AtomicLong errorsInjected = new AtomicLong();
+
+    /** The requests the rules have answered with an error so far. */
+    public long errorsInjected() {
+        return errorsInjected.get();
+    }
     private final Random random;
 
     public Faults(long seed) {
@@ -73,6 +79,9 @@ public final class Faults {
             // UNPROCESSED is not an error: leaveUnprocessed applies it, key by key.
             if (rule.kind() == Kind.UNPROCESSED || !rule.matches(operation, tables) || !hit(rule.rate())) {
                 continue;
+            }
+            if (rule.kind() != Kind.LATENCY) {
+                errorsInjected.incrementAndGet();
             }
             switch (rule.kind()) {
                 case LATENCY -> sleep(rule.latencyMillis());

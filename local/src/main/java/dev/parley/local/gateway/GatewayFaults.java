@@ -13,6 +13,62 @@ public final class GatewayFaults {
     private final Set<String> gone = ConcurrentHashMap.newKeySet();
     private final Set<String> droppedDisconnects = ConcurrentHashMap.newKeySet();
     private volatile Duration postLatency = Duration.ZERO;
+    private volatile double goneRate;
+    private volatile double lostRate;
+    private final java.util.Random random = new java.util.Random(7);
+    private final java.util.concurrent.atomic.AtomicLong goneInjected = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong lostInjected = new java.util.concurrent.atomic.AtomicLong();
+
+    /** What becomes of one PostToConnection under the post fault rates. */
+    enum PostFault {
+        NONE,
+        /** Answered 410 and the connection dropped, as when API Gateway finds a connection dead as it posts. */
+        GONE,
+        /** Answered 200 but never delivered, as a frame lost on a dying network path. */
+        LOST
+    }
+
+    /**
+     * Of every PostToConnection from now on, this share is answered 410 with its connection dropped, and this share is
+     * answered 200 and not delivered (the chaos soak's faults); 0 and 0 end them.
+     */
+    public void postFaults(double gone, double lost) {
+        if (gone < 0 || lost < 0 || gone + lost > 1) {
+            throw new IllegalArgumentException("post fault rates must be 0 to 1 together, were " + gone + " and " + lost);
+        }
+        this.goneRate = gone;
+        this.lostRate = lost;
+    }
+
+    /** Posts answered 410 and posts lost, by the rates, so far. */
+    public long goneInjected() {
+        return goneInjected.get();
+    }
+
+    public long lostInjected() {
+        return lostInjected.get();
+    }
+
+    PostFault decidePost() {
+        double gone = goneRate;
+        double lost = lostRate;
+        if (gone == 0 && lost == 0) {
+            return PostFault.NONE;
+        }
+        double draw;
+        synchronized (random) {
+            draw = random.nextDouble();
+        }
+        if (draw < gone) {
+            goneInjected.incrementAndGet();
+            return PostFault.GONE;
+        }
+        if (draw < gone + lost) {
+            lostInjected.incrementAndGet();
+            return PostFault.LOST;
+        }
+        return PostFault.NONE;
+    }
 
     /** The Management API answers 410 GoneException for this connection from now on. */
     public void forceGone(String connectionId) {
@@ -36,6 +92,8 @@ public final class GatewayFaults {
         gone.clear();
         droppedDisconnects.clear();
         postLatency = Duration.ZERO;
+        goneRate = 0;
+        lostRate = 0;
     }
 
     boolean isForcedGone(String connectionId) {

@@ -77,6 +77,17 @@ final class ManagementApi {
                     error(response, callback, 410, "GoneException", null);
                     return true;
                 }
+                GatewayFaults.PostFault fault = gateway.faults().decidePost();
+                if (fault == GatewayFaults.PostFault.GONE) {
+                    error(response, callback, 410, "GoneException", null);
+                    gateway.drop(connection.get());
+                    return true;
+                }
+                if (fault == GatewayFaults.PostFault.LOST) {
+                    response.setStatus(200);
+                    callback.succeeded();
+                    return true;
+                }
                 long latency = gateway.faults().postLatency().toMillis();
                 if (latency > 0) {
                     Thread.sleep(latency);

@@ -436,6 +436,14 @@ public final class WebSocketGateway implements AutoCloseable {
         }
     }
 
+    /** Drops a connection as a dying network does: no close handshake (the chaos soak's 410 faults). $disconnect follows. */
+    void drop(Connection connection) {
+        Session session = connection.session;
+        if (session != null) {
+            session.disconnect();
+        }
+    }
+
     private ObjectNode event(Connection connection, String routeKey, String eventType, Optional<String> body, boolean base64) {
         Instant now = clock.instant();
         ObjectNode event = Json.NODES.objectNode();

@@ -103,11 +103,42 @@ public final class LambdaRuntime implements AutoCloseable {
         return functions.containsKey(function);
     }
 
+    private volatile double failureRate;
+    private final java.util.Random failures = new java.util.Random(11);
+    private final java.util.concurrent.atomic.AtomicLong failuresInjected = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * Of every invocation from now on, this share fails before its handler runs (as a function that crashed or timed out
+     * does; the chaos soak's Lambda faults); 0 ends them.
+     */
+    public void failInvocations(double rate) {
+        if (rate < 0 || rate > 1) {
+            throw new IllegalArgumentException("the failure rate must be 0 to 1, was " + rate);
+        }
+        this.failureRate = rate;
+    }
+
+    /** Invocations failed by {@link #failInvocations} so far. */
+    public long failuresInjected() {
+        return failuresInjected.get();
+    }
+
     /** Invokes a function synchronously with an event as JSON; returns its result as JSON (null for none). */
     public String invoke(String function, String eventJson) {
         Deployed deployed = functions.get(function);
         if (deployed == null) {
             throw new IllegalArgumentException("no function " + function + " is deployed");
+        }
+        double rate = failureRate;
+        if (rate > 0) {
+            boolean fail;
+            synchronized (failures) {
+                fail = failures.nextDouble() < rate;
+            }
+            if (fail) {
+                failuresInjected.incrementAndGet();
+                throw new FunctionError(FunctionError.Kind.HANDLER_ERROR, function, "Parley.InjectedFault", "an injected failure (chaos soak)", null);
+            }
         }
         try {
             return deployed.invoke(eventJson);

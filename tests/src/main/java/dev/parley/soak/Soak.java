@@ -1,0 +1,315 @@
+package dev.parley.soak;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.parley.client.ConnectionState;
+import dev.parley.client.ParleyClient;
+import dev.parley.client.ParleyListener;
+import dev.parley.functions.manifest.ParleyManifest;
+import dev.parley.functions.store.DynamoMessageLog;
+import dev.parley.local.DevTokens;
+import dev.parley.local.LocalCloud;
+import dev.parley.local.dynamodb.Faults;
+import dev.parley.local.lambda.KillSwitch;
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Content;
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.Message;
+import dev.parley.model.UserId;
+import dev.parley.protocol.ServerFrame;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.ConcurrentHistogram;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * {@code scripts/soak}: the chaos soak. A local cloud of its own, users on the Java client library sending a fixed number of
+ * messages across direct and group conversations, while faults are injected at the rates given: Lambda invocations failing,
+ * posts answered 410 (the connection dropped) or lost, DynamoDB throttling, clients' connections killed mid-send, the send
+ * function killed right after its store. Then the faults stop, every client reconnects and syncs, and the soak checks, from
+ * the clients' side and from the messages table: nothing lost, no seq gap, no duplicate, every ack matched by the stored
+ * message. It prints the figures and writes a report; it exits 1 if a check failed.
+ */
+@Command(name = "soak", mixinStandardHelpOptions = true, description = "The chaos soak: messages under faults, then every guarantee checked.")
+public final class Soak implements Callable<Integer> {
+    @Option(names = "--messages", defaultValue = "100000", description = "Messages to send (default: ${DEFAULT-VALUE}).")
+    int messages;
+    @Option(names = "--users", defaultValue = "24", description = "Users, one client each (default: ${DEFAULT-VALUE}).")
+    int users;
+    @Option(names = "--conversations", defaultValue = "12", description = "Conversations, half direct, half groups of up to 6 (default: ${DEFAULT-VALUE}).")
+    int conversations;
+    @Option(names = "--in-flight", defaultValue = "64", description = "Sends waiting for their ack at once, over all clients (default: ${DEFAULT-VALUE}).")
+    int inFlight;
+    @Option(names = "--max-minutes", defaultValue = "60", description = "Stops sending after this long, whatever is left (default: ${DEFAULT-VALUE}).")
+    int maxMinutes;
+    @Option(names = "--lambda-failures", defaultValue = "0.01", description = "Share of invocations that fail (default: ${DEFAULT-VALUE}).")
+    double lambdaFailures;
+    @Option(names = "--posts-gone", defaultValue = "0.025", description = "Share of posts answered 410, the connection dropped (default: ${DEFAULT-VALUE}).")
+    double postsGone;
+    @Option(names = "--posts-lost", defaultValue = "0.025", description = "Share of posts answered 200 and never delivered (default: ${DEFAULT-VALUE}).")
+    double postsLost;
+    @Option(names = "--dynamodb-throttling", defaultValue = "0.02", description = "Share of DynamoDB requests throttled (default: ${DEFAULT-VALUE}).")
+    double throttling;
+    @Option(names = "--client-kills-per-second", defaultValue = "0.5", description = "Client connections killed mid-send, a second (default: ${DEFAULT-VALUE}).")
+    double clientKills;
+    @Option(names = "--send-kills-per-minute", defaultValue = "6", description = "Send functions killed right after their store, a minute (default: ${DEFAULT-VALUE}).")
+    double sendKills;
+    @Option(names = "--report", defaultValue = "tests/target/soak", description = "Where the report goes (default: ${DEFAULT-VALUE}).")
+    Path reportDirectory;
+
+    private final Map<UserId, ParleyClient> clients = new LinkedHashMap<>();
+    private final Map<UserId, KillableTransport> transports = new LinkedHashMap<>();
+    /** What each user's app was handed, per conversation: seqs in the order received. */
+    private final Map<UserId, Map<ConversationId, List<Long>>> received = new ConcurrentHashMap<>();
+    private final Map<ConversationId, Map<Long, ClientMessageId>> acked = new ConcurrentHashMap<>();
+    private final AtomicLong refused = new AtomicLong();
+    private final List<String> conflicts = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final AtomicLong clientKillsDone = new AtomicLong();
+    private final ConcurrentHistogram ackLatency = new ConcurrentHistogram(3);
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new Soak()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        LocalCloud cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        LocalCloud.Endpoints endpoints = cloud.start("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--http-port", "0",
+                "--sqs-port", "0", "--console-port", "0", "--stream-polling", "FAST", "--concurrency", "64",
+                "--rate-limit", "messages=1000000/1000000", "--rate-limit", "reads=1000000/1000000", "--rate-limit", "creations=1000000/1000000");
+        try {
+            return run(cloud, endpoints);
+        } finally {
+            clients.values().forEach(ParleyClient::close);
+            cloud.stop();
+        }
+    }
+
+    private int run(LocalCloud cloud, LocalCloud.Endpoints endpoints) throws Exception {
+        Random random = new Random(42);
+        for (int i = 0; i < users; i++) {
+            UserId user = UserId.of("soak-user-" + i);
+            KillableTransport transport = new KillableTransport();
+            Map<ConversationId, List<Long>> mine = new ConcurrentHashMap<>();
+            received.put(user, mine);
+            ParleyClient client = ParleyClient.builder(endpoints.webSocket(), user, DeviceId.of("phone"),
+                            () -> DevTokens.issue(DevTokens.LOCAL_SECRET, user, DeviceId.of("phone"), Duration.ofHours(12)))
+                    .transport(transport).backoff(Duration.ofMillis(50), Duration.ofSeconds(2)).ackTimeout(Duration.ofSeconds(3))
+                    .gapTimeout(Duration.ofMillis(500)).pingInterval(Duration.ofSeconds(20)).listener(new ParleyListener() {
+                        @Override
+                        public void onMessage(Message message) {
+                            mine.computeIfAbsent(message.conversationId(), c -> java.util.Collections.synchronizedList(new ArrayList<>())).add(message.seq());
+                        }
+                    }).build().start();
+            clients.put(user, client);
+            transports.put(user, transport);
+        }
+        awaitOnline(Duration.ofSeconds(60));
+        List<UserId> everyone = new ArrayList<>(clients.keySet());
+        Map<ConversationId, List<UserId>> members = new LinkedHashMap<>();
+        for (int i = 0; i < conversations; i++) {
+            UserId creator = everyone.get(i % users);
+            if (i % 2 == 0) {
+                UserId other = everyone.get((i + 1 + random.nextInt(users - 1)) % users);
+                members.put(clients.get(creator).createDirect(other).get(30, TimeUnit.SECONDS).id(), List.of(creator, other));
+            } else {
+                List<UserId> group = new ArrayList<>(List.of(creator));
+                while (group.size() < 3 + random.nextInt(4)) {
+                    UserId next = everyone.get(random.nextInt(users));
+                    if (!group.contains(next)) {
+                        group.add(next);
+                    }
+                }
+                members.put(clients.get(creator).createGroup("soak " + i, group.subList(1, group.size())).get(30, TimeUnit.SECONDS).id(), group);
+            }
+        }
+        System.out.printf("soak: %d users online, %d conversations; sending %d messages under faults%n", users, conversations, messages);
+
+        cloud.runtime().failInvocations(lambdaFailures);
+        cloud.gateway().faults().postFaults(postsGone, postsLost);
+        long throttleRule = cloud.dynamoDb().faults().add(new Faults.Rule("*", "*", Faults.Kind.THROTTLING, throttling, 0));
+        long started = System.nanoTime();
+        long deadline = started + TimeUnit.MINUTES.toNanos(maxMinutes);
+        Semaphore slots = new Semaphore(inFlight);
+        List<ConversationId> ids = new ArrayList<>(members.keySet());
+        long nextClientKill = System.nanoTime();
+        long nextSendKill = System.nanoTime();
+        int sent = 0;
+        for (; sent < messages && System.nanoTime() < deadline; sent++) {
+            if (clientKills > 0 && System.nanoTime() >= nextClientKill) {
+                if (transports.get(everyone.get(random.nextInt(users))).kill()) {
+                    clientKillsDone.incrementAndGet();
+                }
+                nextClientKill = System.nanoTime() + (long) (1e9 / clientKills);
+            }
+            if (sendKills > 0 && System.nanoTime() >= nextSendKill) {
+                cloud.runtime().killSwitch().arm("route-message-send", new KillSwitch.AfterWrite(ParleyManifest.MESSAGES));
+                nextSendKill = System.nanoTime() + (long) (60e9 / sendKills);
+            }
+            ConversationId conversation = ids.get(sent % ids.size());
+            List<UserId> in = members.get(conversation);
+            UserId sender = in.get(random.nextInt(in.size()));
+            slots.acquire();
+            long at = System.nanoTime();
+            clients.get(sender).send(conversation, Content.text("soak " + sent)).whenComplete((ack, failure) -> {
+                slots.release();
+                if (failure != null) {
+                    refused.incrementAndGet();
+                    return;
+                }
+                ackLatency.recordValue(Math.max(1, (System.nanoTime() - at) / 1000));
+                ClientMessageId before = acked.computeIfAbsent(ack.conversationId(), c -> new ConcurrentHashMap<>()).putIfAbsent(ack.seq(), ack.id());
+                if (before != null && !before.equals(ack.id())) {
+                    conflicts.add(ack.conversationId() + ": two different messages acknowledged at seq " + ack.seq());
+                }
+            });
+            if (sent > 0 && sent % 10_000 == 0) {
+                System.out.printf("soak: %d sent, %.0f s%n", sent, (System.nanoTime() - started) / 1e9);
+            }
+        }
+        slots.acquire(inFlight);
+        slots.release(inFlight);
+        double sendingSeconds = (System.nanoTime() - started) / 1e9;
+
+        Map<String, Long> faults = new LinkedHashMap<>();
+        faults.put("lambdaInvocationsFailed", cloud.runtime().failuresInjected());
+        faults.put("postsAnswered410", cloud.gateway().faults().goneInjected());
+        faults.put("postsLost", cloud.gateway().faults().lostInjected());
+        faults.put("dynamoDbRequestsThrottled", cloud.dynamoDb().faults().errorsInjected());
+        faults.put("clientConnectionsKilled", clientKillsDone.get());
+        faults.put("sendFunctionsKilledAfterTheStore", (long) cloud.runtime().killSwitch().kills());
+        cloud.runtime().failInvocations(0);
+        cloud.gateway().faults().postFaults(0, 0);
+        cloud.dynamoDb().faults().remove(throttleRule);
+        cloud.runtime().killSwitch().disarm();
+
+        // The end: every client reconnects and syncs; what each was handed then is checked against the table.
+        transports.values().forEach(KillableTransport::kill);
+        awaitOnline(Duration.ofSeconds(120));
+        Map<ConversationId, List<Message>> stored = readTable(endpoints.dynamoDb(), ids);
+        awaitDelivered(stored, members, Duration.ofSeconds(120));
+        List<String> problems = check(stored, members);
+
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("messagesRequested", messages);
+        report.put("messagesSent", sent);
+        report.put("messagesAcknowledged", acked.values().stream().mapToLong(Map::size).sum());
+        report.put("sendsRefusedForGood", refused.get());
+        report.put("users", users);
+        report.put("conversations", conversations);
+        report.put("sendingSeconds", sendingSeconds);
+        report.put("faultsInjected", faults);
+        report.put("ackLatencyMs", Map.of("p50", ackLatency.getValueAtPercentile(50) / 1000.0, "p99", ackLatency.getValueAtPercentile(99) / 1000.0,
+                "max", ackLatency.getMaxValue() / 1000.0));
+        report.put("voidEntries", stored.values().stream().flatMap(List::stream).filter(Message::isVoid).count());
+        report.put("problems", problems);
+        write(report);
+        return problems.isEmpty() && sent == messages ? 0 : 1;
+    }
+
+    private void awaitOnline(Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (clients.values().stream().anyMatch(client -> client.state() != ConnectionState.ONLINE)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("clients not online after " + wait);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static Map<ConversationId, List<Message>> readTable(URI endpoint, List<ConversationId> ids) {
+        try (DynamoDbClient dynamo = DynamoDbClient.builder().endpointOverride(endpoint).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("soak", "soak"))).build()) {
+            DynamoMessageLog log = new DynamoMessageLog(dynamo, dynamo, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS, ParleyManifest.MEMBERSHIPS);
+            Map<ConversationId, List<Message>> stored = new LinkedHashMap<>();
+            for (ConversationId id : ids) {
+                List<Message> all = new ArrayList<>();
+                for (List<Message> page = log.after(id, 0, 100); !page.isEmpty(); page = log.after(id, all.getLast().seq(), 100)) {
+                    all.addAll(page);
+                }
+                stored.put(id, all);
+            }
+            return stored;
+        }
+    }
+
+    /** Until every member holds every stored message (the last syncs may still be paging), or the wait runs out. */
+    private void awaitDelivered(Map<ConversationId, List<Message>> stored, Map<ConversationId, List<UserId>> members, Duration wait)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (System.nanoTime() < deadline && stored.entrySet().stream().anyMatch(entry -> members.get(entry.getKey()).stream().anyMatch(member ->
+                received.get(member).getOrDefault(entry.getKey(), List.of()).size() < entry.getValue().stream().filter(m -> !m.isVoid()).count()))) {
+            Thread.sleep(100);
+        }
+    }
+
+    private List<String> check(Map<ConversationId, List<Message>> stored, Map<ConversationId, List<UserId>> members) {
+        List<String> problems = new ArrayList<>(conflicts);
+        stored.forEach((conversation, table) -> {
+            for (int i = 0; i < table.size(); i++) {
+                if (table.get(i).seq() != i + 1) {
+                    problems.add(conversation + ": seq gap in the table at " + (i + 1) + " (found " + table.get(i).seq() + ")");
+                    break;
+                }
+            }
+            Map<ClientMessageId, Long> seqOf = new java.util.HashMap<>();
+            table.stream().filter(m -> !m.isVoid()).forEach(m -> {
+                if (seqOf.put(m.id(), m.seq()) != null) {
+                    problems.add(conversation + ": message " + m.id() + " stored twice");
+                }
+            });
+            acked.getOrDefault(conversation, Map.of()).forEach((seq, id) -> {
+                if (!seq.equals(seqOf.get(id))) {
+                    problems.add(conversation + ": ack of " + id + " at seq " + seq + " matches no stored message");
+                }
+            });
+            List<Long> expected = table.stream().filter(m -> !m.isVoid()).map(Message::seq).toList();
+            for (UserId member : members.get(conversation)) {
+                List<Long> got = List.copyOf(received.get(member).getOrDefault(conversation, List.of()));
+                if (!got.equals(expected)) {
+                    problems.add(conversation + ": " + member + " holds " + got.size() + " messages, the table " + expected.size()
+                            + (got.size() == expected.size() ? " (out of order or duplicated)" : ""));
+                }
+            }
+        });
+        long unacked = stored.values().stream().flatMap(List::stream).filter(m -> !m.isVoid()).count()
+                - acked.values().stream().mapToLong(Map::size).sum();
+        if (unacked != 0) {
+            problems.add(unacked + " stored messages were never acknowledged to their sender (or acks without a stored message)");
+        }
+        return problems;
+    }
+
+    private void write(Map<String, Object> report) throws Exception {
+        Files.createDirectories(reportDirectory);
+        ObjectMapper json = new ObjectMapper();
+        Files.writeString(reportDirectory.resolve("soak.json"), json.writerWithDefaultPrettyPrinter().writeValueAsString(report));
+        StringBuilder text = new StringBuilder("# Chaos soak\n\n| figure | value |\n|---|---|\n");
+        report.forEach((key, value) -> text.append("| ").append(key).append(" | ").append(value).append(" |\n"));
+        Files.writeString(reportDirectory.resolve("soak.md"), text.toString());
+        System.out.print(text);
+        System.out.println("Report written to " + reportDirectory.resolve("soak.md") + " and soak.json");
+    }
+}
