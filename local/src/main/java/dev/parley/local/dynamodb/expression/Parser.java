@@ -11,6 +11,13 @@ import java.util.List;
  */
 public final class Parser {
     private static final int MAX_IN_OPERANDS = 100;
+    /**
+     * How deep parentheses and NOTs may nest. The parser descends once per level, so without a bound a request of nested
+     * parentheses within DynamoDB's 4 KB would overflow the thread's stack (found by ParserProperties); DynamoDB refuses
+     * such expressions as invalid too, and no real expression comes near this.
+     */
+    static final int MAX_NESTING = 100;
+    private int nesting;
 
     private final String text;
     private final ExpressionKind kind;
@@ -75,15 +82,20 @@ public final class Parser {
     private Condition not() {
         if (peek().isKeyword("NOT")) {
             next++;
-            return new Condition.Not(not());
+            deeper();
+            Condition negated = new Condition.Not(not());
+            nesting--;
+            return negated;
         }
         return primary();
     }
 
     private Condition primary() {
         if (accept(Kind.LPAREN)) {
+            deeper();
             Condition inner = or();
             expect(Kind.RPAREN);
+            nesting--;
             return inner;
         }
         if (isFunctionCall()) {
@@ -343,6 +355,12 @@ public final class Parser {
     private void expect(Kind expected) {
         if (!accept(expected)) {
             throw syntaxError(peek());
+        }
+    }
+
+    private void deeper() {
+        if (++nesting > MAX_NESTING) {
+            throw kind.invalid("The expression nests parentheses or NOT more than " + MAX_NESTING + " levels deep");
         }
     }
 
