@@ -42,6 +42,23 @@ public final class Servers {
     }
 
     /** The port the server listens on (the one it picked, when asked for 0). */
+    /** Stops a server {@link #create} made; {@code name} says which in the error. */
+    public static void stop(Server server, String name) {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("stopping " + name + " failed", e);
+        }
+    }
+
+    /** Answers a request with a status and a UTF-8 body of this content type. */
+    public static void answer(org.eclipse.jetty.server.Response response, org.eclipse.jetty.util.Callback callback, int status, String contentType,
+                              String body) {
+        response.setStatus(status);
+        response.getHeaders().put(org.eclipse.jetty.http.HttpHeader.CONTENT_TYPE, contentType);
+        response.write(true, java.nio.ByteBuffer.wrap(body.getBytes(java.nio.charset.StandardCharsets.UTF_8)), callback);
+    }
+
     public static int port(Server server) {
         return connector(server).getLocalPort();
     }

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -107,18 +106,12 @@ public final class DevConsole implements AutoCloseable {
     }
 
     private static void answer(Response response, Callback callback, int status, String type, String body) {
-        response.setStatus(status);
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-        response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
+        Servers.answer(response, callback, status, type, body);
     }
 
     @Override
     public void close() {
-        try {
-            server.stop();
-        } catch (Exception e) {
-            throw new IllegalStateException("stopping the chat page's server failed", e);
-        }
+        Servers.stop(server, "the chat page's server");
     }
 }

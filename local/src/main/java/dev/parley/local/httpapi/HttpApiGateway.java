@@ -171,19 +171,12 @@ public final class HttpApiGateway implements AutoCloseable {
     }
 
     private static void answer(Response response, Callback callback, int status, String body) {
-        response.setStatus(status);
-        if (!response.getHeaders().contains(HttpHeader.CONTENT_TYPE)) {
-            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-        }
-        response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
+        String type = response.getHeaders().contains(HttpHeader.CONTENT_TYPE) ? response.getHeaders().get(HttpHeader.CONTENT_TYPE) : "application/json";
+        Servers.answer(response, callback, status, type, body);
     }
 
     @Override
     public void close() {
-        try {
-            server.stop();
-        } catch (Exception e) {
-            throw new IllegalStateException("stopping the HTTP API failed", e);
-        }
+        Servers.stop(server, "the HTTP API");
     }
 }
