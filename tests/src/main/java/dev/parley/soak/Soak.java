@@ -74,6 +74,9 @@ public final class Soak implements Callable<Integer> {
     double throttling;
     @Option(names = "--client-kills-per-second", defaultValue = "0.5", description = "Client connections killed mid-send, a second (default: ${DEFAULT-VALUE}).")
     double clientKills;
+    @Option(names = "--dropped-disconnects", defaultValue = "0.2",
+            description = "Share of killed client connections whose $disconnect is lost (default: ${DEFAULT-VALUE}).")
+    double droppedDisconnects;
     @Option(names = "--send-kills-per-minute", defaultValue = "6", description = "Send functions killed right after their store, a minute (default: ${DEFAULT-VALUE}).")
     double sendKills;
     @Option(names = "--report", defaultValue = "tests/target/soak", description = "Where the report goes (default: ${DEFAULT-VALUE}).")
@@ -87,6 +90,9 @@ public final class Soak implements Callable<Integer> {
     private final AtomicLong refused = new AtomicLong();
     private final List<String> conflicts = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final AtomicLong clientKillsDone = new AtomicLong();
+    private final AtomicLong disconnectsDropped = new AtomicLong();
+    /** The connection lease the soak's cloud runs with: short, so a connection whose $disconnect was lost ends within the soak. */
+    static final Duration LEASE = Duration.ofSeconds(15);
     private final ConcurrentHistogram ackLatency = new ConcurrentHistogram(3);
 
     public static void main(String[] args) {
@@ -98,6 +104,7 @@ public final class Soak implements Callable<Integer> {
         LocalCloud cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         LocalCloud.Endpoints endpoints = cloud.start("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--http-port", "0",
                 "--sqs-port", "0", "--console-port", "0", "--stream-polling", "FAST", "--concurrency", "64",
+                "--connection-lease-ms", Long.toString(LEASE.toMillis()),
                 "--rate-limit", "messages=1000000/1000000", "--rate-limit", "reads=1000000/1000000", "--rate-limit", "creations=1000000/1000000");
         try {
             return run(cloud, endpoints);
@@ -117,7 +124,7 @@ public final class Soak implements Callable<Integer> {
             ParleyClient client = ParleyClient.builder(endpoints.webSocket(), user, DeviceId.of("phone"),
                             () -> DevTokens.issue(DevTokens.LOCAL_SECRET, user, DeviceId.of("phone"), Duration.ofHours(12)))
                     .transport(transport).backoff(Duration.ofMillis(50), Duration.ofSeconds(2)).ackTimeout(Duration.ofSeconds(3))
-                    .gapTimeout(Duration.ofMillis(500)).pingInterval(Duration.ofSeconds(20)).listener(new ParleyListener() {
+                    .gapTimeout(Duration.ofMillis(500)).pingInterval(LEASE.dividedBy(3)).listener(new ParleyListener() {
                         @Override
                         public void onMessage(Message message) {
                             mine.computeIfAbsent(message.conversationId(), c -> java.util.Collections.synchronizedList(new ArrayList<>())).add(message.seq());
@@ -159,7 +166,12 @@ public final class Soak implements Callable<Integer> {
         int sent = 0;
         for (; sent < messages && System.nanoTime() < deadline; sent++) {
             if (clientKills > 0 && System.nanoTime() >= nextClientKill) {
-                if (transports.get(everyone.get(random.nextInt(users))).kill()) {
+                UserId victim = everyone.get(random.nextInt(users));
+                if (random.nextDouble() < droppedDisconnects) {
+                    cloud.gateway().connectionsOf(victim.value()).forEach(connection -> cloud.gateway().faults().dropDisconnect(connection));
+                    disconnectsDropped.incrementAndGet();
+                }
+                if (transports.get(victim).kill()) {
                     clientKillsDone.incrementAndGet();
                 }
                 nextClientKill = System.nanoTime() + (long) (1e9 / clientKills);
@@ -200,6 +212,7 @@ public final class Soak implements Callable<Integer> {
         faults.put("dynamoDbRequestsThrottled", cloud.dynamoDb().faults().errorsInjected());
         faults.put("clientConnectionsKilled", clientKillsDone.get());
         faults.put("sendFunctionsKilledAfterTheStore", (long) cloud.runtime().killSwitch().kills());
+        faults.put("disconnectsDropped", disconnectsDropped.get());
         cloud.runtime().failInvocations(0);
         cloud.gateway().faults().postFaults(0, 0);
         cloud.dynamoDb().faults().remove(throttleRule);
@@ -211,6 +224,10 @@ public final class Soak implements Callable<Integer> {
         Map<ConversationId, List<Message>> stored = readTable(endpoints.dynamoDb(), ids);
         awaitDelivered(stored, members, Duration.ofSeconds(120));
         List<String> problems = check(stored, members);
+        long staleRows = awaitNoStaleConnectionRows(cloud, endpoints.dynamoDb(), LEASE.multipliedBy(3));
+        if (staleRows > 0) {
+            problems.add(staleRows + " connection rows outlived their closed sockets' leases");
+        }
 
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("messagesRequested", messages);
@@ -223,6 +240,7 @@ public final class Soak implements Callable<Integer> {
         report.put("faultsInjected", faults);
         report.put("ackLatencyMs", Map.of("p50", ackLatency.getValueAtPercentile(50) / 1000.0, "p99", ackLatency.getValueAtPercentile(99) / 1000.0,
                 "max", ackLatency.getMaxValue() / 1000.0));
+        report.put("staleConnectionRowsAfterTheLease", staleRows);
         report.put("voidEntries", stored.values().stream().flatMap(List::stream).filter(Message::isVoid).count());
         report.put("problems", problems);
         write(report);
@@ -236,6 +254,28 @@ public final class Soak implements Callable<Integer> {
                 throw new IllegalStateException("clients not online after " + wait);
             }
             Thread.sleep(50);
+        }
+    }
+
+    /**
+     * Connection rows ({@code C#}) of sockets that are not open, once their lease ran out (a lost $disconnect leaves its row
+     * to the lease and the table's TTL): how many are left after {@code wait}.
+     */
+    private long awaitNoStaleConnectionRows(LocalCloud cloud, URI endpoint, Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        try (DynamoDbClient dynamo = DynamoDbClient.builder().endpointOverride(endpoint).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("soak", "soak"))).build()) {
+            while (true) {
+                java.util.Set<String> open = new java.util.HashSet<>();
+                clients.keySet().forEach(user -> open.addAll(cloud.gateway().connectionsOf(user.value())));
+                long stale = dynamo.scanPaginator(b -> b.tableName(ParleyManifest.CONNECTIONS)).items().stream()
+                        .map(item -> dev.parley.functions.store.ConnectionsTable.connectionOfKey(item.get(dev.parley.functions.store.ConnectionsTable.PK).s()))
+                        .filter(java.util.Optional::isPresent).filter(connection -> !open.contains(connection.get().value())).count();
+                if (stale == 0 || System.nanoTime() > deadline) {
+                    return stale;
+                }
+                Thread.sleep(500);
+            }
         }
     }
 
