@@ -329,8 +329,11 @@ public final class Soak implements Callable<Integer> {
             for (UserId member : members.get(conversation)) {
                 List<Long> got = List.copyOf(received.get(member).getOrDefault(conversation, List.of()));
                 if (!got.equals(expected)) {
+                    List<Long> missing = expected.stream().filter(seq -> !got.contains(seq)).limit(10).toList();
+                    List<String> whose = table.stream().filter(m -> missing.contains(m.seq()))
+                            .map(m -> m.seq() + (m.senderId().equals(member) ? " (its own)" : " (from " + m.senderId() + ")")).toList();
                     problems.add(conversation + ": " + member + " holds " + got.size() + " messages, the table " + expected.size()
-                            + (got.size() == expected.size() ? " (out of order or duplicated)" : ""));
+                            + (got.size() == expected.size() ? " (out of order or duplicated)" : "; missing " + whose));
                 }
             }
         });

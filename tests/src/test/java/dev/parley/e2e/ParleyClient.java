@@ -95,6 +95,8 @@ public final class ParleyClient implements AutoCloseable {
 
     /** How many times a send answered {@code rate_limited} is sent again, as the protocol tells clients to. */
     private static final int RETRIES = 3;
+    /** A "still in progress" send answered again every half second, for the 30 s the protocol gives a dead attempt, and some. */
+    private static final int CONFLICT_RETRIES = 80;
 
     /**
      * Sends a text message and waits for its ack. A {@code rate_limited} answer is followed as a client must: the same frame
@@ -112,9 +114,10 @@ public final class ParleyClient implements AutoCloseable {
                     Thread.sleep(error.retryAfterMs().orElse(1_000));
                     continue;
                 }
-                // The protocol's other retryable answer: a retry that overtook its first attempt, still being stored.
+                // The protocol's other retryable answer: a retry that overtook its first attempt, still being stored (for up to
+                // 30 s when that attempt's function died).
                 if (error.code() == dev.parley.model.ErrorCode.CONFLICT && error.message().contains("still in progress")
-                        && attempt < RETRIES) {
+                        && attempt < CONFLICT_RETRIES) {
                     Thread.sleep(500);
                     continue;
                 }
