@@ -37,13 +37,17 @@ final class MessagePages {
 
     List<Message> before(ConversationId conversation, long beforeSeq, int limit) {
         return SdkErrors.translating("reading messages", () -> {
-            List<Message> page = firstPage(QueryConditional.sortLessThan(MessagesTable.key(conversation, beforeSeq)), limit, false);
+            // The message at beforeSeq is read too (and left out of the answer): its time says whether the seqs right below
+            // it are abandoned. Without it a missing seq at the top of the range was never filled, and a client whose
+            // ordering buffer waited there asked for it for good (found by the chaos soak).
+            List<Message> page = firstPage(QueryConditional.sortLessThanOrEqualTo(MessagesTable.key(conversation, beforeSeq)), limit + 1, false);
             if (page.isEmpty()) {
                 return page;
             }
             List<Message> ascending = new ArrayList<>(page).reversed();
-            List<Message> filled = abandoned.voidGaps(conversation, ascending.getFirst().seq(), ascending).reversed();
-            return filled.size() > limit ? filled.subList(0, limit) : filled;
+            List<Message> below = abandoned.voidGaps(conversation, ascending.getFirst().seq(), ascending).stream()
+                    .filter(message -> message.seq() < beforeSeq).toList().reversed();
+            return below.size() > limit ? below.subList(0, limit) : below;
         });
     }
 

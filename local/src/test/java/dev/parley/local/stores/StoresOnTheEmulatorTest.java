@@ -164,6 +164,27 @@ class StoresOnTheEmulatorTest {
     }
 
     @Test
+    void aHistoryPageFillsAnAbandonedSeqRightBelowTheSeqItIsAskedBefore() {
+        DynamoMessageLog log = messageLog();
+        UserId alice = UserId.of("alice");
+        ConversationId conversation = direct(alice, UserId.of("bob"));
+        long longAgo = System.currentTimeMillis() - DynamoMessageLog.CLAIM_ABANDONED_AFTER.toMillis() - 5_000;
+        for (int i = 1; i <= 3; i++) {
+            log.append(conversation, ClientMessageId.random(), alice, DeviceId.DEFAULT, C1, Content.text("m" + i), longAgo);
+        }
+        // Seq 2 as a send that took it and died before storing leaves it: nothing there.
+        dynamo.deleteItem(b -> b.tableName(dev.parley.functions.manifest.ParleyManifest.MESSAGES).key(java.util.Map.of(
+                dev.parley.functions.store.MessagesTable.CONVERSATION, AttributeValue.fromS(conversation.value()),
+                dev.parley.functions.store.MessagesTable.SEQ, AttributeValue.fromN("2"))));
+
+        List<Message> gap = log.before(conversation, 3, 1);
+        assertThat(gap).extracting(Message::seq).as("the page a client asks for to fill the gap below 3").containsExactly(2L);
+        assertThat(gap.getFirst().isVoid()).as("abandoned: a later message is older than the claim's 30 s").isTrue();
+        assertThat(log.before(conversation, 3, 5)).extracting(Message::seq).as("newest first, 3 itself left out").containsExactly(2L, 1L);
+        assertThat(log.before(conversation, 4, 5)).extracting(Message::seq).containsExactly(3L, 2L, 1L);
+    }
+
+    @Test
     void aSendWhoseFunctionDiedAfterItsClaimIsTakenOverOnceTheClaimIsAbandoned() {
         DynamoMessageLog log = messageLog();
         UserId alice = UserId.of("alice");
