@@ -60,6 +60,13 @@ public final class LocalCloud implements Callable<Integer> {
             description = "The address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for every interface).")
     String host;
 
+    /**
+     * Every port option at 0 (a free port each): what tests, the benchmark and the soak start a cloud of their own with, so
+     * that a port added here reaches them all.
+     */
+    public static final List<String> FREE_PORTS = List.of("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--http-port", "0",
+            "--sqs-port", "0", "--console-port", "0");
+
     @Option(names = "--dynamodb-port", defaultValue = "8000", description = "DynamoDB and DynamoDB Streams (default: ${DEFAULT-VALUE}; 0 picks a free port).")
     int dynamoDbPort;
 

@@ -39,7 +39,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 
 class LocalCloudTest {
-    private static final String[] FREE_PORTS = {"--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--http-port", "0", "--sqs-port", "0", "--console-port", "0"};
+    private static final String[] FREE_PORTS = LocalCloud.FREE_PORTS.toArray(String[]::new);
 
     @Test
     void withParleysManifestItStartsEverythingAndSaysWhereItRuns() {

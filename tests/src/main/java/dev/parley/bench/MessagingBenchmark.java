@@ -268,7 +268,8 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             report.put(fastPath ? "fastPath" : "streamOnly", section);
             progress("delivery: " + pathName + "; starting a local cloud");
             cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Manifest(functions, parley.tables(), parley.queues()));
-            List<String> options = new ArrayList<>(List.of("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--http-port", "0", "--sqs-port", "0", "--console-port", "0", "--concurrency", "200",
+            List<String> options = new ArrayList<>(LocalCloud.FREE_PORTS);
+            options.addAll(List.of("--concurrency", "200",
                     // The notification phases measure the publish path, not the publisher's rate limit; the messaging phases send far
                     // more a user than a person does. The limits stay on (each send still takes from its bucket, which the cost
                     // counts), high enough never to refuse.

@@ -102,10 +102,10 @@ public final class Soak implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         LocalCloud cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        LocalCloud.Endpoints endpoints = cloud.start("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--http-port", "0",
-                "--sqs-port", "0", "--console-port", "0", "--stream-polling", "FAST", "--concurrency", "64",
-                "--connection-lease-ms", Long.toString(LEASE.toMillis()),
-                "--rate-limit", "messages=1000000/1000000", "--rate-limit", "reads=1000000/1000000", "--rate-limit", "creations=1000000/1000000");
+        List<String> options = new ArrayList<>(LocalCloud.FREE_PORTS);
+        options.addAll(List.of("--stream-polling", "FAST", "--concurrency", "64", "--connection-lease-ms", Long.toString(LEASE.toMillis()),
+                "--rate-limit", "messages=1000000/1000000", "--rate-limit", "reads=1000000/1000000", "--rate-limit", "creations=1000000/1000000"));
+        LocalCloud.Endpoints endpoints = cloud.start(options.toArray(String[]::new));
         try {
             return run(cloud, endpoints);
         } finally {
@@ -263,8 +263,7 @@ public final class Soak implements Callable<Integer> {
      */
     private long awaitNoStaleConnectionRows(LocalCloud cloud, URI endpoint, Duration wait) throws InterruptedException {
         long deadline = System.nanoTime() + wait.toNanos();
-        try (DynamoDbClient dynamo = DynamoDbClient.builder().endpointOverride(endpoint).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("soak", "soak"))).build()) {
+        try (DynamoDbClient dynamo = dynamo(endpoint)) {
             while (true) {
                 java.util.Set<String> open = new java.util.HashSet<>();
                 clients.keySet().forEach(user -> open.addAll(cloud.gateway().connectionsOf(user.value())));
@@ -279,9 +278,14 @@ public final class Soak implements Callable<Integer> {
         }
     }
 
+    /** A client of the soak's own DynamoDB, which reads the tables directly for the checks. */
+    private static DynamoDbClient dynamo(URI endpoint) {
+        return DynamoDbClient.builder().endpointOverride(endpoint).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("soak", "soak"))).build();
+    }
+
     private static Map<ConversationId, List<Message>> readTable(URI endpoint, List<ConversationId> ids) {
-        try (DynamoDbClient dynamo = DynamoDbClient.builder().endpointOverride(endpoint).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("soak", "soak"))).build()) {
+        try (DynamoDbClient dynamo = dynamo(endpoint)) {
             DynamoMessageLog log = new DynamoMessageLog(dynamo, dynamo, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS, ParleyManifest.MEMBERSHIPS);
             Map<ConversationId, List<Message>> stored = new LinkedHashMap<>();
             for (ConversationId id : ids) {

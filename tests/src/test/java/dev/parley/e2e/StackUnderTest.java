@@ -55,9 +55,10 @@ public final class StackUnderTest {
 
     private static StackUnderTest startLocal(String... options) {
         LocalCloud cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        String[] ports = {"--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--http-port", "0", "--sqs-port", "0", "--console-port", "0", "--stream-polling", "FAST"};
-        String[] all = java.util.stream.Stream.concat(java.util.Arrays.stream(ports), java.util.Arrays.stream(options)).toArray(String[]::new);
-        LocalCloud.Endpoints endpoints = cloud.start(all);
+        java.util.List<String> all = new java.util.ArrayList<>(LocalCloud.FREE_PORTS);
+        all.addAll(java.util.List.of("--stream-polling", "FAST"));
+        all.addAll(java.util.List.of(options));
+        LocalCloud.Endpoints endpoints = cloud.start(all.toArray(String[]::new));
         return new StackUnderTest(endpoints.webSocket(), Optional.of(cloud), Optional.empty());
     }
 
