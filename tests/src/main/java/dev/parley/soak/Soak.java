@@ -10,6 +10,8 @@ import dev.parley.local.DevTokens;
 import dev.parley.local.LocalCloud;
 import dev.parley.local.dynamodb.Faults;
 import dev.parley.local.lambda.KillSwitch;
+import dev.parley.local.lambda.OnFailureDestination;
+import dev.parley.local.lambda.StreamEventSourceMapping;
 import dev.parley.model.ClientMessageId;
 import dev.parley.model.Content;
 import dev.parley.model.ConversationId;
@@ -43,14 +45,16 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * {@code scripts/soak}: the chaos soak. A local cloud of its own, users on the Java client library sending a fixed number of
  * messages across direct and group conversations, while faults are injected at the rates given: Lambda invocations failing,
  * posts answered 410 (the connection dropped) or lost, DynamoDB throttling, clients' connections killed mid-send, the send
- * function killed right after its store. Then the faults stop, every client reconnects and syncs, and the soak checks, from
+ * function killed right after its store, stream batches delivered twice (a restarted poller), poison records in the messages
+ * stream. Then the faults stop, every client reconnects and syncs, and the soak checks, from
  * the clients' side and from the messages table: nothing lost, no seq gap, no duplicate, every ack matched by the stored
- * message. It prints the figures and writes a report; it exits 1 if a check failed.
+ * message, every poison record quarantined after at most three retries, no connection row left after its lease. It prints the figures and writes a report; it exits 1 if a check failed.
  */
 @Command(name = "soak", mixinStandardHelpOptions = true, description = "The chaos soak: messages under faults, then every guarantee checked.")
 public final class Soak implements Callable<Integer> {
@@ -79,6 +83,12 @@ public final class Soak implements Callable<Integer> {
     double droppedDisconnects;
     @Option(names = "--send-kills-per-minute", defaultValue = "6", description = "Send functions killed right after their store, a minute (default: ${DEFAULT-VALUE}).")
     double sendKills;
+    @Option(names = "--stream-replays", defaultValue = "0.01",
+            description = "Share of stream batches delivered again, as after a poller restart that lost its checkpoint (default: ${DEFAULT-VALUE}).")
+    double streamReplays;
+    @Option(names = "--poison-records-per-minute", defaultValue = "2",
+            description = "Items the fan-out cannot read written to the messages table, a minute (default: ${DEFAULT-VALUE}).")
+    double poisonPerMinute;
     @Option(names = "--report", defaultValue = "tests/target/soak", description = "Where the report goes (default: ${DEFAULT-VALUE}).")
     Path reportDirectory;
 
@@ -157,6 +167,10 @@ public final class Soak implements Callable<Integer> {
         cloud.runtime().failInvocations(lambdaFailures);
         cloud.gateway().faults().postFaults(postsGone, postsLost);
         long throttleRule = cloud.dynamoDb().faults().add(new Faults.Rule("*", "*", Faults.Kind.THROTTLING, throttling, 0));
+        cloud.mappings().forEach(mapping -> mapping.replayBatches(streamReplays));
+        DynamoDbClient tables = dynamo(endpoints.dynamoDb());
+        PoisonRecords poison = new PoisonRecords(tables);
+        long nextPoison = System.nanoTime();
         long started = System.nanoTime();
         long deadline = started + TimeUnit.MINUTES.toNanos(maxMinutes);
         Semaphore slots = new Semaphore(inFlight);
@@ -179,6 +193,11 @@ public final class Soak implements Callable<Integer> {
             if (sendKills > 0 && System.nanoTime() >= nextSendKill) {
                 cloud.runtime().killSwitch().arm("route-message-send", new KillSwitch.AfterWrite(ParleyManifest.MESSAGES));
                 nextSendKill = System.nanoTime() + (long) (60e9 / sendKills);
+            }
+            if (poisonPerMinute > 0 && System.nanoTime() >= nextPoison) {
+                // Written with the soak's own client, which the throttling rule also hits: retried until it lands.
+                poison.writeOne();
+                nextPoison = System.nanoTime() + (long) (60e9 / poisonPerMinute);
             }
             ConversationId conversation = ids.get(sent % ids.size());
             List<UserId> in = members.get(conversation);
@@ -213,6 +232,9 @@ public final class Soak implements Callable<Integer> {
         faults.put("clientConnectionsKilled", clientKillsDone.get());
         faults.put("sendFunctionsKilledAfterTheStore", (long) cloud.runtime().killSwitch().kills());
         faults.put("disconnectsDropped", disconnectsDropped.get());
+        faults.put("streamBatchesReplayed", cloud.mappings().stream().mapToLong(StreamEventSourceMapping::batchesReplayed).sum());
+        faults.put("poisonRecordsWritten", (long) poison.written());
+        cloud.mappings().forEach(mapping -> mapping.replayBatches(0));
         cloud.runtime().failInvocations(0);
         cloud.gateway().faults().postFaults(0, 0);
         cloud.dynamoDb().faults().remove(throttleRule);
@@ -224,6 +246,13 @@ public final class Soak implements Callable<Integer> {
         Map<ConversationId, List<Message>> stored = readTable(endpoints.dynamoDb(), ids);
         awaitDelivered(stored, members, Duration.ofSeconds(120));
         List<String> problems = check(stored, members);
+        PoisonRecords.Outcome quarantine;
+        try (DynamoDbStreamsClient streams = DynamoDbStreamsClient.builder().endpointOverride(endpoints.dynamoDb()).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("soak", "soak"))).build()) {
+            quarantine = awaitQuarantine(poison, streams, fanOutFailures(cloud), Duration.ofSeconds(60));
+        }
+        tables.close();
+        problems.addAll(quarantine.problems());
         long staleRows = awaitNoStaleConnectionRows(cloud, endpoints.dynamoDb(), LEASE.multipliedBy(3));
         if (staleRows > 0) {
             problems.add(staleRows + " connection rows outlived their closed sockets' leases");
@@ -241,10 +270,29 @@ public final class Soak implements Callable<Integer> {
         report.put("ackLatencyMs", Map.of("p50", ackLatency.getValueAtPercentile(50) / 1000.0, "p99", ackLatency.getValueAtPercentile(99) / 1000.0,
                 "max", ackLatency.getMaxValue() / 1000.0));
         report.put("staleConnectionRowsAfterTheLease", staleRows);
+        report.put("poisonRecordsQuarantined", quarantine.quarantined());
+        report.put("messagesQuarantinedWithThem", quarantine.messagesQuarantined());
         report.put("voidEntries", stored.values().stream().flatMap(List::stream).filter(Message::isVoid).count());
         report.put("problems", problems);
         write(report);
         return problems.isEmpty() && sent == messages ? 0 : 1;
+    }
+
+    private static OnFailureDestination fanOutFailures(LocalCloud cloud) {
+        return cloud.mappings().stream().map(StreamEventSourceMapping::destination).filter(d -> d.name().equals("parley-fanout-failures"))
+                .findFirst().orElseThrow(() -> new IllegalStateException("the local cloud has no fan-out on-failure destination"));
+    }
+
+    /** Until every poison record is quarantined (its last retries may still be running), or the wait runs out. */
+    private static PoisonRecords.Outcome awaitQuarantine(PoisonRecords poison, DynamoDbStreamsClient streams, OnFailureDestination destination,
+                                                         Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        PoisonRecords.Outcome outcome = poison.check(streams, destination);
+        while (!outcome.problems().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(500);
+            outcome = poison.check(streams, destination);
+        }
+        return outcome;
     }
 
     private void awaitOnline(Duration wait) throws InterruptedException {

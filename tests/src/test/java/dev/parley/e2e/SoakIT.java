@@ -23,7 +23,8 @@ class SoakIT {
         // an abandoned seq right below the one it was asked before, so the member's buffer waited there for good. Fixed in
         // MessagePages.before; the higher rates are to be run again.)
         int exit = new CommandLine(new Soak()).execute("--messages", "800", "--users", "8", "--conversations", "6", "--max-minutes", "4",
-                "--client-kills-per-second", "1", "--send-kills-per-minute", "12", "--dropped-disconnects", "0.3", "--report", report.toString());
+                "--client-kills-per-second", "1", "--send-kills-per-minute", "12", "--dropped-disconnects", "0.3",
+                "--stream-replays", "0.05", "--poison-records-per-minute", "6", "--report", report.toString());
         JsonNode figures = new ObjectMapper().readTree(report.resolve("soak.json").toFile());
         assertThat(figures.path("problems")).as(figures.toPrettyString()).isEmpty();
         assertThat(exit).isZero();

@@ -57,6 +57,9 @@ public final class ParleyManifest {
     /** The functions that push to offline devices, which alone may publish to SNS endpoints: messages' and notifications'. */
     public static final List<String> PUSH_PUBLISHERS = List.of("fanout", "publish");
 
+    /** How often a stream consumer retries a failing record before it quarantines it in its on-failure queue. */
+    public static final int STREAM_RETRIES = 3;
+
     private ParleyManifest() {
     }
 
@@ -114,8 +117,11 @@ public final class ParleyManifest {
         // memberships and the inbox's counts.
         Map<String, String> fanOut = new java.util.HashMap<>(tables);
         fanOut.put(ParleyConfig.PUSH_WINDOW_MS, Long.toString(ParleyConfig.DEFAULT_PUSH_WINDOW.toMillis()));
+        // Three retries, then the record goes to the on-failure queue: a record that fails four times in a row is poison (the
+        // injected 1 % of failed invocations fail four in a row once in 10^8), and every record behind it in its lane waits
+        // for it. A quarantined message is still stored: its members get it on their next sync.
         functions.add(new FunctionSpec("fanout", FanOutHandler.class.getName(), 1024, Duration.ofSeconds(30), fanOut,
-                new Trigger.StreamMapping(MESSAGES, 100, Duration.ZERO, Trigger.StartingPosition.TRIM_HORIZON, 10, true, true, 5,
+                new Trigger.StreamMapping(MESSAGES, 100, Duration.ZERO, Trigger.StartingPosition.TRIM_HORIZON, 10, true, true, STREAM_RETRIES,
                         Duration.ofHours(1), Optional.of("parley-fanout-failures")),
                 Map.of(MESSAGES, TableAccess.STREAM, CONNECTIONS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ, MEMBERSHIPS, TableAccess.READ,
                         INBOX, TableAccess.READ),
@@ -124,7 +130,7 @@ public final class ParleyManifest {
         // window, which would delay every receipt. Parallel batches per shard: a user's records stay in order in one of them,
         // and a batch waiting for a turn holds back only its part. The timeout covers a batch's waits at the longest interval.
         functions.add(new FunctionSpec("receipts", ReceiptNoticesHandler.class.getName(), 512, Duration.ofSeconds(30), tables,
-                new Trigger.StreamMapping(MEMBERSHIPS, 100, Duration.ZERO, Trigger.StartingPosition.TRIM_HORIZON, 10, true, true, 5,
+                new Trigger.StreamMapping(MEMBERSHIPS, 100, Duration.ZERO, Trigger.StartingPosition.TRIM_HORIZON, 10, true, true, STREAM_RETRIES,
                         Duration.ofHours(1), Optional.of("parley-receipts-failures")),
                 Map.of(MEMBERSHIPS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ_WRITE, MESSAGES, TableAccess.READ,
                         CONNECTIONS, TableAccess.READ_WRITE), true));

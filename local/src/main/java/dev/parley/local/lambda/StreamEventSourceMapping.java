@@ -69,6 +69,8 @@ public final class StreamEventSourceMapping implements AutoCloseable {
     private final AtomicLong recordsDelivered = new AtomicLong();
     private final AtomicLong failedInvocations = new AtomicLong();
     private final AtomicLong inFlight = new AtomicLong();
+    private volatile double replayRate;
+    private final AtomicLong batchesReplayed = new AtomicLong();
     private volatile boolean running = true;
     private volatile String streamArn;
     private volatile String partitionKey;
@@ -147,6 +149,32 @@ public final class StreamEventSourceMapping implements AutoCloseable {
     }
 
     /** True when every record read so far has been handled (delivered or given up on). */
+    /**
+     * Of the batches delivered from now on, this share is delivered again, as after the poller restarted between the
+     * invocation and its checkpoint (Lambda then resumes from the last checkpoint, so the batch goes twice); the chaos
+     * soak's stream mapping restarts. 0 ends them.
+     */
+    public void replayBatches(double rate) {
+        if (rate < 0 || rate > 1) {
+            throw new IllegalArgumentException("the replay rate must be 0 to 1, was " + rate);
+        }
+        this.replayRate = rate;
+    }
+
+    /** Batches delivered again by {@link #replayBatches} so far. */
+    public long batchesReplayed() {
+        return batchesReplayed.get();
+    }
+
+    private boolean replay() {
+        double rate = replayRate;
+        if (rate > 0 && java.util.concurrent.ThreadLocalRandom.current().nextDouble() < rate) {
+            batchesReplayed.incrementAndGet();
+            return true;
+        }
+        return false;
+    }
+
     public boolean isIdle() {
         return inFlight.get() == 0;
     }
@@ -357,6 +385,10 @@ public final class StreamEventSourceMapping implements AutoCloseable {
                 Outcome outcome = invoke(pending);
                 switch (outcome.kind()) {
                     case SUCCESS -> {
+                        if (replay()) {
+                            // The checkpoint was lost with the restarted poller: the same batch again, no retry used.
+                            continue;
+                        }
                         recordsDelivered.addAndGet(pending.size());
                         return;
                     }

@@ -1,6 +1,7 @@
 package dev.parley.local.lambda;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.functions.manifest.FunctionSpec;
@@ -221,6 +222,29 @@ class StreamEventSourceMappingTest {
         assertThat(delivered()).containsExactlyInAnyOrder("k1#1", "k2#1", "k3#1", "k4#1", "k6#1", "k7#1", "k8#1");
         assertThat(mapping.destination().records()).hasSize(1);
         assertThat(mapping.destination().records().getFirst().path("DDBStreamBatchInfo").path("batchSize").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void aReplayedBatchIsDeliveredAgainInItsPlaceAndUsesNoRetry() throws Exception {
+        for (int version = 1; version <= 20; version++) {
+            put("k", version, "ok");
+        }
+        // One record a batch and no retries: a replay that counted as a retry would quarantine the record.
+        StreamEventSourceMapping mapping = map(1, 1, true, false, 0, Duration.ofSeconds(-1), 1, Clock.systemUTC());
+        mapping.replayBatches(0.5);
+        await(() -> mapping.isIdle() && delivered().stream().distinct().count() == 20);
+        mapping.replayBatches(0);
+        List<String> inOrder = delivered().stream().distinct().toList();
+        assertThat(inOrder).containsExactlyElementsOf(java.util.stream.IntStream.rangeClosed(1, 20).mapToObj(v -> "k#" + v).toList());
+        assertThat(mapping.batchesReplayed()).as("about half of twenty batches go again").isPositive();
+        assertThat((long) delivered().size()).isEqualTo(20 + mapping.batchesReplayed());
+        // Each replay comes right after its batch, before the next record.
+        for (int i = 1; i < delivered().size(); i++) {
+            int previous = Integer.parseInt(delivered().get(i - 1).substring(2));
+            assertThat(Integer.parseInt(delivered().get(i).substring(2))).isBetween(previous, previous + 1);
+        }
+        assertThat(mapping.destination().records()).isEmpty();
+        assertThatThrownBy(() -> mapping.replayBatches(1.5)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 to 1");
     }
 
     @Test
