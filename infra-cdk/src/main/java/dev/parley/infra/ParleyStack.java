@@ -19,10 +19,9 @@ import java.util.Optional;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.CfnCondition;
 import software.amazon.awscdk.CfnParameter;
 import software.amazon.awscdk.CfnResource;
-import software.amazon.awscdk.CfnRule;
-import software.amazon.awscdk.CfnRuleAssertion;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Fn;
 import software.amazon.awscdk.RemovalPolicy;
@@ -84,6 +83,8 @@ import software.amazon.awscdk.services.lambda.LoggingFormat;
 import software.amazon.awscdk.services.lambda.SystemLogLevel;
 import software.amazon.awscdk.services.lambda.Runtime;
 import software.amazon.awscdk.services.lambda.SnapStartConf;
+import software.amazon.awscdk.services.secretsmanager.Secret;
+import software.amazon.awscdk.services.secretsmanager.SecretStringGenerator;
 import software.amazon.awscdk.services.lambda.StartingPosition;
 import software.amazon.awscdk.services.lambda.eventsources.DynamoEventSource;
 import software.amazon.awscdk.services.lambda.eventsources.SqsDlq;
@@ -120,25 +121,24 @@ public final class ParleyStack extends Stack {
     public ParleyStack(Construct scope, String id, StackProps props, Manifest manifest, StackSettings settings) {
         super(scope, id, props);
 
-        CfnParameter jwtSecret = CfnParameter.Builder.create(this, "JwtSecret").type("String").noEcho(true).defaultValue("")
-                .description("HS256 secret (at least 32 bytes) the authorizer verifies client tokens with; leave empty when JwksUrl is set")
-                .build();
         CfnParameter jwksUrl = CfnParameter.Builder.create(this, "JwksUrl").type("String").defaultValue("")
                 .description("JWKS URL of the identity provider that signs client tokens with RS256 (a Cognito user pool's "
-                        + "https://cognito-idp.<region>.amazonaws.com/<pool id>/.well-known/jwks.json); leave empty when JwtSecret is set")
+                        + "https://cognito-idp.<region>.amazonaws.com/<pool id>/.well-known/jwks.json); leave empty to sign them with "
+                        + "HS256 and the stack's JwtSecret (the JwtSecretArn output)")
                 .build();
         CfnParameter jwtIssuer = CfnParameter.Builder.create(this, "JwtIssuer").type("String").defaultValue("")
                 .description("If set, tokens must carry exactly this iss claim").build();
         CfnParameter jwtAudience = CfnParameter.Builder.create(this, "JwtAudience").type("String").defaultValue("")
                 .description("If set, tokens must carry this aud claim").build();
-        CfnParameter secretRevision = CfnParameter.Builder.create(this, "JwtSecretRevision").type("String").defaultValue("1")
-                .description("Any label; change it whenever you change JwtSecret, so that the authorizer's published version is "
-                        + "replaced and picks the new secret up").build();
-        CfnRule.Builder.create(this, "ExactlyOneTokenKey").assertions(List.of(CfnRuleAssertion.builder()
-                .assertValue(Fn.conditionOr(
-                        Fn.conditionAnd(Fn.conditionEquals(jwtSecret.getValueAsString(), ""), Fn.conditionNot(Fn.conditionEquals(jwksUrl.getValueAsString(), ""))),
-                        Fn.conditionAnd(Fn.conditionNot(Fn.conditionEquals(jwtSecret.getValueAsString(), "")), Fn.conditionEquals(jwksUrl.getValueAsString(), ""))))
-                .assertDescription("Set exactly one of JwtSecret (HS256) and JwksUrl (RS256)").build())).build();
+        // The HS256 key lives in Secrets Manager, never in a function's environment (readable with lambda:GetFunctionConfiguration)
+        // or the template: generated at the first deploy, read by the authorizer alone, rotated with put-secret-value.
+        Secret jwtSecret = Secret.Builder.create(this, "JwtSecret")
+                .description("Parley's HS256 key for client tokens: the secret string's UTF-8 bytes. Token issuers sign with it; the authorizer "
+                        + "accepts its current and previous versions, re-read every 5 minutes. Unused when the stack's JwksUrl is set.")
+                .generateSecretString(SecretStringGenerator.builder().passwordLength(64).excludePunctuation(true).includeSpace(false).build())
+                .removalPolicy(settings.retainData() ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY).build();
+        CfnCondition usesJwks = CfnCondition.Builder.create(this, "UsesJwks")
+                .expression(Fn.conditionNot(Fn.conditionEquals(jwksUrl.getValueAsString(), ""))).build();
 
         // Dead-letter queues first: the queues that send to them name them.
         for (QueueSpec spec : manifest.queues().stream().sorted(java.util.Comparator.comparing(q -> q.deadLetters().isPresent())).toList()) {
@@ -161,7 +161,8 @@ public final class ParleyStack extends Stack {
         List<String> manageConnections = FunctionSpec.CONNECTION_METHODS.stream().map(method -> formatArn(ArnComponents.builder()
                 .service("execute-api").resource(api.getApiId()).resourceName(settings.stageName() + "/" + method + "/@connections/*").build())).toList();
 
-        Map<String, String> tokenSettings = Map.of(TokenVerifier.SECRET, jwtSecret.getValueAsString(),
+        // Exactly one of the two keys reaches the authorizer: the JWKS URL when one is given, else the secret's ARN.
+        Map<String, String> tokenSettings = Map.of(TokenVerifier.SECRET_ID, Fn.conditionIf(usesJwks.getLogicalId(), "", jwtSecret.getSecretArn()).toString(),
                 TokenVerifier.JWKS_URL, jwksUrl.getValueAsString(), TokenVerifier.ISSUER, jwtIssuer.getValueAsString(),
                 TokenVerifier.AUDIENCE, jwtAudience.getValueAsString());
 
@@ -189,10 +190,10 @@ public final class ParleyStack extends Stack {
             }
             // A published version keeps the environment it was published with, and CloudFormation republishes only
             // when the version's own properties change: naming the token settings in its description makes a new
-            // JwksUrl, issuer, audience or secret revision reach the live alias.
+            // JwksUrl, issuer or audience reach the live alias. (The secret's value is read from Secrets Manager, not published.)
             Optional<String> versionDescription = spec.trigger() instanceof Trigger.WebSocketAuthorizer
                     ? Optional.of(Fn.join(" ", List.of("token settings: jwks", jwksUrl.getValueAsString(), "issuer", jwtIssuer.getValueAsString(),
-                            "audience", jwtAudience.getValueAsString(), "secret revision", secretRevision.getValueAsString())))
+                            "audience", jwtAudience.getValueAsString())))
                     : Optional.empty();
             // The manifest says who does what with SNS: the functions that name the platform applications register devices;
             // its push publishers publish.
@@ -207,6 +208,9 @@ public final class ParleyStack extends Stack {
             }
             Alias alias = function(spec, environment, settings, versionDescription);
             functions.put(spec.name(), alias);
+            if (spec.trigger() instanceof Trigger.WebSocketAuthorizer) {
+                jwtSecret.grantRead(alias);
+            }
             // Endpoints of Parley's own applications only: an endpoint's ARN is endpoint/<platform>/<application>/<id>.
             List<String> endpoints = pushApplications.values().stream().map(PushApplication::endpoints).toList();
             if (registers && !pushApplications.isEmpty()) {
@@ -265,6 +269,9 @@ public final class ParleyStack extends Stack {
         push(settings, pushApplications, pushEvents);
         operations(manifest, api);
 
+        CfnOutput.Builder.create(this, "JwtSecretArn").value(jwtSecret.getSecretArn())
+                .description("The Secrets Manager secret whose string is the HS256 key client tokens are signed with (unless JwksUrl is set): "
+                        + "aws secretsmanager get-secret-value --secret-id <this> --query SecretString").build();
         CfnOutput.Builder.create(this, "WebSocketUrl").value(stage.getUrl())
                 .description("Where clients connect: wss://.../<stage>?token=<JWT>").build();
         CfnOutput.Builder.create(this, "ManagementApiEndpoint").value(managementEndpoint)

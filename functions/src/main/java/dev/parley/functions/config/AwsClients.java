@@ -129,6 +129,18 @@ public final class AwsClients {
         return builder.build();
     }
 
+    /**
+     * The Secrets Manager client the authorizer reads the token signing secret with, a few times an hour: the SDK's standard
+     * retries within the Management API's timeouts. Never used by the local cloud, whose tokens are signed with a given secret.
+     */
+    public static software.amazon.awssdk.services.secretsmanager.SecretsManagerClient secretsManager(String region) {
+        return software.amazon.awssdk.services.secretsmanager.SecretsManagerClient.builder().region(Region.of(region))
+                .httpClient(UrlConnectionHttpClient.create())
+                .overrideConfiguration(o -> o.apiCallAttemptTimeout(MANAGEMENT_ATTEMPT_TIMEOUT).apiCallTimeout(MANAGEMENT_CALL_TIMEOUT)
+                        .scheduledExecutorService(TIMEOUT_TIMERS))
+                .credentialsProvider(DefaultCredentialsProvider.builder().build()).build();
+    }
+
     /** The Management API client; on AWS its endpoint is the API's stage URL, which the stack passes in. */
     public static ApiGatewayManagementApiClient management(ParleyConfig config) {
         URI endpoint = config.requireManagementEndpoint();

@@ -14,7 +14,8 @@ import software.amazon.lambda.powertools.logging.argument.StructuredArguments;
 /**
  * The REQUEST authorizer of {@code $connect}: verifies the JWT from the {@code token} query parameter
  * or the {@code Authorization: Bearer} header and allows the connection with the user and device as
- * context. A missing or bad token throws "Unauthorized", which API Gateway answers with 401.
+ * context. A missing or bad token throws "Unauthorized", which API Gateway answers with 401; keys that cannot be had (Secrets
+ * Manager or the JWKS URL down) throw another error, answered 500.
  */
 public final class AuthorizerHandler extends PrimedHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
     private static final Logger LOG = LoggerFactory.getLogger(AuthorizerHandler.class);
@@ -53,6 +54,10 @@ public final class AuthorizerHandler extends PrimedHandler implements RequestHan
         } catch (TokenVerifier.InvalidToken e) {
             LOG.info("connection refused", StructuredArguments.entry("reason", e.getMessage()));
             throw new RuntimeException("Unauthorized");
+        } catch (TokenVerifier.KeysUnavailable e) {
+            // Any error but "Unauthorized" is answered 500: the client retries the same token later.
+            LOG.error("tokens cannot be checked: the signing keys are unavailable", e);
+            throw e;
         }
         return Map.of(
                 "principalId", identity.user().value(),

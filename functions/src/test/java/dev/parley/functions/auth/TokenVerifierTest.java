@@ -82,6 +82,11 @@ class TokenVerifierTest {
                 .hasMessageContaining("at least 32 bytes");
         assertThatThrownBy(() -> new TokenVerifier(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()))
                 .hasMessageContaining("exactly one of");
+        assertThatThrownBy(() -> dev.parley.functions.runtime.FunctionEnvironment.with(java.util.Map.of(TokenVerifier.SECRET_ID, "parley-jwt",
+                TokenVerifier.JWKS_URL, "https://issuer.example/jwks.json"), TokenVerifier::fromEnvironment))
+                .as("a secret and a JWKS URL both").hasMessageContaining("exactly one of");
+        assertThatThrownBy(() -> dev.parley.functions.runtime.FunctionEnvironment.with(java.util.Map.of(TokenVerifier.JWKS_URL, "not a url"),
+                TokenVerifier::fromEnvironment)).hasMessageContaining(TokenVerifier.JWKS_URL);
     }
 
     @Test

@@ -56,6 +56,17 @@ class AuthorizerHandlerTest {
     }
 
     @Test
+    void keysThatCannotBeHadFailTheConnectionAsAnErrorNotAsUnauthorized() {
+        AuthorizerHandler unreachable = new AuthorizerHandler(TokenVerifier.hs256((selector, context) -> {
+            throw new com.nimbusds.jose.KeySourceException("Secrets Manager did not answer");
+        }, Optional.empty(), Optional.empty()));
+        // API Gateway answers 401 for "Unauthorized" alone, and 500 for any other error: the client keeps its token and retries.
+        assertThatThrownBy(() -> unreachable.handleRequest(event(token(SECRET, "alice", "phone", Instant.now().plusSeconds(600))),
+                LambdaContexts.of("authorizer"))).isInstanceOf(TokenVerifier.KeysUnavailable.class)
+                .hasMessageNotContaining("Unauthorized").hasMessageContaining("Secrets Manager did not answer");
+    }
+
+    @Test
     void aMissingExpiredOrForeignTokenIsUnauthorized() throws Exception {
         for (String bad : List.of("", token(SECRET, "alice", "phone", Instant.now().minusSeconds(60)),
                 token("another-secret-of-at-least-thirty-two-bytes", "alice", "phone", Instant.now().plusSeconds(600)), "not-a-jwt")) {
