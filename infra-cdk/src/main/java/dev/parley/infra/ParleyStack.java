@@ -19,6 +19,9 @@ import java.util.Optional;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.CfnOutput;
+import io.github.cdklabs.cdknag.AwsSolutionsChecks;
+import io.github.cdklabs.cdknag.NagPackProps;
+import software.amazon.awscdk.Aspects;
 import software.amazon.awscdk.CfnCondition;
 import software.amazon.awscdk.CfnParameter;
 import software.amazon.awscdk.CfnResource;
@@ -111,7 +114,8 @@ public final class ParleyStack extends Stack {
     private final Map<String, Queue> queues = new LinkedHashMap<>();
     /** Created with the first platform application; see {@link #pushProviderLogs}. */
     private LogGroup pushProviderLogs;
-    private final java.util.Set<String> indexedTables = new java.util.HashSet<>();
+    /** Each table's global secondary indexes, by table name: a Query grant names each, never index/*. */
+    private final Map<String, List<String>> indexes = new HashMap<>();
     private final Map<String, Alias> functions = new LinkedHashMap<>();
     private final List<Alarm> alarms = new ArrayList<>();
     private final WebSocketStage stage;
@@ -146,9 +150,7 @@ public final class ParleyStack extends Stack {
         }
         for (TableSpec spec : manifest.tables()) {
             tables.put(spec.name(), table(spec, settings));
-            if (!spec.globalIndexes().isEmpty()) {
-                indexedTables.add(spec.name());
-            }
+            indexes.put(spec.name(), spec.globalIndexes().stream().map(TableSpec.GlobalIndex::name).toList());
         }
 
         WebSocketApi api = WebSocketApi.Builder.create(this, "WebSocketApi").apiName(getStackName())
@@ -157,6 +159,11 @@ public final class ParleyStack extends Stack {
         stage = WebSocketStage.Builder.create(this, "Stage").webSocketApi(api).stageName(settings.stageName()).autoDeploy(true)
                 .throttle(ThrottleSettings.builder().rateLimit(settings.throttleRate()).burstLimit(settings.throttleBurst()).build())
                 .build();
+        if (settings.webSocketAccessLogs()) {
+            accessLog((software.amazon.awscdk.services.apigatewayv2.CfnStage) stage.getNode().getDefaultChild(), "WebSocket", settings,
+                    Map.of("connectionId", "$context.connectionId", "eventType", "$context.eventType", "user", "$context.authorizer.principalId",
+                            "authorizerError", "$context.authorizer.error"));
+        }
         String managementEndpoint = stage.getCallbackUrl();
         List<String> manageConnections = FunctionSpec.CONNECTION_METHODS.stream().map(method -> formatArn(ArnComponents.builder()
                 .service("execute-api").resource(api.getApiId()).resourceName(settings.stageName() + "/" + method + "/@connections/*").build())).toList();
@@ -265,9 +272,14 @@ public final class ParleyStack extends Stack {
             }
         }
 
-        publishApi(manifest);
+        publishApi(manifest, settings);
         push(settings, pushApplications, pushEvents);
         operations(manifest, api);
+
+        // cdk-nag's AwsSolutions rules, run at every synth: a finding neither fixed nor suppressed (with its reason, in
+        // AcceptedFindings) is an error annotation, which fails `cdk synth` and `cdk deploy`.
+        Aspects.of(this).add(new AwsSolutionsChecks(NagPackProps.builder().verbose(true).build()));
+        AcceptedFindings.answer(this, api, stage, settings.webSocketAccessLogs(), jwtSecret, failureQueues.values());
 
         CfnOutput.Builder.create(this, "JwtSecretArn").value(jwtSecret.getSecretArn())
                 .description("The Secrets Manager secret whose string is the HS256 key client tokens are signed with (unless JwksUrl is set): "
@@ -284,7 +296,7 @@ public final class ParleyStack extends Stack {
      * {@code parley:publishers} names. A publisher's own policy must allow {@code execute-api:Invoke} on the route
      * (the PublishRouteArn output).
      */
-    private void publishApi(Manifest manifest) {
+    private void publishApi(Manifest manifest, StackSettings settings) {
         if (manifest.httpRoutes().isEmpty()) {
             return;
         }
@@ -292,8 +304,10 @@ public final class ParleyStack extends Stack {
                 .description("Parley's publish API for internal services: POST /notifications, SigV4-signed (IAM)").build();
         // The stage's own ceiling, in front of the publishers' limits (which count notifications, not requests): a runaway
         // caller is refused by API Gateway before it costs an invocation.
-        ((software.amazon.awscdk.services.apigatewayv2.CfnStage) publish.getDefaultStage().getNode().getDefaultChild())
-                .addPropertyOverride("DefaultRouteSettings", Map.of("ThrottlingRateLimit", 1000, "ThrottlingBurstLimit", 2000));
+        var publishStage = (software.amazon.awscdk.services.apigatewayv2.CfnStage) publish.getDefaultStage().getNode().getDefaultChild();
+        publishStage.addPropertyOverride("DefaultRouteSettings", Map.of("ThrottlingRateLimit", 1000, "ThrottlingBurstLimit", 2000));
+        // Who published what, when: the caller's IAM ARN for each request (an HTTP API's access log needs no account-level role).
+        accessLog(publishStage, "Publish", settings, Map.of("caller", "$context.identity.userArn"));
         for (FunctionSpec spec : manifest.httpRoutes()) {
             Trigger.HttpRoute route = (Trigger.HttpRoute) spec.trigger();
             publish.addRoutes(AddRoutesOptions.builder().path(route.path()).methods(List.of(HttpMethod.valueOf(route.method())))
@@ -304,6 +318,25 @@ public final class ParleyStack extends Stack {
             CfnOutput.Builder.create(this, "PublishRouteArn").value(formatArn(ArnComponents.builder().service("execute-api")
                     .resource(publish.getApiId()).resourceName("*/" + route.method() + route.path()).build()))
                     .description("What a publisher's IAM policy allows execute-api:Invoke on").build();
+        }
+    }
+
+    /**
+     * A stage's access log: one JSON line a request, with the fields every API has and {@code fields} of its own, in a log group
+     * kept as long as the functions' logs.
+     */
+    private void accessLog(software.amazon.awscdk.services.apigatewayv2.CfnStage stage, String api, StackSettings settings,
+                           Map<String, String> fields) {
+        LogGroup logs = LogGroup.Builder.create(this, "AccessLogs-" + api).retention(settings.logRetention()).removalPolicy(RemovalPolicy.DESTROY).build();
+        Map<String, String> format = new java.util.TreeMap<>(Map.of("requestId", "$context.requestId", "ip", "$context.identity.sourceIp",
+                "requestTime", "$context.requestTimeEpoch", "routeKey", "$context.routeKey", "status", "$context.status",
+                "integrationLatency", "$context.integrationLatency", "error", "$context.error.message"));
+        format.putAll(fields);
+        try {
+            stage.setAccessLogSettings(software.amazon.awscdk.services.apigatewayv2.CfnStage.AccessLogSettingsProperty.builder()
+                    .destinationArn(logs.getLogGroupArn()).format(new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(format)).build());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -426,10 +459,10 @@ public final class ParleyStack extends Stack {
         }
         Table table = tables.get(tableName);
         function.addToRolePolicy(PolicyStatement.Builder.create().actions(actions).resources(List.of(table.getTableArn())).build());
-        if (actions.contains("dynamodb:Query") && indexedTables.contains(tableName)) {
+        if (actions.contains("dynamodb:Query") && !indexes.get(tableName).isEmpty()) {
             // Of the reads, only Query reaches an index.
             function.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("dynamodb:Query"))
-                    .resources(List.of(table.getTableArn() + "/index/*")).build());
+                    .resources(indexes.get(tableName).stream().map(index -> table.getTableArn() + "/index/" + index).toList()).build());
         }
     }
 
@@ -555,6 +588,8 @@ public final class ParleyStack extends Stack {
                         .resources(AwsCustomResourcePolicy.ANY_RESOURCE).build()))
                 .installLatestAwsSdk(false)
                 .build();
+        // The provider function the CDK made for it, once for the stack; its id is the CDK's, fixed.
+        AcceptedFindings.answerCustomResourceProvider(this, getNode().findChild("AWS" + AwsCustomResource.PROVIDER_FUNCTION_UUID.replace("-", "")));
         // The secret references read the same before and after a secret's value changes, so CloudFormation
         // would see nothing to update: the revision, a property the handler ignores, changes the resource,
         // and the update call then sends the freshly resolved credentials.

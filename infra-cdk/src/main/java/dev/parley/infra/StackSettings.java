@@ -32,6 +32,8 @@ import software.amazon.awscdk.services.logs.RetentionDays;
  *                      many members and live connections are delivered by the send itself; 0 turns it off
  * @param pushWindowSeconds how long after a push a device gets no other for the same conversation
  *                      (docs/functions.md, "Offline push"), 1 to 3600
+ * @param webSocketAccessLogs write the WebSocket stage's access log (connects, frames, disconnects); needs the account's
+ *                      API Gateway CloudWatch Logs role, set once per account and region (docs/deploy.md)
  */
 public record StackSettings(
         String stackName,
@@ -50,7 +52,8 @@ public record StackSettings(
         int pushWindowSeconds,
         String notificationCategories,
         String publishers,
-        Map<String, String> rateLimits) {
+        Map<String, String> rateLimits,
+        boolean webSocketAccessLogs) {
 
     public static final String STACK_NAME = "parley:stackName";
     public static final String STAGE = "parley:stage";
@@ -75,6 +78,7 @@ public record StackSettings(
     public static final String RATE_LIMITS = "parley:rateLimits";
     /** Who may publish which categories (JSON: an IAM principal's ARN to its categories); nobody by default. */
     public static final String PUBLISHERS = "parley:publishers";
+    public static final String WEBSOCKET_ACCESS_LOGS = "parley:webSocketAccessLogs";
 
     /** Where {@code mvn package} leaves the functions' artifact, relative to the repository root. */
     public static final Path DEFAULT_FUNCTIONS_JAR = Path.of("functions", "target", "parley-functions.jar");
@@ -146,7 +150,8 @@ public record StackSettings(
                 number(context, PUSH_WINDOW_SECONDS, (int) ParleyConfig.DEFAULT_PUSH_WINDOW.toSeconds()),
                 json(context, NOTIFICATION_CATEGORIES).orElse(dev.parley.functions.config.PublishSettings.DEFAULT_CATEGORIES),
                 json(context, PUBLISHERS).orElse("{}"),
-                rateLimits(json(context, RATE_LIMITS).orElse("{}")));
+                rateLimits(json(context, RATE_LIMITS).orElse("{}")),
+                bool(context, WEBSOCKET_ACCESS_LOGS, false));
     }
 
     /** {@link #RATE_LIMITS}'s object, each value as text. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,7 @@ class StackSettingsTest {
         assertThat(settings.logSamplePercent()).isEqualTo(1);
         assertThat(settings.pushWindowSeconds()).isEqualTo(20);
         assertThat(settings.functionsJar()).isEqualTo(ROOT.resolve(StackSettings.DEFAULT_FUNCTIONS_JAR));
+        assertThat(settings.webSocketAccessLogs()).as("off until the account's API Gateway logging role is set").isFalse();
     }
 
     @Test
@@ -69,6 +71,14 @@ class StackSettingsTest {
         assertThatThrownBy(() -> settings(Map.of(StackSettings.PUSH_WINDOW_SECONDS, "0"))).hasMessageContaining(StackSettings.PUSH_WINDOW_SECONDS);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.FAST_PATH_MAX_CONNECTIONS, "1000")))
                 .hasMessageContaining(StackSettings.FAST_PATH_MAX_CONNECTIONS);
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.WEBSOCKET_ACCESS_LOGS, "on"))).hasMessageContaining(StackSettings.WEBSOCKET_ACCESS_LOGS);
+        // Rate limits: not JSON, not an object, an unknown limit, a malformed one, each refused naming the key.
+        for (String bad : List.of("{messages", "[1, 2]", "{\"emails\": \"1/10\"}", "{\"messages\": \"fast\"}", "{\"messages\": \"0/10\"}",
+                "{\"connections_per_user\": \"-1\"}")) {
+            assertThatThrownBy(() -> settings(Map.of(StackSettings.RATE_LIMITS, bad))).as(bad).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(StackSettings.RATE_LIMITS);
+        }
+        assertThat(settings(Map.of(StackSettings.RATE_LIMITS, Map.of("messages", "2/120"))).rateLimits()).containsEntry("messages", "2/120");
         assertThatThrownBy(() -> settings(Map.of(StackSettings.FUNCTIONS_JAR, "nowhere/parley.jar")))
                 .hasMessageContaining("does not exist").hasMessageContaining("mvn");
     }

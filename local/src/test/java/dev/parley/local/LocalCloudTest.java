@@ -190,6 +190,11 @@ class LocalCloudTest {
         err.reset();
         assertThat(cli.execute("--idle-timeout", "ten minutes")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--idle-timeout");
+        for (String bad : java.util.List.of("messages=fast", "messages=0/10", "emails=1/10", "connections_per_user=0")) {
+            err.reset();
+            assertThat(cli.execute(concat(FREE_PORTS, "--rate-limit", bad, "--exit-after-start"))).as(bad).isEqualTo(2);
+            assertThat(err.toString(StandardCharsets.UTF_8)).as(bad).contains("--rate-limit " + bad);
+        }
     }
 
     @Test
