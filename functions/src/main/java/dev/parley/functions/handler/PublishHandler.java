@@ -126,7 +126,16 @@ public final class PublishHandler extends PrimedHandler implements RequestHandle
         if (event.getBody() == null) {
             return "";
         }
-        return event.getIsBase64Encoded() ? new String(Base64.getDecoder().decode(event.getBody()), StandardCharsets.UTF_8) : event.getBody();
+        if (!event.getIsBase64Encoded()) {
+            return event.getBody();
+        }
+        try {
+            return new String(Base64.getDecoder().decode(event.getBody()), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            // API Gateway encodes what it marks base64 itself; anything else reaching here is a bad request, not a crash (found by
+            // PublishHandlerProperties).
+            throw new InvalidFieldException("body", "is marked base64 but is not base64: " + e.getMessage());
+        }
     }
 
     private static ObjectNode error(ErrorCode code, String message) {

@@ -20,6 +20,7 @@ import dev.parley.model.DeviceId;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
 import dev.parley.model.InboxMark;
+import dev.parley.model.Message;
 import dev.parley.model.NotificationContent;
 import dev.parley.model.NotificationId;
 import dev.parley.model.RequestId;
@@ -167,6 +168,26 @@ class AuthorizationMatrixTest {
         answer.map(frame -> new FrameCodec().encode(frame)).ifPresent(seen::add);
         assertThat(seen).as("the sync is answered").isNotEmpty();
         assertThat(seen).as("no batch of it, no message of it").noneMatch(frame -> frame.contains(conversation.value()) || frame.contains(SECRET));
+    }
+
+    @org.junit.jupiter.api.Test
+    void identityClaimedInAFrameIsIgnoredTheConnectionsIdentityIsWhoActs() {
+        registry.add(ALICE, "alice-phone", NOW.plusSeconds(600));
+        ConversationId direct = ((ServerFrame.ConversationCreated) routes.answer(alice, new ClientFrame.ConversationCreate(RequestId.random(),
+                ConversationKind.DIRECT, List.of(BOB), Optional.empty())).orElseThrow()).conversation().id();
+        // A frame forging the sender: every field a server might take for an identity, naming bob and his device.
+        String forged = "{\"type\":\"message.send\",\"id\":\"" + ClientMessageId.random().value() + "\",\"conversation_id\":\""
+                + direct.value() + "\",\"content\":{\"type\":\"text\",\"body\":\"hi\"},\"sender_id\":\"bob\",\"sender\":\"bob\","
+                + "\"user_id\":\"bob\",\"device_id\":\"tablet\",\"sender_device\":\"tablet\"}";
+        var decoded = new FrameCodec().decodeClient(forged);
+        if (decoded instanceof dev.parley.protocol.DecodeResult.Decoded<ClientFrame>(ClientFrame.MessageSend send)) {
+            routes.send(alice, send);
+            Message stored = messages.after(direct, 0, 10).getFirst();
+            assertThat(stored.senderId()).isEqualTo(ALICE);
+            assertThat(stored.senderDevice()).isEqualTo(DeviceId.of("phone"));
+        } else {
+            assertThat(decoded).as("refused, if not ignored").isInstanceOf(dev.parley.protocol.DecodeResult.Rejected.class);
+        }
     }
 
     @org.junit.jupiter.api.Test
