@@ -389,11 +389,15 @@ public final class Soak implements Callable<Integer> {
                 }
             }
         });
-        long unacked = stored.values().stream().flatMap(List::stream).filter(m -> !m.isVoid()).count()
-                - acked.values().stream().mapToLong(Map::size).sum();
-        if (unacked != 0) {
-            problems.add(unacked + " stored messages were never acknowledged to their sender (or acks without a stored message)");
-        }
+        // Every stored message acknowledged to its sender, by id (the acks' own check above matched each ack to the table).
+        stored.forEach((conversation, table) -> {
+            java.util.Set<ClientMessageId> ackedIds = new java.util.HashSet<>(acked.getOrDefault(conversation, Map.of()).values());
+            List<Long> unacked = table.stream().filter(m -> !m.isVoid() && !ackedIds.contains(m.id())).map(Message::seq).toList();
+            if (!unacked.isEmpty()) {
+                problems.add(conversation + ": " + unacked.size() + " stored messages never acknowledged to their sender, at seqs "
+                        + unacked.stream().limit(10).toList());
+            }
+        });
         return problems;
     }
 
