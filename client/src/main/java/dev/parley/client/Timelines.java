@@ -79,8 +79,10 @@ final class Timelines {
     /** A page of a sync: for a conversation new to this client, where it starts for this user. */
     List<Message> synced(ServerFrame.SyncBatch batch, Instant now) {
         syncedNow.add(batch.conversationId());
+        // Where the page continues from, not its first message: a seq below that one may still be storing (found by the soak,
+        // where a member took the second message for the conversation's start and never got the first).
         OrderingBuffer buffer = buffers.computeIfAbsent(batch.conversationId(), conversation -> new OrderingBuffer(conversation,
-                batch.messages().isEmpty() ? batch.lastSeq() : batch.messages().getFirst().seq() - 1, gapTimeout, CAPACITY));
+                batch.afterSeq(), gapTimeout, CAPACITY));
         List<Message> ready = new ArrayList<>(buffer.offerAll(batch.messages(), now));
         List<Message> waited = waitingForStart.remove(batch.conversationId());
         if (waited != null) {

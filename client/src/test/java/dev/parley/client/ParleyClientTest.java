@@ -93,7 +93,7 @@ class ParleyClientTest {
     private void syncWith(Message... batch) throws InterruptedException {
         server.next(ClientFrame.SyncRequest.class);
         long last = batch.length == 0 ? 0 : batch[batch.length - 1].seq();
-        server.answer(new ServerFrame.SyncBatch(CHAT, List.of(batch), false, ReceiptWatermarks.NONE, last));
+        server.answer(new ServerFrame.SyncBatch(CHAT, batch.length == 0 ? 0 : batch[0].seq() - 1, List.of(batch), false, ReceiptWatermarks.NONE, last));
         server.answer(new ServerFrame.SyncDone());
     }
 
@@ -106,7 +106,7 @@ class ParleyClientTest {
         ParleyClient client = client(new InMemoryClientStore());
         ClientFrame.SyncRequest first = server.next(ClientFrame.SyncRequest.class);
         assertThat(first.state()).as("nothing held yet").isEmpty();
-        server.answer(new ServerFrame.SyncBatch(CHAT, List.of(message(1, "a"), message(2, "b")), false, ReceiptWatermarks.NONE, 2));
+        server.answer(new ServerFrame.SyncBatch(CHAT, 0, List.of(message(1, "a"), message(2, "b")), false, ReceiptWatermarks.NONE, 2));
         server.answer(new ServerFrame.SyncDone());
         await(() -> client.state() == ConnectionState.ONLINE, "online");
         assertThat(texts()).containsExactly("a", "b");
@@ -231,7 +231,7 @@ class ParleyClientTest {
         ParleyClient after = client(new FileClientStore(file));
         ClientFrame.SyncRequest resumed = server.next(ClientFrame.SyncRequest.class);
         assertThat(resumed.state()).isEqualTo(Map.of(CHAT, 3L));
-        server.answer(new ServerFrame.SyncBatch(CHAT, List.of(), false, ReceiptWatermarks.NONE, 3));
+        server.answer(new ServerFrame.SyncBatch(CHAT, 3, List.of(), false, ReceiptWatermarks.NONE, 3));
         server.answer(new ServerFrame.SyncDone());
         ClientFrame.MessageSend send = server.next(ClientFrame.MessageSend.class);
         assertThat(send.content()).isEqualTo(Content.text("written offline"));
@@ -260,10 +260,26 @@ class ParleyClientTest {
         ClientFrame.SyncRequest sync = server.next(ClientFrame.SyncRequest.class);
         assertThat(sync.state()).as("the group left out: the server sends it from where alice joined").doesNotContainKey(group);
         Message joined = new Message(ClientMessageId.random(), group, 40, BOB, DeviceId.of("phone"), Content.text("40"), 1_990);
-        server.answer(new ServerFrame.SyncBatch(group, List.of(joined), false, ReceiptWatermarks.NONE, 40));
+        server.answer(new ServerFrame.SyncBatch(group, 39, List.of(joined), false, ReceiptWatermarks.NONE, 40));
         server.answer(new ServerFrame.SyncDone());
         await(() -> messages.size() == 2, "both");
         assertThat(texts()).containsExactly("40", "41");
+    }
+
+    @Test
+    void aSyncPageMissingASeqStillStoringLeavesAGapThatHistoryFillsNotASkippedMessage() throws Exception {
+        ParleyClient client = client(new InMemoryClientStore());
+        server.next(ClientFrame.SyncRequest.class);
+        // The chat is new to this device and starts at seq 1, but seq 1's send is still storing it: the page holds seq 2 only.
+        server.answer(new ServerFrame.SyncBatch(CHAT, 0, List.of(message(2, "second")), false, ReceiptWatermarks.NONE, 2));
+        server.answer(new ServerFrame.SyncDone());
+        await(() -> client.state() == ConnectionState.ONLINE, "online");
+        assertThat(texts()).as("seq 2 waits for seq 1").isEmpty();
+        ClientFrame.HistoryRequest gap = server.next(ClientFrame.HistoryRequest.class);
+        assertThat(gap.beforeSeq()).hasValue(2);
+        server.answer(new ServerFrame.HistoryBatch(CHAT, List.of(message(1, "first")), java.util.OptionalLong.empty()));
+        await(() -> messages.size() == 2, "both, in order");
+        assertThat(texts()).containsExactly("first", "second");
     }
 
     @Test

@@ -589,7 +589,7 @@ public final class ParleyStack extends Stack {
                 .installLatestAwsSdk(false)
                 .build();
         // The provider function the CDK made for it, once for the stack; its id is the CDK's, fixed.
-        AcceptedFindings.answerCustomResourceProvider(this, getNode().findChild("AWS" + AwsCustomResource.PROVIDER_FUNCTION_UUID.replace("-", "")));
+        AcceptedFindings.answerCustomResourceProvider(getNode().findChild("AWS" + AwsCustomResource.PROVIDER_FUNCTION_UUID.replace("-", "")));
         // The secret references read the same before and after a secret's value changes, so CloudFormation
         // would see nothing to update: the revision, a property the handler ignores, changes the resource,
         // and the update call then sends the freshly resolved credentials.

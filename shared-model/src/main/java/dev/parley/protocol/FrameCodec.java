@@ -90,7 +90,7 @@ public final class FrameCodec {
             Map.entry(ServerFrame.MessageReceive.TYPE, r -> new ServerFrame.MessageReceive(message(r))),
             Map.entry(ServerFrame.ReceiptUpdate.TYPE, FrameCodec::receiptUpdate),
             Map.entry(ServerFrame.SyncBatch.TYPE, r -> new ServerFrame.SyncBatch(
-                    conversationId(r), r.objects("messages", FrameCodec::message), r.bool("has_more"),
+                    conversationId(r), r.integer("after_seq"), r.objects("messages", FrameCodec::message), r.bool("has_more"),
                     watermarks(r, "delivered_seq", "read_seq"), r.integer("last_seq"))),
             Map.entry(ServerFrame.SyncDone.TYPE, r -> new ServerFrame.SyncDone()),
             Map.entry(ServerFrame.HistoryBatch.TYPE, r -> new ServerFrame.HistoryBatch(
@@ -409,6 +409,7 @@ public final class FrameCodec {
             }
             case ServerFrame.SyncBatch f -> {
                 json.put("conversation_id", f.conversationId().value());
+                json.put("after_seq", f.afterSeq());
                 json.set("messages", messages(f.messages()));
                 json.put("has_more", f.hasMore());
                 json.put("delivered_seq", f.watermarks().deliveredSeq());

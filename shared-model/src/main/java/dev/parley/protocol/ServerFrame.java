@@ -77,17 +77,26 @@ public sealed interface ServerFrame extends Frame {
         }
     }
 
-    /** One page of a conversation's messages after the seq the device named, in ascending seq. */
-    record SyncBatch(ConversationId conversationId, List<Message> messages, boolean hasMore,
+    /**
+     * One page of a conversation's messages after {@code afterSeq}, in ascending seq. {@code afterSeq} is where the page
+     * continues from: the seq the device named, where the user joined (for a conversation the device did not name), or the
+     * previous page's last. A seq between it and the first message is missing for now (a send still storing it): a client
+     * waits for it, as for any gap, rather than taking the page's first message for the conversation's start.
+     */
+    record SyncBatch(ConversationId conversationId, long afterSeq, List<Message> messages, boolean hasMore,
                      ReceiptWatermarks watermarks, long lastSeq) implements ServerFrame {
         public static final String TYPE = "sync.batch";
 
         public SyncBatch {
             present(conversationId, "conversation_id");
+            atLeast(afterSeq, 0, "after_seq");
             messages = List.copyOf(present(messages, "messages"));
             present(watermarks, "delivered_seq");
             atLeast(lastSeq, 0, "last_seq");
             requireOrderedPage(conversationId, messages, true, lastSeq);
+            if (!messages.isEmpty() && messages.getFirst().seq() <= afterSeq) {
+                throw new InvalidFieldException("messages[0].seq", "must be above after_seq " + afterSeq);
+            }
         }
 
         @Override

@@ -109,8 +109,10 @@ public final class FrameArbitraries {
                 .as(ServerFrame.ReceiptUpdate::new));
         all.add(conversationIds().flatMap(conversation -> Combinators.combine(
                         pages(conversation), Arbitraries.of(true, false), watermarks(), Arbitraries.longs().between(0, 1000))
-                .as((page, hasMore, marks, extra) -> new ServerFrame.SyncBatch(conversation, page, hasMore, marks,
-                        (page.isEmpty() ? 0 : page.get(page.size() - 1).seq()) + extra))));
+                .as((page, hasMore, marks, extra) -> new ServerFrame.SyncBatch(conversation,
+                        // Right below the first message, or some way below it (seqs still being stored).
+                        page.isEmpty() ? extra : Math.max(0, page.getFirst().seq() - 1 - extra % 3), page, hasMore, marks,
+                        (page.isEmpty() ? extra : page.get(page.size() - 1).seq()) + extra))));
         all.add(Arbitraries.just(new ServerFrame.SyncDone()));
         all.add(conversationIds().flatMap(conversation -> Combinators.combine(pages(conversation), optionalLong(seqs()))
                 .as((page, before) -> new ServerFrame.HistoryBatch(conversation, page.reversed(), before))));

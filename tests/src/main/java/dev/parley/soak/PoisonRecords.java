@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.parley.functions.manifest.ParleyManifest;
 import dev.parley.functions.store.MessagesTable;
 import dev.parley.local.lambda.OnFailureDestination;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,16 +46,16 @@ final class PoisonRecords {
     record Outcome(int quarantined, int messagesQuarantined, List<String> problems) {
     }
 
-    /** Finds each poison record's place in the messages stream and checks that the destination holds it. */
+    /** Finds each poison record's place in the messages stream and checks that the destination gave it up. */
     Outcome check(DynamoDbStreamsClient streams, OnFailureDestination destination) {
-        List<? extends JsonNode> given = destination.records();
         List<String> problems = new ArrayList<>();
-        for (JsonNode failure : given) {
+        for (JsonNode failure : destination.records()) {
             int invocations = failure.path("requestContext").path("approximateInvokeCount").asInt();
             if (invocations > ParleyManifest.STREAM_RETRIES + 1) {
                 problems.add("a record was quarantined after " + invocations + " invocations, more than " + ParleyManifest.STREAM_RETRIES + " retries");
             }
         }
+        java.util.Set<String> givenUp = destination.sequenceNumbers();
         int quarantined = 0;
         int messagesQuarantined = 0;
         int poisonSeen = 0;
@@ -68,7 +67,7 @@ final class PoisonRecords {
                 }
                 String conversation = record.dynamodb().keys().get(MessagesTable.CONVERSATION).s();
                 boolean poison = conversation.startsWith(CONVERSATION_PREFIX);
-                boolean inDestination = given.stream().anyMatch(failure -> covers(failure, shard.shardId(), record.dynamodb().sequenceNumber()));
+                boolean inDestination = givenUp.contains(record.dynamodb().sequenceNumber());
                 poisonSeen += poison ? 1 : 0;
                 if (poison && inDestination) {
                     quarantined++;
@@ -83,14 +82,6 @@ final class PoisonRecords {
             problems.add(written.get() + " poison records written, " + poisonSeen + " found in the stream");
         }
         return new Outcome(quarantined, messagesQuarantined, problems);
-    }
-
-    private static boolean covers(JsonNode failure, String shardId, String sequenceNumber) {
-        JsonNode batch = failure.path("DDBStreamBatchInfo");
-        BigInteger at = new BigInteger(sequenceNumber);
-        return batch.path("shardId").asText().equals(shardId)
-                && new BigInteger(batch.path("startSequenceNumber").asText()).compareTo(at) <= 0
-                && new BigInteger(batch.path("endSequenceNumber").asText()).compareTo(at) >= 0;
     }
 
     /** A shard's records from its start to where the stream has got to. */

@@ -248,7 +248,7 @@ public final class Soak implements Callable<Integer> {
         List<String> problems = check(stored, members);
         PoisonRecords.Outcome quarantine;
         try (DynamoDbStreamsClient streams = DynamoDbStreamsClient.builder().endpointOverride(endpoints.dynamoDb()).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("soak", "soak"))).build()) {
+                .credentialsProvider(CREDENTIALS).build()) {
             quarantine = awaitQuarantine(poison, streams, fanOutFailures(cloud), Duration.ofSeconds(60));
         }
         tables.close();
@@ -279,8 +279,12 @@ public final class Soak implements Callable<Integer> {
     }
 
     private static OnFailureDestination fanOutFailures(LocalCloud cloud) {
-        return cloud.mappings().stream().map(StreamEventSourceMapping::destination).filter(d -> d.name().equals("parley-fanout-failures"))
-                .findFirst().orElseThrow(() -> new IllegalStateException("the local cloud has no fan-out on-failure destination"));
+        String fanOutFailures = ParleyManifest.manifest().streamConsumers().stream()
+                .map(consumer -> (dev.parley.functions.manifest.Trigger.StreamMapping) consumer.trigger())
+                .filter(mapping -> mapping.table().equals(ParleyManifest.MESSAGES)).findFirst().flatMap(mapping -> mapping.onFailureDestination())
+                .orElseThrow(() -> new IllegalStateException("the manifest's messages stream has no on-failure destination"));
+        return cloud.mappings().stream().map(StreamEventSourceMapping::destination).filter(d -> d.name().equals(fanOutFailures))
+                .findFirst().orElseThrow(() -> new IllegalStateException("the local cloud has no " + fanOutFailures));
     }
 
     /** Until every poison record is quarantined (its last retries may still be running), or the wait runs out. */
@@ -326,10 +330,11 @@ public final class Soak implements Callable<Integer> {
         }
     }
 
+    private static final StaticCredentialsProvider CREDENTIALS = StaticCredentialsProvider.create(AwsBasicCredentials.create("soak", "soak"));
+
     /** A client of the soak's own DynamoDB, which reads the tables directly for the checks. */
     private static DynamoDbClient dynamo(URI endpoint) {
-        return DynamoDbClient.builder().endpointOverride(endpoint).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("soak", "soak"))).build();
+        return DynamoDbClient.builder().endpointOverride(endpoint).region(Region.US_EAST_1).credentialsProvider(CREDENTIALS).build();
     }
 
     private static Map<ConversationId, List<Message>> readTable(URI endpoint, List<ConversationId> ids) {

@@ -430,6 +430,12 @@ class MessagingIT extends EndToEndTest {
             long left = send(ann, group, ClientMessageId.random(), "ben has left").seq();
             assertThat(ben.drain(ServerFrame.MessageReceive.class, Duration.ofMillis(700)))
                     .noneMatch(received -> received.message().seq() == left);
+            // Ben's connection, and the token it was opened with, outlive his membership: every frame checks it again.
+            ben.send(new ClientFrame.MessageSend(ClientMessageId.random(), group, Content.text("still here?"), java.util.OptionalLong.empty()));
+            assertThat(ben.await(ServerFrame.Error.class).code()).isIn(ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND);
+            ben.send(new ClientFrame.HistoryRequest(group, java.util.OptionalLong.empty(), 50));
+            assertThat(ben.await(ServerFrame.Error.class).code()).isIn(ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND);
+            assertThat(send(ann, group, ClientMessageId.random(), "nothing of ben's was stored").seq()).isEqualTo(left + 1);
         }
     }
 

@@ -27,14 +27,18 @@ import software.amazon.awssdk.services.secretsmanager.model.ResourceNotFoundExce
  *
  * <p>Read on the first token an execution environment checks, not at initialization (SnapStart would keep the key in the
  * snapshot and share its age with every restored environment), then kept for {@link #REFRESH}: a new version reaches every
- * environment within that. If Secrets Manager cannot be read when the keys are due, the keys already held stay in use for up
- * to {@link #GRACE} more (connections keep being accepted through an outage); with none held, the check fails with an error,
- * which API Gateway answers 500, not 401, so that clients retry instead of discarding a good token.
+ * environment within that. If the secret cannot be read when the keys are due (Secrets Manager down or slow, or a version
+ * that is not a usable key: too short), the keys already held stay in use for up to {@link #GRACE} more, logged as an error,
+ * and the read is tried again every {@link #RETRY}, not on every token, so that an outage adds no wait to connections. With
+ * no keys held, the check fails with an error, which API Gateway answers 500, not 401, so that clients retry instead of
+ * discarding a good token.
  */
 public final class SecretsManagerSigningKeys implements JWKSource<SecurityContext> {
     private static final Logger LOG = LoggerFactory.getLogger(SecretsManagerSigningKeys.class);
     public static final Duration REFRESH = Duration.ofMinutes(5);
     public static final Duration GRACE = Duration.ofHours(1);
+    /** How long after a failed read the next is tried, while the keys held are used. */
+    public static final Duration RETRY = Duration.ofSeconds(30);
     static final String CURRENT = "AWSCURRENT";
     static final String PREVIOUS = "AWSPREVIOUS";
 
@@ -43,7 +47,8 @@ public final class SecretsManagerSigningKeys implements JWKSource<SecurityContex
     private final Clock clock;
     private volatile Held held;
 
-    private record Held(List<JWK> keys, Instant readAt) {
+    /** The keys, when they were read, and when they are next to be read (sooner after a failed read: {@link #RETRY}). */
+    private record Held(List<JWK> keys, Instant readAt, Instant nextRead) {
     }
 
     public SecretsManagerSigningKeys(SecretsManagerClient secretsManager, String secretId, Clock clock) {
@@ -57,24 +62,27 @@ public final class SecretsManagerSigningKeys implements JWKSource<SecurityContex
         return selector.select(new com.nimbusds.jose.jwk.JWKSet(keys()));
     }
 
-    /** The keys in use: read again once {@link #REFRESH} has passed since the last read. */
+    /** The keys in use: read again once they are due. */
     List<JWK> keys() throws KeySourceException {
         Held now = held;
         Instant at = clock.instant();
-        if (now != null && at.isBefore(now.readAt().plus(REFRESH))) {
+        if (now != null && at.isBefore(now.nextRead())) {
             return now.keys();
         }
         synchronized (this) {
             if (held != now) {
+                // Another thread read them (or failed to, and set when to try next) while this one waited.
                 return held.keys();
             }
             try {
-                held = new Held(read(), at);
-                return held.keys();
+                List<JWK> read = read();
+                held = new Held(read, at, at.plus(REFRESH));
+                return read;
             } catch (SdkException | IllegalStateException e) {
                 if (now != null && at.isBefore(now.readAt().plus(REFRESH).plus(GRACE))) {
-                    LOG.warn("the token signing secret could not be read again; the keys read before stay in use",
+                    LOG.error("the token signing secret could not be read again; the keys read before stay in use",
                             StructuredArguments.entry("secret_id", secretId), StructuredArguments.entry("read_at", now.readAt().toString()), e);
+                    held = new Held(now.keys(), now.readAt(), at.plus(RETRY));
                     return now.keys();
                 }
                 throw new KeySourceException("the token signing secret " + secretId + " could not be read: " + e.getMessage(), e);

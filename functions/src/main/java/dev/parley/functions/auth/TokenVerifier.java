@@ -38,6 +38,7 @@ public final class TokenVerifier {
     public static final String JWKS_URL = "PARLEY_JWKS_URL";
     public static final String ISSUER = "PARLEY_JWT_ISSUER";
     public static final String AUDIENCE = "PARLEY_JWT_AUDIENCE";
+    private static final String EXACTLY_ONE_KEY = "set exactly one of " + SECRET + " or " + SECRET_ID + " (HS256) and " + JWKS_URL + " (RS256)";
     /** HS256 needs a key of at least 256 bits. */
     public static final int MIN_SECRET_BYTES = 32;
 
@@ -76,7 +77,7 @@ public final class TokenVerifier {
 
     private static JWSVerificationKeySelector<SecurityContext> keys(Optional<byte[]> secret, Optional<URI> jwksUrl) {
         if (secret.isPresent() == jwksUrl.isPresent()) {
-            throw new IllegalStateException("set exactly one of " + SECRET + " or " + SECRET_ID + " (HS256) and " + JWKS_URL + " (RS256)");
+            throw new IllegalStateException(EXACTLY_ONE_KEY);
         }
         if (secret.isPresent()) {
             if (secret.get().length < MIN_SECRET_BYTES) {
@@ -104,7 +105,7 @@ public final class TokenVerifier {
         Optional<String> secretId = FunctionEnvironment.get(SECRET_ID);
         if (secretId.isPresent()) {
             if (FunctionEnvironment.get(SECRET).isPresent() || FunctionEnvironment.get(JWKS_URL).isPresent()) {
-                throw new IllegalStateException("set exactly one of " + SECRET + " or " + SECRET_ID + " (HS256) and " + JWKS_URL + " (RS256)");
+                throw new IllegalStateException(EXACTLY_ONE_KEY);
             }
             return hs256(new SecretsManagerSigningKeys(AwsClients.secretsManager(FunctionEnvironment.get("AWS_REGION").orElse("us-east-1")),
                     secretId.get(), java.time.Clock.systemUTC()), FunctionEnvironment.get(ISSUER), FunctionEnvironment.get(AUDIENCE));
@@ -129,6 +130,9 @@ public final class TokenVerifier {
             claims = processor.process(token, null);
         } catch (ParseException e) {
             throw new InvalidToken("malformed token: " + e.getMessage());
+        } catch (com.nimbusds.jose.jwk.source.RateLimitReachedException e) {
+            // The JWKS is refetched for an unknown kid at most twice in 30 s; past that, the token's kid is refused as unknown.
+            throw new InvalidToken("token refused: no key with its kid (" + e.getMessage() + ")");
         } catch (KeySourceException e) {
             throw new KeysUnavailable(e);
         } catch (BadJOSEException | JOSEException e) {

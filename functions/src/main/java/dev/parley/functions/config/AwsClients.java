@@ -37,6 +37,8 @@ public final class AwsClients {
     public static final Duration DYNAMODB_CALL_TIMEOUT = Duration.ofSeconds(2);
     static final Duration MANAGEMENT_ATTEMPT_TIMEOUT = Duration.ofSeconds(2);
     static final Duration MANAGEMENT_CALL_TIMEOUT = Duration.ofSeconds(5);
+    static final Duration SECRETS_ATTEMPT_TIMEOUT = Duration.ofMillis(700);
+    public static final Duration SECRETS_CALL_TIMEOUT = Duration.ofMillis(1500);
     /** How many times the SNS client tries a call, the first included. */
     static final int SNS_ATTEMPTS = 4;
 
@@ -131,12 +133,13 @@ public final class AwsClients {
 
     /**
      * The Secrets Manager client the authorizer reads the token signing secret with, a few times an hour: the SDK's standard
-     * retries within the Management API's timeouts. Never used by the local cloud, whose tokens are signed with a given secret.
+     * retries, all within {@link #SECRETS_CALL_TIMEOUT}, well inside the authorizer's own timeout (a connect waiting on it fails
+     * rather than the function). Never used by the local cloud, whose tokens are signed with a given secret.
      */
     public static software.amazon.awssdk.services.secretsmanager.SecretsManagerClient secretsManager(String region) {
         return software.amazon.awssdk.services.secretsmanager.SecretsManagerClient.builder().region(Region.of(region))
                 .httpClient(UrlConnectionHttpClient.create())
-                .overrideConfiguration(o -> o.apiCallAttemptTimeout(MANAGEMENT_ATTEMPT_TIMEOUT).apiCallTimeout(MANAGEMENT_CALL_TIMEOUT)
+                .overrideConfiguration(o -> o.apiCallAttemptTimeout(SECRETS_ATTEMPT_TIMEOUT).apiCallTimeout(SECRETS_CALL_TIMEOUT)
                         .scheduledExecutorService(TIMEOUT_TIMERS))
                 .credentialsProvider(DefaultCredentialsProvider.builder().build()).build();
     }

@@ -20,13 +20,16 @@ import software.amazon.lambda.powertools.logging.argument.StructuredArguments;
 public final class AuthorizerHandler extends PrimedHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
     private static final Logger LOG = LoggerFactory.getLogger(AuthorizerHandler.class);
     private final TokenVerifier verifier;
+    /** {"alg":"HS512","typ":"JWT"}.{"sub":"parley-priming"}.(a signature of no one's). */
+    static final String PRIMING_TOKEN = "eyJhbGciOiJIUzUxMiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJwYXJsZXktcHJpbWluZyJ9.c2lnbmF0dXJlLW5vdC1vdXJz";
 
     public AuthorizerHandler() {
         this(TokenVerifier.fromEnvironment());
-        // A token well formed but not signed by us: the JWT parsing and checking paths, refused.
+        // A token well formed but of an algorithm the verifier never takes (HS512): the JWT parsing and checking paths, refused
+        // before any key is looked up, so that no key is read into the snapshot (nor the JWKS fetched from there).
         primeBeforeSnapshot(() -> {
             try {
-                verifier.verify("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJwYXJsZXktcHJpbWluZyJ9.c2lnbmF0dXJlLW5vdC1vdXJz");
+                verifier.verify(PRIMING_TOKEN);
             } catch (TokenVerifier.InvalidToken expected) {
                 // Refused, as it should be.
             }

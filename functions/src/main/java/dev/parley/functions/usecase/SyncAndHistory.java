@@ -66,7 +66,7 @@ public final class SyncAndHistory {
         while (more) {
             List<Message> page = messages.after(id, from, request.limit());
             more = page.size() == request.limit() && page.getLast().seq() < lastSeq;
-            ServerFrame.SyncBatch batch = fit(id, page, more, membership, lastSeq);
+            ServerFrame.SyncBatch batch = fit(id, from, page, more, membership, lastSeq);
             more = batch.hasMore();
             delivery.postTo(caller.connection(), codec.encode(batch));
             if (batch.messages().isEmpty()) {
@@ -77,11 +77,11 @@ public final class SyncAndHistory {
     }
 
     /** A sync batch that fits one frame: messages are dropped from its end (and has_more set) until it does. */
-    private ServerFrame.SyncBatch fit(ConversationId id, List<Message> page, boolean more, Membership membership, long lastSeq) {
+    private ServerFrame.SyncBatch fit(ConversationId id, long after, List<Message> page, boolean more, Membership membership, long lastSeq) {
         List<Message> kept = new ArrayList<>(page);
         boolean hasMore = more;
         while (true) {
-            ServerFrame.SyncBatch batch = new ServerFrame.SyncBatch(id, kept, hasMore, membership.watermarks(), lastSeq);
+            ServerFrame.SyncBatch batch = new ServerFrame.SyncBatch(id, after, kept, hasMore, membership.watermarks(), lastSeq);
             if (kept.size() <= 1 || Utf8.length(codec.encode(batch)) <= MAX_BATCH_BYTES) {
                 return batch;
             }

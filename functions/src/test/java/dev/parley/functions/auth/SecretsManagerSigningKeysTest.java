@@ -43,12 +43,15 @@ class SecretsManagerSigningKeysTest {
     private static final String SECRET_ID = "arn:aws:secretsmanager:us-east-1:123456789012:secret:parley-jwt-AbCdEf";
     private static final String FIRST = "first-signing-key-of-at-least-thirty-two-bytes";
     private static final String SECOND = "second-signing-key-of-at-least-thirty-two-bytes";
+    /** The deployed client's: a read that takes longer has failed. */
+    private static final Duration CALL_TIMEOUT = dev.parley.functions.config.AwsClients.SECRETS_CALL_TIMEOUT;
     private static final String THIRD = "third-signing-key-of-at-least-thirty-two-bytes!";
 
     /** The secret's versions by stage, as put-secret-value moves them. */
     private final Map<String, String> stages = new LinkedHashMap<>();
     private final AtomicInteger reads = new AtomicInteger();
     private volatile boolean down;
+    private volatile boolean slow;
     private HttpServer server;
     private SecretsManagerClient client;
     private final ManualClock clock = new ManualClock(Instant.parse("2026-12-01T12:00:00Z"));
@@ -57,10 +60,12 @@ class SecretsManagerSigningKeysTest {
     void start() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", this::answer);
+        // A thread a request: an answer held back by a slow test does not hold back the next.
+        server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
         server.start();
         client = SecretsManagerClient.builder().endpointOverride(URI.create("http://127.0.0.1:" + server.getAddress().getPort()))
                 .region(Region.US_EAST_1).credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-                .overrideConfiguration(o -> o.retryStrategy(DefaultRetryStrategy.doNotRetry())).build();
+                .overrideConfiguration(o -> o.retryStrategy(DefaultRetryStrategy.doNotRetry()).apiCallTimeout(CALL_TIMEOUT)).build();
     }
 
     @AfterEach
@@ -71,6 +76,13 @@ class SecretsManagerSigningKeysTest {
 
     private void answer(HttpExchange exchange) throws IOException {
         reads.incrementAndGet();
+        if (slow) {
+            try {
+                Thread.sleep(CALL_TIMEOUT.multipliedBy(3).toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         JsonNode request = new ObjectMapper().readTree(exchange.getRequestBody());
         String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
         String stage = request.path("VersionStage").asText("AWSCURRENT");
@@ -159,6 +171,39 @@ class SecretsManagerSigningKeysTest {
                 .hasMessageContaining(SECRET_ID);
         down = false;
         assertThat(verifier.verify(token(FIRST)).user()).as("back once Secrets Manager answers").isEqualTo(UserId.of("alice"));
+    }
+
+    @Test
+    void aSlowSecretsManagerIsWaitedForOnceEveryRetryNotOnEveryToken() throws Exception {
+        rotateTo(FIRST);
+        TokenVerifier verifier = verifier();
+        verifier.verify(token(FIRST));
+        int before = reads.get();
+        slow = true;
+        clock.advance(SecretsManagerSigningKeys.REFRESH);
+        verifier.verify(token(FIRST));
+        assertThat(reads.get() - before).as("one read tried, which timed out").isEqualTo(1);
+        long started = System.nanoTime();
+        for (int i = 0; i < 20; i++) {
+            assertThat(verifier.verify(token(FIRST)).user()).isEqualTo(UserId.of("alice"));
+        }
+        assertThat(reads.get() - before).as("no read until the retry is due").isEqualTo(1);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("twenty checks wait for no read").isLessThan(Duration.ofSeconds(1));
+        clock.advance(SecretsManagerSigningKeys.RETRY);
+        slow = false;
+        rotateTo(SECOND);
+        assertThat(verifier.verify(token(SECOND)).user()).as("read again once the retry is due").isEqualTo(UserId.of("alice"));
+    }
+
+    @Test
+    void aRotationToAnUnusableValueKeepsTheKeysHeldAndTheirTokensConnecting() throws Exception {
+        rotateTo(FIRST);
+        TokenVerifier verifier = verifier();
+        verifier.verify(token(FIRST));
+        rotateTo("too-short-a-key");
+        clock.advance(SecretsManagerSigningKeys.REFRESH);
+        assertThat(verifier.verify(token(FIRST)).user()).as("the key held, while the bad version is logged as an error").isEqualTo(UserId.of("alice"));
+        assertThatThrownBy(() -> verifier.verify(token("too-short-a-key" + "x".repeat(32)))).isInstanceOf(TokenVerifier.InvalidToken.class);
     }
 
     @Test

@@ -67,6 +67,17 @@ class AuthorizerHandlerTest {
     }
 
     @Test
+    void thePrimingTokenIsRefusedWithoutAKeyBeingLookedUp() {
+        java.util.concurrent.atomic.AtomicInteger lookups = new java.util.concurrent.atomic.AtomicInteger();
+        TokenVerifier verifier = TokenVerifier.hs256((selector, context) -> {
+            lookups.incrementAndGet();
+            return List.of();
+        }, Optional.empty(), Optional.empty());
+        assertThatThrownBy(() -> verifier.verify(AuthorizerHandler.PRIMING_TOKEN)).isInstanceOf(TokenVerifier.InvalidToken.class);
+        assertThat(lookups).as("SnapStart's snapshot holds no key: priming reads none").hasValue(0);
+    }
+
+    @Test
     void aMissingExpiredOrForeignTokenIsUnauthorized() throws Exception {
         for (String bad : List.of("", token(SECRET, "alice", "phone", Instant.now().minusSeconds(60)),
                 token("another-secret-of-at-least-thirty-two-bytes", "alice", "phone", Instant.now().plusSeconds(600)), "not-a-jwt")) {

@@ -50,8 +50,13 @@ class SyncAndHistoryTest {
         assertThat(batches).filteredOn(b -> b.conversationId().equals(chat))
                 .extracting(b -> b.messages().stream().map(Message::seq).toList(), ServerFrame.SyncBatch::hasMore)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(List.of(3L, 4L, 5L), true), org.assertj.core.groups.Tuple.tuple(List.of(6L, 7L), false));
+        assertThat(batches).filteredOn(b -> b.conversationId().equals(chat)).as("each page says where it continues from")
+                .extracting(ServerFrame.SyncBatch::afterSeq).containsExactly(2L, 5L);
         assertThat(batches).filteredOn(b -> b.conversationId().equals(crew)).as("a conversation it did not name starts where bob joined")
-                .singleElement().satisfies(b -> assertThat(b.messages()).extracting(Message::seq).containsExactly(1L, 2L));
+                .singleElement().satisfies(b -> {
+                    assertThat(b.messages()).extracting(Message::seq).containsExactly(1L, 2L);
+                    assertThat(b.afterSeq()).isZero();
+                });
     }
 
     @Test

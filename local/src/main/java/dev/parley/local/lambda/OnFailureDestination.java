@@ -11,6 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class OnFailureDestination {
     private final String name;
     private final List<ObjectNode> records = new CopyOnWriteArrayList<>();
+    private final java.util.Set<String> sequenceNumbers = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public OnFailureDestination(String name) {
         this.name = name;
@@ -20,7 +21,9 @@ public final class OnFailureDestination {
         return name;
     }
 
-    void send(ObjectNode record) {
+    /** {@code record} as Lambda sends it; {@code given} the sequence numbers of exactly the records given up on. */
+    void send(ObjectNode record, List<String> given) {
+        sequenceNumbers.addAll(given);
         records.add(record);
         System.getLogger(OnFailureDestination.class.getName()).log(System.Logger.Level.WARNING,
                 "on-failure destination " + name + " received: " + record);
@@ -28,5 +31,14 @@ public final class OnFailureDestination {
 
     public List<ObjectNode> records() {
         return List.copyOf(records);
+    }
+
+    /**
+     * The sequence numbers of every record given up on. Lambda's record names a range of the shard only, and the records of
+     * other partition keys in that range (delivered by other parallel batches) were not given up on: tests that must know
+     * which records were ask here.
+     */
+    public java.util.Set<String> sequenceNumbers() {
+        return java.util.Set.copyOf(sequenceNumbers);
     }
 }

@@ -148,15 +148,14 @@ public final class StreamEventSourceMapping implements AutoCloseable {
         return new Metrics(batches.get(), recordsDelivered.get(), failedInvocations.get());
     }
 
-    /** True when every record read so far has been handled (delivered or given up on). */
     /**
      * Of the batches delivered from now on, this share is delivered again, as after the poller restarted between the
      * invocation and its checkpoint (Lambda then resumes from the last checkpoint, so the batch goes twice); the chaos
-     * soak's stream mapping restarts. 0 ends them.
+     * soak's stream mapping restarts. 0 ends them; below 1, since a batch replayed every time would never be done.
      */
     public void replayBatches(double rate) {
-        if (rate < 0 || rate > 1) {
-            throw new IllegalArgumentException("the replay rate must be 0 to 1, was " + rate);
+        if (rate < 0 || rate >= 1) {
+            throw new IllegalArgumentException("the replay rate must be at least 0 and below 1, was " + rate);
         }
         this.replayRate = rate;
     }
@@ -175,6 +174,7 @@ public final class StreamEventSourceMapping implements AutoCloseable {
         return false;
     }
 
+    /** True when every record read so far has been handled (delivered or given up on). */
     public boolean isIdle() {
         return inFlight.get() == 0;
     }
@@ -510,7 +510,7 @@ public final class StreamEventSourceMapping implements AutoCloseable {
             response.put("functionError", functionError);
             failure.put("version", "1.0");
             failure.put("timestamp", clock.instant().toString());
-            destination.send(failure);
+            destination.send(failure, records.stream().map(p -> p.record().path("dynamodb").path("SequenceNumber").asText()).toList());
         }
 
         @Override

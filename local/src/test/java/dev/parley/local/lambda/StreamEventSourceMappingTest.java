@@ -222,6 +222,8 @@ class StreamEventSourceMappingTest {
         assertThat(delivered()).containsExactlyInAnyOrder("k1#1", "k2#1", "k3#1", "k4#1", "k6#1", "k7#1", "k8#1");
         assertThat(mapping.destination().records()).hasSize(1);
         assertThat(mapping.destination().records().getFirst().path("DDBStreamBatchInfo").path("batchSize").asInt()).isEqualTo(1);
+        assertThat(mapping.destination().sequenceNumbers()).as("the poison record's, alone")
+                .containsExactly(mapping.destination().records().getFirst().path("DDBStreamBatchInfo").path("startSequenceNumber").asText());
     }
 
     @Test
@@ -244,7 +246,8 @@ class StreamEventSourceMappingTest {
             assertThat(Integer.parseInt(delivered().get(i).substring(2))).isBetween(previous, previous + 1);
         }
         assertThat(mapping.destination().records()).isEmpty();
-        assertThatThrownBy(() -> mapping.replayBatches(1.5)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 to 1");
+        assertThatThrownBy(() -> mapping.replayBatches(1)).as("every batch again, for ever").isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("below 1");
     }
 
     @Test
