@@ -50,11 +50,13 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 /**
  * {@code scripts/soak}: the chaos soak. A local cloud of its own, users on the Java client library sending a fixed number of
  * messages across direct and group conversations, while faults are injected at the rates given: Lambda invocations failing,
- * posts answered 410 (the connection dropped) or lost, DynamoDB throttling, clients' connections killed mid-send, the send
- * function killed right after its store, stream batches delivered twice (a restarted poller), poison records in the messages
- * stream. Then the faults stop, every client reconnects and syncs, and the soak checks, from
- * the clients' side and from the messages table: nothing lost, no seq gap, no duplicate, every ack matched by the stored
- * message, every poison record quarantined after at most three retries, no connection row left after its lease. It prints the figures and writes a report; it exits 1 if a check failed.
+ * posts answered 410 (the connection dropped) or lost, DynamoDB throttling, clients' connections killed mid-send (some losing
+ * their $disconnect), the send function killed at each point of a send in turn (after the rate limit's write, the seq's
+ * claim, the store, the first post), stream batches delivered twice (a restarted poller), poison records in the messages
+ * stream. Then the faults stop, every client reconnects and syncs, and the soak checks, from the clients' side and from the
+ * tables: nothing lost, no seq gap, no duplicate, every ack matched by the stored message and every stored message acked,
+ * every poison record quarantined after at most three retries, no connection row left after its lease. It prints the figures
+ * and writes a report; it exits 1 if a check failed.
  */
 @Command(name = "soak", mixinStandardHelpOptions = true, description = "The chaos soak: messages under faults, then every guarantee checked.")
 public final class Soak implements Callable<Integer> {
@@ -81,7 +83,9 @@ public final class Soak implements Callable<Integer> {
     @Option(names = "--dropped-disconnects", defaultValue = "0.2",
             description = "Share of killed client connections whose $disconnect is lost (default: ${DEFAULT-VALUE}).")
     double droppedDisconnects;
-    @Option(names = "--send-kills-per-minute", defaultValue = "6", description = "Send functions killed right after their store, a minute (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--send-kills-per-minute", defaultValue = "6",
+            description = "Send functions killed, a minute, at each point in turn: after the rate limit's write, the seq's claim, the store, "
+                    + "the first post (default: ${DEFAULT-VALUE}).")
     double sendKills;
     @Option(names = "--stream-replays", defaultValue = "0.01",
             description = "Share of stream batches delivered again, as after a poller restart that lost its checkpoint (default: ${DEFAULT-VALUE}).")
@@ -104,6 +108,7 @@ public final class Soak implements Callable<Integer> {
     /** The connection lease the soak's cloud runs with: short, so a connection whose $disconnect was lost ends within the soak. */
     static final Duration LEASE = Duration.ofSeconds(15);
     private final ConcurrentHistogram ackLatency = new ConcurrentHistogram(3);
+    private final SendKillPoints sendKillPoints = new SendKillPoints();
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new Soak()).execute(args));
@@ -191,7 +196,7 @@ public final class Soak implements Callable<Integer> {
                 nextClientKill = System.nanoTime() + (long) (1e9 / clientKills);
             }
             if (sendKills > 0 && System.nanoTime() >= nextSendKill) {
-                cloud.runtime().killSwitch().arm("route-message-send", new KillSwitch.AfterWrite(ParleyManifest.MESSAGES));
+                sendKillPoints.arm(cloud.runtime().killSwitch());
                 nextSendKill = System.nanoTime() + (long) (60e9 / sendKills);
             }
             if (poisonPerMinute > 0 && System.nanoTime() >= nextPoison) {
@@ -230,7 +235,8 @@ public final class Soak implements Callable<Integer> {
         faults.put("postsLost", cloud.gateway().faults().lostInjected());
         faults.put("dynamoDbRequestsThrottled", cloud.dynamoDb().faults().errorsInjected());
         faults.put("clientConnectionsKilled", clientKillsDone.get());
-        faults.put("sendFunctionsKilledAfterTheStore", (long) cloud.runtime().killSwitch().kills());
+        faults.put("sendFunctionsKilled", (long) cloud.runtime().killSwitch().kills());
+        faults.putAll(sendKillPoints.killsByPoint(cloud.runtime().killSwitch()));
         faults.put("disconnectsDropped", disconnectsDropped.get());
         faults.put("streamBatchesReplayed", cloud.mappings().stream().mapToLong(StreamEventSourceMapping::batchesReplayed).sum());
         faults.put("poisonRecordsWritten", (long) poison.written());
