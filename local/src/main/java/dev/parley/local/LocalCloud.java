@@ -99,7 +99,7 @@ public final class LocalCloud implements Callable<Integer> {
     int consolePort;
 
     @Option(names = "--rate-limit", paramLabel = "NAME=LIMIT",
-            description = "A frame rate limit other than the manifest's: messages, creations, presence or reads as PER_SECOND/BURST"
+            description = "A frame rate limit other than the manifest's: messages, creations, presence, reads or frames as PER_SECOND/BURST"
                     + " (e.g. messages=1/60), or connections_per_user=N. Repeatable.")
     Map<String, String> rateLimits;
 

@@ -274,7 +274,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
                     // more a user than a person does. The limits stay on (each send still takes from its bucket, which the cost
                     // counts), high enough never to refuse.
                     "--publish-limit", "1000000/1000000", "--rate-limit", "messages=1000000/1000000", "--rate-limit", "creations=1000000/1000000",
-                    "--rate-limit", "presence=1000000/1000000", "--rate-limit", "reads=1000000/1000000", "--rate-limit", "connections_per_user=1000",
+                    "--rate-limit", "presence=1000000/1000000", "--rate-limit", "reads=1000000/1000000", "--rate-limit", "frames=1000000/1000000", "--rate-limit", "connections_per_user=1000",
                     "--latency-model", latencyModel.name(), "--latency-seed", Long.toString(latencySeed),
                     "--fast-path-max-connections", Integer.toString(fastPath ? fastPathMaxConnections : 0),
                     "--log-sample-percent", Integer.toString(logSamplePercent), snapStart ? "--snapstart" : "--no-snapstart"));

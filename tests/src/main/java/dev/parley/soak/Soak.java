@@ -119,7 +119,8 @@ public final class Soak implements Callable<Integer> {
         LocalCloud cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         List<String> options = new ArrayList<>(LocalCloud.FREE_PORTS);
         options.addAll(List.of("--stream-polling", "FAST", "--concurrency", "64", "--connection-lease-ms", Long.toString(LEASE.toMillis()),
-                "--rate-limit", "messages=1000000/1000000", "--rate-limit", "reads=1000000/1000000", "--rate-limit", "creations=1000000/1000000"));
+                "--rate-limit", "messages=1000000/1000000", "--rate-limit", "reads=1000000/1000000", "--rate-limit", "creations=1000000/1000000",
+                "--rate-limit", "frames=1000000/1000000"));
         LocalCloud.Endpoints endpoints = cloud.start(options.toArray(String[]::new));
         try {
             return run(cloud, endpoints);

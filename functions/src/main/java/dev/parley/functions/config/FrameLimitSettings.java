@@ -16,10 +16,11 @@ public final class FrameLimitSettings {
     public static final String CREATIONS = "PARLEY_LIMIT_CREATIONS";
     public static final String PRESENCE = "PARLEY_LIMIT_PRESENCE";
     public static final String READS = "PARLEY_LIMIT_READS";
+    public static final String FRAMES = "PARLEY_LIMIT_FRAMES";
     public static final String CONNECTIONS_PER_USER = "PARLEY_LIMIT_CONNECTIONS_PER_USER";
     /** The names settings use for each (the stack's context and run-local's option), to their variables. */
     public static final Map<String, String> NAMES = Map.of("messages", MESSAGES, "creations", CREATIONS, "presence", PRESENCE, "reads", READS,
-            "connections_per_user", CONNECTIONS_PER_USER);
+            "frames", FRAMES, "connections_per_user", CONNECTIONS_PER_USER);
 
     private FrameLimitSettings() {
     }
@@ -27,7 +28,8 @@ public final class FrameLimitSettings {
     public static FrameLimits.Settings fromEnvironment() {
         FrameLimits.Settings defaults = FrameLimits.Settings.DEFAULTS;
         return new FrameLimits.Settings(limit(MESSAGES, defaults.messages()), limit(CREATIONS, defaults.creations()),
-                limit(PRESENCE, defaults.presence()), limit(READS, defaults.reads()), connections(defaults.connectionsPerUser()));
+                limit(PRESENCE, defaults.presence()), limit(READS, defaults.reads()), limit(FRAMES, defaults.frames()),
+                connections(defaults.connectionsPerUser()));
     }
 
     /** The variables for Parley's defaults, as the manifest gives them to the frame functions. */
@@ -46,6 +48,7 @@ public final class FrameLimitSettings {
         environment.put(CREATIONS, settings.creations().toString());
         environment.put(PRESENCE, settings.presence().toString());
         environment.put(READS, settings.reads().toString());
+        environment.put(FRAMES, settings.frames().toString());
         environment.put(CONNECTIONS_PER_USER, Integer.toString(settings.connectionsPerUser()));
         return environment;
     }

@@ -5,26 +5,30 @@ import dev.parley.ports.RateLimits;
 import dev.parley.protocol.ClientFrame;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * Per-user and per-connection rate limits on client frames, enforced in Parley's own code (API Gateway's throttles are per
  * route and account, not per user), before a frame's use case runs: over a limit, {@link RateLimitedException} (the client
- * gets {@code rate_limited} with {@code retry_after_ms}) and nothing is done. Each limited frame costs one conditional write
- * of its bucket ({@link RateLimits}); a send costs exactly that one extra write. Frames that cost one write themselves
- * (receipts, typing, marks, acks, settings) are not limited per frame: a limiter would double what it guards, and API
- * Gateway's route throttle bounds them.
+ * gets {@code rate_limited} with {@code retry_after_ms}) and nothing is done. Each costly frame (a send, a creation, a
+ * presence request, a page of reads) costs one conditional write of its bucket ({@link RateLimits}); a send costs exactly that
+ * one extra write. Every frame also counts against its connection's frame limit, kept in the execution environment's memory
+ * at no cost: frames that cost one write themselves (receipts, typing, marks, acks, settings) would double their cost with a
+ * stored bucket, so a flood of them from one connection is stopped here instead. That count is per environment: a flood that
+ * API Gateway spreads over N environments passes up to N times the limit before each refuses it (docs/functions.md).
  */
 public final class FrameLimits {
     /**
      * The limits: a user's sends (Signal's bucket: 60, refilled one a second), conversation creations and presence requests;
-     * a connection's read-heavy frames (sync, history, conversation and inbox pages); and the most connections a user may
-     * hold at once.
+     * a connection's read-heavy frames (sync, history, conversation and inbox pages) and its frames of any kind (in memory,
+     * per environment); and the most connections a user may hold at once.
      */
     public record Settings(RateLimits.Limit messages, RateLimits.Limit creations, RateLimits.Limit presence, RateLimits.Limit reads,
-                           int connectionsPerUser) {
+                           RateLimits.Limit frames, int connectionsPerUser) {
         public static final Settings DEFAULTS = new Settings(RateLimits.Limit.parse("1/60"), RateLimits.Limit.parse("0.1/20"),
-                RateLimits.Limit.parse("1/30"), RateLimits.Limit.parse("10/50"), 10);
+                RateLimits.Limit.parse("1/30"), RateLimits.Limit.parse("10/50"), RateLimits.Limit.parse("50/200"), 10);
 
         public Settings {
             if (connectionsPerUser < 1) {
@@ -33,9 +37,19 @@ public final class FrameLimits {
         }
     }
 
+    /** Connections whose frame count an environment keeps at most; the least recently seen are forgotten first. */
+    static final int CONNECTIONS_COUNTED = 10_000;
+
     private final RateLimits limits;
     private final Settings settings;
     private final Clock clock;
+    /** Each connection's frames in its current window, in this environment: connection id to {window start ms, frames}. */
+    private final Map<String, long[]> frameWindows = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, long[]> eldest) {
+            return size() > CONNECTIONS_COUNTED;
+        }
+    };
 
     public FrameLimits(RateLimits limits, Settings settings, Clock clock) {
         this.limits = limits;
@@ -49,6 +63,7 @@ public final class FrameLimits {
 
     /** Takes the frame's cost from the bucket it draws on, if any; over the limit, throws before anything is done. */
     public void admit(Caller caller, ClientFrame frame) {
+        countFrame(caller);
         switch (frame) {
             case ClientFrame.MessageSend ignored -> take("messages#" + caller.user().value(), settings.messages(), "messages");
             case ClientFrame.ConversationCreate ignored -> take("creations#" + caller.user().value(), settings.creations(), "conversation creations");
@@ -62,6 +77,29 @@ public final class FrameLimits {
                 // One write or less each: not limited per frame (above).
             }
         }
+    }
+
+    /** The connection's frame limit, counted in memory as {@link RateLimits} counts a stored bucket: a fixed window. */
+    private void countFrame(Caller caller) {
+        RateLimits.Limit limit = settings.frames();
+        long window = limit.window().toMillis();
+        long now = clock.millis();
+        long windowStart = now - Math.floorMod(now, window);
+        long waitMillis;
+        synchronized (frameWindows) {
+            long[] counted = frameWindows.computeIfAbsent(caller.connection().value(), connection -> new long[] {windowStart, 0});
+            if (counted[0] != windowStart) {
+                counted[0] = windowStart;
+                counted[1] = 0;
+            }
+            if (counted[1] < (long) limit.burst()) {
+                counted[1]++;
+                return;
+            }
+            waitMillis = windowStart + window - now;
+        }
+        throw new RateLimitedException("over the limit of frames on this connection: " + describe(limit) + "; nothing was done",
+                Duration.ofMillis(Math.max(1, waitMillis)));
     }
 
     private void take(String bucket, RateLimits.Limit limit, String what) {

@@ -64,7 +64,7 @@ class FrameHandlerTest {
         InMemoryMessageLog messages = new InMemoryMessageLog(conversations);
         FrameHandler handler = handler(messages, new dev.parley.functions.usecase.FrameLimits.Settings(dev.parley.ports.RateLimits.Limit.parse("1/2"),
                 dev.parley.ports.RateLimits.Limit.parse("1/1"), dev.parley.ports.RateLimits.Limit.parse("1/1"),
-                dev.parley.ports.RateLimits.Limit.parse("1/1"), 10));
+                dev.parley.ports.RateLimits.Limit.parse("1/1"), dev.parley.ports.RateLimits.Limit.parse("100/100"), 10));
         APIGatewayV2WebSocketEvent send = event("websocket-message-send.json");
         for (String id : java.util.List.of("3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e11", "3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e12")) {
             send.setBody(send.getBody().replaceAll("\"id\":\"[^\"]+\"", "\"id\":\"" + id + "\""));
@@ -135,6 +135,28 @@ class FrameHandlerTest {
         assertThat(stdout.jsonLines()).noneSatisfy(line -> assertThat(line.path("message").asText()).isEqualTo("message accepted"));
         assertThat(stdout.jsonLines()).anySatisfy(line -> assertThat(line.path("message").asText()).isEqualTo("duplicate send"));
         assertThat(stdout.jsonLines()).anySatisfy(line -> assertThat(line.path("MessagesAccepted").asDouble()).isEqualTo(1.0));
+    }
+
+    @Test
+    void aFloodOfFramesFromOneConnectionIsRefusedUntilItsWindowEndsAndOtherConnectionsGoOn() throws Exception {
+        dev.parley.functions.usecase.FrameLimits.Settings defaults = dev.parley.functions.usecase.FrameLimits.Settings.DEFAULTS;
+        FrameHandler handler = handler(new InMemoryMessageLog(conversations), new dev.parley.functions.usecase.FrameLimits.Settings(
+                defaults.messages(), defaults.creations(), defaults.presence(), defaults.reads(), dev.parley.ports.RateLimits.Limit.parse("1/5"),
+                defaults.connectionsPerUser()));
+        for (int i = 0; i < 5; i++) {
+            assertThat(body(handler.handleRequest(event("websocket-message-ping.json"), LambdaContexts.of("route-ping"))).path("type").asText())
+                    .isEqualTo("pong");
+        }
+        JsonNode refused = body(handler.handleRequest(event("websocket-message-ping.json"), LambdaContexts.of("route-ping")));
+        assertThat(refused.path("code").asText()).isEqualTo("rate_limited");
+        assertThat(refused.path("message").asText()).contains("frames on this connection").contains("5 in 5 s");
+        assertThat(refused.path("retry_after_ms").asLong()).isBetween(1L, 5_000L);
+        APIGatewayV2WebSocketEvent other = event("websocket-message-ping.json");
+        other.getRequestContext().setConnectionId("Zz9OtherConn=");
+        assertThat(body(handler.handleRequest(other, LambdaContexts.of("route-ping"))).path("type").asText()).as("another connection").isEqualTo("pong");
+        clock.advance(java.time.Duration.ofMillis(refused.path("retry_after_ms").asLong()));
+        assertThat(body(handler.handleRequest(event("websocket-message-ping.json"), LambdaContexts.of("route-ping"))).path("type").asText())
+                .as("the next window").isEqualTo("pong");
     }
 
     @Test

@@ -40,8 +40,10 @@ function conversation(id) {
   return state.conversations.get(id);
 }
 
+// The last seq held with none missing below it, counted from where the conversation starts for this user (the first
+// sync.batch's after_seq: where they joined), not from seq 1, which a member who joined later never gets.
 function heldUpTo(c) {
-  let seq = 0;
+  let seq = c.startsAfter || 0;
   while (c.messages.has(seq + 1)) seq++;
   return seq;
 }
@@ -88,6 +90,7 @@ function received(frame) {
     case "message.receive": return addMessages(frame.conversation_id, [frame]);
     case "sync.batch": {
       const c = conversation(frame.conversation_id);
+      if (c.startsAfter === undefined) c.startsAfter = frame.after_seq;
       c.lastSeq = Math.max(c.lastSeq, frame.last_seq);
       return addMessages(frame.conversation_id, frame.messages);
     }
