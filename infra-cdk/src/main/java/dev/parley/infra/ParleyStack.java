@@ -522,6 +522,10 @@ public final class ParleyStack extends Stack {
                         "ApplePlatformBundleID", "{{resolve:secretsmanager:" + secret + ":SecretString:bundleId}}")), settings),
                 () -> Annotations.of(this).addWarningV2("parley:noApns", "No APNs credentials (context " + StackSettings.APNS_SECRET
                         + "): the stack has no iOS push; offline iOS devices get their messages on their next sync"));
+        // The provider function the CDK made for the applications' custom resources, one for the stack; its id is the CDK's.
+        if (!applications.isEmpty()) {
+            AcceptedFindings.answerCustomResourceProvider(getNode().findChild("AWS" + AwsCustomResource.PROVIDER_FUNCTION_UUID.replace("-", "")));
+        }
     }
 
     private static Map<String, String> with(Map<String, String> some, Map<String, String> more) {
@@ -588,8 +592,6 @@ public final class ParleyStack extends Stack {
                         .resources(AwsCustomResourcePolicy.ANY_RESOURCE).build()))
                 .installLatestAwsSdk(false)
                 .build();
-        // The provider function the CDK made for it, once for the stack; its id is the CDK's, fixed.
-        AcceptedFindings.answerCustomResourceProvider(getNode().findChild("AWS" + AwsCustomResource.PROVIDER_FUNCTION_UUID.replace("-", "")));
         // The secret references read the same before and after a secret's value changes, so CloudFormation
         // would see nothing to update: the revision, a property the handler ignores, changes the resource,
         // and the update call then sends the freshly resolved credentials.

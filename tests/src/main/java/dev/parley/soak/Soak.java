@@ -254,8 +254,7 @@ public final class Soak implements Callable<Integer> {
         awaitDelivered(stored, members, Duration.ofSeconds(120));
         List<String> problems = check(stored, members);
         PoisonRecords.Outcome quarantine;
-        try (DynamoDbStreamsClient streams = DynamoDbStreamsClient.builder().endpointOverride(endpoints.dynamoDb()).region(Region.US_EAST_1)
-                .credentialsProvider(CREDENTIALS).build()) {
+        try (DynamoDbStreamsClient streams = streams(endpoints.dynamoDb())) {
             quarantine = awaitQuarantine(poison, streams, fanOutFailures(cloud), Duration.ofSeconds(60));
         }
         tables.close();
@@ -335,6 +334,11 @@ public final class Soak implements Callable<Integer> {
                 Thread.sleep(500);
             }
         }
+    }
+
+    /** A client of the soak's own DynamoDB Streams, which the poison check reads. */
+    private static DynamoDbStreamsClient streams(URI endpoint) {
+        return DynamoDbStreamsClient.builder().endpointOverride(endpoint).region(Region.US_EAST_1).credentialsProvider(CREDENTIALS).build();
     }
 
     private static final StaticCredentialsProvider CREDENTIALS = StaticCredentialsProvider.create(AwsBasicCredentials.create("soak", "soak"));
