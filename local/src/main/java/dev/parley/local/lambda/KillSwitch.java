@@ -1,8 +1,9 @@
 package dev.parley.local.lambda;
 
 import dev.parley.local.dynamodb.CallerGate;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -40,8 +41,9 @@ public final class KillSwitch implements CallerGate {
     private String armedPrincipal;
     private Point armedPoint;
     private int postsSinceArmed;
-    /** The environments killed, as principal and session; thrown away by the runtime, so never alive again. */
-    private final Set<String> dead = new HashSet<>();
+    /** The environments killed, as principal and session, and the point each was killed at; thrown away by the runtime, so never alive again. */
+    private final Map<String, Point> dead = new HashMap<>();
+    private final Map<Point, Integer> killsAt = new HashMap<>();
     private int kills;
 
     /** Kills the environment of {@code function} that reaches {@code point}, once. */
@@ -61,13 +63,18 @@ public final class KillSwitch implements CallerGate {
         return kills;
     }
 
+    /** How many invocations the switch has killed at {@code point}, counted when each ended (whenever the switch was armed next). */
+    public synchronized int kills(Point point) {
+        return killsAt.getOrDefault(point, 0);
+    }
+
     private static String environment(String principal, String session) {
         return principal + "/" + session;
     }
 
     @Override
     public synchronized Optional<String> refusal(String principal, String session) {
-        return dead.contains(environment(principal, session))
+        return dead.containsKey(environment(principal, session))
                 ? Optional.of("the calling function was killed (the local cloud's kill switch)") : Optional.empty();
     }
 
@@ -86,16 +93,17 @@ public final class KillSwitch implements CallerGate {
     }
 
     private void kill(String principal, String session) {
-        dead.add(environment(principal, session));
+        dead.put(environment(principal, session), armedPoint);
         disarm();
     }
 
     /** An invocation of {@code function} in the environment with {@code session} ended: whether it was killed. */
     synchronized boolean ended(String function, String session) {
-        boolean killed = dead.contains(environment(FunctionPrincipals.accessKeyId(function), session));
-        if (killed) {
+        Point killedAt = dead.get(environment(FunctionPrincipals.accessKeyId(function), session));
+        if (killedAt != null) {
             kills++;
+            killsAt.merge(killedAt, 1, Integer::sum);
         }
-        return killed;
+        return killedAt != null;
     }
 }

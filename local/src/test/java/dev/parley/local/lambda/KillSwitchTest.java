@@ -28,9 +28,21 @@ class KillSwitchTest {
         assertThat(kills.refusal(send, "env-1")).as("and its threads stay silent after it ended: the process is gone")
                 .isPresent();
         assertThat(kills.kills()).isEqualTo(1);
+        assertThat(kills.kills(new KillSwitch.AfterWrite("messages"))).isEqualTo(1);
 
+        kills.arm("send", new KillSwitch.AfterPosts(1));
         kills.applied(send, "env-2", "PutItem", List.of("messages"));
         assertThat(kills.ended("send", "env-2")).as("it fires once").isFalse();
+    }
+
+    @Test
+    void aKillEndingAfterTheSwitchWasArmedAgainIsCountedAtThePointThatFiredIt() {
+        kills.arm("send", new KillSwitch.AfterWrite("conversations"));
+        kills.applied(send, "env-1", "UpdateItem", List.of("conversations"));
+        kills.arm("send", new KillSwitch.AfterWrite("messages"));
+        assertThat(kills.ended("send", "env-1")).isTrue();
+        assertThat(kills.kills(new KillSwitch.AfterWrite("conversations"))).isEqualTo(1);
+        assertThat(kills.kills(new KillSwitch.AfterWrite("messages"))).isZero();
     }
 
     @Test
@@ -41,6 +53,8 @@ class KillSwitchTest {
         kills.posted(send, "env-1");
         assertThat(kills.refusal(send, "env-1")).isPresent();
         assertThat(kills.ended("send", "env-1")).isTrue();
+        assertThat(kills.kills(new KillSwitch.AfterPosts(2))).isEqualTo(1);
+        assertThat(kills.kills(new KillSwitch.AfterPosts(1))).isZero();
         assertThatThrownBy(() -> new KillSwitch.AfterPosts(0)).hasMessageContaining("at least one post");
     }
 }
