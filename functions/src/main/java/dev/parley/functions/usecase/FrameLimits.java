@@ -1,12 +1,11 @@
 package dev.parley.functions.usecase;
 
 import dev.parley.model.RateLimitedException;
+import dev.parley.ports.InMemoryRateLimits;
 import dev.parley.ports.RateLimits;
 import dev.parley.protocol.ClientFrame;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -38,18 +37,13 @@ public final class FrameLimits {
     }
 
     /** Connections whose frame count an environment keeps at most; the least recently seen are forgotten first. */
-    static final int CONNECTIONS_COUNTED = 10_000;
+    static final int CONNECTIONS_COUNTED = InMemoryRateLimits.DEFAULT_NAMES_COUNTED;
 
     private final RateLimits limits;
+    /** Each connection's frames, counted in this environment's memory. */
+    private final RateLimits frameCounts = new InMemoryRateLimits(CONNECTIONS_COUNTED);
     private final Settings settings;
     private final Clock clock;
-    /** Each connection's frames in its current window, in this environment: connection id to {window start ms, frames}. */
-    private final Map<String, long[]> frameWindows = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, long[]> eldest) {
-            return size() > CONNECTIONS_COUNTED;
-        }
-    };
 
     public FrameLimits(RateLimits limits, Settings settings, Clock clock) {
         this.limits = limits;
@@ -79,31 +73,16 @@ public final class FrameLimits {
         }
     }
 
-    /** The connection's frame limit, counted in memory as {@link RateLimits} counts a stored bucket: a fixed window. */
     private void countFrame(Caller caller) {
-        RateLimits.Limit limit = settings.frames();
-        long window = limit.window().toMillis();
-        long now = clock.millis();
-        long windowStart = now - Math.floorMod(now, window);
-        long waitMillis;
-        synchronized (frameWindows) {
-            long[] counted = frameWindows.computeIfAbsent(caller.connection().value(), connection -> new long[] {windowStart, 0});
-            if (counted[0] != windowStart) {
-                counted[0] = windowStart;
-                counted[1] = 0;
-            }
-            if (counted[1] < (long) limit.burst()) {
-                counted[1]++;
-                return;
-            }
-            waitMillis = windowStart + window - now;
-        }
-        throw new RateLimitedException("over the limit of frames on this connection: " + describe(limit) + "; nothing was done",
-                Duration.ofMillis(Math.max(1, waitMillis)));
+        take(frameCounts, "frames#" + caller.connection().value(), settings.frames(), "frames on this connection");
     }
 
     private void take(String bucket, RateLimits.Limit limit, String what) {
-        Optional<Duration> wait = limits.take(bucket, 1, limit, clock.instant());
+        take(limits, bucket, limit, what);
+    }
+
+    private void take(RateLimits counter, String bucket, RateLimits.Limit limit, String what) {
+        Optional<Duration> wait = counter.take(bucket, 1, limit, clock.instant());
         if (wait.isPresent()) {
             throw new RateLimitedException("over the limit of " + what + ": " + describe(limit) + "; nothing was done", wait.get());
         }

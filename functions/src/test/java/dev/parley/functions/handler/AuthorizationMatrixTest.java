@@ -37,7 +37,7 @@ import dev.parley.testsupport.ports.InMemoryInbox;
 import dev.parley.testsupport.ports.InMemoryMessageLog;
 import dev.parley.testsupport.ports.InMemoryPresenceSubscriptions;
 import dev.parley.testsupport.ports.InMemoryPushDevices;
-import dev.parley.testsupport.ports.InMemoryRateLimits;
+import dev.parley.ports.InMemoryRateLimits;
 import dev.parley.testsupport.ports.RecordingPoster;
 import dev.parley.testsupport.ports.RecordingPushService;
 import java.time.Duration;

@@ -20,7 +20,7 @@ import dev.parley.testsupport.ports.InMemoryConversations;
 import dev.parley.testsupport.ports.InMemoryInbox;
 import dev.parley.testsupport.ports.InMemoryPublishRecords;
 import dev.parley.testsupport.ports.InMemoryPushDevices;
-import dev.parley.testsupport.ports.InMemoryRateLimits;
+import dev.parley.ports.InMemoryRateLimits;
 import dev.parley.testsupport.ports.RecordingPoster;
 import dev.parley.testsupport.ports.RecordingPushService;
 import dev.parley.testsupport.ports.RecordingRedeliveryTimers;

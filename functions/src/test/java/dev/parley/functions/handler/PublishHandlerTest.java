@@ -18,7 +18,7 @@ import dev.parley.testsupport.ManualClock;
 import dev.parley.testsupport.ports.InMemoryConnectionRegistry;
 import dev.parley.testsupport.ports.InMemoryInbox;
 import dev.parley.testsupport.ports.InMemoryPublishRecords;
-import dev.parley.testsupport.ports.InMemoryRateLimits;
+import dev.parley.ports.InMemoryRateLimits;
 import dev.parley.testsupport.ports.RecordingPoster;
 import dev.parley.testsupport.ports.RecordingRedeliveryTimers;
 import java.time.Duration;

@@ -21,7 +21,7 @@ import dev.parley.ports.RateLimits;
 import dev.parley.protocol.PublishRequest;
 import dev.parley.testsupport.ports.InMemoryInbox;
 import dev.parley.testsupport.ports.InMemoryPublishRecords;
-import dev.parley.testsupport.ports.InMemoryRateLimits;
+import dev.parley.ports.InMemoryRateLimits;
 import dev.parley.testsupport.ports.RecordingPushService;
 import dev.parley.testsupport.ports.RecordingRedeliveryTimers;
 import java.time.Duration;

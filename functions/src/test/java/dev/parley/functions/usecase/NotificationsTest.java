@@ -16,7 +16,7 @@ import dev.parley.protocol.PublishRequest;
 import dev.parley.protocol.ServerFrame;
 import dev.parley.testsupport.ports.InMemoryInbox;
 import dev.parley.testsupport.ports.InMemoryPublishRecords;
-import dev.parley.testsupport.ports.InMemoryRateLimits;
+import dev.parley.ports.InMemoryRateLimits;
 import dev.parley.testsupport.ports.RecordingRedeliveryTimers;
 import dev.parley.ports.RedeliveryTimers;
 import java.time.Duration;

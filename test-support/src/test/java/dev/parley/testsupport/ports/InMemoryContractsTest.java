@@ -3,6 +3,7 @@ package dev.parley.testsupport.ports;
 import dev.parley.model.ConversationId;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConnectionRegistry;
+import dev.parley.ports.InMemoryRateLimits;
 import org.junit.jupiter.api.Nested;
 
 /** The ports' contract suites against the in-memory fakes; local's DynamoContractsTest runs the same against the DynamoDB adapters. */
