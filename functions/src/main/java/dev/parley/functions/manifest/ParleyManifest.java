@@ -44,7 +44,10 @@ public final class ParleyManifest {
     public static final String REDELIVERY = "parley-redelivery";
     public static final String REDELIVERY_DEAD = "parley-redelivery-dead";
 
-    /** Every client frame type Parley serves, each a route of the frame function. */
+    /**
+     * The client frame types with a route of their own; the others (the inbox's: inbox.list, inbox.mark, notification.ack)
+     * reach $default's function, which serves every type.
+     */
     public static final List<String> FRAME_ROUTES = List.of(
             "ping", "message.send", "message.delivered", "message.read", "sync.request", "history.request",
             "conversation.create", "conversation.members.add", "conversation.members.remove", "conversation.list",
