@@ -1437,8 +1437,16 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         Histogram toLastReceiver = new Histogram(3);
         CountDownLatch everyoneGotEverything = new CountDownLatch(messages);
         Map<String, Map<Long, AtomicInteger>> updatesBySecond = new ConcurrentHashMap<>();
+        // Receipt frames refused, by reason: API Gateway's own answer ({"message": ...}, no type: throttled, crashed) or an error frame.
+        Map<String, AtomicLong> refused = new ConcurrentHashMap<>();
         for (Client client : members) {
             client.onFrame = json -> {
+                String type = json.path("type").asText();
+                if (type.isEmpty() && json.has("message") || type.equals("error")) {
+                    refused.computeIfAbsent(type.isEmpty() ? json.path("message").asText() : "error " + json.path("code").asText(),
+                            reason -> new AtomicLong()).incrementAndGet();
+                    return;
+                }
                 if (!conversation.equals(json.path("conversation_id").asText())) {
                     return;
                 }
@@ -1478,7 +1486,9 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         awaitQuiet();
         Snapshot after = snapshot();
         members.forEach(c -> c.onFrame = json -> { });
-        long receipts = (long) messages * (members.size() - 1) * 2;
+        long receiptsSent = (long) messages * (members.size() - 1) * 2;
+        // Per receipt means per receipt handled: one the gateway refused (throttled) cost nothing but its refusal.
+        long receipts = receiptsSent - refused.values().stream().mapToLong(AtomicLong::get).sum();
         int mostInASecond = updatesBySecond.values().stream().flatMap(bySecond -> bySecond.values().stream()).mapToInt(AtomicInteger::get).max().orElse(0);
         long updates = updatesBySecond.values().stream().flatMap(bySecond -> bySecond.values().stream()).mapToLong(AtomicInteger::get).sum();
         List<String> rows = new ArrayList<>();
@@ -1508,10 +1518,14 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         phase.put("members", size);
         phase.put("online", members.size());
         phase.put("messages", messages);
-        phase.put("receipts", receipts);
+        phase.put("receiptsSent", receiptsSent);
+        phase.put("receiptsHandled", receipts);
         phase.put("everyOnlineMemberGotEveryMessage", all);
         phase.put("toLastReceiverMs", percentiles(toLastReceiver));
         phase.put("receiptUpdates", updates);
+        Map<String, Long> refusedByReason = new TreeMap<>();
+        refused.forEach((reason, count) -> refusedByReason.put(reason, count.get()));
+        phase.put("framesRefused", refusedByReason);
         phase.put("mostReceiptUpdatesToOneUserInOneSecond", mostInASecond);
         phase.put("byTableAndOperation", byOperation);
         phase.put("postsPerMessage", (double) (after.posts() - before.posts()) / messages);
@@ -1522,12 +1536,14 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         phases.put(Integer.toString(size), phase);
         markdown.add("## Receipts in a " + size + "-member group\n");
         markdown.add(String.format("%d members, %d online; %d messages at %d/s from %d senders, each marked delivered and read by every other online member"
-                        + " (%d receipts). Every online member got every message: %s. Latency to the last online receiver: %s.%n",
-                size, members.size(), messages, RECEIPT_RATE, Math.min(RECEIPT_SENDERS, members.size()), receipts, all,
+                        + " (%d receipts sent, %d handled: the units per receipt below are per receipt handled). Every online member got every"
+                        + " message: %s. Latency to the last online receiver: %s.%n",
+                size, members.size(), messages, RECEIPT_RATE, Math.min(RECEIPT_SENDERS, members.size()), receiptsSent, receipts, all,
                 String.format("p50 %.1f ms, p99 %.1f ms, max %.1f ms", toLastReceiver.getValueAtPercentile(50) / 1e6,
                         toLastReceiver.getValueAtPercentile(99) / 1e6, toLastReceiver.getMaxValue() / 1e6)));
         markdown.add(String.format("receipt.update frames: %d in all; at most %d to one user in one second (the setting: 1 per conversation per second)."
-                        + " Posts per message (receives and receipt updates): %.1f.%n", updates, mostInASecond, (double) (after.posts() - before.posts()) / messages));
+                        + " Posts per message (receives and receipt updates): %.1f. Frames refused (not retried here: a client would send them again): %s.%n",
+                updates, mostInASecond, (double) (after.posts() - before.posts()) / messages, refusedByReason.isEmpty() ? "none" : refusedByReason));
         markdown.add("| table and operation | requests | read units per message | write units per message | read units per receipt | write units per receipt |");
         markdown.add("|---|---|---|---|---|---|");
         markdown.addAll(rows);
