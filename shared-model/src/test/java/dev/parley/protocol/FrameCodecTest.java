@@ -334,4 +334,23 @@ class FrameCodecTest {
             });
         }
     }
+
+    @Test
+    void aSyncBatchWithoutAfterSeqBelowZeroOrAtItsFirstMessageIsABadRequestNamingTheField() {
+        ConversationId chat = ConversationId.of("d:a:b");
+        Message third = new Message(ClientMessageId.random(), chat, 3, dev.parley.model.UserId.of("a"), dev.parley.model.DeviceId.of("phone"),
+                Content.text("hi"), 1_000);
+        String good = codec.encode(new ServerFrame.SyncBatch(chat, 2, java.util.List.of(third), false, dev.parley.model.ReceiptWatermarks.NONE, 3));
+        assertThat(good).contains("\"after_seq\":2");
+        assertThat(codec.decodeServer(good)).as("the page continues right after after_seq").isInstanceOf(DecodeResult.Decoded.class);
+        for (var field : Map.of("after_seq", java.util.List.of(good.replace("\"after_seq\":2,", ""), good.replace("\"after_seq\":2", "\"after_seq\":-1")),
+                "messages[0].seq", java.util.List.of(good.replace("\"after_seq\":2", "\"after_seq\":3"))).entrySet()) {
+            for (String frame : field.getValue()) {
+                assertThat(codec.decodeServer(frame)).as(frame).isInstanceOfSatisfying(DecodeResult.Rejected.class, rejected -> {
+                    assertThat(rejected.error().code()).isEqualTo(ErrorCode.BAD_REQUEST);
+                    assertThat(rejected.error().message()).contains(field.getKey());
+                });
+            }
+        }
+    }
 }

@@ -36,12 +36,9 @@ public final class FrameLimits {
         }
     }
 
-    /** Connections whose frame count an environment keeps at most; the least recently seen are forgotten first. */
-    static final int CONNECTIONS_COUNTED = InMemoryRateLimits.DEFAULT_NAMES_COUNTED;
-
     private final RateLimits limits;
-    /** Each connection's frames, counted in this environment's memory. */
-    private final RateLimits frameCounts = new InMemoryRateLimits(CONNECTIONS_COUNTED);
+    /** Each connection's frames, counted in this environment's memory (its default bound: the least recently seen forgotten first). */
+    private final RateLimits frameCounts = new InMemoryRateLimits();
     private final Settings settings;
     private final Clock clock;
 

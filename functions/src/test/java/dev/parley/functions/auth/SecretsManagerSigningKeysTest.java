@@ -118,6 +118,14 @@ class SecretsManagerSigningKeysTest {
         return TokenVerifier.hs256(new SecretsManagerSigningKeys(client, SECRET_ID, clock), Optional.empty(), Optional.empty());
     }
 
+    /** A verifier that has read the secret once, at FIRST, and checked a token with it. */
+    private TokenVerifier verifierHoldingFirst() throws Exception {
+        rotateTo(FIRST);
+        TokenVerifier verifier = verifier();
+        verifier.verify(token(FIRST));
+        return verifier;
+    }
+
     private String token(String key) throws Exception {
         JWTClaimsSet claims = new JWTClaimsSet.Builder().subject("alice").expirationTime(Date.from(Instant.now().plusSeconds(600))).build();
         SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims);
@@ -142,9 +150,7 @@ class SecretsManagerSigningKeysTest {
 
     @Test
     void aRotationReachesTheVerifierWithinTheRefreshAndTheOldKeyHoldsUntilTheNextRotation() throws Exception {
-        rotateTo(FIRST);
-        TokenVerifier verifier = verifier();
-        verifier.verify(token(FIRST));
+        TokenVerifier verifier = verifierHoldingFirst();
         rotateTo(SECOND);
         assertThatThrownBy(() -> verifier.verify(token(SECOND))).as("not yet read again").isInstanceOf(TokenVerifier.InvalidToken.class);
         clock.advance(SecretsManagerSigningKeys.REFRESH);
@@ -160,9 +166,7 @@ class SecretsManagerSigningKeysTest {
 
     @Test
     void throughAnOutageTheKeysHeldStayInUseForTheGraceThenChecksFailAsUnavailableNotAsBadTokens() throws Exception {
-        rotateTo(FIRST);
-        TokenVerifier verifier = verifier();
-        verifier.verify(token(FIRST));
+        TokenVerifier verifier = verifierHoldingFirst();
         down = true;
         clock.advance(SecretsManagerSigningKeys.REFRESH);
         assertThat(verifier.verify(token(FIRST)).user()).as("Secrets Manager down: the keys held are used").isEqualTo(UserId.of("alice"));
@@ -175,9 +179,7 @@ class SecretsManagerSigningKeysTest {
 
     @Test
     void aSlowSecretsManagerIsWaitedForOnceEveryRetryNotOnEveryToken() throws Exception {
-        rotateTo(FIRST);
-        TokenVerifier verifier = verifier();
-        verifier.verify(token(FIRST));
+        TokenVerifier verifier = verifierHoldingFirst();
         int before = reads.get();
         slow = true;
         clock.advance(SecretsManagerSigningKeys.REFRESH);
@@ -197,9 +199,7 @@ class SecretsManagerSigningKeysTest {
 
     @Test
     void aRotationToAnUnusableValueKeepsTheKeysHeldAndTheirTokensConnecting() throws Exception {
-        rotateTo(FIRST);
-        TokenVerifier verifier = verifier();
-        verifier.verify(token(FIRST));
+        TokenVerifier verifier = verifierHoldingFirst();
         rotateTo("too-short-a-key");
         clock.advance(SecretsManagerSigningKeys.REFRESH);
         assertThat(verifier.verify(token(FIRST)).user()).as("the key held, while the bad version is logged as an error").isEqualTo(UserId.of("alice"));

@@ -44,7 +44,6 @@ public final class KillSwitch implements CallerGate {
     /** The environments killed, as principal and session, and the point each was killed at; thrown away by the runtime, so never alive again. */
     private final Map<String, Point> dead = new HashMap<>();
     private final Map<Point, Integer> killsAt = new HashMap<>();
-    private int kills;
 
     /** Kills the environment of {@code function} that reaches {@code point}, once. */
     public synchronized void arm(String function, Point point) {
@@ -60,7 +59,7 @@ public final class KillSwitch implements CallerGate {
 
     /** How many invocations the switch has killed. */
     public synchronized int kills() {
-        return kills;
+        return killsAt.values().stream().mapToInt(Integer::intValue).sum();
     }
 
     /** How many invocations the switch has killed at {@code point}, counted when each ended (whenever the switch was armed next). */
@@ -101,7 +100,6 @@ public final class KillSwitch implements CallerGate {
     synchronized boolean ended(String function, String session) {
         Point killedAt = dead.get(environment(FunctionPrincipals.accessKeyId(function), session));
         if (killedAt != null) {
-            kills++;
             killsAt.merge(killedAt, 1, Integer::sum);
         }
         return killedAt != null;
