@@ -49,14 +49,14 @@ final class AcceptedFindings {
                         .reason("Connection ids are known only at run time: a function that posts to or closes connections is granted "
                                 + "its methods on its own API's stage's @connections/*, nothing wider")
                         .appliesTo(List.of(RegexAppliesTo.builder()
-                                .regex("/^Resource::arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<WebSocketApi[0-9A-F]+>/"
+                                .regex("/^Resource::" + arnPrefix("execute-api") + ":<WebSocketApi[0-9A-F]+>/"
                                         + "[^/*]+/(POST|GET|DELETE)/@connections/\\*$/").build()))
                         .build(),
                 NagPackSuppression.builder().id("AwsSolutions-IAM5")
                         .reason("Push endpoints are created at run time, one a device: the functions that register devices, push and "
                                 + "retire dead tokens are granted the endpoints of the stack's own platform applications, nothing wider")
                         .appliesTo(List.of(RegexAppliesTo.builder()
-                                .regex("/^Resource::arn:<AWS::Partition>:sns:<AWS::Region>:<AWS::AccountId>:endpoint/(GCM|APNS|APNS_SANDBOX)/"
+                                .regex("/^Resource::" + arnPrefix("sns") + ":endpoint/(GCM|APNS|APNS_SANDBOX)/"
                                         + stack.getStackName() + "-(fcm|apns|apnssandbox)/\\*$/").build()))
                         .build(),
                 NagPackSuppression.builder().id("AwsSolutions-IAM5")
@@ -74,6 +74,15 @@ final class AcceptedFindings {
                 .reason("The CDK's custom-resource provider that creates the SNS platform applications runs with "
                         + "AWSLambdaBasicExecutionRole, which lets it write its own logs and nothing else")
                 .appliesTo(List.of("Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole")).build()), true);
+    }
+
+    /**
+     * A regex for the start of an ARN of the stack's own account and region, as cdk-nag prints it: {@code arn:<AWS::Partition>:...}
+     * while the stack's environment is unresolved, but literals ({@code arn:aws-cn:sns:cn-north-1:123456789012}) for each part the
+     * CLI resolved from the deployer's profile, which is how {@code cdk deploy} synthesizes.
+     */
+    static String arnPrefix(String service) {
+        return "arn:(<AWS::Partition>|aws(-[a-z]+)*):" + service + ":(<AWS::Region>|[a-z]{2}(-[a-z]+)+-[0-9]+):(<AWS::AccountId>|[0-9]{12})";
     }
 
     private static NagPackSuppression suppression(String rule, String reason) {

@@ -23,6 +23,7 @@ import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.App;
+import software.amazon.awscdk.Environment;
 import software.amazon.awscdk.CfnElement;
 import software.amazon.awscdk.StackProps;
 import software.amazon.awscdk.assertions.Annotations;
@@ -48,11 +49,19 @@ class ParleyStackTest {
 
     /** Synthesizes with cdk.json's context (its feature flags), as the CLI runs the app, and {@code context} over it. */
     static ParleyStack synthesize(Map<String, Object> context) {
+        return synthesize(context, Environment.builder().build());
+    }
+
+    /**
+     * The same, in an environment: the CLI resolves the deployer's account and region (and with them the partition) before the app
+     * runs, and the template then holds literals where it held {@code AWS::Region} and the like.
+     */
+    static ParleyStack synthesize(Map<String, Object> context, Environment environment) {
         Map<String, Object> all = new HashMap<>(PROJECT_CONTEXT);
         all.putAll(context);
         App app = App.Builder.create().context(all).build();
         StackSettings settings = StackSettings.fromContext(app.getNode()::tryGetContext, ParleyCdkApp.repositoryRoot());
-        return new ParleyStack(app, "ParleyTest", StackProps.builder().build(), MANIFEST, settings);
+        return new ParleyStack(app, "ParleyTest", StackProps.builder().env(environment).build(), MANIFEST, settings);
     }
 
     /** cdk.json's context, read once for every synthesis. */

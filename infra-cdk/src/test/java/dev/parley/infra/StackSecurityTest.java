@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.Environment;
 import software.amazon.awscdk.assertions.Annotations;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
@@ -30,11 +31,39 @@ class StackSecurityTest {
         return found.stream().map(message -> message.getId() + ": " + message.getEntry().getData()).toList();
     }
 
+    /**
+     * Where a deployer's CLI synthesizes: no environment (the template tests), an account and region, a region alone (a profile
+     * with no account), and the China partition, whose ARNs begin {@code arn:aws-cn:}.
+     */
+    private static final List<Environment> ENVIRONMENTS = List.of(Environment.builder().build(),
+            Environment.builder().account("123456789012").region("us-east-1").build(), Environment.builder().region("eu-west-1").build(),
+            Environment.builder().account("123456789012").region("cn-north-1").build());
+
     @Test
-    void awsSolutionsFindsNothingUnansweredWhateverTheSettings() {
-        for (Map<String, Object> context : List.of(Map.<String, Object>of(), EVERYTHING)) {
-            assertThat(findings(ParleyStackTest.synthesize(context))).as("settings " + context).isEmpty();
+    void awsSolutionsFindsNothingUnansweredWhateverTheSettingsAndEnvironment() {
+        for (Environment environment : ENVIRONMENTS) {
+            for (Map<String, Object> context : List.of(Map.<String, Object>of(), EVERYTHING)) {
+                assertThat(findings(ParleyStackTest.synthesize(context, environment)))
+                        .as("settings " + context + " in " + environment.getAccount() + "/" + environment.getRegion()).isEmpty();
+            }
         }
+    }
+
+    @Test
+    void theEnvironmentsResolveAsTheCliResolvesThem() {
+        ParleyStack china = ParleyStackTest.synthesize(EVERYTHING, ENVIRONMENTS.get(3));
+        String template = Template.fromStack(china).toJSON().toString();
+        assertThat(template).as("the grants name the China partition and region literally").contains("arn:aws-cn:sns:cn-north-1:123456789012:endpoint/")
+                .doesNotContain("arn:aws:");
+    }
+
+    @Test
+    void theAnswersStillBiteInAResolvedEnvironment() {
+        ParleyStack stack = ParleyStackTest.synthesize(Map.of(), ENVIRONMENTS.get(1));
+        stack.functions().get("fanout").addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("execute-api:ManageConnections"))
+                .resources(List.of("arn:aws:execute-api:us-east-1:123456789012:*")).build());
+        assertThat(findings(stack)).anySatisfy(finding -> assertThat(finding).contains("AwsSolutions-IAM5")
+                .contains("execute-api:us-east-1:123456789012:*"));
     }
 
     @Test
