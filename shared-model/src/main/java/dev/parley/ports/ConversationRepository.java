@@ -10,9 +10,12 @@ import dev.parley.model.UserId;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * Conversations, their members, and each member's place in each conversation. What is read on every
@@ -26,8 +29,28 @@ public interface ConversationRepository {
     record Stored(Conversation conversation, UserId createdBy, long version) {
     }
 
-    /** What a conversation list shows, and the last seq every reader needs: small, whatever the group's size. */
-    record Summary(ConversationId id, ConversationKind kind, Optional<String> name, int memberCount, long lastSeq) {
+    /**
+     * What a conversation list shows, and the last seq every reader needs: small, whatever the group's size. {@code voidSeqs}
+     * are the seqs at or below {@code lastSeq} known to hold a void entry (voids are rare: a repeat sent as a first
+     * transmission, a send that died), so that a count of messages after a mark leaves them out without reading the messages.
+     */
+    record Summary(ConversationId id, ConversationKind kind, Optional<String> name, int memberCount, long lastSeq, SortedSet<Long> voidSeqs) {
+        public Summary {
+            voidSeqs = Collections.unmodifiableSortedSet(new TreeSet<>(voidSeqs));
+        }
+
+        /** A conversation with no void seq known. */
+        public Summary(ConversationId id, ConversationKind kind, Optional<String> name, int memberCount, long lastSeq) {
+            this(id, kind, name, memberCount, lastSeq, new TreeSet<>());
+        }
+
+        /** The messages after {@code mark}: the seqs in ({@code mark}, {@code lastSeq}] that hold no void. */
+        public long messagesAfter(long mark) {
+            if (mark >= lastSeq) {
+                return 0;
+            }
+            return lastSeq - Math.max(mark, 0) - voidSeqs.subSet(Math.max(mark, 0) + 1, lastSeq + 1).size();
+        }
     }
 
     /** One member's view of one conversation: where they joined and how far they have received and read. */

@@ -69,8 +69,18 @@ public interface MessageLog {
     }
 
     /** As {@link #append(ConversationId, ClientMessageId, UserId, DeviceId, Optional, Content, long)}, with the send's fast-path offer. */
+    default Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
+                            Optional<ConnectionId> senderConnection, Content content, long serverTimestamp, Optional<FastPathOffer> fastPath) {
+        return append(conversation, id, sender, device, senderConnection, content, serverTimestamp, fastPath, false);
+    }
+
+    /**
+     * As above; {@code resend} when the client says it sent this id before: then the store checks for the message first and a
+     * repeat takes no seq (a first transmission takes its seq while it checks, and a repeat of it leaves a void entry).
+     */
     Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
-                    Optional<ConnectionId> senderConnection, Content content, long serverTimestamp, Optional<FastPathOffer> fastPath);
+                    Optional<ConnectionId> senderConnection, Content content, long serverTimestamp, Optional<FastPathOffer> fastPath,
+                    boolean resend);
 
     /**
      * Records that the sender delivered a stamped message to every live connection of its members itself,

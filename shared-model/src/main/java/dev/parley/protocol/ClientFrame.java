@@ -35,9 +35,15 @@ public sealed interface ClientFrame extends Frame {
     /** FCM tokens are about 160 characters and APNs tokens 64; the bound keeps a token's key item within DynamoDB's 2 KB key limit. */
     int MAX_PUSH_TOKEN_LENGTH = 1024;
 
-    record MessageSend(ClientMessageId id, ConversationId conversationId, Content content, OptionalLong timestamp)
+    /**
+     * A send; {@code attempt} is 1 for its first transmission and counts up with each resend of the same {@code id}: a resend
+     * checks whether its message is stored before it takes a seq, so that it leaves no void entry.
+     */
+    record MessageSend(ClientMessageId id, ConversationId conversationId, Content content, OptionalLong timestamp, int attempt)
             implements ClientFrame {
         public static final String TYPE = "message.send";
+        /** Far above any client's retry budget; a bound so that a counter gone wrong is refused rather than trusted. */
+        public static final int MAX_ATTEMPT = 1_000_000;
 
         public MessageSend {
             present(id, "id");
@@ -48,6 +54,24 @@ public sealed interface ClientFrame extends Frame {
             }
             present(timestamp, "timestamp");
             timestamp.ifPresent(t -> atLeast(t, 0, "timestamp"));
+            if (attempt < 1 || attempt > MAX_ATTEMPT) {
+                throw new InvalidFieldException("attempt", "must be from 1 to " + MAX_ATTEMPT + ", was " + attempt);
+            }
+        }
+
+        /** A first transmission. */
+        public MessageSend(ClientMessageId id, ConversationId conversationId, Content content, OptionalLong timestamp) {
+            this(id, conversationId, content, timestamp, 1);
+        }
+
+        /** Whether a client sent this frame before (with the same id); a resend's claim is checked before it takes a seq. */
+        public boolean resend() {
+            return attempt > 1;
+        }
+
+        /** The same send, transmitted for the {@code attempt}th time. */
+        public MessageSend withAttempt(int attempt) {
+            return new MessageSend(id, conversationId, content, timestamp, attempt);
         }
 
         @Override

@@ -232,7 +232,7 @@ public final class FrameCodec {
     private static ClientFrame messageSend(JsonObjectReader r) {
         return new ClientFrame.MessageSend(
                 r.parsed("id", ClientMessageId::parse), conversationId(r),
-                r.object("content", FrameCodec::content), r.optionalInteger("timestamp"));
+                r.object("content", FrameCodec::content), r.optionalInteger("timestamp"), r.optionalInt("attempt", 1));
     }
 
     private static Content content(JsonObjectReader r) {
@@ -311,6 +311,9 @@ public final class FrameCodec {
                 json.put("conversation_id", f.conversationId().value());
                 json.set("content", content(f.content()));
                 f.timestamp().ifPresent(t -> json.put("timestamp", t));
+                if (f.resend()) {
+                    json.put("attempt", f.attempt());
+                }
             }
             case ClientFrame.MessageDelivered f -> {
                 json.put("conversation_id", f.conversationId().value());

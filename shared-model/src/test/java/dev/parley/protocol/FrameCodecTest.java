@@ -8,6 +8,7 @@ import dev.parley.model.Content;
 import dev.parley.model.ConversationId;
 import dev.parley.model.ErrorCode;
 import dev.parley.model.Message;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -128,6 +129,23 @@ class FrameCodecTest {
         ServerFrame.Error error = rejection("{\"type\":\"message.delivered\",\"conversation_id\":\"c-1\",\"seq\":" + seq + "}");
         assertThat(error.code()).isEqualTo(ErrorCode.BAD_REQUEST);
         assertThat(error.message()).isEqualTo(message);
+    }
+
+    @Test
+    void aResendCarriesItsAttemptAndAFirstTransmissionLeavesItOut() {
+        String first = send("\"c-1\"", "{\"type\":\"text\",\"body\":\"hi\"}");
+        assertThat(((ClientFrame.MessageSend) decoded(first)).attempt()).as("absent: the first transmission").isEqualTo(1);
+        ClientFrame.MessageSend resend = (ClientFrame.MessageSend) decoded(first.replace("}}", "},\"attempt\":3}"));
+        assertThat(resend.attempt()).isEqualTo(3);
+        assertThat(resend.resend()).isTrue();
+        assertThat(codec.encode(resend)).contains("\"attempt\":3");
+        assertThat(codec.encode(resend.withAttempt(1))).doesNotContain("attempt");
+        assertThat(codec.decodeClient(codec.encode(resend))).isEqualTo(new DecodeResult.Decoded<ClientFrame>(resend));
+        for (String bad : List.of("0", "-1", "1000001", "1.5", "\"2\"", "99999999999")) {
+            ServerFrame.Error error = rejection(first.replace("}}", "},\"attempt\":" + bad + "}"));
+            assertThat(error.code()).as(bad).isEqualTo(ErrorCode.BAD_REQUEST);
+            assertThat(error.message()).as(bad).contains("'attempt'");
+        }
     }
 
     @Test

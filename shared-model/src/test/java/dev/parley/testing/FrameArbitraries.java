@@ -60,7 +60,8 @@ public final class FrameArbitraries {
 
     public static List<Arbitrary<? extends ClientFrame>> eachClientFrameType() {
         List<Arbitrary<? extends ClientFrame>> all = new ArrayList<>();
-        all.add(Combinators.combine(clientMessageIds(), conversationIds(), contents(), optionalLong(timestamps()))
+        all.add(Combinators.combine(clientMessageIds(), conversationIds(), contents(), optionalLong(timestamps()),
+                        Arbitraries.integers().between(1, ClientFrame.MessageSend.MAX_ATTEMPT))
                 .as(ClientFrame.MessageSend::new));
         all.add(Combinators.combine(conversationIds(), seqs()).as(ClientFrame.MessageDelivered::new));
         all.add(Combinators.combine(conversationIds(), seqs()).as(ClientFrame.MessageRead::new));

@@ -7,16 +7,26 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbTable;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 
-/** The seqs sends took and left empty for good, filled with void entries as readers page past them. */
+/**
+ * The seqs sends took and left empty: given back as void entries by the send that took one and will not use it, or filled
+ * with void entries as readers page past them. Each void is counted on the conversation's head ({@link ConversationHeads#countVoid})
+ * so that no count of messages includes it.
+ */
 final class AbandonedSeqs {
+    private static final Logger LOG = LoggerFactory.getLogger(AbandonedSeqs.class);
     private final DynamoDbTable<StoredMessage> messageItems;
+    private final ConversationHeads heads;
     private final Clock clock;
 
-    AbandonedSeqs(DynamoDbTable<StoredMessage> messageItems, Clock clock) {
+    AbandonedSeqs(DynamoDbTable<StoredMessage> messageItems, ConversationHeads heads, Clock clock) {
         this.messageItems = messageItems;
+        this.heads = heads;
         this.clock = clock;
     }
 
@@ -43,14 +53,46 @@ final class AbandonedSeqs {
         return filled;
     }
 
-    /** Writes a void entry at a seq, unless a message got there first (which is then read back). */
+    /**
+     * Writes a void entry at a seq whose send may still store there (a retry storing at the seq its failed attempt reserved),
+     * unless a message got there first (which is then read back). The void is counted after it is written, and only by the
+     * call that wrote it, so a message is never counted as a void; if the count fails, the void stays uncounted and the
+     * members' unread counts one too many, which is logged.
+     */
     Message voidSeq(ConversationId conversation, long seq, long timestamp) {
         Message voided = Message.voided(conversation, seq, timestamp);
         try {
             messageItems.putItem(b -> b.item(new StoredMessage(voided, Optional.empty())).conditionExpression(DynamoMessageLog.SEQ_IS_FREE));
-            return voided;
         } catch (ConditionalCheckFailedException filledMeanwhile) {
             return MessagesTable.storedAt(messageItems, conversation, seq);
+        }
+        try {
+            heads.countVoid(conversation, seq);
+        } catch (SdkException failed) {
+            LOG.warn("the void at seq {} of {} is written but not counted: unread counts include it", seq, conversation, failed);
+        }
+        return voided;
+    }
+
+    /**
+     * Gives back a seq this send took and will not store at, as a void entry. No other send can store at it (the counter
+     * handed it to this one alone), so it is counted first, then written: a call that dies between the two leaves a counted
+     * empty seq, which the first reader past it voids (counting it again changes nothing). Nothing to do when the send took
+     * no seq ({@code taken} null); a failure is logged, and readers void the seq later.
+     */
+    void giveBack(ConversationId conversation, SeqCounter.Taken taken, long timestamp) {
+        if (taken == null) {
+            return;
+        }
+        long seq = taken.seq();
+        try {
+            heads.countVoid(conversation, seq);
+            messageItems.putItem(b -> b.item(new StoredMessage(Message.voided(conversation, seq, timestamp), Optional.empty()))
+                    .conditionExpression(DynamoMessageLog.SEQ_IS_FREE));
+        } catch (ConditionalCheckFailedException voidedByAReader) {
+            // A reader voided it first: it is a void either way.
+        } catch (SdkException failed) {
+            LOG.warn("voiding seq {} of {} failed; readers void it once it is old enough", seq, conversation, failed);
         }
     }
 }

@@ -7,6 +7,7 @@ import static dev.parley.functions.store.ConversationsTable.MEMBERS_VERSION;
 import static dev.parley.functions.store.ConversationsTable.MEMBER_COUNT;
 import static dev.parley.functions.store.ConversationsTable.NAME;
 import static dev.parley.functions.store.ConversationsTable.PK;
+import static dev.parley.functions.store.ConversationsTable.VOID_SEQS;
 
 import dev.parley.functions.retry.Backoff;
 import dev.parley.model.Conversation;
@@ -132,6 +133,17 @@ final class ConversationHeads {
         }
         put(ConversationsTable.SCHEMA.mapToItem(item), item.containsKey(LAST_SEQ) ? Long.parseLong(item.get(LAST_SEQ).n()) : 0);
         return true;
+    }
+
+    /**
+     * Adds a seq that holds (or is about to hold) a void entry to the head's {@link ConversationsTable#VOID_SEQS}. A set, so
+     * that a second write of the same void (a retry, a reader voiding a seq whose sender counted it) counts it once.
+     */
+    void countVoid(ConversationId id, long seq) {
+        dynamo.updateItem(b -> b.tableName(table).key(ConversationsTable.headItemKey(id))
+                .updateExpression("ADD #voids :seq").conditionExpression("attribute_exists(#pk)")
+                .expressionAttributeNames(Map.of("#voids", VOID_SEQS, "#pk", PK))
+                .expressionAttributeValues(Map.of(":seq", AttributeValue.fromNs(List.of(Long.toString(seq))))));
     }
 
     /** The group-wide marks kept on the head raised to at least {@code computed}; see the port. */

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import software.amazon.awssdk.enhanced.dynamodb.EnhancedType;
 import software.amazon.awssdk.enhanced.dynamodb.Key;
 import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticAttributeTags;
@@ -50,6 +51,11 @@ public final class ConversationsTable {
     /** On a group's head: the group-wide receipt marks last reported, which only rise. */
     public static final String ALL_DELIVERED = "allDeliveredSeq";
     public static final String ALL_READ = "allReadSeq";
+    /**
+     * On a head: the seqs that hold a void entry (a number set, absent while there is none), so that a count of messages after a
+     * read mark can leave them out (ConversationRepository.Summary#messagesAfter).
+     */
+    public static final String VOID_SEQS = "voidSeqs";
     public static final String CLAIM_SENDER = "senderId";
     public static final String CLAIM_TIMESTAMP = "serverTimestamp";
     /** Which append call wrote the claim. */
@@ -166,11 +172,13 @@ public final class ConversationsTable {
         private String name;
         private Integer memberCount;
         private Long lastSeq;
+        private Set<Long> voidSeqs;
 
         Summary build() {
             ConversationId id = conversationOfHead(require(key, PK, "a conversation head"));
             return new Summary(id, id.isDirect() ? ConversationKind.DIRECT : ConversationKind.GROUP, Optional.ofNullable(name),
-                    require(memberCount, MEMBER_COUNT, "a conversation head"), require(lastSeq, LAST_SEQ, "a conversation head"));
+                    require(memberCount, MEMBER_COUNT, "a conversation head"), require(lastSeq, LAST_SEQ, "a conversation head"),
+                    new TreeSet<>(voidSeqs == null ? Set.of() : voidSeqs));
         }
     }
 
@@ -183,5 +191,7 @@ public final class ConversationsTable {
                     .addAttribute(String.class, a -> a.name(NAME).getter(s -> s.name().orElse(null)).setter((b, v) -> b.name = v))
                     .addAttribute(Integer.class, a -> a.name(MEMBER_COUNT).getter(Summary::memberCount).setter((b, v) -> b.memberCount = v))
                     .addAttribute(Long.class, a -> a.name(LAST_SEQ).getter(Summary::lastSeq).setter((b, v) -> b.lastSeq = v))
+                    .addAttribute(EnhancedType.setOf(Long.class), a -> a.name(VOID_SEQS)
+                            .getter(s -> s.voidSeqs().isEmpty() ? null : Set.copyOf(s.voidSeqs())).setter((b, v) -> b.voidSeqs = v))
                     .build();
 }

@@ -23,8 +23,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.UUID;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbTable;
@@ -44,15 +42,16 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
  * the fast path, with its record once its posts are done ({@link #recordFastDelivery}; a fast path that
  * does not complete records nothing, and a retry finds its message by searching, {@link Originals}).</li>
  * </ol>
- * A retried send finds its claim taken: the seq it took beside the claim goes back at once as a void
- * entry, and the original is found through the seq on the claim. A send that fails after taking its
+ * A repeated first transmission finds its claim taken: the seq it took beside the claim goes back at once as a void
+ * entry (counted on the head, {@link AbandonedSeqs#giveBack}), and the original is found through the seq on the claim. A
+ * client's resend ({@code attempt} above 1) claims first and takes a seq only when the claim is its own, so a resend of a
+ * stored message takes none. A send that fails after taking its
  * seq leaves the seq on its claim, and a retry of it stores the message at that seq, so a failure
  * leaves no hole. A claim whose send died before recording a seq would refuse that client id forever;
  * once it is older than any send can run ({@link #CLAIM_ABANDONED_AFTER}), the next send with that id
  * looks for a message its send stored, and takes the claim over if there is none.
  */
 public final class DynamoMessageLog implements MessageLog {
-    private static final Logger LOG = LoggerFactory.getLogger(DynamoMessageLog.class);
     /**
      * When a claim with no message is known to be abandoned: far longer than the frame functions'
      * timeout (the manifest's test holds them to it), so its send cannot still be running.
@@ -83,48 +82,72 @@ public final class DynamoMessageLog implements MessageLog {
     public DynamoMessageLog(DynamoDbClient dynamo, DynamoDbClient sequencer, String messages, String conversations, String memberships, Clock clock) {
         this.messageItems = DynamoDbEnhancedClient.builder().dynamoDbClient(dynamo).build().table(messages, MessagesTable.SCHEMA);
         this.claims = new SendClaims(dynamo, conversations);
-        this.counter = new SeqCounter(dynamo, sequencer, conversations, memberships, new ConversationHeads(dynamo, conversations, Backoff.DYNAMODB));
+        ConversationHeads heads = new ConversationHeads(dynamo, conversations, Backoff.DYNAMODB);
+        this.counter = new SeqCounter(dynamo, sequencer, conversations, memberships, heads);
         this.clock = clock;
-        this.abandoned = new AbandonedSeqs(messageItems, clock);
+        this.abandoned = new AbandonedSeqs(messageItems, heads, clock);
         this.originals = new Originals(dynamo, messages, messageItems, claims, clock);
         this.pages = new MessagePages(dynamo, messages, messageItems, abandoned);
     }
 
     @Override
     public Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device, Optional<ConnectionId> senderConnection,
-                           Content content, long serverTimestamp, Optional<FastPathOffer> fastPath) {
+                           Content content, long serverTimestamp, Optional<FastPathOffer> fastPath, boolean resend) {
         // The attempt id tells this call's own claim from another's when the SDK retries a put that was
         // applied but answered late.
         String attempt = UUID.randomUUID().toString();
         Message draft = new Message(id, conversation, 1, sender, device, content, serverTimestamp);
         return SdkErrors.translating("storing a message", () -> {
-            // Step 1: the claim and the seq side by side, one round trip instead of two. A retried send then
-            // takes a seq it does not use, and gives it back as a void entry: retries are rare, sends are not.
+            if (resend) {
+                // A client's resend: its first transmission was likely stored, so the claim is checked before a seq is taken
+                // (two round trips), and a repeat takes none and leaves no void.
+                if (claims.claim(conversation, id, sender, serverTimestamp, attempt) == SendClaims.Claimed.OURS) {
+                    return store(draft, senderConnection, holdingClaim(conversation, id, Outcome.of(() -> counter.next(conversation, sender))),
+                            false, fastPath);
+                }
+                return repeated(draft, senderConnection, attempt, Optional.empty(), fastPath);
+            }
+            // Step 1: the claim and the seq side by side, one round trip instead of two. A repeat then
+            // takes a seq it does not use, and gives it back as a void entry: repeats are rare, sends are not.
             Future<SendClaims.Claimed> claiming = threads.submit(() -> claims.claim(conversation, id, sender, serverTimestamp, attempt));
             Outcome<SeqCounter.Taken> taking = Outcome.of(() -> counter.next(conversation, sender));
             Outcome<SendClaims.Claimed> claimed = Outcome.of(claiming);
             if (claimed.failure() != null) {
-                giveBack(conversation, taking, serverTimestamp);
+                abandoned.giveBack(conversation, taking.value(), serverTimestamp);
                 throw claimed.failure();
             }
             if (claimed.value() == SendClaims.Claimed.OURS) {
                 return store(draft, senderConnection, holdingClaim(conversation, id, taking), false, fastPath);
             }
-            giveBack(conversation, taking, serverTimestamp);
-            Optional<Message> original = originals.find(conversation, id, sender);
-            if (original.isPresent()) {
-                return new Appended(original.get(), true);
-            }
+            abandoned.giveBack(conversation, taking.value(), serverTimestamp);
             // Not stored, and the sender may not send (any more): refused as a first send would be.
-            if (taking.failure() != null && SeqCounter.tookNone(taking.failure())) {
-                throw taking.failure();
-            }
-            OptionalLong reserved = claims.takeOver(conversation, id, sender, serverTimestamp, attempt);
-            if (reserved.isPresent()) {
-                return store(draft, senderConnection, new SeqCounter.Taken(reserved.getAsLong(), OptionalInt.empty()), true, fastPath);
-            }
-            return store(draft, senderConnection, holdingClaim(conversation, id, Outcome.of(() -> counter.next(conversation, sender))), false, fastPath);
+            Optional<RuntimeException> refused = Optional.ofNullable(taking.failure()).filter(SeqCounter::tookNone);
+            return repeated(draft, senderConnection, attempt, refused, fastPath);
         });
+    }
+
+    /**
+     * A send whose client id another call claimed first: the message that call stored, or, when its send died before
+     * storing, the claim taken over once it is abandoned (the seq it left on it, or the next one).
+     *
+     * @param refused why the sender may not send, when this call learnt it already (a send that is not stored is refused)
+     */
+    private Appended repeated(Message draft, Optional<ConnectionId> senderConnection, String attempt, Optional<RuntimeException> refused,
+                              Optional<FastPathOffer> fastPath) {
+        ConversationId conversation = draft.conversationId();
+        Optional<Message> original = originals.find(conversation, draft.id(), draft.senderId());
+        if (original.isPresent()) {
+            return new Appended(original.get(), true);
+        }
+        if (refused.isPresent()) {
+            throw refused.get();
+        }
+        OptionalLong reserved = claims.takeOver(conversation, draft.id(), draft.senderId(), draft.serverTimestamp(), attempt);
+        if (reserved.isPresent()) {
+            return store(draft, senderConnection, new SeqCounter.Taken(reserved.getAsLong(), OptionalInt.empty()), true, fastPath);
+        }
+        return store(draft, senderConnection, holdingClaim(conversation, draft.id(),
+                Outcome.of(() -> counter.next(conversation, draft.senderId()))), false, fastPath);
     }
 
     /** The seq a send that holds its claim took; when it took none, the claim is released, so the same send may be tried again. */
@@ -133,18 +156,6 @@ public final class DynamoMessageLog implements MessageLog {
             claims.release(conversation, id);
         }
         return taking.orThrow();
-    }
-
-    /** Gives back a seq a send took but will not store at, as a void entry; if that fails, readers void it later. */
-    private void giveBack(ConversationId conversation, Outcome<SeqCounter.Taken> taking, long timestamp) {
-        if (taking.value() == null) {
-            return;
-        }
-        try {
-            abandoned.voidSeq(conversation, taking.value().seq(), timestamp);
-        } catch (SdkException failed) {
-            LOG.warn("voiding seq {} of {} failed; readers void it once it is old enough", taking.value().seq(), conversation, failed);
-        }
     }
 
     /**
@@ -167,7 +178,7 @@ public final class DynamoMessageLog implements MessageLog {
         try {
             messageItems.putItem(b -> b.item(new StoredMessage(message, senderConnection, fastPathUntil)).conditionExpression(SEQ_IS_FREE));
         } catch (ConditionalCheckFailedException stored) {
-            awaitRecorded(recording, message);
+            SendClaims.awaitRecorded(recording, message);
             // Another retry of this same send stored it first, or this send's own first attempt at the put
             // was applied but answered late and the SDK retried it; or, for a reserved seq, the seq was
             // voided meanwhile, and the message takes the next one.
@@ -190,30 +201,15 @@ public final class DynamoMessageLog implements MessageLog {
                 if (recording == null && !reserved) {
                     claims.recordSeq(conversation, message.id(), seq, Optional.empty());
                 } else {
-                    awaitRecorded(recording, message);
+                    SendClaims.awaitRecorded(recording, message);
                 }
             } catch (SdkException alsoFailed) {
                 failed.addSuppressed(alsoFailed);
             }
             throw failed;
         }
-        awaitRecorded(recording, message);
+        SendClaims.awaitRecorded(recording, message);
         return new Appended(message, false, fastPathUntil);
-    }
-
-    /**
-     * Waits for the seq's record on the claim. If it failed, the message is stored all the same: a retry
-     * of the send then finds it later (once the claim counts as abandoned, by searching), so the send
-     * is not failed for it.
-     */
-    private static void awaitRecorded(Future<?> recording, Message message) {
-        if (recording == null) {
-            return;
-        }
-        Outcome<?> recorded = Outcome.of(recording);
-        if (recorded.failure() != null) {
-            LOG.warn("recording seq {} of {} on its claim failed", message.seq(), message.conversationId(), recorded.failure());
-        }
     }
 
     @Override

@@ -28,6 +28,7 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
  * failed claim is told from this call's own by the old item its condition returns.
  */
 final class SendClaims {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SendClaims.class);
     private final DynamoDbClient dynamo;
     private final String table;
 
@@ -145,6 +146,20 @@ final class SendClaims {
             return OptionalLong.empty();
         } catch (ConditionalCheckFailedException stillRunning) {
             throw new DomainException(ErrorCode.CONFLICT, "a send with id " + id + " is still in progress; retry it");
+        }
+    }
+
+    /**
+     * Waits for a seq's record on its claim, made beside the message's put. If it failed, the message is stored all the same:
+     * a retry of the send then finds it later (once the claim counts as abandoned, by searching), so the send is not failed for it.
+     */
+    static void awaitRecorded(java.util.concurrent.Future<?> recording, dev.parley.model.Message message) {
+        if (recording == null) {
+            return;
+        }
+        Outcome<?> recorded = Outcome.of(recording);
+        if (recorded.failure() != null) {
+            LOG.warn("recording seq {} of {} on its claim failed", message.seq(), message.conversationId(), recorded.failure());
         }
     }
 }

@@ -95,9 +95,9 @@ public final class Conversations {
         throw new DomainException(ErrorCode.CONFLICT, "the members of " + id + " kept changing; retry");
     }
 
-    /** A member's unread count: the seqs after what they read, or after they joined. */
+    /** A member's unread count: the messages (voids left out) after what they read, or after they joined. */
     static long unread(Membership membership, Summary summary) {
-        return Math.max(0, summary.lastSeq() - Math.max(membership.watermarks().readSeq(), membership.joinedAfterSeq()));
+        return summary.messagesAfter(Math.max(membership.watermarks().readSeq(), membership.joinedAfterSeq()));
     }
 
     /** {@code conversation.list}: a page of the caller's conversations, each with its last seq and the caller's unread count. */

@@ -82,7 +82,7 @@ public final class SendMessage {
         MessageLog.Appended appended;
         try {
             appended = messages.append(send.conversationId(), send.id(), caller.user(), caller.device(),
-                    Optional.of(caller.connection()), send.content(), clock.millis(), fastPath);
+                    Optional.of(caller.connection()), send.content(), clock.millis(), fastPath, send.resend());
         } catch (RuntimeException refused) {
             lookup.ifPresent(running -> running.cancel(true));
             throw refused;

@@ -40,7 +40,8 @@ class TableFormatTest {
                 ConversationsTable.ADMINS, ConversationsTable.CREATED_BY, ConversationsTable.LAST_SEQ, ConversationsTable.VERSION))
                 .containsExactly("pk", "kind", "name", "members", "admins", "createdBy", "lastSeq", "version");
         assertThat(List.of(ConversationsTable.MEMBER_COUNT, ConversationsTable.MEMBERS_VERSION, ConversationsTable.ALL_DELIVERED,
-                ConversationsTable.ALL_READ)).containsExactly("memberCount", "membersVersion", "allDeliveredSeq", "allReadSeq");
+                ConversationsTable.ALL_READ, ConversationsTable.VOID_SEQS)).containsExactly("memberCount", "membersVersion", "allDeliveredSeq",
+                "allReadSeq", "voidSeqs");
         assertThat(List.of(ConversationsTable.CLAIM_SENDER, ConversationsTable.CLAIM_TIMESTAMP, ConversationsTable.CLAIM_ATTEMPT,
                 ConversationsTable.CLAIM_SEQ, ConversationsTable.CLAIM_FAST_DELIVERY))
                 .containsExactly("senderId", "serverTimestamp", "attempt", "seq", "fastDelivery");
@@ -53,7 +54,7 @@ class TableFormatTest {
                 .isEqualTo("K#d:alice:bob#3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e10");
         assertThat(ConversationsTable.SCHEMA.attributeNames()).as("lastSeq kept, at 0, for the previous release to read")
                 .containsExactlyInAnyOrder("pk", "kind", "name", "members", "admins", "createdBy", "version", "lastSeq");
-        assertThat(ConversationsTable.HEAD_SCHEMA.attributeNames()).containsExactlyInAnyOrder("pk", "name", "memberCount", "lastSeq");
+        assertThat(ConversationsTable.HEAD_SCHEMA.attributeNames()).containsExactlyInAnyOrder("pk", "name", "memberCount", "lastSeq", "voidSeqs");
     }
 
     @Test

@@ -118,4 +118,25 @@ class ConversationsTest {
                 new ConversationSummary(direct, ConversationKind.DIRECT, Optional.empty(), 2, 0, 0));
         assertThat(page.nextCursor()).isEmpty();
     }
+
+    @Test
+    void voidsAreNeverUnreadInTheListNorInThePushBadge() {
+        ConversationId chat = conversations.create(alice, new ClientFrame.ConversationCreate(request(), ConversationKind.DIRECT, List.of(BOB),
+                Optional.empty())).conversation().id();
+        List<ClientMessageId> ids = java.util.stream.IntStream.range(0, 21).mapToObj(i -> ClientMessageId.random()).toList();
+        ids.forEach(id -> world.messages.append(chat, id, ALICE, DeviceId.DEFAULT, Optional.empty(), Content.text("m"), 1));
+        // A send repeated as a first transmission (its ack was lost): the store gives back the seq it took as a void.
+        world.messages.append(chat, ids.get(20), ALICE, DeviceId.DEFAULT, Optional.empty(), Content.text("m"), 1);
+        assertThat(world.conversations.requireSummary(chat).lastSeq()).as("21 messages and a void").isEqualTo(22);
+        Badges badges = new Badges(world.conversations, new dev.parley.testsupport.ports.InMemoryInbox());
+        Caller bob = Fixture.caller(BOB, "bob-phone");
+
+        assertThat(conversations.list(bob, new ClientFrame.ConversationList(Optional.empty())).conversations())
+                .singleElement().extracting(ConversationSummary::unreadCount).isEqualTo(21L);
+        assertThat(badges.of(BOB)).isEqualTo(21);
+        world.conversations.advance(BOB, chat, new ReceiptWatermarks(20, 20));
+        assertThat(conversations.list(bob, new ClientFrame.ConversationList(Optional.empty())).conversations())
+                .singleElement().extracting(ConversationSummary::unreadCount).as("seq 21 is unread, the void at 22 is not").isEqualTo(1L);
+        assertThat(badges.of(BOB)).isEqualTo(1);
+    }
 }

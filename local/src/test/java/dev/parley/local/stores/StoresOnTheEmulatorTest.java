@@ -182,6 +182,31 @@ class StoresOnTheEmulatorTest {
         assertThat(gap.getFirst().isVoid()).as("abandoned: a later message is older than the claim's 30 s").isTrue();
         assertThat(log.before(conversation, 3, 5)).extracting(Message::seq).as("newest first, 3 itself left out").containsExactly(2L, 1L);
         assertThat(log.before(conversation, 4, 5)).extracting(Message::seq).containsExactly(3L, 2L, 1L);
+        assertThat(tables.conversations().requireSummary(conversation)).as("the reader that voided seq 2 counted it, once")
+                .satisfies(summary -> {
+                    assertThat(summary.voidSeqs()).containsExactly(2L);
+                    assertThat(summary.messagesAfter(0)).isEqualTo(2);
+                });
+    }
+
+    @Test
+    void aVoidWhoseCountFailedIsNeverCountedTwiceNorAMessageCountedAsAVoid() {
+        DynamoMessageLog log = messageLog();
+        UserId alice = UserId.of("alice");
+        ConversationId conversation = direct(alice, UserId.of("bob"));
+        long longAgo = System.currentTimeMillis() - DynamoMessageLog.CLAIM_ABANDONED_AFTER.toMillis() - 5_000;
+        log.append(conversation, ClientMessageId.random(), alice, DeviceId.DEFAULT, C1, Content.text("m1"), longAgo);
+        takeSeq(conversation);
+        log.append(conversation, ClientMessageId.random(), alice, DeviceId.DEFAULT, C1, Content.text("m3"), longAgo);
+        // The head refuses the count: the void is still written, and the page still reads.
+        emulator.faults().add(new Faults.Rule("UpdateItem", ParleyManifest.CONVERSATIONS, Faults.Kind.INTERNAL_SERVER_ERROR, 1.0, 0));
+        assertThat(log.after(conversation, 0, 10)).extracting(Message::isVoid).containsExactly(false, true, false);
+        emulator.faults().clear();
+        assertThat(tables.conversations().requireSummary(conversation).voidSeqs()).as("uncounted: one unread too many, never one too few")
+                .isEmpty();
+        assertThat(log.after(conversation, 0, 10)).extracting(Message::isVoid).containsExactly(false, true, false);
+        assertThat(tables.conversations().requireSummary(conversation).voidSeqs()).as("a later reader finds the void written: no second count")
+                .isEmpty();
     }
 
     @Test
@@ -230,6 +255,7 @@ class StoresOnTheEmulatorTest {
         List<Message> stored = log.after(conversation, 0, 10);
         assertThat(stored).extracting(Message::seq).containsExactly(1L, 2L);
         assertThat(stored.get(1).isVoid()).as("the retry's own seq is a void entry now, not a hole readers wait 30 s to fill").isTrue();
+        assertThat(tables.conversations().requireSummary(conversation).voidSeqs()).as("and counted as one").containsExactly(2L);
         assertThat(log.append(conversation, ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000032"), alice, DeviceId.DEFAULT, C1,
                 Content.text("next"), now + 20).message().seq()).isEqualTo(3);
         assertThatThrownBy(() -> log.append(conversation, id, UserId.of("bob"), DeviceId.DEFAULT, C1, Content.text("mine"), now + 30))

@@ -31,6 +31,7 @@ public final class InMemoryConversations implements ConversationRepository {
     private final Map<ConversationId, Stored> conversations = new HashMap<>();
     /** Each conversation's seq counter, kept apart from its member list as the store keeps it on the conversation's head. */
     private final Map<ConversationId, Long> lastSeqs = new HashMap<>();
+    private final Map<ConversationId, java.util.SortedSet<Long>> voidSeqs = new HashMap<>();
     private final Map<ConversationId, ReceiptWatermarks> groupMarks = new HashMap<>();
     /** When each member was last told of a conversation's receipts, by user, then conversation. */
     private final Map<UserId, Map<String, Instant>> noticeTurns = new HashMap<>();
@@ -77,7 +78,8 @@ public final class InMemoryConversations implements ConversationRepository {
             return Optional.empty();
         }
         Conversation conversation = stored.conversation();
-        return Optional.of(new Summary(id, conversation.kind(), conversation.name(), conversation.members().size(), lastSeqs.get(id)));
+        return Optional.of(new Summary(id, conversation.kind(), conversation.name(), conversation.members().size(), lastSeqs.get(id),
+                voidSeqs.getOrDefault(id, new java.util.TreeSet<>())));
     }
 
     @Override
@@ -205,5 +207,10 @@ public final class InMemoryConversations implements ConversationRepository {
         long next = lastSeqs.get(id) + 1;
         lastSeqs.put(id, next);
         return next;
+    }
+
+    /** Records a seq that holds a void entry, as the DynamoDB store counts it on the conversation's head. */
+    synchronized void countVoid(ConversationId id, long seq) {
+        voidSeqs.computeIfAbsent(id, c -> new java.util.TreeSet<>()).add(seq);
     }
 }

@@ -22,7 +22,8 @@ import java.util.TreeMap;
 /**
  * Each conversation's messages in memory, for use-case tests; {@link MessageLogContract} holds it to
  * the DynamoDB adapter's behaviour. Seqs come from the {@link InMemoryConversations} counter, so only
- * members may append, and a conversation's last seq moves with its messages.
+ * members may append, and a conversation's last seq moves with its messages. As in the DynamoDB store, a repeat sent as a first
+ * transmission takes a seq and gives it back as a counted void entry, and a resend takes none.
  */
 public class InMemoryMessageLog implements MessageLog {
     /** A message as stored, with the connection it was sent on and its fast-path stamp. */
@@ -41,9 +42,15 @@ public class InMemoryMessageLog implements MessageLog {
     @Override
     public synchronized Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
                                         Optional<ConnectionId> senderConnection, Content content, long serverTimestamp,
-                                        Optional<FastPathOffer> fastPath) {
+                                        Optional<FastPathOffer> fastPath, boolean resend) {
         Message earlier = byClientId.getOrDefault(conversation, Map.of()).get(id);
         if (earlier != null) {
+            if (!resend && earlier.senderId().equals(sender)) {
+                // The store takes a first transmission's seq while it checks the id, and gives a repeat's back.
+                long spare = conversations.takeSeq(conversation, sender);
+                conversations.countVoid(conversation, spare);
+                bySeq.get(conversation).put(spare, new Stored(Message.voided(conversation, spare, serverTimestamp), Optional.empty(), OptionalLong.empty()));
+            }
             if (!earlier.senderId().equals(sender)) {
                 throw new DomainException(ErrorCode.CONFLICT, "id " + id + " is already used in conversation " + conversation);
             }

@@ -116,6 +116,42 @@ public abstract class MessageLogContract {
     }
 
     @Test
+    void aRepeatedFirstTransmissionLeavesItsSpareSeqCountedAsAVoidSoThatOnlyMessagesCount() {
+        List<ClientMessageId> ids = IntStream.range(0, 21).mapToObj(i -> ClientMessageId.random()).toList();
+        ids.forEach(id -> append(id, ALICE, "m"));
+        append(ids.get(7), ALICE, "m");
+        append(ClientMessageId.random(), ALICE, "after the repeat");
+
+        ConversationRepository.Summary summary = conversations.requireSummary(chat);
+        List<Long> voids = log.after(chat, 0, 100).stream().filter(Message::isVoid).map(Message::seq).toList();
+        assertThat(summary.voidSeqs()).as("every void entry stored is counted on the summary, and nothing else").containsExactlyElementsOf(voids);
+        assertThat(summary.messagesAfter(0)).as("22 messages, whatever seqs the repeat took").isEqualTo(22);
+        assertThat(summary.messagesAfter(summary.lastSeq() - 1)).isEqualTo(1);
+        assertThat(summary.messagesAfter(summary.lastSeq())).isZero();
+    }
+
+    @Test
+    void aResendOfAStoredMessageTakesNoSeq() {
+        ClientMessageId id = ClientMessageId.random();
+        MessageLog.Appended first = append(id, ALICE, "hello");
+        MessageLog.Appended resent = log.append(chat, id, ALICE, DeviceId.of("phone"), PHONE, Content.text("hello"), 1_700_000_000_000L,
+                Optional.empty(), true);
+
+        assertThat(resent.duplicate()).isTrue();
+        assertThat(resent.message()).isEqualTo(first.message());
+        assertThat(conversations.requireSummary(chat).lastSeq()).as("no seq taken").isEqualTo(1);
+        assertThat(conversations.requireSummary(chat).voidSeqs()).isEmpty();
+        MessageLog.Appended newResend = log.append(chat, ClientMessageId.random(), ALICE, DeviceId.of("phone"), PHONE, Content.text("lost ack"),
+                1_700_000_000_000L, Optional.empty(), true);
+        assertThat(newResend.duplicate()).as("a resend whose first transmission never arrived is stored like a first send").isFalse();
+        assertThat(newResend.message().seq()).isEqualTo(2);
+        assertThatThrownBy(() -> log.append(chat, id, BOB, DeviceId.of("phone"), Optional.empty(), Content.text("mine"), 1_700_000_000_000L,
+                Optional.empty(), true)).as("another sender's resend with a used id").isInstanceOfSatisfying(DomainException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
+        assertThat(conversations.requireSummary(chat).lastSeq()).isEqualTo(2);
+    }
+
+    @Test
     void anIdAnotherSenderUsedIsAConflict() {
         ClientMessageId id = ClientMessageId.random();
         append(id, ALICE, "mine");

@@ -1,0 +1,197 @@
+package dev.parley.local.stores;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.parley.functions.manifest.ParleyManifest;
+import dev.parley.functions.store.DynamoConversationRepository;
+import dev.parley.functions.store.DynamoMessageLog;
+import dev.parley.local.dynamodb.Faults;
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.ConnectionId;
+import dev.parley.model.Content;
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.Message;
+import dev.parley.model.ReceiptWatermarks;
+import dev.parley.model.UserId;
+import dev.parley.ports.ConversationRepository;
+import dev.parley.ports.MessageLog;
+import dev.parley.testsupport.ManualClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+
+/**
+ * Unread counts leave voids out, whatever sends, repeats (as first transmissions or marked resends), failed sends, their
+ * retries and reads interleave, on the DynamoDB adapters against the emulator: after every step no seq counted as a void holds
+ * a message and every void stored is counted, so the count is never below the messages after the read mark; once readers have
+ * voided the seqs of sends that died, it equals them.
+ */
+class UnreadCountProperties {
+    private static final UserId ALICE = UserId.of("alice");
+    private static final UserId BOB = UserId.of("bob");
+    private static final AtomicInteger CONVERSATIONS = new AtomicInteger();
+    private static EmulatedTables tables;
+
+    @BeforeContainer
+    static void start() {
+        tables = new EmulatedTables();
+    }
+
+    @AfterContainer
+    static void stop() {
+        tables.close();
+    }
+
+    /** One thing a client or the store does. {@code pick} chooses among the sends made so far. */
+    sealed interface Step {
+    }
+
+    record Send(boolean byAlice) implements Step {
+    }
+
+    record Repeat(int pick, boolean markedResend) implements Step {
+    }
+
+    /** A send whose message put fails after it took its seq (the store was down): nothing stored, the seq left on its claim. */
+    record FailedSend(boolean byAlice) implements Step {
+    }
+
+    record Read(double upTo) implements Step {
+    }
+
+    /** Time passes beyond the claims' 30 s and a member pages through the conversation, voiding what sends left empty. */
+    record Settle() implements Step {
+    }
+
+    @Provide
+    Arbitrary<List<Step>> steps() {
+        Arbitrary<Step> step = Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(6, Arbitraries.of(true, false).map(Send::new)),
+                net.jqwik.api.Tuple.of(3, net.jqwik.api.Combinators.combine(Arbitraries.integers().between(0, 1000), Arbitraries.of(true, false))
+                        .as(Repeat::new)),
+                net.jqwik.api.Tuple.of(2, Arbitraries.of(true, false).map(FailedSend::new)),
+                net.jqwik.api.Tuple.of(2, Arbitraries.doubles().between(0, 1).map(Read::new)),
+                net.jqwik.api.Tuple.of(1, Arbitraries.just(new Settle())));
+        return step.list().ofMinSize(1).ofMaxSize(30);
+    }
+
+    private record Sent(ClientMessageId id, UserId sender) {
+    }
+
+    @Property(tries = 40)
+    void unreadCountsTheMessagesAfterTheReadMarkAndNeverAVoid(@ForAll("steps") List<Step> steps) {
+        ManualClock clock = new ManualClock(Instant.parse("2026-12-01T00:00:00Z"));
+        // Without the SDK's retries, so that a failed put fails at once.
+        DynamoMessageLog log = new DynamoMessageLog(tables.noRetries, tables.noRetries, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS,
+                ParleyManifest.MEMBERSHIPS, clock);
+        // A reader that voids nothing (its clock is before every message), to see what is stored.
+        DynamoMessageLog stored = new DynamoMessageLog(tables.noRetries, tables.noRetries, ParleyManifest.MESSAGES, ParleyManifest.CONVERSATIONS,
+                ParleyManifest.MEMBERSHIPS, java.time.Clock.fixed(Instant.EPOCH, java.time.ZoneOffset.UTC));
+        DynamoConversationRepository conversations = tables.conversations(tables.noRetries);
+        ConversationId chat = conversations.createIfAbsent(Conversation.group(ConversationId.of("g:unread-" + CONVERSATIONS.incrementAndGet()), ALICE,
+                List.of(BOB), Optional.empty()), ALICE).conversation().id();
+        List<Sent> sent = new ArrayList<>();
+        Map<ClientMessageId, Long> acked = new HashMap<>();
+
+        for (Step step : steps) {
+            switch (step) {
+                case Send send -> {
+                    Sent made = new Sent(ClientMessageId.random(), send.byAlice() ? ALICE : BOB);
+                    sent.add(made);
+                    acked.put(made.id(), append(log, chat, made, clock, false).message().seq());
+                }
+                case Repeat repeat when !sent.isEmpty() -> {
+                    Sent again = sent.get(repeat.pick() % sent.size());
+                    long seq = append(log, chat, again, clock, repeat.markedResend()).message().seq();
+                    Long before = acked.putIfAbsent(again.id(), seq);
+                    assertThat(before == null ? seq : before).as("a repeat is answered with the first seq").isEqualTo(seq);
+                }
+                case Repeat noneYet -> {
+                }
+                case FailedSend failed -> {
+                    Sent made = new Sent(ClientMessageId.random(), failed.byAlice() ? ALICE : BOB);
+                    sent.add(made);
+                    tables.emulator.faults().add(new Faults.Rule("PutItem", ParleyManifest.MESSAGES, Faults.Kind.INTERNAL_SERVER_ERROR, 1.0, 0));
+                    try {
+                        append(log, chat, made, clock, false);
+                        throw new AssertionError("the put was to fail");
+                    } catch (dev.parley.ports.UnavailableException expected) {
+                        // Refused: the client will resend it (a Repeat step), or never.
+                    } finally {
+                        tables.emulator.faults().clear();
+                    }
+                }
+                case Read read -> {
+                    long upTo = (long) Math.floor(read.upTo() * conversations.requireSummary(chat).lastSeq());
+                    conversations.advance(BOB, chat, new ReceiptWatermarks(upTo, upTo));
+                }
+                case Settle settle -> settle(log, chat, clock, sent, acked);
+            }
+            clock.advance(Duration.ofMillis(500));
+            check(conversations, stored, chat, acked, false);
+        }
+        settle(log, chat, clock, sent, acked);
+        check(conversations, stored, chat, acked, true);
+    }
+
+    /** Past the claims' window, a last message sent and past it too, then a member's sync from the start: every empty seq below it voided. */
+    private static void settle(DynamoMessageLog log, ConversationId chat, ManualClock clock, List<Sent> sent, Map<ClientMessageId, Long> acked) {
+        clock.advance(DynamoMessageLog.CLAIM_ABANDONED_AFTER.plusSeconds(1));
+        Sent last = new Sent(ClientMessageId.random(), ALICE);
+        sent.add(last);
+        acked.put(last.id(), append(log, chat, last, clock, false).message().seq());
+        clock.advance(DynamoMessageLog.CLAIM_ABANDONED_AFTER.plusSeconds(1));
+        for (long after = 0; ; ) {
+            List<Message> page = log.after(chat, after, 100);
+            if (page.isEmpty()) {
+                return;
+            }
+            after = page.getLast().seq();
+        }
+    }
+
+    private static MessageLog.Appended append(DynamoMessageLog log, ConversationId chat, Sent sent, ManualClock clock, boolean resend) {
+        return log.append(chat, sent.id(), sent.sender(), DeviceId.DEFAULT, Optional.of(ConnectionId.of("c-" + sent.sender().value())),
+                Content.text("m"), clock.millis(), Optional.empty(), resend);
+    }
+
+    private static void check(DynamoConversationRepository conversations, DynamoMessageLog stored, ConversationId chat,
+                              Map<ClientMessageId, Long> acked, boolean settled) {
+        ConversationRepository.Summary summary = conversations.requireSummary(chat);
+        List<Message> entries = stored.after(chat, 0, 1000);
+        Set<Long> messageSeqs = entries.stream().filter(m -> !m.isVoid()).map(Message::seq).collect(Collectors.toCollection(TreeSet::new));
+        Set<Long> voidSeqs = entries.stream().filter(Message::isVoid).map(Message::seq).collect(Collectors.toCollection(TreeSet::new));
+        assertThat(messageSeqs).as("the messages stored are those acknowledged, each once").isEqualTo(new TreeSet<>(acked.values()));
+        assertThat(summary.voidSeqs()).as("no seq counted as a void holds a message").noneMatch(messageSeqs::contains);
+        assertThat(summary.voidSeqs()).as("every void stored is counted").containsAll(voidSeqs);
+
+        ConversationRepository.Membership bob = conversations.membership(BOB, chat).orElseThrow();
+        long mark = Math.max(bob.watermarks().readSeq(), bob.joinedAfterSeq());
+        long messagesAfterMark = messageSeqs.stream().filter(seq -> seq > mark).count();
+        long unread = summary.messagesAfter(mark);
+        if (settled) {
+            assertThat(unread).as("settled: bob's unread count is the messages after his read mark " + mark).isEqualTo(messagesAfterMark);
+        } else {
+            long emptySeqs = summary.lastSeq() - messageSeqs.size() - voidSeqs.size();
+            assertThat(unread).as("never below the messages after the mark, above them only by seqs of sends still unresolved")
+                    .isBetween(messagesAfterMark, messagesAfterMark + emptySeqs);
+        }
+    }
+}
