@@ -24,11 +24,19 @@ final class Outbox {
     private final Map<ClientMessageId, CompletableFuture<ServerFrame.MessageAck>> futures = new HashMap<>();
     /** When each send at a queue's head went out on the current connection (epoch ms); absent: not yet. */
     private final Map<ClientMessageId, Long> transmittedAt = new HashMap<>();
+    /** When a head on the wire goes out again before its ack timeout: the server or its gateway refused it (epoch ms). */
+    private final Map<ClientMessageId, Long> resendAt = new HashMap<>();
+    /** How many times each send went out, on any connection: its next transmission is attempt this plus one. */
+    private final Map<ClientMessageId, Integer> transmissions = new HashMap<>();
 
     Outbox(ClientStore store) {
         this.store = store;
-        // Sends an earlier run of the app made and never saw acknowledged: they go out again, under their own ids.
-        store.pendingSends().forEach(send -> queues.computeIfAbsent(send.conversation(), c -> new ArrayDeque<>()).add(send));
+        // Sends an earlier run of the app made and never saw acknowledged: they go out again, under their own ids, as
+        // resends (they may have reached the server before the app stopped).
+        store.pendingSends().forEach(send -> {
+            queues.computeIfAbsent(send.conversation(), c -> new ArrayDeque<>()).add(send);
+            transmissions.put(send.id(), 1);
+        });
     }
 
     CompletableFuture<ServerFrame.MessageAck> add(ClientStore.PendingSend send) {
@@ -51,30 +59,58 @@ final class Outbox {
         return ready;
     }
 
-    /** The heads on the wire since before {@code sentBefore} (epoch ms) with no answer: to send again. */
-    List<ClientStore.PendingSend> overdue(long sentBefore) {
-        List<ClientStore.PendingSend> overdue = new ArrayList<>();
+    /**
+     * The heads to send again now: those on the wire since before {@code sentBefore} (epoch ms) with no answer and no resend
+     * scheduled, and those whose scheduled resend is due at {@code now}.
+     */
+    List<ClientStore.PendingSend> due(long sentBefore, long now) {
+        List<ClientStore.PendingSend> due = new ArrayList<>();
         queues.values().forEach(queue -> {
             ClientStore.PendingSend head = queue.peek();
-            if (head != null && transmittedAt.getOrDefault(head.id(), Long.MAX_VALUE) < sentBefore) {
-                overdue.add(head);
+            if (head == null || !transmittedAt.containsKey(head.id())) {
+                return;
+            }
+            Long resend = resendAt.get(head.id());
+            if (resend == null ? transmittedAt.get(head.id()) < sentBefore : resend <= now) {
+                due.add(head);
             }
         });
-        return overdue;
+        return due;
     }
 
-    void transmitted(ClientMessageId id, long at) {
+    /** Records a transmission; returns its attempt number (1 for the first, on whatever connection). */
+    int transmitted(ClientMessageId id, long at) {
         transmittedAt.put(id, at);
+        resendAt.remove(id);
+        return transmissions.merge(id, 1, Integer::sum);
     }
 
-    /** Sent again as if it went out at {@code at}: the ack timeout then makes it overdue at the wait asked for. */
-    void retryAfter(ClientMessageId id, long at) {
-        transmittedAt.put(id, at);
+    /** The server answered this send with a wait (a limit, a send still being stored): it goes again at {@code at}. */
+    void retryAt(ClientMessageId id, long at) {
+        if (transmittedAt.containsKey(id)) {
+            resendAt.put(id, at);
+        }
+    }
+
+    /**
+     * The gateway refused a frame without saying which (it names no id of ours): every head on the wire with no resend
+     * scheduled yet goes again at {@code at}. False when there was none, so that a burst of refusals counts as one round.
+     */
+    boolean gatewayRefused(long at) {
+        boolean scheduled = false;
+        for (ClientMessageId id : transmittedAt.keySet()) {
+            if (!resendAt.containsKey(id)) {
+                resendAt.put(id, at);
+                scheduled = true;
+            }
+        }
+        return scheduled;
     }
 
     /** The connection is gone: every head goes out again on the next one. */
     void connectionLost() {
         transmittedAt.clear();
+        resendAt.clear();
     }
 
     Optional<ClientStore.PendingSend> find(String id) {
@@ -105,6 +141,8 @@ final class Outbox {
                 if (send.id().equals(id)) {
                     queue.remove(send);
                     transmittedAt.remove(id);
+                    resendAt.remove(id);
+                    transmissions.remove(id);
                     store.removePendingSend(id);
                     return Optional.of(send);
                 }

@@ -89,6 +89,10 @@ public final class ParleyClient implements AutoCloseable {
     /** Written on the client's thread only; read from any (volatile, so {@link #state()} never waits on the loop). */
     private volatile ConnectionState state = ConnectionState.OFFLINE;
     private int failedAttempts;
+    /** Rounds of gateway refusals since the last ack: each round's resends wait twice as long. */
+    private int gatewayRefusals;
+    static final Duration GATEWAY_RESEND_MIN = Duration.ofMillis(250);
+    static final Duration GATEWAY_RESEND_MAX = Duration.ofSeconds(8);
     private long lastFrameAt;
 
     private ParleyClient(Builder builder) {
@@ -290,9 +294,7 @@ public final class ParleyClient implements AutoCloseable {
         outbox.connectionLost();
         failWaiting("disconnected: " + why);
         setState(ConnectionState.OFFLINE);
-        long ceiling = Math.min(maxBackoff.toMillis(), minBackoff.toMillis() << Math.min(failedAttempts++, 20));
-        long delay = ceiling / 2 + ThreadLocalRandom.current().nextLong(ceiling / 2 + 1);
-        loop.schedule(this::connect, delay, TimeUnit.MILLISECONDS);
+        loop.schedule(this::connect, jitteredDelay(minBackoff, maxBackoff, failedAttempts++), TimeUnit.MILLISECONDS);
     }
 
     /** The requests waiting for an answer fail: the connection that would carry it is gone. Sends stay queued. */
@@ -341,7 +343,7 @@ public final class ParleyClient implements AutoCloseable {
             if (!watched.isEmpty() && now - presenceRenewedAt > PRESENCE_TTL_SECONDS * 800L) {
                 renewPresence();
             }
-            outbox.overdue(now - ackTimeout.toMillis()).forEach(this::transmit);
+            outbox.due(now - ackTimeout.toMillis(), now).forEach(this::transmit);
         }
         if (now - lastFrameAt > pingInterval.toMillis() * 2) {
             // No answer even to the ping: the connection is dead without having said so.
@@ -364,6 +366,9 @@ public final class ParleyClient implements AutoCloseable {
     private void received(String text) {
         lastFrameAt = clock.millis();
         if (!(codec.decodeServer(text) instanceof DecodeResult.Decoded<ServerFrame> decoded)) {
+            if (GatewayRefusal.is(text)) {
+                gatewayRefused();
+            }
             return;
         }
         switch (decoded.frame()) {
@@ -446,9 +451,10 @@ public final class ParleyClient implements AutoCloseable {
     }
 
     private void acknowledged(ServerFrame.MessageAck ack) {
+        gatewayRefusals = 0;
         outbox.acknowledged(ack).ifPresent(send -> {
             tell(() -> listener.onSent(ack));
-            Content content = ((ClientFrame.MessageSend) ((DecodeResult.Decoded<ClientFrame>) codec.decodeClient(send.frame())).frame()).content();
+            Content content = storedSend(send).content();
             release(timelines.offer(new Message(ack.id(), ack.conversationId(), ack.seq(), user, device, content, ack.serverTimestamp()),
                     clock.instant()));
         });
@@ -462,7 +468,8 @@ public final class ParleyClient implements AutoCloseable {
         if (send.isPresent()) {
             if (retryable(error)) {
                 long wait = error.retryAfterMs().orElse(error.code() == ErrorCode.CONFLICT ? 500 : 1000);
-                outbox.retryAfter(send.get().id(), clock.millis() + wait - ackTimeout.toMillis());
+                outbox.retryAt(send.get().id(), clock.millis() + wait);
+                loop.schedule(this::tick, wait, TimeUnit.MILLISECONDS);
             } else {
                 outbox.failed(send.get().id(), error);
                 tell(() -> listener.onSendFailed(send.get(), error));
@@ -521,11 +528,44 @@ public final class ParleyClient implements AutoCloseable {
         }
     }
 
+    /** A send on the wire; a resend says so ({@code attempt}), so that the server checks for it before taking a seq. */
     private void transmit(ClientStore.PendingSend send) {
         if (connection != null) {
-            outbox.transmitted(send.id(), clock.millis());
-            connection.send(send.frame());
+            int attempt = outbox.transmitted(send.id(), clock.millis());
+            connection.send(attempt == 1 ? send.frame() : codec.encode(storedSend(send).withAttempt(attempt)));
         }
+    }
+
+    private ClientFrame.MessageSend storedSend(ClientStore.PendingSend send) {
+        return (ClientFrame.MessageSend) ((DecodeResult.Decoded<ClientFrame>) codec.decodeClient(send.frame())).frame();
+    }
+
+    /**
+     * API Gateway refused a frame before any function saw it (the function's concurrency limit, its failure, no route) and
+     * said so in a frame of its own, which names no id of ours: every send on the wire goes again after a jittered backoff
+     * (from {@link #GATEWAY_RESEND_MIN}, doubling per round of refusals with no ack between, up to {@link #GATEWAY_RESEND_MAX}),
+     * not after the ack timeout; a sync in flight is asked again too.
+     */
+    private void gatewayRefused() {
+        long wait = jitteredDelay(GATEWAY_RESEND_MIN, GATEWAY_RESEND_MAX, gatewayRefusals);
+        long now = clock.millis();
+        boolean resending = outbox.gatewayRefused(now + wait);
+        boolean resyncing = state == ConnectionState.SYNCING && now - syncAskedAt > wait;
+        if (resending || resyncing) {
+            gatewayRefusals++;
+            loop.schedule(() -> {
+                if (resyncing && state == ConnectionState.SYNCING && connection != null) {
+                    sync();
+                }
+                tick();
+            }, wait, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Where a delay of a growing series is drawn: from the upper half of {@code min} doubled {@code attempt} times, at most {@code max}. */
+    static long jitteredDelay(Duration min, Duration max, int attempt) {
+        long ceiling = Math.min(max.toMillis(), min.toMillis() << Math.min(attempt, 20));
+        return ceiling / 2 + ThreadLocalRandom.current().nextLong(ceiling / 2 + 1);
     }
 
     private void requestHistory(ClientFrame.HistoryRequest request, Optional<CompletableFuture<ServerFrame.HistoryBatch>> asker) {

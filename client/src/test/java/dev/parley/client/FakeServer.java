@@ -51,6 +51,11 @@ final class FakeServer implements Transport {
         current.onText(codec.encode(frame));
     }
 
+    /** Sends the client a text frame as it is: one of API Gateway's own, say. */
+    void answerRaw(String text) {
+        current.onText(text);
+    }
+
     /** The connection drops, as a network does. */
     void drop() {
         Listener listener = current;

@@ -179,6 +179,56 @@ class ParleyClientTest {
     }
 
     @Test
+    void aGatewayRefusalResendsEverySendOnTheWireAtOnceMarkedAsResendsWithGrowingBackoff() throws Exception {
+        ParleyClient client = client(new InMemoryClientStore());
+        syncWith();
+        await(() -> client.state() == ConnectionState.ONLINE, "online");
+        ConversationId other = ConversationId.of("d:alice:carol");
+        CompletableFuture<ServerFrame.MessageAck> toBob = client.send(CHAT, Content.text("to bob"));
+        CompletableFuture<ServerFrame.MessageAck> toCarol = client.send(other, Content.text("to carol"));
+        List<ClientFrame.MessageSend> first = List.of(server.next(ClientFrame.MessageSend.class), server.next(ClientFrame.MessageSend.class));
+        assertThat(first).extracting(ClientFrame.MessageSend::attempt).containsExactly(1, 1);
+
+        long refusedAt = System.nanoTime();
+        server.answerRaw("{\"message\": \"Too Many Requests\", \"connectionId\":\"c1\", \"requestId\":\"r1\"}");
+        server.answerRaw("{\"message\": \"Internal server error\", \"connectionId\":\"c1\", \"requestId\":\"r2\"}");
+        List<ClientFrame.MessageSend> second = List.of(server.next(ClientFrame.MessageSend.class), server.next(ClientFrame.MessageSend.class));
+        long waited = Duration.ofNanos(System.nanoTime() - refusedAt).toMillis();
+        assertThat(second).extracting(ClientFrame.MessageSend::id).as("each send again, with its id")
+                .containsExactlyInAnyOrderElementsOf(first.stream().map(ClientFrame.MessageSend::id).toList());
+        assertThat(second).extracting(ClientFrame.MessageSend::attempt).as("two refusals at once are one round").containsExactly(2, 2);
+        assertThat(waited).as("after about 250 ms, long before the 2 s ack timeout").isBetween(100L, 1_500L);
+
+        refusedAt = System.nanoTime();
+        server.answerRaw("{\"message\": \"Forbidden\", \"connectionId\":\"c1\", \"requestId\":\"r3\"}");
+        List<ClientFrame.MessageSend> third = List.of(server.next(ClientFrame.MessageSend.class), server.next(ClientFrame.MessageSend.class));
+        assertThat(third).extracting(ClientFrame.MessageSend::attempt).containsExactly(3, 3);
+        assertThat(Duration.ofNanos(System.nanoTime() - refusedAt).toMillis()).as("the second round waits 250 to 500 ms").isGreaterThanOrEqualTo(240L);
+
+        server.answer(new ServerFrame.MessageAck(first.get(0).id(), first.get(0).conversationId(), 1, 5_000, AckStatus.SENT));
+        server.answer(new ServerFrame.MessageAck(first.get(1).id(), first.get(1).conversationId(), 1, 5_000, AckStatus.DUPLICATE));
+        assertThat(toBob.get(5, TimeUnit.SECONDS).seq()).isEqualTo(1);
+        assertThat(toCarol.get(5, TimeUnit.SECONDS).seq()).isEqualTo(1);
+        server.answerRaw("{\"message\": \"Too Many Requests\", \"connectionId\":\"c1\", \"requestId\":\"r4\"}");
+        assertThat(server.drain(ClientFrame.MessageSend.class, Duration.ofMillis(600))).as("nothing left to resend").isEmpty();
+        server.answerRaw("{\"message\": 5}");
+        server.answerRaw("[\"message\"]");
+        assertThat(client.state()).as("other frames without a type are ignored").isEqualTo(ConnectionState.ONLINE);
+    }
+
+    @Test
+    void theBackoffIsDrawnFromTheUpperHalfOfADoublingCeiling() {
+        for (int attempt = 0; attempt < 8; attempt++) {
+            long ceiling = Math.min(8_000, 250L << attempt);
+            for (int draw = 0; draw < 50; draw++) {
+                assertThat(ParleyClient.jitteredDelay(Duration.ofMillis(250), Duration.ofSeconds(8), attempt)).as("attempt " + attempt)
+                        .isBetween(ceiling / 2, ceiling);
+            }
+        }
+        assertThat(ParleyClient.jitteredDelay(Duration.ofMillis(250), Duration.ofSeconds(8), 1_000)).isBetween(4_000L, 8_000L);
+    }
+
+    @Test
     void aConversationsSendsGoOutOneAtATimeInTheAppsOrder() throws Exception {
         ParleyClient client = client(new InMemoryClientStore());
         syncWith();
