@@ -7,12 +7,13 @@ const state = {
   socket: null, user: null, device: null, wsUrl: null, online: false,
   conversations: new Map(),   // id -> {id, kind, name, members, messages: Map(seq -> message), unread, readUpTo}
   open: null,                 // the open conversation's id
-  pending: new Map(),         // message id -> {conversation_id, content}: sent, not yet acknowledged
+  pending: new Map(),         // message id -> {conversation_id, content, timestamp, attempt, timer}: sent, not yet acknowledged
   receipts: new Map(),        // conversation id -> {delivered, read}: how far the others got
   typing: new Map(),          // conversation id -> {user, until}
   presence: new Map(),        // user id -> presence entry
   lastTypingSent: 0,
   reconnectDelay: 250,
+  gatewayRefusals: 0,         // rounds of API Gateway refusals since the last ack: each round's resends wait twice as long
 };
 
 const $ = (id) => document.getElementById(id);
@@ -26,6 +27,43 @@ function send(frame) {
   if (state.socket && state.socket.readyState === WebSocket.OPEN) {
     state.socket.send(JSON.stringify(frame));
   }
+}
+
+// A pending message on the wire, with its own id; a resend says which attempt it is, so the server takes no seq for it when
+// the first attempt was stored.
+function transmit(id) {
+  const pending = state.pending.get(id);
+  if (!pending) return;
+  pending.attempt++;
+  const frame = {type: "message.send", id, conversation_id: pending.conversation_id, content: pending.content, timestamp: pending.timestamp};
+  if (pending.attempt > 1) frame.attempt = pending.attempt;
+  send(frame);
+}
+
+// From the upper half of 250 ms doubled per round, at most 8 s.
+function backoffDelay(round) {
+  const ceiling = Math.min(8000, 250 * 2 ** Math.min(round, 20));
+  return ceiling / 2 + Math.random() * ceiling / 2;
+}
+
+// Sends it again after the wait, unless a resend is already waiting or it is acknowledged meanwhile. Returns whether it waits.
+function resendAfter(id, wait) {
+  const pending = state.pending.get(id);
+  if (!pending || pending.timer) return false;
+  pending.timer = setTimeout(() => {
+    pending.timer = null;
+    if (state.online && state.pending.has(id)) transmit(id);
+  }, wait);
+  return true;
+}
+
+// API Gateway refused a frame before a function saw it ({"message": "Too Many Requests" | "Internal server error" |
+// "Forbidden", "connectionId", "requestId"}: no type, no id of ours): every pending message goes again after a backoff.
+function gatewayRefused() {
+  const wait = backoffDelay(state.gatewayRefusals);
+  let waiting = false;
+  state.pending.forEach((pending, id) => { waiting = resendAfter(id, wait) || waiting; });
+  if (waiting) state.gatewayRefusals++;
 }
 
 function showError(text) {
@@ -79,6 +117,8 @@ async function connect() {
   socket.onclose = () => {
     if (state.socket !== socket) return;
     state.online = false;
+    // Every pending message goes again once the next connection has synced.
+    state.pending.forEach(pending => { clearTimeout(pending.timer); pending.timer = null; });
     $("status").textContent = "offline; reconnecting";
     setTimeout(connect, state.reconnectDelay);
     state.reconnectDelay = Math.min(state.reconnectDelay * 2, 10000);
@@ -86,6 +126,7 @@ async function connect() {
 }
 
 function received(frame) {
+  if (frame.type === undefined && typeof frame.message === "string") return gatewayRefused();
   switch (frame.type) {
     case "message.receive": return addMessages(frame.conversation_id, [frame]);
     case "sync.batch": {
@@ -97,12 +138,14 @@ function received(frame) {
     case "sync.done":
       state.online = true;
       $("status").textContent = "online as " + state.user + " (" + state.device + ")";
-      state.pending.forEach((send_, id) => send({type: "message.send", id, conversation_id: send_.conversation_id, content: send_.content}));
+      state.pending.forEach((pending, id) => transmit(id));
       send({type: "conversation.list"});
       return;
     case "message.ack": {
       const sent = state.pending.get(frame.id);
       state.pending.delete(frame.id);
+      state.gatewayRefusals = 0;
+      if (sent && sent.timer) clearTimeout(sent.timer);
       if (sent) {
         addMessages(frame.conversation_id, [{id: frame.id, conversation_id: frame.conversation_id, seq: frame.seq, sender_id: state.user,
           content: sent.content, server_timestamp: frame.server_timestamp}]);
@@ -146,8 +189,12 @@ function received(frame) {
     case "presence.batch": frame.users.forEach(p => state.presence.set(p.user_id, p)); return renderPresence();
     case "presence.update": state.presence.set(frame.presence.user_id, frame.presence); return renderPresence();
     case "error":
-      if (frame.ref && state.pending.has(frame.ref) && frame.code !== "rate_limited" && frame.code !== "internal"
-          && !(frame.code === "conflict" && frame.message.includes("still in progress"))) {
+      if (frame.ref && state.pending.has(frame.ref)) {
+        const inProgress = frame.code === "conflict" && frame.message.includes("still in progress");
+        if (frame.code === "rate_limited" || frame.code === "internal" || inProgress) {
+          // The same message again, after the wait the server asked for.
+          return resendAfter(frame.ref, frame.retry_after_ms ?? (inProgress ? 500 : 1000));
+        }
         state.pending.delete(frame.ref);
       }
       return showError(frame.code + ": " + frame.message);
@@ -264,8 +311,8 @@ function sendMessage(event) {
   if (!state.open || text.trim() === "") return;
   const id = uuid();
   const content = {type: "text", body: text};
-  state.pending.set(id, {conversation_id: state.open, content});
-  send({type: "message.send", id, conversation_id: state.open, content, timestamp: Date.now()});
+  state.pending.set(id, {conversation_id: state.open, content, timestamp: Date.now(), attempt: 0, timer: null});
+  transmit(id);
   send({type: "typing", conversation_id: state.open, state: "stop"});
   $("compose").value = "";
 }
