@@ -317,6 +317,8 @@ public final class ParleyClient implements AutoCloseable {
 
     /** When the last sync was asked for: one unanswered for long (its answer lost) is asked again. */
     private long syncAskedAt;
+    /** The sync (by when it was asked) whose second asking a gateway refusal scheduled already. */
+    private long syncRetryFor = -1;
     /** The conversations of the history requests in flight, in the order sent: a refused one is the oldest. */
     private final ArrayDeque<ConversationId> historyOrder = new ArrayDeque<>();
 
@@ -419,6 +421,7 @@ public final class ParleyClient implements AutoCloseable {
             return;
         }
         failedAttempts = 0;
+        gatewayRefusals = 0;
         setState(ConnectionState.ONLINE);
         flushReads();
         transmitReady();
@@ -548,13 +551,18 @@ public final class ParleyClient implements AutoCloseable {
      */
     private void gatewayRefused() {
         long wait = jitteredDelay(GATEWAY_RESEND_MIN, GATEWAY_RESEND_MAX, gatewayRefusals);
-        long now = clock.millis();
-        boolean resending = outbox.gatewayRefused(now + wait);
-        boolean resyncing = state == ConnectionState.SYNCING && now - syncAskedAt > wait;
+        boolean resending = outbox.gatewayRefused(clock.millis() + wait);
+        // The sync in flight may be what was refused: asked again after the wait, unless another went out meanwhile (a later
+        // refusal of the same round finds this one already waiting).
+        boolean resyncing = state == ConnectionState.SYNCING && syncRetryFor != syncAskedAt;
+        long refusedSync = syncAskedAt;
+        if (resyncing) {
+            syncRetryFor = refusedSync;
+        }
         if (resending || resyncing) {
             gatewayRefusals++;
             loop.schedule(() -> {
-                if (resyncing && state == ConnectionState.SYNCING && connection != null) {
+                if (resyncing && state == ConnectionState.SYNCING && connection != null && syncAskedAt == refusedSync) {
                     sync();
                 }
                 tick();

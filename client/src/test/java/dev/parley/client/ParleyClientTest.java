@@ -217,6 +217,19 @@ class ParleyClientTest {
     }
 
     @Test
+    void aGatewayRefusalWhileSyncingAsksForTheSyncAgainWithinTheBackoff() throws Exception {
+        client(new InMemoryClientStore());
+        server.next(ClientFrame.SyncRequest.class);
+        long refusedAt = System.nanoTime();
+        server.answerRaw("{\"message\": \"Too Many Requests\", \"connectionId\":\"c1\", \"requestId\":\"r1\"}");
+        server.answerRaw("{\"message\": \"Too Many Requests\", \"connectionId\":\"c1\", \"requestId\":\"r2\"}");
+        server.next(ClientFrame.SyncRequest.class);
+        assertThat(Duration.ofNanos(System.nanoTime() - refusedAt).toMillis()).as("not the 10 s sync retry").isLessThan(2_000);
+        assertThat(server.drain(ClientFrame.SyncRequest.class, Duration.ofMillis(700))).as("two refusals of one sync: asked again once")
+                .isEmpty();
+    }
+
+    @Test
     void theBackoffIsDrawnFromTheUpperHalfOfADoublingCeiling() {
         for (int attempt = 0; attempt < 8; attempt++) {
             long ceiling = Math.min(8_000, 250L << attempt);
@@ -285,6 +298,7 @@ class ParleyClientTest {
         server.answer(new ServerFrame.SyncDone());
         ClientFrame.MessageSend send = server.next(ClientFrame.MessageSend.class);
         assertThat(send.content()).isEqualTo(Content.text("written offline"));
+        assertThat(send.attempt()).as("a send an earlier run kept may have reached the server: it goes as a resend").isEqualTo(2);
         server.answer(new ServerFrame.MessageAck(send.id(), CHAT, 4, 9_000, AckStatus.SENT));
         await(() -> !sent.isEmpty(), "told the app it was sent");
         await(() -> !readable(file).contains("written offline"), "gone from the file");

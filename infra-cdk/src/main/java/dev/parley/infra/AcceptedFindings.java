@@ -6,6 +6,7 @@ import io.github.cdklabs.cdknag.RegexAppliesTo;
 import java.util.Collection;
 import java.util.List;
 import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.apigatewayv2.WebSocketApi;
 import software.amazon.awscdk.services.apigatewayv2.WebSocketStage;
 import software.amazon.awscdk.services.secretsmanager.Secret;
@@ -49,14 +50,14 @@ final class AcceptedFindings {
                         .reason("Connection ids are known only at run time: a function that posts to or closes connections is granted "
                                 + "its methods on its own API's stage's @connections/*, nothing wider")
                         .appliesTo(List.of(RegexAppliesTo.builder()
-                                .regex("/^Resource::" + arnPrefix("execute-api") + ":<WebSocketApi[0-9A-F]+>/"
+                                .regex("/^Resource::" + arnPrefix(stack, "execute-api") + ":<WebSocketApi[0-9A-F]+>/"
                                         + "[^/*]+/(POST|GET|DELETE)/@connections/\\*$/").build()))
                         .build(),
                 NagPackSuppression.builder().id("AwsSolutions-IAM5")
                         .reason("Push endpoints are created at run time, one a device: the functions that register devices, push and "
                                 + "retire dead tokens are granted the endpoints of the stack's own platform applications, nothing wider")
                         .appliesTo(List.of(RegexAppliesTo.builder()
-                                .regex("/^Resource::" + arnPrefix("sns") + ":endpoint/(GCM|APNS|APNS_SANDBOX)/"
+                                .regex("/^Resource::" + arnPrefix(stack, "sns") + ":endpoint/(GCM|APNS|APNS_SANDBOX)/"
                                         + stack.getStackName() + "-(fcm|apns|apnssandbox)/\\*$/").build()))
                         .build(),
                 NagPackSuppression.builder().id("AwsSolutions-IAM5")
@@ -77,12 +78,18 @@ final class AcceptedFindings {
     }
 
     /**
-     * A regex for the start of an ARN of the stack's own account and region, as cdk-nag prints it: {@code arn:<AWS::Partition>:...}
-     * while the stack's environment is unresolved, but literals ({@code arn:aws-cn:sns:cn-north-1:123456789012}) for each part the
-     * CLI resolved from the deployer's profile, which is how {@code cdk deploy} synthesizes.
+     * A regex for the start of an ARN of the stack's own partition, region and account, as cdk-nag prints it: each part is
+     * {@code <AWS::Partition>} and the like while the stack's environment leaves it unresolved, and the literal the CLI resolved
+     * from the deployer's profile otherwise ({@code arn:aws-cn:sns:cn-north-1:123456789012}), which is how {@code cdk deploy}
+     * synthesizes.
      */
-    static String arnPrefix(String service) {
-        return "arn:(<AWS::Partition>|aws(-[a-z]+)*):" + service + ":(<AWS::Region>|[a-z]{2}(-[a-z]+)+-[0-9]+):(<AWS::AccountId>|[0-9]{12})";
+    static String arnPrefix(Stack stack, String service) {
+        return "arn:" + part(stack.getPartition(), "<AWS::Partition>") + ":" + service + ":" + part(stack.getRegion(), "<AWS::Region>") + ":"
+                + part(stack.getAccount(), "<AWS::AccountId>");
+    }
+
+    private static String part(String value, String reference) {
+        return Token.isUnresolved(value) ? reference : java.util.regex.Pattern.quote(value);
     }
 
     private static NagPackSuppression suppression(String rule, String reason) {

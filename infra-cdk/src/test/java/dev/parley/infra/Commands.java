@@ -32,13 +32,17 @@ final class Commands {
         return Optional.empty();
     }
 
-    /** Runs {@code command} in the repository root with {@code environment} added; its output (stdout and stderr) is kept. */
+    /**
+     * Runs {@code command} in the repository root with {@code environment} added, and without the caller's AWS settings (a
+     * profile, credentials), so that what it resolves does not depend on the machine; its output (stdout and stderr) is kept.
+     */
     static Outcome run(Map<String, String> environment, Duration timeout, List<String> command) {
         try {
             Path output = Files.createTempFile("parley-command", ".log");
             try {
                 ProcessBuilder builder = new ProcessBuilder(command).directory(ParleyCdkApp.repositoryRoot().toFile())
                         .redirectErrorStream(true).redirectOutput(output.toFile());
+                builder.environment().keySet().removeIf(name -> name.startsWith("AWS_") || name.startsWith("CDK_"));
                 builder.environment().putAll(environment);
                 Process process = builder.start();
                 if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -131,7 +131,8 @@ public interface ConversationRepository {
     /**
      * Raises the group-wide marks kept for the conversation to at least {@code computed}, each mark on its
      * own, and never lowers them: a computation from a lagging read cannot take back what was reported.
-     * Returns the marks now kept.
+     * Returns the marks now kept. The void seqs at or below the group's read mark leave the summary's
+     * {@link Summary#voidSeqs}: every member's count starts above them.
      */
     ReceiptWatermarks raiseGroupMarks(ConversationId conversation, ReceiptWatermarks computed);
 

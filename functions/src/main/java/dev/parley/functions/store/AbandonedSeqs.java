@@ -87,6 +87,12 @@ final class AbandonedSeqs {
         long seq = taken.seq();
         try {
             heads.countVoid(conversation, seq);
+        } catch (SdkException failed) {
+            // Not counted, so not written either: the reader that voids it counts it.
+            LOG.warn("voiding seq {} of {} failed; readers void it once it is old enough", seq, conversation, failed);
+            return;
+        }
+        try {
             messageItems.putItem(b -> b.item(new StoredMessage(Message.voided(conversation, seq, timestamp), Optional.empty()))
                     .conditionExpression(DynamoMessageLog.SEQ_IS_FREE));
         } catch (ConditionalCheckFailedException voidedByAReader) {

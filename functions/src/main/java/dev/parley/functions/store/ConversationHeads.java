@@ -160,19 +160,30 @@ final class ConversationHeads {
             ReceiptWatermarks was = kept ? new ReceiptWatermarks(Long.parseLong(head.get(ALL_DELIVERED).n()), Long.parseLong(head.get(ALL_READ).n()))
                     : ReceiptWatermarks.NONE;
             ReceiptWatermarks raised = was.atLeast(computed);
-            if (kept && raised.equals(was)) {
+            // Every member has read up to the group's read mark (a member who joined later, up to where they joined), so no
+            // count of theirs reaches a void at or below it: those seqs leave the set, which every send writes.
+            List<String> readPast = head.containsKey(VOID_SEQS) ? head.get(VOID_SEQS).ns().stream()
+                    .filter(seq -> Long.parseLong(seq) <= raised.readSeq()).toList() : List.of();
+            if (kept && raised.equals(was) && readPast.isEmpty()) {
                 return was;
+            }
+            Map<String, String> names = new HashMap<>(Map.of("#delivered", ALL_DELIVERED, "#read", ALL_READ));
+            Map<String, AttributeValue> values = new HashMap<>(Map.of(":delivered", n(raised.deliveredSeq()), ":read", n(raised.readSeq())));
+            if (kept) {
+                values.putAll(Map.of(":wasDelivered", n(was.deliveredSeq()), ":wasRead", n(was.readSeq())));
+            } else {
+                names.put("#pk", PK);
+            }
+            if (!readPast.isEmpty()) {
+                names.put("#voids", VOID_SEQS);
+                values.put(":readPast", AttributeValue.fromNs(readPast));
             }
             try {
                 // Conditional on the marks read, so that of two raisers racing the second merges with the first.
                 dynamo.updateItem(b -> b.tableName(table).key(ConversationsTable.headItemKey(id))
-                        .updateExpression("SET #delivered = :delivered, #read = :read")
+                        .updateExpression("SET #delivered = :delivered, #read = :read" + (readPast.isEmpty() ? "" : " DELETE #voids :readPast"))
                         .conditionExpression(kept ? "#delivered = :wasDelivered AND #read = :wasRead" : "attribute_exists(#pk) AND attribute_not_exists(#delivered)")
-                        .expressionAttributeNames(kept ? Map.of("#delivered", ALL_DELIVERED, "#read", ALL_READ)
-                                : Map.of("#delivered", ALL_DELIVERED, "#read", ALL_READ, "#pk", PK))
-                        .expressionAttributeValues(kept ? Map.of(":delivered", n(raised.deliveredSeq()), ":read", n(raised.readSeq()),
-                                ":wasDelivered", n(was.deliveredSeq()), ":wasRead", n(was.readSeq()))
-                                : Map.of(":delivered", n(raised.deliveredSeq()), ":read", n(raised.readSeq()))));
+                        .expressionAttributeNames(names).expressionAttributeValues(values));
                 return raised;
             } catch (ConditionalCheckFailedException raisedMeanwhile) {
                 // Read again and merge.

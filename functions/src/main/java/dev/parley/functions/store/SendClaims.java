@@ -17,6 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -28,7 +31,7 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
  * failed claim is told from this call's own by the old item its condition returns.
  */
 final class SendClaims {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SendClaims.class);
+    private static final Logger LOG = LoggerFactory.getLogger(SendClaims.class);
     private final DynamoDbClient dynamo;
     private final String table;
 
@@ -153,7 +156,7 @@ final class SendClaims {
      * Waits for a seq's record on its claim, made beside the message's put. If it failed, the message is stored all the same:
      * a retry of the send then finds it later (once the claim counts as abandoned, by searching), so the send is not failed for it.
      */
-    static void awaitRecorded(java.util.concurrent.Future<?> recording, dev.parley.model.Message message) {
+    static void awaitRecorded(Future<?> recording, Message message) {
         if (recording == null) {
             return;
         }

@@ -14,6 +14,7 @@ const state = {
   lastTypingSent: 0,
   reconnectDelay: 250,
   gatewayRefusals: 0,         // rounds of API Gateway refusals since the last ack: each round's resends wait twice as long
+  syncTimer: null,            // a refused sync.request's second asking, waiting
 };
 
 const $ = (id) => document.getElementById(id);
@@ -34,6 +35,8 @@ function send(frame) {
 function transmit(id) {
   const pending = state.pending.get(id);
   if (!pending) return;
+  clearTimeout(pending.timer);
+  pending.timer = null;
   pending.attempt++;
   const frame = {type: "message.send", id, conversation_id: pending.conversation_id, content: pending.content, timestamp: pending.timestamp};
   if (pending.attempt > 1) frame.attempt = pending.attempt;
@@ -63,7 +66,23 @@ function gatewayRefused() {
   const wait = backoffDelay(state.gatewayRefusals);
   let waiting = false;
   state.pending.forEach((pending, id) => { waiting = resendAfter(id, wait) || waiting; });
+  // Still syncing: the sync may be what was refused, and the page goes online (and sends) only at its sync.done.
+  if (!state.online && state.socket && !state.syncTimer) {
+    const socket = state.socket;
+    state.syncTimer = setTimeout(() => {
+      state.syncTimer = null;
+      if (state.socket === socket && !state.online) requestSync();
+    }, wait);
+    waiting = true;
+  }
   if (waiting) state.gatewayRefusals++;
+}
+
+// Asks for everything after what the page holds of each conversation.
+function requestSync() {
+  const held = {};
+  state.conversations.forEach(c => { held[c.id] = heldUpTo(c); });
+  send({type: "sync.request", state: held});
 }
 
 function showError(text) {
@@ -109,9 +128,8 @@ async function connect() {
   socket.onopen = () => {
     $("status").textContent = "syncing as " + state.user + " (" + state.device + ")";
     state.reconnectDelay = 250;
-    const held = {};
-    state.conversations.forEach(c => { held[c.id] = heldUpTo(c); });
-    send({type: "sync.request", state: held});
+    state.gatewayRefusals = 0;
+    requestSync();
   };
   socket.onmessage = (event) => received(JSON.parse(event.data));
   socket.onclose = () => {
@@ -160,7 +178,7 @@ function received(frame) {
       c.members = frame.conversation.members;
       if (frame.type === "conversation.created") openConversation(c.id);
       renderConversations();
-      send({type: "sync.request", state: Object.fromEntries([...state.conversations.values()].map(x => [x.id, heldUpTo(x)]))});
+      requestSync();
       return;
     }
     case "conversation.page":

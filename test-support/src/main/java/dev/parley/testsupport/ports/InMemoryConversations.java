@@ -150,6 +150,7 @@ public final class InMemoryConversations implements ConversationRepository {
         ReceiptWatermarks kept = groupMarks.getOrDefault(conversation, ReceiptWatermarks.NONE);
         ReceiptWatermarks raised = kept.atLeast(computed);
         groupMarks.put(conversation, raised);
+        Optional.ofNullable(voidSeqs.get(conversation)).ifPresent(voids -> voids.headSet(raised.readSeq() + 1).clear());
         return raised;
     }
 

@@ -45,11 +45,17 @@ public class InMemoryMessageLog implements MessageLog {
                                         Optional<FastPathOffer> fastPath, boolean resend) {
         Message earlier = byClientId.getOrDefault(conversation, Map.of()).get(id);
         if (earlier != null) {
-            if (!resend && earlier.senderId().equals(sender)) {
-                // The store takes a first transmission's seq while it checks the id, and gives a repeat's back.
-                long spare = conversations.takeSeq(conversation, sender);
-                conversations.countVoid(conversation, spare);
-                bySeq.get(conversation).put(spare, new Stored(Message.voided(conversation, spare, serverTimestamp), Optional.empty(), OptionalLong.empty()));
+            if (!resend) {
+                // The store takes a first transmission's seq while it checks the id, and gives a repeat's back; a sender
+                // who may not send (any more) takes none.
+                try {
+                    long spare = conversations.takeSeq(conversation, sender);
+                    conversations.countVoid(conversation, spare);
+                    bySeq.get(conversation).put(spare, new Stored(Message.voided(conversation, spare, serverTimestamp), Optional.empty(),
+                            OptionalLong.empty()));
+                } catch (DomainException mayNotSend) {
+                    // A repeat is answered with its original all the same.
+                }
             }
             if (!earlier.senderId().equals(sender)) {
                 throw new DomainException(ErrorCode.CONFLICT, "id " + id + " is already used in conversation " + conversation);
