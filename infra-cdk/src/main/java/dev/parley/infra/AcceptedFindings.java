@@ -89,7 +89,8 @@ final class AcceptedFindings {
     }
 
     private static String part(String value, String reference) {
-        return Token.isUnresolved(value) ? reference : java.util.regex.Pattern.quote(value);
+        // cdk-nag's regexes are JavaScript's, which know no \Q...\E: each character that is not a letter, digit or '-' is escaped.
+        return Token.isUnresolved(value) ? reference : value.replaceAll("[^A-Za-z0-9-]", "\\\\$0");
     }
 
     private static NagPackSuppression suppression(String rule, String reason) {
