@@ -78,9 +78,34 @@ public interface MessageLog {
      * As above; {@code resend} when the client says it sent this id before: then the store checks for the message first and a
      * repeat takes no seq (a first transmission takes its seq while it checks, and a repeat of it leaves a void entry).
      */
+    default Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
+                            Optional<ConnectionId> senderConnection, Content content, long serverTimestamp, Optional<FastPathOffer> fastPath,
+                            boolean resend) {
+        return append(conversation, id, sender, device, senderConnection, content, serverTimestamp, fastPath, resend, Admission.ADMITTED);
+    }
+
+    /**
+     * As above; the send is stored only once {@code admission} lets it: the store checks it after its first round trip (the
+     * claim and the seq), so that a check that needs a round trip of its own runs beside that one. Refused, nothing is stored,
+     * the seq the send took is given back as a void entry, its claim released, and the refusal thrown.
+     */
     Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
                     Optional<ConnectionId> senderConnection, Content content, long serverTimestamp, Optional<FastPathOffer> fastPath,
-                    boolean resend);
+                    boolean resend, Admission admission);
+
+    /**
+     * What a send must still pass before its message is stored, already under way: the sender's rate limit, whose write runs
+     * beside the store's first round trip instead of before it. {@link #await} returns when the send may go on, and throws
+     * (a {@link dev.parley.model.RateLimitedException}, say) to refuse it.
+     */
+    @FunctionalInterface
+    interface Admission {
+        /** Nothing to wait for. */
+        Admission ADMITTED = () -> {
+        };
+
+        void await();
+    }
 
     /**
      * Records that the sender delivered a stamped message to every live connection of its members itself,

@@ -927,6 +927,9 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         }
         long invocations = 0;
         double gbSeconds = 0;
+        // An environment is held for each invocation's whole duration (under the latency model, its waits on AWS's hops too):
+        // the seconds per message are the concurrency a rate of messages needs (Little's law: environments = rate x seconds).
+        Map<String, Double> secondsByFunction = new java.util.TreeMap<>();
         for (var function : after.functions().entrySet()) {
             FunctionMetrics was = before.functions().get(function.getKey());
             long count = function.getValue().invocations() - (was == null ? 0 : was.invocations());
@@ -934,6 +937,9 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             double seconds = (function.getValue().totalDuration().toNanos() - (was == null ? 0 : was.totalDuration().toNanos())) / 1e9;
             int memory = cloud.runtime().allMetrics().containsKey(function.getKey()) ? memoryOf(function.getKey()) : 1024;
             gbSeconds += seconds * memory / 1024.0;
+            if (seconds > 0) {
+                secondsByFunction.put(function.getKey(), seconds / messages);
+            }
         }
         long posts = after.posts() - before.posts();
         // API Gateway bills each frame in (one a send), and each frame out (routes' answers and posts), as a message.
@@ -958,6 +964,8 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         costs.put("readUnitsPerMessage", reads / messages);
         costs.put("lambdaInvocationsPerMessage", (double) invocations / messages);
         costs.put("lambdaGbSecondsPerMessage", gbSeconds / messages);
+        costs.put("lambdaConcurrencySecondsPerMessage", secondsByFunction.values().stream().mapToDouble(Double::doubleValue).sum());
+        costs.put("lambdaConcurrencySecondsPerMessageByFunction", secondsByFunction);
         costs.put("postToConnectionPerMessage", (double) posts / messages);
         costs.put("pushesPerMessage", (double) (after.pushes() - before.pushes()) / messages);
         costs.put("postToConnectionPerDelivery", deliveries == 0 ? 0 : (double) posts / deliveries);
@@ -982,12 +990,17 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     String costTable(Map<String, Object> phase, String unit) {
         StringBuilder text = new StringBuilder("| per " + unit + " | value |\n|---|---|\n");
         for (String key : List.of("dynamoDbWriteRequestsPerMessage", "dynamoDbReadRequestsPerMessage", "scansPerMessage", "writeUnitsPerMessage",
-                "readUnitsPerMessage", "lambdaInvocationsPerMessage", "postToConnectionPerMessage", "pushesPerMessage", "logBytesPerMessage", "modelledUsdPerMillionMessages")) {
+                "readUnitsPerMessage", "lambdaInvocationsPerMessage", "lambdaConcurrencySecondsPerMessage", "postToConnectionPerMessage",
+                "pushesPerMessage", "logBytesPerMessage", "modelledUsdPerMillionMessages")) {
             text.append(String.format("| %s | %.3f |%n", key, ((Number) phase.get(key)).doubleValue()));
         }
         text.append("\nUSD per million messages, by term: ");
         text.append(String.join(", ", ((Map<String, Double>) phase.get("usdPerMillionMessagesByTerm")).entrySet().stream()
                 .map(term -> String.format("%s %.2f", term.getKey(), term.getValue())).toList()));
+        text.append(".\n");
+        text.append("\nLambda concurrency-seconds per " + unit + ", by function (an environment held for each invocation's duration): ");
+        text.append(String.join(", ", ((Map<String, Number>) phase.get("lambdaConcurrencySecondsPerMessageByFunction")).entrySet().stream()
+                .map(function -> String.format("%s %.4f", function.getKey(), function.getValue().doubleValue())).toList()));
         text.append(".\n");
         text.append("\nDynamoDB requests per message, by table and operation:\n\n| table and operation | per message |\n|---|---|\n");
         ((Map<String, Double>) phase.get("dynamoDbRequestsPerMessage")).forEach((k, v) -> text.append(String.format("| %s | %.3f |%n", k, v)));
@@ -1272,6 +1285,21 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
                 + groupSize + "-member group: send to last receive |");
         markdown.add("|---|---|---|---|---|---|---|---|---|");
         markdown.addAll(rows);
+        markdown.add("");
+        // What docs/deploy.md sizes reserved concurrency with: environments = messages a second x concurrency-seconds a message.
+        markdown.add("Lambda concurrency-seconds per message (environments busy per message a second), by path and function:\n");
+        markdown.add("| path | conversation | total | by function |\n|---|---|---|---|");
+        for (String path : List.of("streamOnly", "fastPath")) {
+            Map<String, Object> results = (Map<String, Object>) report.get(path);
+            for (String phase : List.of("parleyOneToOne", "smallGroup")) {
+                Map<String, Object> measured = (Map<String, Object>) results.get(phase);
+                markdown.add(String.format("| %s | %s | %.4f | %s |", path.equals("fastPath") ? "fast path" : "stream only",
+                        phase.equals("smallGroup") ? smallGroupSize + "-member group" : "1:1",
+                        ((Number) measured.get("lambdaConcurrencySecondsPerMessage")).doubleValue(),
+                        String.join(", ", ((Map<String, Number>) measured.get("lambdaConcurrencySecondsPerMessageByFunction")).entrySet().stream()
+                                .map(function -> String.format("%s %.4f", function.getKey(), function.getValue().doubleValue())).toList())));
+            }
+        }
         markdown.add("");
     }
 

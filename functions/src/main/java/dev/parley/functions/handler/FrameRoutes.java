@@ -72,9 +72,9 @@ final class FrameRoutes {
         limits.admit(caller, frame);
     }
 
-    /** A send: what it did, which the frame function logs and counts. */
+    /** A send, its rate limit taken beside the store's first round trip: what it did, which the frame function logs and counts. */
     SendMessage.Sent send(Caller caller, ClientFrame.MessageSend send) {
-        return sending.send(caller, send);
+        return sending.send(caller, send, limits.sendAdmission(caller));
     }
 
     /** The frame that answers the caller; empty when the route answers nothing (receipts, and a send whose ack was posted already). */

@@ -45,7 +45,8 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
  * A repeated first transmission finds its claim taken: the seq it took beside the claim goes back at once as a void
  * entry (counted on the head, {@link AbandonedSeqs#giveBack}), and the original is found through the seq on the claim. A
  * client's resend ({@code attempt} above 1) claims first and takes a seq only when the claim is its own, so a resend of a
- * stored message takes none. A send that fails after taking its
+ * stored message takes none. A send's admission (its rate limit, {@link Admission}) runs beside step 1 and is awaited after
+ * it: refused, the seq goes back as a void and the claim is released. A send that fails after taking its
  * seq leaves the seq on its claim, and a retry of it stores the message at that seq, so a failure
  * leaves no hole. A claim whose send died before recording a seq would refuse that client id forever;
  * once it is older than any send can run ({@link #CLAIM_ABANDONED_AFTER}), the next send with that id
@@ -92,7 +93,7 @@ public final class DynamoMessageLog implements MessageLog {
 
     @Override
     public Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device, Optional<ConnectionId> senderConnection,
-                           Content content, long serverTimestamp, Optional<FastPathOffer> fastPath, boolean resend) {
+                           Content content, long serverTimestamp, Optional<FastPathOffer> fastPath, boolean resend, Admission admission) {
         // The attempt id tells this call's own claim from another's when the SDK retries a put that was
         // applied but answered late.
         String attempt = UUID.randomUUID().toString();
@@ -101,8 +102,10 @@ public final class DynamoMessageLog implements MessageLog {
             if (resend) {
                 // A client's resend: its first transmission was likely stored, so the claim is checked before a seq is taken
                 // (two round trips), and a repeat takes none and leaves no void.
-                if (claims.claim(conversation, id, sender, serverTimestamp, attempt) == SendClaims.Claimed.OURS) {
-                    return store(draft, senderConnection, holdingClaim(conversation, id, Outcome.of(() -> counter.next(conversation, sender))),
+                SendClaims.Claimed claimed = claims.claim(conversation, id, sender, serverTimestamp, attempt);
+                admit(admission, conversation, id, claimed, null, serverTimestamp);
+                if (claimed == SendClaims.Claimed.OURS) {
+                    return store(draft, senderConnection, claims.holding(conversation, id, Outcome.of(() -> counter.next(conversation, sender))),
                             false, fastPath);
                 }
                 return repeated(draft, senderConnection, attempt, Optional.empty(), fastPath);
@@ -116,14 +119,29 @@ public final class DynamoMessageLog implements MessageLog {
                 abandoned.giveBack(conversation, taking.value(), serverTimestamp);
                 throw claimed.failure();
             }
+            admit(admission, conversation, id, claimed.value(), taking.value(), serverTimestamp);
             if (claimed.value() == SendClaims.Claimed.OURS) {
-                return store(draft, senderConnection, holdingClaim(conversation, id, taking), false, fastPath);
+                return store(draft, senderConnection, claims.holding(conversation, id, taking), false, fastPath);
             }
             abandoned.giveBack(conversation, taking.value(), serverTimestamp);
             // Not stored, and the sender may not send (any more): refused as a first send would be.
             Optional<RuntimeException> refused = Optional.ofNullable(taking.failure()).filter(SeqCounter::tookNone);
             return repeated(draft, senderConnection, attempt, refused, fastPath);
         });
+    }
+
+    /** Waits for the send's admission, which ran beside step 1; refused, its seq goes back as a void, its own claim is released. */
+    private void admit(Admission admission, ConversationId conversation, ClientMessageId id, SendClaims.Claimed claimed, SeqCounter.Taken taken,
+                       long timestamp) {
+        try {
+            admission.await();
+        } catch (RuntimeException refused) {
+            abandoned.giveBack(conversation, taken, timestamp);
+            if (claimed == SendClaims.Claimed.OURS) {
+                claims.release(conversation, id);
+            }
+            throw refused;
+        }
     }
 
     /**
@@ -146,16 +164,8 @@ public final class DynamoMessageLog implements MessageLog {
         if (reserved.isPresent()) {
             return store(draft, senderConnection, new SeqCounter.Taken(reserved.getAsLong(), OptionalInt.empty()), true, fastPath);
         }
-        return store(draft, senderConnection, holdingClaim(conversation, draft.id(),
+        return store(draft, senderConnection, claims.holding(conversation, draft.id(),
                 Outcome.of(() -> counter.next(conversation, draft.senderId()))), false, fastPath);
-    }
-
-    /** The seq a send that holds its claim took; when it took none, the claim is released, so the same send may be tried again. */
-    private SeqCounter.Taken holdingClaim(ConversationId conversation, ClientMessageId id, Outcome<SeqCounter.Taken> taking) {
-        if (taking.failure() != null && SeqCounter.tookNone(taking.failure())) {
-            claims.release(conversation, id);
-        }
-        return taking.orThrow();
     }
 
     /**
@@ -187,7 +197,7 @@ public final class DynamoMessageLog implements MessageLog {
                 return new Appended(there, true);
             }
             if (there.isVoid() && reserved) {
-                return store(draft, senderConnection, holdingClaim(conversation, draft.id(), Outcome.of(() -> counter.next(conversation, draft.senderId()))),
+                return store(draft, senderConnection, claims.holding(conversation, draft.id(), Outcome.of(() -> counter.next(conversation, draft.senderId()))),
                         false, fastPath);
             }
             // Nothing of this send is stored, and its claim must not point its retry at another's message:

@@ -120,6 +120,14 @@ final class SendClaims {
         return delivered;
     }
 
+    /** The seq a send that holds its claim took; when it took none, the claim is released, so the same send may be tried again. */
+    SeqCounter.Taken holding(ConversationId conversation, ClientMessageId id, Outcome<SeqCounter.Taken> taking) {
+        if (taking.failure() != null && SeqCounter.tookNone(taking.failure())) {
+            release(conversation, id);
+        }
+        return taking.orThrow();
+    }
+
     /** Lets the client id be claimed again: its send was refused, or throttled before it took a seq. */
     void release(ConversationId conversation, ClientMessageId id) {
         dynamo.deleteItem(b -> b.tableName(table).key(ConversationsTable.claimItemKey(conversation, id)));

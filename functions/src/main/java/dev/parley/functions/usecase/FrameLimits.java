@@ -2,11 +2,19 @@ package dev.parley.functions.usecase;
 
 import dev.parley.model.RateLimitedException;
 import dev.parley.ports.InMemoryRateLimits;
+import dev.parley.ports.MessageLog;
 import dev.parley.ports.RateLimits;
 import dev.parley.protocol.ClientFrame;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Per-user and per-connection rate limits on client frames, enforced in Parley's own code (API Gateway's throttles are per
@@ -17,6 +25,9 @@ import java.util.Optional;
  * at no cost: frames that cost one write themselves (receipts, typing, marks, acks, settings) would double their cost with a
  * stored bucket, so a flood of them from one connection is stopped here instead. That count is per environment: a flood that
  * API Gateway spreads over N environments passes up to N times the limit before each refuses it (docs/functions.md).
+ * <p>
+ * A send's own bucket is not taken here but by {@link #sendAdmission}, beside the store's first round trip, so that its write
+ * adds no round trip to a send; a bucket found full is remembered until its window ends, and refused then with no write.
  */
 public final class FrameLimits {
     /**
@@ -36,7 +47,19 @@ public final class FrameLimits {
         }
     }
 
+    /** The most full send buckets remembered; the least recently refused are forgotten first (then cost a write again). */
+    static final int KNOWN_FULL = 10_000;
+
     private final RateLimits limits;
+    /** Send buckets found full, each until its window ends (fixed windows: it cannot admit a send before then, in any environment). */
+    private final Map<String, Instant> fullUntil = java.util.Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Instant> eldest) {
+            return size() > KNOWN_FULL;
+        }
+    });
+    // Platform threads: the bucket's write blocks in the HTTP client, which on Java 21 would pin a virtual thread to its carrier.
+    private final ExecutorService threads = Executors.newCachedThreadPool(Thread.ofPlatform().name("limits-", 0).daemon(true).factory());
     /** Each connection's frames, counted in this environment's memory (its default bound: the least recently seen forgotten first). */
     private final RateLimits frameCounts = new InMemoryRateLimits();
     private final Settings settings;
@@ -56,7 +79,9 @@ public final class FrameLimits {
     public void admit(Caller caller, ClientFrame frame) {
         countFrame(caller);
         switch (frame) {
-            case ClientFrame.MessageSend ignored -> take("messages#" + caller.user().value(), settings.messages(), "messages");
+            case ClientFrame.MessageSend ignored -> {
+                // Its bucket is taken beside the store's first round trip: sendAdmission.
+            }
             case ClientFrame.ConversationCreate ignored -> take("creations#" + caller.user().value(), settings.creations(), "conversation creations");
             case ClientFrame.PresenceQuery ignored -> take("presence#" + caller.user().value(), settings.presence(), "presence requests");
             case ClientFrame.PresenceSubscribe ignored -> take("presence#" + caller.user().value(), settings.presence(), "presence requests");
@@ -67,6 +92,38 @@ public final class FrameLimits {
             default -> {
                 // One write or less each: not limited per frame (above).
             }
+        }
+    }
+
+    /**
+     * Starts taking a send from its user's bucket, to be awaited by the store once it has claimed the send and taken its seq
+     * (MessageLog.Admission): the write costs the send no round trip of its own. A bucket known full is refused at once.
+     */
+    public MessageLog.Admission sendAdmission(Caller caller) {
+        String bucket = "messages#" + caller.user().value();
+        Instant now = clock.instant();
+        Instant full = fullUntil.get(bucket);
+        if (full != null && now.isBefore(full)) {
+            throw overLimit("messages", settings.messages(), Duration.between(now, full));
+        }
+        Future<Optional<Duration>> taking = threads.submit(() -> limits.take(bucket, 1, settings.messages(), now));
+        return () -> {
+            Optional<Duration> wait = await(taking);
+            if (wait.isPresent()) {
+                fullUntil.put(bucket, now.plus(wait.get()));
+                throw overLimit("messages", settings.messages(), wait.get());
+            }
+        };
+    }
+
+    private static Optional<Duration> await(Future<Optional<Duration>> taking) {
+        try {
+            return taking.get();
+        } catch (ExecutionException failed) {
+            throw failed.getCause() instanceof RuntimeException r ? r : new IllegalStateException(failed.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while taking a send from its limit", e);
         }
     }
 
@@ -81,8 +138,12 @@ public final class FrameLimits {
     private void take(RateLimits counter, String bucket, RateLimits.Limit limit, String what) {
         Optional<Duration> wait = counter.take(bucket, 1, limit, clock.instant());
         if (wait.isPresent()) {
-            throw new RateLimitedException("over the limit of " + what + ": " + describe(limit) + "; nothing was done", wait.get());
+            throw overLimit(what, limit, wait.get());
         }
+    }
+
+    private static RateLimitedException overLimit(String what, RateLimits.Limit limit, Duration wait) {
+        return new RateLimitedException("over the limit of " + what + ": " + describe(limit) + "; nothing was done", wait);
     }
 
     private static String describe(RateLimits.Limit limit) {

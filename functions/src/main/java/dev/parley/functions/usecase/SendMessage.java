@@ -74,6 +74,11 @@ public final class SendMessage {
     }
 
     public Sent send(Caller caller, ClientFrame.MessageSend send) {
+        return send(caller, send, MessageLog.Admission.ADMITTED);
+    }
+
+    /** A send that the store takes only once {@code admission} lets it (the sender's rate limit, under way: FrameLimits). */
+    public Sent send(Caller caller, ClientFrame.MessageSend send, MessageLog.Admission admission) {
         // A direct conversation's members are in its id, and it is always small enough for the fast path:
         // its connections are looked up while the message is stored, not after.
         Optional<Future<Map<UserId, ConnectionRegistry.Reach>>> lookup = fastPath.isPresent() && send.conversationId().isDirect()
@@ -82,7 +87,7 @@ public final class SendMessage {
         MessageLog.Appended appended;
         try {
             appended = messages.append(send.conversationId(), send.id(), caller.user(), caller.device(),
-                    Optional.of(caller.connection()), send.content(), clock.millis(), fastPath, send.resend());
+                    Optional.of(caller.connection()), send.content(), clock.millis(), fastPath, send.resend(), admission);
         } catch (RuntimeException refused) {
             lookup.ifPresent(running -> running.cancel(true));
             throw refused;

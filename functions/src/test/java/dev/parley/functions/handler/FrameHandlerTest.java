@@ -190,7 +190,7 @@ class FrameHandlerTest {
             @Override
             public Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
                                    Optional<ConnectionId> senderConnection, Content content, long serverTimestamp,
-                                   Optional<FastPathOffer> fastPath, boolean resend) {
+                                   Optional<FastPathOffer> fastPath, boolean resend, Admission admission) {
                 throw failure;
             }
 

@@ -22,8 +22,8 @@ class DelegatingMessageLog implements MessageLog {
 
     @Override
     public Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device, Optional<ConnectionId> senderConnection,
-                           Content content, long serverTimestamp, Optional<FastPathOffer> fastPath, boolean resend) {
-        return delegate.append(conversation, id, sender, device, senderConnection, content, serverTimestamp, fastPath, resend);
+                           Content content, long serverTimestamp, Optional<FastPathOffer> fastPath, boolean resend, Admission admission) {
+        return delegate.append(conversation, id, sender, device, senderConnection, content, serverTimestamp, fastPath, resend, admission);
     }
 
     @Override

@@ -144,13 +144,13 @@ class SendMessageTest {
             @Override
             public Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
                                    Optional<dev.parley.model.ConnectionId> senderConnection, Content content, long serverTimestamp,
-                                   Optional<FastPathOffer> fastPath, boolean resend) {
+                                   Optional<FastPathOffer> fastPath, boolean resend, Admission admission) {
                 try {
                     assertThat(lookedUp.await(5, java.util.concurrent.TimeUnit.SECONDS)).as("the lookup began during the store").isTrue();
                 } catch (InterruptedException e) {
                     throw new IllegalStateException(e);
                 }
-                return super.append(conversation, id, sender, device, senderConnection, content, serverTimestamp, fastPath, resend);
+                return super.append(conversation, id, sender, device, senderConnection, content, serverTimestamp, fastPath, resend, admission);
             }
         };
         SendMessage sendingAtOnce = new SendMessage(storing, world.conversations, new Delivery(watched, world.poster, world.clock, 32), world.codec,

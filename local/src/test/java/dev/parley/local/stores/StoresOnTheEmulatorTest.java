@@ -240,6 +240,31 @@ class StoresOnTheEmulatorTest {
     }
 
     @Test
+    void aSendItsAdmissionRefusesLeavesACountedVoidAndItsIdFreeForLater() {
+        DynamoMessageLog log = messageLog();
+        UserId alice = UserId.of("alice");
+        ConversationId conversation = direct(alice, UserId.of("bob"));
+        ClientMessageId id = ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000041");
+        long now = System.currentTimeMillis();
+        MessageLog.Admission overTheLimit = () -> {
+            throw new dev.parley.model.RateLimitedException("over the limit of messages", java.time.Duration.ofSeconds(1));
+        };
+        for (boolean resend : List.of(false, true)) {
+            assertThatThrownBy(() -> log.append(conversation, id, alice, DeviceId.DEFAULT, C1, Content.text("hi"), now, Optional.empty(), resend,
+                    overTheLimit)).as("resend " + resend).isInstanceOf(dev.parley.model.RateLimitedException.class);
+        }
+        assertThat(log.after(conversation, 0, 10)).as("the first took a seq and gave it back; the resend claimed first and took none")
+                .extracting(Message::seq, Message::isVoid).containsExactly(tuple(1L, true));
+        assertThat(tables.conversations().requireSummary(conversation).voidSeqs()).containsExactly(1L);
+
+        MessageLog.Appended later = log.append(conversation, id, alice, DeviceId.DEFAULT, C1, Content.text("hi"), now + 1_000, Optional.empty(), true,
+                MessageLog.Admission.ADMITTED);
+        assertThat(later.duplicate()).as("the claims were released: the same send, admitted later, is stored").isFalse();
+        assertThat(later.message().seq()).isEqualTo(2);
+        assertThat(tables.conversations().requireSummary(conversation).messagesAfter(0)).isEqualTo(1);
+    }
+
+    @Test
     void aRetriedSendGivesItsSeqBackAtOnceAndAnswersWithTheOriginal() {
         DynamoMessageLog log = messageLog();
         UserId alice = UserId.of("alice");

@@ -42,7 +42,9 @@ public class InMemoryMessageLog implements MessageLog {
     @Override
     public synchronized Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
                                         Optional<ConnectionId> senderConnection, Content content, long serverTimestamp,
-                                        Optional<FastPathOffer> fastPath, boolean resend) {
+                                        Optional<FastPathOffer> fastPath, boolean resend, Admission admission) {
+        // The store waits for the admission after its first round trip; refused, it leaves nothing but a void (not modelled).
+        admission.await();
         Message earlier = byClientId.getOrDefault(conversation, Map.of()).get(id);
         if (earlier != null) {
             if (!resend) {

@@ -1,0 +1,86 @@
+package dev.parley.functions.usecase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.model.ConnectionId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.RateLimitedException;
+import dev.parley.model.UserId;
+import dev.parley.ports.InMemoryRateLimits;
+import dev.parley.ports.MessageLog;
+import dev.parley.ports.RateLimits;
+import dev.parley.testsupport.ManualClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** A send's own limit: taken beside the store's first round trip, and a bucket found full refused with no write until its window ends. */
+class FrameLimitsTest {
+    private static final Caller ALICE = new Caller(UserId.of("alice"), DeviceId.DEFAULT, ConnectionId.of("alice-phone"));
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-12-02T10:00:00Z"));
+
+    /** The limits' store, counting its writes, each of which may be held back until the test lets it go. */
+    private static final class CountedLimits implements RateLimits {
+        final RateLimits store = new InMemoryRateLimits();
+        final AtomicInteger takes = new AtomicInteger();
+        volatile CountDownLatch gate = new CountDownLatch(0);
+
+        @Override
+        public Optional<Duration> take(String name, double cost, Limit limit, Instant now) {
+            takes.incrementAndGet();
+            try {
+                assertThat(gate.await(5, TimeUnit.SECONDS)).isTrue();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return store.take(name, cost, limit, now);
+        }
+    }
+
+    private FrameLimits limits(CountedLimits store, String messages) {
+        FrameLimits.Settings defaults = FrameLimits.Settings.DEFAULTS;
+        return new FrameLimits(store, new FrameLimits.Settings(RateLimits.Limit.parse(messages), defaults.creations(), defaults.presence(),
+                defaults.reads(), defaults.frames(), defaults.connectionsPerUser()), clock);
+    }
+
+    @Test
+    void theSendsWriteRunsWhileTheStoreWorksAndIsAwaitedBeforeTheMessageIsStored() throws Exception {
+        CountedLimits store = new CountedLimits();
+        store.gate = new CountDownLatch(1);
+        MessageLog.Admission admission = limits(store, "1/60").sendAdmission(ALICE);
+        // The caller has its admission back while the bucket's write is still held: it goes on with the claim and the seq.
+        Thread awaiting = Thread.ofVirtual().start(admission::await);
+        awaiting.join(200);
+        assertThat(awaiting.isAlive()).as("await waits for the write").isTrue();
+        store.gate.countDown();
+        awaiting.join(5_000);
+        assertThat(awaiting.isAlive()).isFalse();
+        assertThat(store.takes).hasValue(1);
+    }
+
+    @Test
+    void aBucketFoundFullIsRefusedWithNoWriteUntilItsWindowEnds() {
+        CountedLimits store = new CountedLimits();
+        FrameLimits limits = limits(store, "1/2");
+        limits.sendAdmission(ALICE).await();
+        limits.sendAdmission(ALICE).await();
+        MessageLog.Admission third = limits.sendAdmission(ALICE);
+        assertThatThrownBy(third::await).isInstanceOfSatisfying(RateLimitedException.class,
+                e -> assertThat(e.retryAfter()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(2)));
+        assertThat(store.takes).hasValue(3);
+
+        assertThatThrownBy(() -> limits.sendAdmission(ALICE)).as("known full: refused at once").isInstanceOf(RateLimitedException.class);
+        assertThatThrownBy(() -> limits.sendAdmission(ALICE)).isInstanceOf(RateLimitedException.class);
+        assertThat(store.takes).as("no write for a bucket known full").hasValue(3);
+        limits.sendAdmission(new Caller(UserId.of("bob"), DeviceId.DEFAULT, ConnectionId.of("bob-phone"))).await();
+
+        clock.advance(Duration.ofSeconds(2));
+        limits.sendAdmission(ALICE).await();
+        assertThat(store.takes).as("the next window: written again").hasValue(5);
+    }
+}
