@@ -84,6 +84,8 @@ class ClientLibraryIT extends EndToEndTest {
             assertThat(seqs).as("stored once each, in the order sent").isSorted().doesNotHaveDuplicates();
             await(() -> bob.texts(chat).size() >= 30, "bob's 30 messages");
             assertThat(bob.texts(chat)).containsExactlyElementsOf(numbered("m", 30));
+            // Its own message reaches the app after its ack, in its place: behind any seq still on its way (a void a resend left).
+            await(() -> alice.texts(chat).size() >= 30, "alice's own 30");
             assertThat(alice.texts(chat)).as("alice's own, acknowledged, in their places").containsExactlyElementsOf(numbered("m", 30));
         } finally {
             alice.client().close();

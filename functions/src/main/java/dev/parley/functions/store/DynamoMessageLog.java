@@ -31,26 +31,23 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 
 /**
- * The messages table ({@link MessagesTable}) and the seq counter and send claims in the conversations
- * table ({@link ConversationsTable}, {@link SendClaims}). A send is four writes, none of which can lose
- * a race, in two round trips before its ack:
+ * The messages table ({@link MessagesTable}) and the seq counter and send claims in the conversations table
+ * ({@link ConversationsTable}, {@link SendClaims}). A send is four writes, none of which can lose a race, in two round trips:
  * <ol>
- * <li>at once, side by side: claim the client id (put if absent), and take the next seq from the
- * conversation's head (an atomic add, {@link SeqCounter}, after the membership check in a group);
- * under any number of concurrent senders every one gets its own seq and none fails;</li>
- * <li>put the message at that seq; and record the seq on the claim, beside the put, or, for a send on
- * the fast path, with its record once its posts are done ({@link #recordFastDelivery}; a fast path that
- * does not complete records nothing, and a retry finds its message by searching, {@link Originals}).</li>
+ * <li>at once, side by side: claim the client id (put if absent), and take the next seq from the conversation's head (an
+ * atomic add, {@link SeqCounter}, after the membership check in a group); every concurrent sender gets its own seq;</li>
+ * <li>put the message at that seq; and record the seq on the claim, beside the put, or, for a send on the fast path, with
+ * its record once its posts are done ({@link #recordFastDelivery}; a fast path that does not complete records nothing,
+ * and a retry finds its message by searching, {@link Originals}).</li>
  * </ol>
  * A repeated first transmission finds its claim taken: the seq it took beside the claim goes back at once as a void
  * entry (counted on the head, {@link AbandonedSeqs#giveBack}), and the original is found through the seq on the claim. A
  * client's resend ({@code attempt} above 1) claims first and takes a seq only when the claim is its own, so a resend of a
  * stored message takes none. A send's admission (its rate limit, {@link Admission}) runs beside step 1 and is awaited after
- * it: refused, the seq goes back as a void and the claim is released. A send that fails after taking its
- * seq leaves the seq on its claim, and a retry of it stores the message at that seq, so a failure
- * leaves no hole. A claim whose send died before recording a seq would refuse that client id forever;
- * once it is older than any send can run ({@link #CLAIM_ABANDONED_AFTER}), the next send with that id
- * looks for a message its send stored, and takes the claim over if there is none.
+ * it: refused, the seq goes back as a void and the claim is released. A send that fails after taking its seq leaves the
+ * seq on its claim, and a retry of it stores the message at that seq, so a failure leaves no hole. A claim whose send died
+ * before recording a seq would refuse that client id forever; once it is older than any send can run
+ * ({@link #CLAIM_ABANDONED_AFTER}), the next send with that id looks for a message its send stored, and takes it over.
  */
 public final class DynamoMessageLog implements MessageLog {
     /**
@@ -71,10 +68,7 @@ public final class DynamoMessageLog implements MessageLog {
     // Platform threads: the claim's put blocks in the HTTP client, which on Java 21 would pin a virtual thread to its carrier.
     private final ExecutorService threads = Executors.newCachedThreadPool(Thread.ofPlatform().name("claims-", 0).daemon(true).factory());
 
-    /**
-     * @param dynamo    the client for every call but one
-     * @param sequencer a client without the SDK's retries, for the seq increment, which must not be repeated
-     */
+    /** {@code sequencer}: a client without the SDK's retries, for the seq increment, which must not be repeated; {@code dynamo}: the rest. */
     public DynamoMessageLog(DynamoDbClient dynamo, DynamoDbClient sequencer, String messages, String conversations, String memberships) {
         this(dynamo, sequencer, messages, conversations, memberships, Clock.systemUTC());
     }
@@ -119,7 +113,7 @@ public final class DynamoMessageLog implements MessageLog {
                 abandoned.giveBack(conversation, taking.value(), serverTimestamp);
                 throw claimed.failure();
             }
-            admit(admission, conversation, id, claimed.value(), taking.value(), serverTimestamp);
+            admit(admission, conversation, id, claimed.value(), taking, serverTimestamp);
             if (claimed.value() == SendClaims.Claimed.OURS) {
                 return store(draft, senderConnection, claims.holding(conversation, id, taking), false, fastPath);
             }
@@ -131,14 +125,20 @@ public final class DynamoMessageLog implements MessageLog {
     }
 
     /** Waits for the send's admission, which ran beside step 1; refused, its seq goes back as a void, its own claim is released. */
-    private void admit(Admission admission, ConversationId conversation, ClientMessageId id, SendClaims.Claimed claimed, SeqCounter.Taken taken,
-                       long timestamp) {
+    private void admit(Admission admission, ConversationId conversation, ClientMessageId id, SendClaims.Claimed claimed,
+                       Outcome<SeqCounter.Taken> taking, long timestamp) {
         try {
             admission.await();
         } catch (RuntimeException refused) {
-            abandoned.giveBack(conversation, taken, timestamp);
-            if (claimed == SendClaims.Claimed.OURS) {
-                claims.release(conversation, id);
+            abandoned.giveBack(conversation, taking == null ? null : taking.value(), timestamp);
+            // A claim whose seq is unknown (an increment that failed without saying whether it applied) stays, as a failed send's does.
+            boolean seqKnown = taking == null || taking.failure() == null || SeqCounter.tookNone(taking.failure());
+            try {
+                if (claimed == SendClaims.Claimed.OURS && seqKnown) {
+                    claims.release(conversation, id);
+                }
+            } catch (SdkException alsoFailed) {
+                refused.addSuppressed(alsoFailed);
             }
             throw refused;
         }

@@ -4,6 +4,7 @@ import dev.parley.model.RateLimitedException;
 import dev.parley.ports.InMemoryRateLimits;
 import dev.parley.ports.MessageLog;
 import dev.parley.ports.RateLimits;
+import dev.parley.ports.UnavailableException;
 import dev.parley.protocol.ClientFrame;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,6 +16,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Per-user and per-connection rate limits on client frames, enforced in Parley's own code (API Gateway's throttles are per
@@ -47,6 +50,8 @@ public final class FrameLimits {
         }
     }
 
+    /** The longest a send waits for its limit's write: longer than the store bounds a call (2 s), so only a store that hangs meets it. */
+    static final Duration ADMISSION_WAIT = Duration.ofSeconds(3);
     /** The most full send buckets remembered; the least recently refused are forgotten first (then cost a write again). */
     static final int KNOWN_FULL = 10_000;
 
@@ -118,7 +123,10 @@ public final class FrameLimits {
 
     private static Optional<Duration> await(Future<Optional<Duration>> taking) {
         try {
-            return taking.get();
+            return taking.get(ADMISSION_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException late) {
+            taking.cancel(true);
+            throw new UnavailableException("the send's rate limit was not answered in " + ADMISSION_WAIT.toMillis() + " ms", Duration.ofSeconds(1), late);
         } catch (ExecutionException failed) {
             throw failed.getCause() instanceof RuntimeException r ? r : new IllegalStateException(failed.getCause());
         } catch (InterruptedException e) {

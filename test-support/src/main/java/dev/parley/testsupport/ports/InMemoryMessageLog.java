@@ -43,28 +43,36 @@ public class InMemoryMessageLog implements MessageLog {
     public synchronized Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
                                         Optional<ConnectionId> senderConnection, Content content, long serverTimestamp,
                                         Optional<FastPathOffer> fastPath, boolean resend, Admission admission) {
-        // The store waits for the admission after its first round trip; refused, it leaves nothing but a void (not modelled).
-        admission.await();
+        // As the store: a first transmission takes its seq beside its admission (its rate limit), which it awaits before it
+        // stores, giving the seq back as a void when refused; a resend waits for its admission before it takes a seq.
         Message earlier = byClientId.getOrDefault(conversation, Map.of()).get(id);
         if (earlier != null) {
             if (!resend) {
-                // The store takes a first transmission's seq while it checks the id, and gives a repeat's back; a sender
-                // who may not send (any more) takes none.
+                // A repeat's seq is given back; a sender who may not send (any more) takes none.
                 try {
-                    long spare = conversations.takeSeq(conversation, sender);
-                    conversations.countVoid(conversation, spare);
-                    bySeq.get(conversation).put(spare, new Stored(Message.voided(conversation, spare, serverTimestamp), Optional.empty(),
-                            OptionalLong.empty()));
+                    giveBack(conversation, conversations.takeSeq(conversation, sender), serverTimestamp);
                 } catch (DomainException mayNotSend) {
                     // A repeat is answered with its original all the same.
                 }
             }
+            admission.await();
             if (!earlier.senderId().equals(sender)) {
                 throw new DomainException(ErrorCode.CONFLICT, "id " + id + " is already used in conversation " + conversation);
             }
             return new Appended(earlier, true);
         }
+        if (resend) {
+            admission.await();
+        }
         long seq = conversations.takeSeq(conversation, sender);
+        if (!resend) {
+            try {
+                admission.await();
+            } catch (RuntimeException refused) {
+                giveBack(conversation, seq, serverTimestamp);
+                throw refused;
+            }
+        }
         Message message = new Message(id, conversation, seq, sender, device, content, serverTimestamp);
         int members = conversations.summary(conversation).map(ConversationRepository.Summary::memberCount).orElse(Integer.MAX_VALUE);
         OptionalLong stamp = fastPath.filter(offer -> members <= offer.maxMembers())
@@ -72,6 +80,13 @@ public class InMemoryMessageLog implements MessageLog {
         bySeq.computeIfAbsent(conversation, c -> new TreeMap<>()).put(seq, new Stored(message, senderConnection, stamp));
         byClientId.computeIfAbsent(conversation, c -> new HashMap<>()).put(id, message);
         return new Appended(message, false, stamp);
+    }
+
+    /** A seq taken and not used: a counted void entry. */
+    private void giveBack(ConversationId conversation, long seq, long timestamp) {
+        conversations.countVoid(conversation, seq);
+        bySeq.computeIfAbsent(conversation, c -> new TreeMap<>()).put(seq, new Stored(Message.voided(conversation, seq, timestamp), Optional.empty(),
+                OptionalLong.empty()));
     }
 
     @Override
