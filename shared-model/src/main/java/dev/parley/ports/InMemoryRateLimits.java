@@ -2,7 +2,6 @@ package dev.parley.ports;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -34,12 +33,7 @@ public final class InMemoryRateLimits implements RateLimits {
         if (namesCounted < 1) {
             throw new IllegalArgumentException("namesCounted must be at least 1, was " + namesCounted);
         }
-        this.windows = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Window> eldest) {
-                return size() > namesCounted;
-            }
-        };
+        this.windows = new LeastRecentlyUsedMap<>(namesCounted);
     }
 
     @Override

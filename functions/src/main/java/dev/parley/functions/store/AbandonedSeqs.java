@@ -61,9 +61,7 @@ final class AbandonedSeqs {
      */
     Message voidSeq(ConversationId conversation, long seq, long timestamp) {
         Message voided = Message.voided(conversation, seq, timestamp);
-        try {
-            messageItems.putItem(b -> b.item(new StoredMessage(voided, Optional.empty())).conditionExpression(DynamoMessageLog.SEQ_IS_FREE));
-        } catch (ConditionalCheckFailedException filledMeanwhile) {
+        if (!putVoid(voided)) {
             return MessagesTable.storedAt(messageItems, conversation, seq);
         }
         try {
@@ -93,12 +91,20 @@ final class AbandonedSeqs {
             return;
         }
         try {
-            messageItems.putItem(b -> b.item(new StoredMessage(Message.voided(conversation, seq, timestamp), Optional.empty()))
-                    .conditionExpression(DynamoMessageLog.SEQ_IS_FREE));
-        } catch (ConditionalCheckFailedException voidedByAReader) {
-            // A reader voided it first: it is a void either way.
+            // False when a reader voided it first: it is a void either way.
+            putVoid(Message.voided(conversation, seq, timestamp));
         } catch (SdkException failed) {
             LOG.warn("voiding seq {} of {} failed; readers void it once it is old enough", seq, conversation, failed);
+        }
+    }
+
+    /** Puts a void entry at its seq unless something is there already: whether this call wrote it. */
+    private boolean putVoid(Message voided) {
+        try {
+            messageItems.putItem(b -> b.item(new StoredMessage(voided, Optional.empty())).conditionExpression(DynamoMessageLog.SEQ_IS_FREE));
+            return true;
+        } catch (ConditionalCheckFailedException filled) {
+            return false;
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.parley.functions.usecase;
 
 import dev.parley.model.RateLimitedException;
 import dev.parley.ports.InMemoryRateLimits;
+import dev.parley.ports.LeastRecentlyUsedMap;
 import dev.parley.ports.MessageLog;
 import dev.parley.ports.RateLimits;
 import dev.parley.ports.UnavailableException;
@@ -9,7 +10,7 @@ import dev.parley.protocol.ClientFrame;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -52,17 +53,12 @@ public final class FrameLimits {
 
     /** The longest a send waits for its limit's write: longer than the store bounds a call (2 s), so only a store that hangs meets it. */
     static final Duration ADMISSION_WAIT = Duration.ofSeconds(3);
-    /** The most full send buckets remembered; the least recently refused are forgotten first (then cost a write again). */
-    static final int KNOWN_FULL = 10_000;
-
     private final RateLimits limits;
-    /** Send buckets found full, each until its window ends (fixed windows: it cannot admit a send before then, in any environment). */
-    private final Map<String, Instant> fullUntil = java.util.Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Instant> eldest) {
-            return size() > KNOWN_FULL;
-        }
-    });
+    /**
+     * Send buckets found full, each until its window ends (fixed windows: it cannot admit a send before then, in any
+     * environment); as many remembered as the frame counts, the least recently refused forgotten first (then a write again).
+     */
+    private final Map<String, Instant> fullUntil = Collections.synchronizedMap(new LeastRecentlyUsedMap<>(InMemoryRateLimits.DEFAULT_NAMES_COUNTED));
     // Platform threads: the bucket's write blocks in the HTTP client, which on Java 21 would pin a virtual thread to its carrier.
     private final ExecutorService threads = Executors.newCachedThreadPool(Thread.ofPlatform().name("limits-", 0).daemon(true).factory());
     /** Each connection's frames, counted in this environment's memory (its default bound: the least recently seen forgotten first). */

@@ -10,6 +10,7 @@ import dev.parley.model.UserId;
 import dev.parley.ports.InMemoryRateLimits;
 import dev.parley.ports.MessageLog;
 import dev.parley.ports.RateLimits;
+import dev.parley.ports.UnavailableException;
 import dev.parley.testsupport.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -61,6 +62,27 @@ class FrameLimitsTest {
         awaiting.join(5_000);
         assertThat(awaiting.isAlive()).isFalse();
         assertThat(store.takes).hasValue(1);
+    }
+
+    @Test
+    void aStoreThatFailsOrHangsDefersTheSendAsABusyServerDoes() {
+        RateLimits failing = (name, cost, limit, now) -> {
+            throw new UnavailableException("the limits table was throttled", Duration.ofMillis(250), null);
+        };
+        FrameLimits.Settings defaults = FrameLimits.Settings.DEFAULTS;
+        assertThatThrownBy(new FrameLimits(failing, defaults, clock).sendAdmission(ALICE)::await).as("the store's own refusal, as it gave it")
+                .isInstanceOfSatisfying(UnavailableException.class, e -> assertThat(e.retryAfter()).isEqualTo(Duration.ofMillis(250)));
+
+        CountedLimits hanging = new CountedLimits();
+        hanging.gate = new CountDownLatch(1);
+        long started = System.nanoTime();
+        try {
+            assertThatThrownBy(limits(hanging, "1/60").sendAdmission(ALICE)::await).as("not answered: deferred, not waited on forever")
+                    .isInstanceOfSatisfying(UnavailableException.class, e -> assertThat(e.retryAfter()).isPositive());
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isBetween(FrameLimits.ADMISSION_WAIT, FrameLimits.ADMISSION_WAIT.plusSeconds(2));
+        } finally {
+            hanging.gate.countDown();
+        }
     }
 
     @Test
