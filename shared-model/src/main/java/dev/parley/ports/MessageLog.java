@@ -20,7 +20,7 @@ public interface MessageLog {
      * The outcome of an append: the message as stored, whether it was stored before (a retried send), and,
      * when the append took the send's {@link FastPathOffer}, the moment (epoch ms) until which the sender
      * may deliver the message itself: the message is stored stamped with it, which tells the stream's
-     * fan-out to look for the sender's {@link #recordFastDelivery record} before delivering it again.
+     * fan-out to wait for the sender's {@link #recordFastPath record} before delivering it again.
      */
     record Appended(Message message, boolean duplicate, OptionalLong fastPathUntil) {
         public Appended(Message message, boolean duplicate) {
@@ -108,19 +108,34 @@ public interface MessageLog {
     }
 
     /**
-     * Records that the sender delivered a stamped message to every live connection of its members itself,
-     * in time; {@code offline} are the members it found with no live connection (for push). One write,
-     * which also stands for the message where a retried send looks for it. A send whose fast path did not
-     * complete records nothing: the stream's fan-out delivers its message, and a retry still finds it.
+     * What a send's fast path did with its stamped message, as the send records it once its posts are done (or it
+     * did not post): the stream's fan-out waits for this record and delivers only what it says was left.
      */
-    void recordFastDelivery(Message message, List<UserId> offline);
+    sealed interface FastPathRecord {
+        /** Every live connection of the members was posted to, and answered; {@code offline} are the members found with none (for push). */
+        record Delivered(List<UserId> offline) implements FastPathRecord {
+            public Delivered {
+                offline = List.copyOf(offline);
+            }
+        }
+
+        /** The send delivered it to nobody for sure (too late to start, too many connections, a post unanswered): the fan-out delivers it. */
+        record LeftToStream() implements FastPathRecord {
+        }
+    }
 
     /**
-     * Which of these stamped messages have a {@link #recordFastDelivery fast delivery} recorded, each with
-     * the members its sender found offline. Reads in batches; may lag a record by a moment (a message
-     * missed is delivered again, which clients drop by seq).
+     * Records what the sender's fast path did with a stamped message. One write, which also stands for the message
+     * where a retried send looks for it. A send that dies before it records leaves the fan-out to deliver the
+     * message once it has waited long enough ({@code FanOut.RECORD_DEADLINE}).
      */
-    Map<Message, List<UserId>> fastDeliveries(List<Message> stamped);
+    void recordFastPath(Message message, FastPathRecord record);
+
+    /**
+     * The {@link #recordFastPath records} of these stamped messages that are there now; a message without one
+     * is absent from the map. Consistent reads in batches: a record written before the call is always seen.
+     */
+    Map<Message, FastPathRecord> fastPathRecords(List<Message> stamped);
 
     /** Messages with seq above {@code afterSeq}, ascending, at most {@code limit}; a seq left empty for good reads as a void entry. */
     List<Message> after(ConversationId conversation, long afterSeq, int limit);

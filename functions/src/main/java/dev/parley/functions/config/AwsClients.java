@@ -35,7 +35,7 @@ public final class AwsClients {
      */
     public static final Duration DYNAMODB_ATTEMPT_TIMEOUT = Duration.ofMillis(800);
     public static final Duration DYNAMODB_CALL_TIMEOUT = Duration.ofSeconds(2);
-    static final Duration MANAGEMENT_ATTEMPT_TIMEOUT = Duration.ofSeconds(2);
+    public static final Duration MANAGEMENT_ATTEMPT_TIMEOUT = Duration.ofSeconds(2);
     static final Duration MANAGEMENT_CALL_TIMEOUT = Duration.ofSeconds(5);
     static final Duration SECRETS_ATTEMPT_TIMEOUT = Duration.ofMillis(700);
     public static final Duration SECRETS_CALL_TIMEOUT = Duration.ofMillis(1500);

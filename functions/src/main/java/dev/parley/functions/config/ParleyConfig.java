@@ -127,14 +127,14 @@ public record ParleyConfig(
      */
     public static final String FAST_PATH_MAX_CONNECTIONS = "PARLEY_FAST_PATH_MAX_CONNECTIONS";
     public static final int DEFAULT_FAST_PATH_MAX_CONNECTIONS = 64;
-    static final int LARGEST_FAST_PATH_MAX_CONNECTIONS = 256;
+    public static final int LARGEST_FAST_PATH_MAX_CONNECTIONS = 256;
     /**
      * How long, at most, a send waits for its fast path's posts to be answered, in milliseconds, before
      * 2 ms a member are added (MessageLog.FastPathOffer): 154 ms in a 1:1 chat, 250 in a group of 50.
      */
     public static final String FAST_PATH_WINDOW_MS = "PARLEY_FAST_PATH_WINDOW_MS";
     public static final Duration DEFAULT_FAST_PATH_WINDOW = Duration.ofMillis(150);
-    static final long LONGEST_FAST_PATH_WINDOW_MS = 1_000;
+    public static final long LONGEST_FAST_PATH_WINDOW_MS = 1_000;
     /**
      * The percentage of messages whose per-message log lines are written (LogSampling); unset, all of them
      * (the local cloud). The stack sets {@link #DEPLOYED_LOG_SAMPLE_PERCENT} unless told otherwise.

@@ -52,7 +52,7 @@ public final class FanOutHandler extends PrimedHandler implements RequestHandler
             MessagesTable.read(MessagesTable.item(new MessagesTable.StoredMessage(sample, Optional.empty())));
             codec.encode(new ServerFrame.MessageReceive(sample));
             primeDelivery(wiring, codec);
-            wiring.messages().fastDeliveries(List.of(sample));
+            wiring.messages().fastPathRecords(List.of(sample));
             wiring.conversations().find(ConversationId.of("g:parley-priming"));
         });
     }

@@ -127,7 +127,7 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
                 SendMessage.FastDelivery fast = sent.fastDelivery().get();
                 LOG.info("message accepted", StructuredArguments.entry("client_message_id", ack.id().toString()),
                         StructuredArguments.entry("fast_posts", fast.posts()), StructuredArguments.entry("gone", fast.gone()),
-                        StructuredArguments.entry("fast_path_complete", fast.recorded()), StructuredArguments.entry("post_ms", Math.round(fast.postMillis())));
+                        StructuredArguments.entry("fast_path_complete", fast.delivered()), StructuredArguments.entry("post_ms", Math.round(fast.postMillis())));
             } else {
                 LOG.info("message accepted", StructuredArguments.entry("client_message_id", ack.id().toString()));
             }
@@ -136,7 +136,7 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
             metrics.addMetric(duplicate ? Telemetry.DUPLICATES : Telemetry.MESSAGES_ACCEPTED, 1, MetricUnit.COUNT);
             sent.fastDelivery().ifPresent(fast -> {
                 metrics.addMetric(Telemetry.POSTS, fast.posts(), MetricUnit.COUNT);
-                metrics.addMetric(fast.recorded() ? Telemetry.FAST_PATH_COMPLETE : Telemetry.FAST_PATH_INCOMPLETE, 1, MetricUnit.COUNT);
+                metrics.addMetric(fast.delivered() ? Telemetry.FAST_PATH_COMPLETE : Telemetry.FAST_PATH_INCOMPLETE, 1, MetricUnit.COUNT);
                 if (fast.posts() > 0) {
                     metrics.addMetric(Telemetry.FAST_PATH_POST_LATENCY, fast.postMillis(), MetricUnit.MILLISECONDS);
                 }

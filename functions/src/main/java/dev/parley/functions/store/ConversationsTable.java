@@ -34,7 +34,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * Read through {@link #HEAD_SCHEMA}; written with targeted low-level updates.</li>
  * <li>{@code K#<conversationId>#<clientMessageId>}: a send's claim ({@link #CLAIM_SENDER},
  * {@link #CLAIM_TIMESTAMP}, {@link #CLAIM_ATTEMPT}, {@link #CLAIM_SEQ} once a failed send left its
- * seq there, and {@link #CLAIM_FAST_DELIVERY} once the send delivered its message itself). Low-level: a claim is read back from a failed condition's old item.</li>
+ * seq there, and {@link #CLAIM_FAST_DELIVERY} once the send delivered its message itself, or
+ * {@link #CLAIM_FAST_PATH_LEFT} once it left that to the stream). Low-level: a claim is read back from a failed condition's old item.</li>
  * </ul>
  */
 public final class ConversationsTable {
@@ -63,6 +64,8 @@ public final class ConversationsTable {
     public static final String CLAIM_SEQ = "seq";
     /** On a claim whose send delivered its message itself (the fast path): the members it found offline, a list. */
     public static final String CLAIM_FAST_DELIVERY = "fastDelivery";
+    /** On a claim whose send left its message's delivery to the stream after stamping it for the fast path: true. */
+    public static final String CLAIM_FAST_PATH_LEFT = "fastPathLeft";
 
     private static final String CONVERSATION_PREFIX = "V#";
     private static final String HEAD_PREFIX = "H#";

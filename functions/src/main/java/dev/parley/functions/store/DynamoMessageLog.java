@@ -37,8 +37,8 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
  * <li>at once, side by side: claim the client id (put if absent), and take the next seq from the conversation's head (an
  * atomic add, {@link SeqCounter}, after the membership check in a group); every concurrent sender gets its own seq;</li>
  * <li>put the message at that seq; and record the seq on the claim, beside the put, or, for a send on the fast path, with
- * its record once its posts are done ({@link #recordFastDelivery}; a fast path that does not complete records nothing,
- * and a retry finds its message by searching, {@link Originals}).</li>
+ * its record once its posts are done or it chose not to post ({@link #recordFastPath}; a send that dies before it
+ * records leaves none, and a retry finds its message by searching, {@link Originals}).</li>
  * </ol>
  * A repeated first transmission finds its claim taken: the seq it took beside the claim goes back at once as a void
  * entry (counted on the head, {@link AbandonedSeqs#giveBack}), and the original is found through the seq on the claim. A
@@ -223,13 +223,13 @@ public final class DynamoMessageLog implements MessageLog {
     }
 
     @Override
-    public void recordFastDelivery(Message message, List<UserId> offline) {
-        SdkErrors.translating("recording a fast delivery", () -> claims.recordSeq(message.conversationId(), message.id(), message.seq(), Optional.of(offline)));
+    public void recordFastPath(Message message, FastPathRecord record) {
+        SdkErrors.translating("recording a fast path", () -> claims.recordSeq(message.conversationId(), message.id(), message.seq(), Optional.of(record)));
     }
 
     @Override
-    public Map<Message, List<UserId>> fastDeliveries(List<Message> stamped) {
-        return SdkErrors.translating("reading fast deliveries", () -> claims.fastDeliveries(stamped));
+    public Map<Message, FastPathRecord> fastPathRecords(List<Message> stamped) {
+        return SdkErrors.translating("reading fast-path records", () -> claims.fastPathRecords(stamped));
     }
 
     @Override

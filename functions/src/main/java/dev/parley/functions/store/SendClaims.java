@@ -12,6 +12,7 @@ import dev.parley.model.ErrorCode;
 import dev.parley.model.UserId;
 import dev.parley.functions.retry.Backoff;
 import dev.parley.model.Message;
+import dev.parley.ports.MessageLog;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,20 +68,29 @@ final class SendClaims {
     }
 
     /**
-     * Records on the claim the seq its send took, and, for a send that delivered its message itself (the
-     * fast path), the members it found offline: one write, on a claim that exists only, so that a claim
-     * deleted meanwhile is not brought back. The seq on the claim is what a retried send finds its
+     * Records on the claim the seq its send took, and, for a send stamped for the fast path, what its fast path did
+     * (delivered, with the members it found offline; or left to the stream): one write, on a claim that exists only,
+     * so that a claim deleted meanwhile is not brought back. The seq on the claim is what a retried send finds its
      * original by (or, when the message was never stored, the seq it stores it at).
      */
-    void recordSeq(ConversationId conversation, ClientMessageId id, long seq, Optional<List<UserId>> deliveredOffline) {
+    void recordSeq(ConversationId conversation, ClientMessageId id, long seq, Optional<MessageLog.FastPathRecord> fastPath) {
         Map<String, String> names = new HashMap<>(Map.of("#seq", CLAIM_SEQ, "#pk", ConversationsTable.PK));
         Map<String, AttributeValue> values = new HashMap<>(Map.of(":seq", AttributeValue.fromN(Long.toString(seq))));
         StringBuilder update = new StringBuilder("SET #seq = :seq");
-        deliveredOffline.ifPresent(offline -> {
-            update.append(", #delivered = :offline");
-            names.put("#delivered", ConversationsTable.CLAIM_FAST_DELIVERY);
-            values.put(":offline", AttributeValue.fromL(offline.stream().map(user -> AttributeValue.fromS(user.value())).toList()));
-        });
+        switch (fastPath.orElse(null)) {
+            case MessageLog.FastPathRecord.Delivered delivered -> {
+                update.append(", #delivered = :offline");
+                names.put("#delivered", ConversationsTable.CLAIM_FAST_DELIVERY);
+                values.put(":offline", AttributeValue.fromL(delivered.offline().stream().map(user -> AttributeValue.fromS(user.value())).toList()));
+            }
+            case MessageLog.FastPathRecord.LeftToStream left -> {
+                update.append(", #left = :left");
+                names.put("#left", ConversationsTable.CLAIM_FAST_PATH_LEFT);
+                values.put(":left", AttributeValue.fromBool(true));
+            }
+            case null -> {
+            }
+        }
         try {
             dynamo.updateItem(b -> b.tableName(table).key(ConversationsTable.claimItemKey(conversation, id)).updateExpression(update.toString())
                     .conditionExpression("attribute_exists(#pk)").expressionAttributeNames(names).expressionAttributeValues(values));
@@ -104,20 +114,26 @@ final class SendClaims {
                 seq == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(seq.n()))));
     }
 
-    /** Which of these messages' claims record a fast delivery, with the offline members recorded; eventually consistent reads in batches. */
-    Map<Message, List<UserId>> fastDeliveries(List<Message> messages) {
+    /** The fast-path records on these messages' claims that are there now; consistent reads in batches, so that a record just written is seen. */
+    Map<Message, MessageLog.FastPathRecord> fastPathRecords(List<Message> messages) {
         Map<String, Message> byClaim = new HashMap<>();
         messages.forEach(message -> byClaim.put(ConversationsTable.claimKey(message.conversationId(), message.id()), message));
         List<Map<String, AttributeValue>> keys = byClaim.values().stream().map(m -> ConversationsTable.claimItemKey(m.conversationId(), m.id())).toList();
-        Map<Message, List<UserId>> delivered = new HashMap<>();
-        Batches.getAll(dynamo, Backoff.DYNAMODB, table, keys, false, claim -> {
-            AttributeValue offline = claim.get(ConversationsTable.CLAIM_FAST_DELIVERY);
+        Map<Message, MessageLog.FastPathRecord> records = new HashMap<>();
+        Batches.getAll(dynamo, Backoff.DYNAMODB, table, keys, true, claim -> {
             Message message = byClaim.get(claim.get(ConversationsTable.PK).s());
-            if (offline != null && offline.hasL() && message != null) {
-                delivered.put(message, offline.l().stream().map(user -> UserId.of(user.s())).toList());
+            AttributeValue offline = claim.get(ConversationsTable.CLAIM_FAST_DELIVERY);
+            AttributeValue left = claim.get(ConversationsTable.CLAIM_FAST_PATH_LEFT);
+            if (message == null) {
+                return;
+            }
+            if (offline != null && offline.hasL()) {
+                records.put(message, new MessageLog.FastPathRecord.Delivered(offline.l().stream().map(user -> UserId.of(user.s())).toList()));
+            } else if (left != null && Boolean.TRUE.equals(left.bool())) {
+                records.put(message, new MessageLog.FastPathRecord.LeftToStream());
             }
         });
-        return delivered;
+        return records;
     }
 
     /** The seq a send that holds its claim took; when it took none, the claim is released, so the same send may be tried again. */

@@ -123,21 +123,22 @@ public final class Delivery {
     }
 
     /**
-     * Posts the frame to each target in parallel, waiting for the answers until {@code deadline} (epoch ms)
-     * at most: the tally when every post was answered in time (delivered, or the connection gone, which is
-     * forgotten); empty when one failed or was not answered by then. Posts still running go on; a caller
-     * that gets nothing leaves the delivery to another path.
+     * Posts the frame to each target in parallel, starting no post after {@code startBy} (epoch ms: a post still
+     * waiting for its slot then is not made) and waiting for the answers until {@code answerBy} at most: the tally
+     * when every post was made and answered in time (delivered, or the connection gone, which is forgotten); empty
+     * when one was not made, failed, or was not answered by then. Posts still running go on; a caller that gets
+     * nothing leaves the delivery to another path.
      */
-    public Optional<Posted> postWithin(List<LiveConnection> targets, String frame, long deadline) {
+    public Optional<Posted> postWithin(List<LiveConnection> targets, String frame, long startBy, long answerBy) {
         List<Future<ConnectionPoster.Outcome>> posts = new ArrayList<>(targets.size());
         for (LiveConnection target : targets) {
-            posts.add(threads.submit(() -> postOne(target, frame)));
+            posts.add(threads.submit(() -> postOne(target, frame, startBy)));
         }
         List<ConnectionPoster.Outcome> outcomes = new ArrayList<>(posts.size());
         boolean complete = true;
         for (Future<ConnectionPoster.Outcome> post : posts) {
             try {
-                outcomes.add(post.get(Math.max(0, deadline - clock.millis()), TimeUnit.MILLISECONDS));
+                outcomes.add(post.get(Math.max(0, answerBy - clock.millis()), TimeUnit.MILLISECONDS));
             } catch (TimeoutException | ExecutionException notInTime) {
                 outcomes.add(null);
                 complete = false;
@@ -165,8 +166,16 @@ public final class Delivery {
     }
 
     private ConnectionPoster.Outcome postOne(LiveConnection target, String frame) {
+        return postOne(target, frame, Long.MAX_VALUE);
+    }
+
+    /** Posts once a slot is free, unless that is after {@code startBy} (epoch ms): then the post is not made, and this throws. */
+    private ConnectionPoster.Outcome postOne(LiveConnection target, String frame, long startBy) {
         inFlight.acquireUninterruptibly();
         try {
+            if (clock.millis() >= startBy) {
+                throw new IllegalStateException("the post to " + target.connectionId() + " could not start in time, and was not made");
+            }
             return poster.post(target.connectionId(), frame);
         } finally {
             inFlight.release();

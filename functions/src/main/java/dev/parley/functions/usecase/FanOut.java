@@ -51,12 +51,28 @@ public final class FanOut {
     public static final int MAX_PARALLEL_CONVERSATIONS = 16;
 
     /**
-     * How long after a stamped message's fast-path window the fan-out reads whether its send recorded
-     * delivering it: room for that write, made just inside the window, to land.
+     * How long after a stamped message's fast-path window the fan-out first reads what its send recorded: room for
+     * the record of a send whose posts were answered inside the window to land, which is every send on a healthy day.
      */
     public static final Duration FAST_PATH_RECORD_MARGIN = Duration.ofMillis(50);
+    /**
+     * How much longer than its window a fast-path send may go on: start its posts (after a slow store) and wait for
+     * their answers and its ack's. The fan-out waits for the send's record ({@link #RECORD_DEADLINE}), so a send that is
+     * late, as under a burst on a cold cloud, still delivers its message first and once, instead of racing the stream.
+     * As long as one post's attempt may take (AwsClients: 2 s): a post unanswered by then is retried by the SDK, and may
+     * land twice whoever makes it again.
+     */
+    public static final Duration FAST_PATH_GRACE = Duration.ofMillis(2_000);
+    /**
+     * How long after a window the fan-out waits for a send's record before delivering the message itself: past the
+     * send's {@link #FAST_PATH_GRACE} and its record's write at the SDK's longest (AwsClients: 2 s a DynamoDB call); a
+     * send that has not recorded by then has died, or its record failed.
+     */
+    public static final Duration RECORD_DEADLINE = FAST_PATH_GRACE.plusSeconds(2);
+    /** How often the fan-out reads again the records still missing, until {@link #RECORD_DEADLINE}. */
+    static final Duration RECORD_RECHECK = Duration.ofMillis(100);
     /** The longest a batch waits for fast paths to end, whatever the stamps say (one far ahead would be a clock's fault). */
-    static final Duration MAX_FAST_PATH_WAIT = Duration.ofSeconds(2);
+    public static final Duration MAX_FAST_PATH_WAIT = Duration.ofSeconds(2);
 
     /**
      * One message of a batch: the stream's id for its record, the message, the connection it was sent on,

@@ -7,6 +7,7 @@ import dev.parley.ports.MessageLog;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,33 +32,55 @@ final class FastPathSettlement {
     }
 
     /**
-     * Takes out of the batch the messages their sends delivered themselves (the fast path), adding the
-     * devices of their recorded members to the batch's pushes; returns the rest, to be delivered here. Stamped messages are looked up once
-     * their windows (and the margin) have passed, all in one batched read; if that read fails, every
-     * message is delivered here (clients drop what they already have by seq).
+     * Takes out of the batch the messages their sends delivered themselves (the fast path), adding the devices of their
+     * recorded members to the batch's pushes; returns the rest, to be delivered here. The records of stamped messages are
+     * read once their windows (and the margin) have passed, all in one batched read; those not recorded yet are read again
+     * every {@link FanOut#RECORD_RECHECK} until {@link FanOut#RECORD_DEADLINE} after the windows, since their sends may still
+     * be waiting for answers or writing under load (delivering them now would post every message twice). Messages recorded
+     * as left to the stream, or never recorded, or whose read failed, are delivered here (clients drop what they already
+     * have by seq).
      */
     List<FanOut.Envelope> settle(List<FanOut.Envelope> batch, List<FanOut.Delivered> delivered, BatchPushes pushes) {
         List<FanOut.Envelope> stamped = batch.stream().filter(envelope -> envelope.fastPathUntil().isPresent()).toList();
         if (stamped.isEmpty()) {
             return batch;
         }
-        long until = stamped.stream().mapToLong(envelope -> envelope.fastPathUntil().getAsLong()).max().orElseThrow()
-                + FanOut.FAST_PATH_RECORD_MARGIN.toMillis();
-        long wait = Math.min(until - clock.millis(), FanOut.MAX_FAST_PATH_WAIT.toMillis());
-        if (wait > 0) {
-            pause.accept(Duration.ofMillis(wait));
+        long settling = clock.millis();
+        long windowsEnd = stamped.stream().mapToLong(envelope -> envelope.fastPathUntil().getAsLong()).max().orElseThrow();
+        // A stamp far ahead would be a clock's fault: the waits are bounded from now as well.
+        long firstRead = Math.min(windowsEnd + FanOut.FAST_PATH_RECORD_MARGIN.toMillis(), settling + FanOut.MAX_FAST_PATH_WAIT.toMillis());
+        long giveUp = Math.min(windowsEnd + FanOut.RECORD_DEADLINE.toMillis(),
+                settling + FanOut.MAX_FAST_PATH_WAIT.toMillis() + FanOut.RECORD_DEADLINE.toMillis());
+        pauseUntil(firstRead);
+        Map<Message, MessageLog.FastPathRecord> recorded = new HashMap<>();
+        List<Message> unrecorded = stamped.stream().map(FanOut.Envelope::message).toList();
+        while (true) {
+            try {
+                recorded.putAll(messages.fastPathRecords(unrecorded));
+            } catch (RuntimeException e) {
+                LOG.warn("reading fast-path records failed; delivering the {} messages not recorded yet", unrecorded.size(), e);
+                break;
+            }
+            unrecorded = unrecorded.stream().filter(message -> !recorded.containsKey(message)).toList();
+            if (unrecorded.isEmpty() || clock.millis() >= giveUp) {
+                break;
+            }
+            pauseUntil(Math.min(giveUp, clock.millis() + FanOut.RECORD_RECHECK.toMillis()));
         }
-        Map<Message, List<UserId>> recorded;
-        try {
-            recorded = messages.fastDeliveries(stamped.stream().map(FanOut.Envelope::message).toList());
-        } catch (RuntimeException e) {
-            LOG.warn("reading fast deliveries failed; delivering every message of the batch", e);
-            return batch;
+        if (!unrecorded.isEmpty()) {
+            LOG.warn("{} stamped messages have no fast-path record {} ms after their window; their sends died or lag: delivering them",
+                    unrecorded.size(), clock.millis() - windowsEnd);
         }
-        Map<UserId, Reach> toPush = reachOfRecorded(recorded);
+        Map<Message, List<UserId>> deliveredBySend = new HashMap<>();
+        recorded.forEach((message, record) -> {
+            if (record instanceof MessageLog.FastPathRecord.Delivered done) {
+                deliveredBySend.put(message, done.offline());
+            }
+        });
+        Map<UserId, Reach> toPush = reachOfRecorded(deliveredBySend);
         List<FanOut.Envelope> left = new ArrayList<>(batch.size());
         for (FanOut.Envelope envelope : batch) {
-            List<UserId> offline = recorded.get(envelope.message());
+            List<UserId> offline = deliveredBySend.get(envelope.message());
             if (offline == null) {
                 left.add(envelope);
                 continue;
@@ -68,6 +91,13 @@ final class FastPathSettlement {
             delivered.add(new FanOut.Delivered(envelope.message(), 0, 0, audience.pushTargets().size(), 0, true));
         }
         return left;
+    }
+
+    private void pauseUntil(long epochMillis) {
+        long wait = epochMillis - clock.millis();
+        if (wait > 0) {
+            pause.accept(Duration.ofMillis(wait));
+        }
     }
 
     /** The reach of every member the batch's fast paths recorded for push, in one read; none when that read fails (nobody is pushed). */

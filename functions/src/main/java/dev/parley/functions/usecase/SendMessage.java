@@ -30,21 +30,23 @@ import org.slf4j.LoggerFactory;
  * The fast path (docs/functions.md): for a conversation of at most {@link MessageLog.FastPathOffer#maxMembers}
  * members (and as many live connections), the message is stored stamped with the end of the fast path's window; once it is stored
  * (never before), the ack is posted to the sender's connection and {@code message.receive} to every
- * other live connection of the members, in parallel, so that slow recipients never hold the ack back.
- * When every post is answered within the window, the send records so on its claim (one write, which also
- * records the seq there for a retried send to find the message by), and the
- * stream's fan-out ({@link FanOut}) then only hands the offline members to push. Whatever else happens
- * (a post fails or is late, the lookup fails, the function dies after the store) nothing is recorded,
- * and the fan-out delivers the message as it does every other: delivery stays at least once.
+ * other live connection of the members, in parallel, so that slow recipients never hold the ack back. Posts start,
+ * and are answered, within the window and {@link FanOut#FAST_PATH_GRACE} more, or not at all. The send then records
+ * what it did on its claim (one write, which also records the seq there for a retried send to find the message by):
+ * delivered, when every post was made and answered, and the stream's fan-out ({@link FanOut}) then only hands the
+ * offline members to push; or left to the stream (too late to start, too many connections, a post failed or
+ * unanswered), and the fan-out delivers the message as it does every other. The fan-out waits for that record, so
+ * that a late send is not doubled by the stream; a send that dies before recording leaves the fan-out to deliver
+ * once it has waited {@link FanOut#RECORD_DEADLINE}: delivery stays at least once.
  */
 public final class SendMessage {
     private static final Logger LOG = LoggerFactory.getLogger(SendMessage.class);
 
     /**
-     * How the send's own delivery went: posts made and connections found gone, whether it was recorded as
-     * complete, and how long its posts took to be answered (all of them, or until the window ended).
+     * How the send's own delivery went: posts made and connections found gone, whether it recorded the message as delivered
+     * (else it recorded it left to the stream), and how long its posts took to be answered (all of them, or until they were given up).
      */
-    public record FastDelivery(int posts, int gone, boolean recorded, double postMillis) {
+    public record FastDelivery(int posts, int gone, boolean delivered, double postMillis) {
     }
 
     /**
@@ -110,32 +112,55 @@ public final class SendMessage {
         try {
             delivered = deliverToMembers(caller, message, until, lookup);
         } catch (RuntimeException e) {
-            // The message is stored and stamped; with nothing recorded, the stream's fan-out delivers it.
+            // The message is stored and stamped: tell the fan-out to deliver it now rather than after its wait for a record.
             LOG.warn("fast path failed at seq {}; the stream delivers the message", message.seq(), e);
+            leaveToStream(message, e);
         }
-        return new Sent(ack, posted(ackPost, until), Optional.ofNullable(delivered));
+        return new Sent(ack, posted(ackPost, until + FanOut.FAST_PATH_GRACE.toMillis()), Optional.ofNullable(delivered));
     }
 
-    /** Posts the message to the members' live connections and records the delivery when every post was answered in time. */
+    /**
+     * Posts the message to the members' live connections, and records what it did: delivered when every post was made and
+     * answered by the window's end and its grace, else left to the stream.
+     */
     private FastDelivery deliverToMembers(Caller caller, Message message, long until, Optional<Future<Map<UserId, ConnectionRegistry.Reach>>> lookup) {
         List<UserId> members = Audience.members(conversations, message.conversationId());
         Map<UserId, ConnectionRegistry.Reach> reach = lookup.isPresent() ? awaitLookup(lookup.get()) : delivery.reach(members);
         Audience audience = Audience.of(message, members, reach, Optional.of(caller.connection()), clock.millis());
         int maxConnections = fastPath.orElseThrow().maxMembers();
-        if (audience.connections().isEmpty() || audience.connections().size() > maxConnections) {
-            // Nobody to post to (the fan-out's push needs no record), or too many for one send: the stream delivers.
+        if (audience.connections().isEmpty()) {
+            // Nobody to post to: the fan-out only pushes the members recorded.
+            messages.recordFastPath(message, new MessageLog.FastPathRecord.Delivered(audience.offlineAfter(new Delivery.Posted(0, List.of()))));
+            return new FastDelivery(0, 0, true, 0);
+        }
+        long lastMoment = until + FanOut.FAST_PATH_GRACE.toMillis();
+        if (audience.connections().size() > maxConnections || clock.millis() >= lastMoment) {
+            // Too many for one send, or the store took the window and its grace (an overloaded table): none posted, the stream delivers once.
+            messages.recordFastPath(message, new MessageLog.FastPathRecord.LeftToStream());
             return new FastDelivery(0, 0, false, 0);
         }
         long started = System.nanoTime();
-        Optional<Delivery.Posted> posted = delivery.postWithin(audience.connections(), codec.encode(new ServerFrame.MessageReceive(message)), until);
+        Optional<Delivery.Posted> posted = delivery.postWithin(audience.connections(), codec.encode(new ServerFrame.MessageReceive(message)),
+                lastMoment, lastMoment);
         double postMillis = (System.nanoTime() - started) / 1e6;
-        if (posted.isEmpty() || clock.millis() >= until) {
-            // Not all answered in the window: the fan-out, which reads the record after the window, delivers it again.
+        if (posted.isEmpty()) {
+            // A post not made in time, failed or unanswered: the fan-out delivers to every connection (clients drop repeats by seq).
+            messages.recordFastPath(message, new MessageLog.FastPathRecord.LeftToStream());
             return new FastDelivery(audience.connections().size(), 0, false, postMillis);
         }
         // The settlement reads the recorded users again: one whose connection was found gone is pushed if it has no other.
-        messages.recordFastDelivery(message, audience.offlineAfter(posted.get()));
+        messages.recordFastPath(message, new MessageLog.FastPathRecord.Delivered(audience.offlineAfter(posted.get())));
         return new FastDelivery(posted.get().posts(), posted.get().gone(), true, postMillis);
+    }
+
+    /** Records that the stream delivers the message; when even that fails, the fan-out does so once its wait for a record ends. */
+    private void leaveToStream(Message message, RuntimeException cause) {
+        try {
+            messages.recordFastPath(message, new MessageLog.FastPathRecord.LeftToStream());
+        } catch (RuntimeException alsoFailed) {
+            cause.addSuppressed(alsoFailed);
+            LOG.warn("recording the fast path's failure at seq {} failed too; the fan-out delivers after its wait", message.seq(), alsoFailed);
+        }
     }
 
     private static Map<UserId, ConnectionRegistry.Reach> awaitLookup(Future<Map<UserId, ConnectionRegistry.Reach>> lookup) {
@@ -151,18 +176,18 @@ public final class SendMessage {
 
     /**
      * Whether the ack reached the sender's connection (or the connection is gone, and nobody is there to
-     * answer), waiting for its post until the window's end at most: a post that fails, or is still not
+     * answer), waiting for its post until {@code answerBy} at most: a post that fails, or is still not
      * answered then, leaves the ack to the route's answer (a client may then get it twice, and keeps one).
      */
-    private boolean posted(Future<ConnectionPoster.Outcome> ackPost, long until) {
+    private boolean posted(Future<ConnectionPoster.Outcome> ackPost, long answerBy) {
         try {
-            ackPost.get(Math.max(0, until - clock.millis()), TimeUnit.MILLISECONDS);
+            ackPost.get(Math.max(0, answerBy - clock.millis()), TimeUnit.MILLISECONDS);
             return true;
         } catch (ExecutionException failed) {
             LOG.warn("posting the ack failed; the route answers it", failed.getCause());
             return false;
         } catch (TimeoutException late) {
-            LOG.warn("posting the ack took longer than the fast path's window; the route answers it");
+            LOG.warn("posting the ack took longer than the fast path's window and its grace; the route answers it");
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -196,12 +196,12 @@ class FrameHandlerTest {
             }
 
             @Override
-            public void recordFastDelivery(Message message, List<UserId> offline) {
+            public void recordFastPath(Message message, FastPathRecord record) {
                 throw failure;
             }
 
             @Override
-            public java.util.Map<Message, List<UserId>> fastDeliveries(List<Message> stamped) {
+            public java.util.Map<Message, FastPathRecord> fastPathRecords(List<Message> stamped) {
                 throw failure;
             }
 

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.parley.functions.config.AwsClients;
+import dev.parley.functions.config.ParleyConfig;
 import dev.parley.functions.handler.FrameHandler;
 import dev.parley.functions.store.ConnectionsTable;
 import dev.parley.functions.store.DynamoMessageLog;
 import dev.parley.functions.store.MembershipsTable;
 import dev.parley.functions.store.MessagesTable;
+import dev.parley.functions.usecase.FanOut;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -96,6 +98,30 @@ class ManifestTest {
         // claim, seq, message, and on failure the seq left on the claim: four calls, each bounded.
         Duration worstCase = AwsClients.DYNAMODB_CALL_TIMEOUT.multipliedBy(4);
         assertThat(senders()).allSatisfy(f -> assertThat(worstCase).as(f.name()).isLessThan(f.timeout()));
+    }
+
+    @Test
+    void aFastPathSendsWorstCaseFitsTheFrameFunctionsTimeout() {
+        // claim and seq, then the message, then the longest window and its grace for the posts, then the record on the claim.
+        Duration longestWindow = new dev.parley.ports.MessageLog.FastPathOffer(Duration.ofMillis(ParleyConfig.LONGEST_FAST_PATH_WINDOW_MS),
+                ParleyConfig.LARGEST_FAST_PATH_MAX_CONNECTIONS).windowFor(ParleyConfig.LARGEST_FAST_PATH_MAX_CONNECTIONS);
+        Duration worstCase = AwsClients.DYNAMODB_CALL_TIMEOUT.multipliedBy(3).plus(longestWindow).plus(FanOut.FAST_PATH_GRACE);
+        assertThat(senders()).allSatisfy(f -> assertThat(worstCase).as(f.name()).isLessThan(f.timeout()));
+    }
+
+    @Test
+    void aFastPathSendWaitsForItsPostsAsLongAsOnePostsAttemptMayTake() {
+        // Past that, the SDK retries the post itself, and the message may land twice whoever posts it again.
+        assertThat(FanOut.FAST_PATH_GRACE).isEqualTo(AwsClients.MANAGEMENT_ATTEMPT_TIMEOUT);
+        assertThat(FanOut.RECORD_DEADLINE).as("the fan-out waits past the grace and the record's write")
+                .isGreaterThanOrEqualTo(FanOut.FAST_PATH_GRACE.plus(AwsClients.DYNAMODB_CALL_TIMEOUT));
+    }
+
+    @Test
+    void theFanOutOutlastsItsWaitForFastPathRecordsAndItsDeliveries() {
+        FunctionSpec fanOut = ParleyManifest.manifest().function("fanout").orElseThrow();
+        Duration waits = FanOut.MAX_FAST_PATH_WAIT.plus(FanOut.RECORD_DEADLINE);
+        assertThat(fanOut.timeout()).isGreaterThan(waits.plus(AwsClients.DYNAMODB_CALL_TIMEOUT.multipliedBy(5)));
     }
 
     @Test

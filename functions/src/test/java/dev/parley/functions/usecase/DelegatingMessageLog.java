@@ -27,13 +27,13 @@ class DelegatingMessageLog implements MessageLog {
     }
 
     @Override
-    public void recordFastDelivery(Message message, List<UserId> offline) {
-        delegate.recordFastDelivery(message, offline);
+    public void recordFastPath(Message message, FastPathRecord record) {
+        delegate.recordFastPath(message, record);
     }
 
     @Override
-    public Map<Message, List<UserId>> fastDeliveries(List<Message> stamped) {
-        return delegate.fastDeliveries(stamped);
+    public Map<Message, FastPathRecord> fastPathRecords(List<Message> stamped) {
+        return delegate.fastPathRecords(stamped);
     }
 
     @Override

@@ -17,6 +17,7 @@ import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConnectionRegistry;
 import dev.parley.ports.LiveConnection;
+import dev.parley.ports.MessageLog;
 import dev.parley.ports.UnavailableException;
 import dev.parley.protocol.ServerFrame;
 import dev.parley.testsupport.ports.InMemoryMessageLog;
@@ -36,7 +37,12 @@ class FanOutTest {
     private static final ConversationId CAROL_DAVE = ConversationId.direct(CAROL, DAVE);
     private final Fixture world = new Fixture();
     private final List<Duration> pauses = new ArrayList<>();
-    private final FanOut fanOut = new FanOut(world.conversations, world.messages, world.delivery, world.push, world.codec, world.clock, pauses::add);
+    /** How the fan-out waits in these tests: the pause is noted, and the clock moves by it. */
+    private final java.util.function.Consumer<Duration> pause = wait -> {
+        pauses.add(wait);
+        world.clock.advance(wait);
+    };
+    private final FanOut fanOut = new FanOut(world.conversations, world.messages, world.delivery, world.push, world.codec, world.clock, pause);
     private int nextRecord = 100;
 
     private FanOut.Envelope envelope(ConversationId conversation, long seq, UserId sender) {
@@ -156,7 +162,7 @@ class FanOutTest {
                 Optional.empty()), CAROL).conversation().id();
         world.online(DAVE, "dave-phone");
         FanOut failing = new FanOut(world.conversations, world.messages, new Delivery(unavailable, world.poster, world.clock, 8), world.push,
-                world.codec, world.clock, pauses::add);
+                world.codec, world.clock, pause);
         FanOut.Envelope toBob = envelope(ALICE_BOB, 1, ALICE);
         FanOut.Envelope toDave = envelope(CAROL_DAVE, 4, CAROL);
 
@@ -174,20 +180,21 @@ class FanOutTest {
     }
 
     @Test
-    void aMessageItsSendDeliveredIsOnlyPushedToTheMembersTheSendFoundOffline() {
+    void aMessageItsSendDeliveredIsOnlyPushedToTheMembersTheSendFoundOfflineAndOneLeftToTheStreamIsDelivered() {
         ConversationId team = world.conversations.createIfAbsent(Conversation.group(ConversationId.of("g:team"), ALICE, List.of(BOB, CAROL),
                 Optional.empty()), ALICE).conversation().id();
         world.online(BOB, "bob-phone");
         long until = NOW.toEpochMilli() + 100;
         FanOut.Envelope delivered = stamped(team, 1, ALICE, until);
-        FanOut.Envelope notRecorded = stamped(team, 2, ALICE, until);
+        FanOut.Envelope left = stamped(team, 2, ALICE, until);
         FanOut.Envelope plain = envelope(team, 3, ALICE);
-        world.messages.recordFastDelivery(delivered.message(), List.of(CAROL));
+        world.messages.recordFastPath(delivered.message(), new MessageLog.FastPathRecord.Delivered(List.of(CAROL)));
+        world.messages.recordFastPath(left.message(), new MessageLog.FastPathRecord.LeftToStream());
 
-        FanOut.Outcome outcome = fanOut.deliver(List.of(delivered, notRecorded, plain));
+        FanOut.Outcome outcome = fanOut.deliver(List.of(delivered, left, plain));
 
         assertThat(pauses).as("the batch waits out the windows and the margin once").containsExactly(Duration.ofMillis(150));
-        assertThat(seqsReceivedBy("bob-phone")).as("the recorded one is not posted again").containsExactly(2L, 3L);
+        assertThat(seqsReceivedBy("bob-phone")).as("the delivered one is not posted again").containsExactly(2L, 3L);
         assertThat(world.push.handOffs).filteredOn(handOff -> handOff.message().seq() == 1).extracting(RecordingPush.HandOff::recipient)
                 .containsExactly(CAROL);
         assertThat(outcome.delivered()).filteredOn(FanOut.Delivered::bySend).extracting(one -> one.message().seq()).containsExactly(1L);
@@ -195,23 +202,57 @@ class FanOutTest {
     }
 
     @Test
+    void aSendThatRecordsLateIsWaitedForAndNotPostedTwice() {
+        world.online(BOB, "bob-phone");
+        long until = NOW.toEpochMilli() + 100;
+        FanOut.Envelope late = stamped(ALICE_BOB, 1, ALICE, until);
+        // The send, overloaded, records its delivery 400 ms after its window: after the fan-out's first read, before its deadline.
+        FanOut waiting = new FanOut(world.conversations, world.messages, world.delivery, world.push, world.codec, world.clock, wait -> {
+            pause.accept(wait);
+            if (world.clock.millis() >= until + 400 && world.messages.fastPathRecords(List.of(late.message())).isEmpty()) {
+                world.messages.recordFastPath(late.message(), new MessageLog.FastPathRecord.Delivered(List.of()));
+            }
+        });
+
+        FanOut.Outcome outcome = waiting.deliver(List.of(late));
+
+        assertThat(pauses).as("the first read after the margin, then every %s", FanOut.RECORD_RECHECK)
+                .containsExactly(Duration.ofMillis(150), FanOut.RECORD_RECHECK, FanOut.RECORD_RECHECK, FanOut.RECORD_RECHECK, FanOut.RECORD_RECHECK);
+        assertThat(seqsReceivedBy("bob-phone")).as("its send delivered it").isEmpty();
+        assertThat(outcome.delivered()).extracting(FanOut.Delivered::bySend).containsExactly(true);
+    }
+
+    @Test
+    void aStampedMessageNeverRecordedIsDeliveredOnceTheRecordDeadlineHasPassed() {
+        world.online(BOB, "bob-phone");
+        long until = NOW.toEpochMilli() + 100;
+
+        FanOut.Outcome outcome = fanOut.deliver(List.of(stamped(ALICE_BOB, 1, ALICE, until)));
+
+        assertThat(world.clock.millis()).as("waited until the deadline after the window, no longer").isEqualTo(until + FanOut.RECORD_DEADLINE.toMillis());
+        assertThat(pauses).as("read again every %s", FanOut.RECORD_RECHECK).hasSize(1 + (int) Math.ceilDiv(FanOut.RECORD_DEADLINE.toMillis() - FanOut.FAST_PATH_RECORD_MARGIN.toMillis(), FanOut.RECORD_RECHECK.toMillis()));
+        assertThat(seqsReceivedBy("bob-phone")).as("its send died: delivered here").containsExactly(1L);
+        assertThat(outcome.delivered()).extracting(FanOut.Delivered::bySend).containsExactly(false);
+    }
+
+    @Test
     void stampsWhoseWindowsHavePassedAreReadAtOnceAndAFailedReadDeliversEverything() {
         world.online(BOB, "bob-phone");
         FanOut.Envelope old = stamped(ALICE_BOB, 1, ALICE, NOW.toEpochMilli() - 1_000);
-        world.messages.recordFastDelivery(old.message(), List.of());
+        world.messages.recordFastPath(old.message(), new MessageLog.FastPathRecord.Delivered(List.of()));
         fanOut.deliver(List.of(old));
         assertThat(pauses).isEmpty();
         assertThat(seqsReceivedBy("bob-phone")).isEmpty();
 
         InMemoryMessageLog unreadable = new InMemoryMessageLog(world.conversations) {
             @Override
-            public Map<Message, List<UserId>> fastDeliveries(List<Message> stamped) {
+            public Map<Message, MessageLog.FastPathRecord> fastPathRecords(List<Message> stamped) {
                 throw new UnavailableException("throttled", Duration.ofMillis(250), null);
             }
         };
         FanOut.Envelope recorded = stamped(ALICE_BOB, 2, ALICE, NOW.toEpochMilli() + 5_000);
-        unreadable.recordFastDelivery(recorded.message(), List.of());
-        new FanOut(world.conversations, unreadable, world.delivery, world.push, world.codec, world.clock, pauses::add).deliver(List.of(recorded));
+        unreadable.recordFastPath(recorded.message(), new MessageLog.FastPathRecord.Delivered(List.of()));
+        new FanOut(world.conversations, unreadable, world.delivery, world.push, world.codec, world.clock, pause).deliver(List.of(recorded));
         assertThat(pauses).as("a stamp far ahead is waited for no longer than the bound").containsExactly(FanOut.MAX_FAST_PATH_WAIT);
         assertThat(seqsReceivedBy("bob-phone")).as("delivered again rather than lost").containsExactly(2L);
     }

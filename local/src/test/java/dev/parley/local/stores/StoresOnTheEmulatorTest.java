@@ -327,8 +327,8 @@ class StoresOnTheEmulatorTest {
         assertThat(retried.duplicate()).isTrue();
         assertThat(retried.message()).isEqualTo(first.message());
         assertThat(retried.fastPathUntil()).isEmpty();
-        log.recordFastDelivery(first.message(), List.of());
-        assertThat(log.fastDeliveries(List.of(first.message()))).as("the record of the delivery").containsKey(first.message());
+        log.recordFastPath(first.message(), new MessageLog.FastPathRecord.Delivered(List.of()));
+        assertThat(log.fastPathRecords(List.of(first.message()))).as("the record of the delivery").containsKey(first.message());
         assertThat(log.append(conversation, id, alice, DeviceId.DEFAULT, C1, Content.text("hi"), now + 2).message())
                 .as("and after it, through the claim").isEqualTo(first.message());
     }

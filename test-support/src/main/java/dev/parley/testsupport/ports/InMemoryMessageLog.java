@@ -33,7 +33,7 @@ public class InMemoryMessageLog implements MessageLog {
     private final InMemoryConversations conversations;
     private final Map<ConversationId, NavigableMap<Long, Stored>> bySeq = new HashMap<>();
     private final Map<ConversationId, Map<ClientMessageId, Message>> byClientId = new HashMap<>();
-    private final Map<ConversationId, Map<Long, List<UserId>>> fastDeliveries = new HashMap<>();
+    private final Map<ConversationId, Map<Long, FastPathRecord>> fastPathRecords = new HashMap<>();
 
     public InMemoryMessageLog(InMemoryConversations conversations) {
         this.conversations = conversations;
@@ -90,17 +90,17 @@ public class InMemoryMessageLog implements MessageLog {
     }
 
     @Override
-    public synchronized void recordFastDelivery(Message message, List<UserId> offline) {
-        fastDeliveries.computeIfAbsent(message.conversationId(), c -> new HashMap<>()).put(message.seq(), List.copyOf(offline));
+    public synchronized void recordFastPath(Message message, FastPathRecord record) {
+        fastPathRecords.computeIfAbsent(message.conversationId(), c -> new HashMap<>()).put(message.seq(), record);
     }
 
     @Override
-    public synchronized Map<Message, List<UserId>> fastDeliveries(List<Message> stamped) {
-        Map<Message, List<UserId>> found = new HashMap<>();
+    public synchronized Map<Message, FastPathRecord> fastPathRecords(List<Message> stamped) {
+        Map<Message, FastPathRecord> found = new HashMap<>();
         for (Message message : stamped) {
-            List<UserId> offline = fastDeliveries.getOrDefault(message.conversationId(), Map.of()).get(message.seq());
-            if (offline != null) {
-                found.put(message, offline);
+            FastPathRecord record = fastPathRecords.getOrDefault(message.conversationId(), Map.of()).get(message.seq());
+            if (record != null) {
+                found.put(message, record);
             }
         }
         return found;

@@ -76,14 +76,20 @@ public abstract class MessageLogContract {
         assertThat(log.append(trio, ClientMessageId.random(), ALICE, DeviceId.of("phone"), PHONE, Content.text("hi"), 1_700_000_000_000L,
                 Optional.of(offer)).fastPathUntil()).as("three members, over the bound of two").isEmpty();
 
-        assertThat(log.fastDeliveries(List.of(taken.message(), other.message()))).isEmpty();
-        log.recordFastDelivery(taken.message(), List.of(BOB));
-        log.recordFastDelivery(other.message(), List.of());
-        assertThat(log.fastDeliveries(List.of(taken.message(), other.message())))
-                .containsOnly(Map.entry(taken.message(), List.of(BOB)), Map.entry(other.message(), List.of()));
-        assertThat(log.fastDeliveries(List.of(taken.message(), taken.message()))).as("a message named twice is read once")
-                .containsOnly(Map.entry(taken.message(), List.of(BOB)));
-        assertThat(messages(chat)).as("recording changes no message").containsExactly(taken.message(), other.message());
+        MessageLog.Appended third = log.append(chat, ClientMessageId.random(), BOB, DeviceId.of("phone"), Optional.empty(), Content.text("late"),
+                1_700_000_000_000L, Optional.of(offer));
+        assertThat(log.fastPathRecords(List.of(taken.message(), other.message(), third.message()))).isEmpty();
+        log.recordFastPath(taken.message(), new MessageLog.FastPathRecord.Delivered(List.of(BOB)));
+        log.recordFastPath(other.message(), new MessageLog.FastPathRecord.Delivered(List.of()));
+        assertThat(log.fastPathRecords(List.of(taken.message(), other.message(), third.message()))).as("a message not recorded yet is absent")
+                .containsOnly(Map.entry(taken.message(), new MessageLog.FastPathRecord.Delivered(List.of(BOB))),
+                        Map.entry(other.message(), new MessageLog.FastPathRecord.Delivered(List.of())));
+        log.recordFastPath(third.message(), new MessageLog.FastPathRecord.LeftToStream());
+        assertThat(log.fastPathRecords(List.of(third.message()))).as("left to the stream reads back as such")
+                .containsOnly(Map.entry(third.message(), new MessageLog.FastPathRecord.LeftToStream()));
+        assertThat(log.fastPathRecords(List.of(taken.message(), taken.message()))).as("a message named twice is read once")
+                .containsOnly(Map.entry(taken.message(), new MessageLog.FastPathRecord.Delivered(List.of(BOB))));
+        assertThat(messages(chat)).as("recording changes no message").containsExactly(taken.message(), other.message(), third.message());
     }
 
     @Test
