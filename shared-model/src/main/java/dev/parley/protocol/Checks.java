@@ -38,6 +38,28 @@ final class Checks {
         return value;
     }
 
+    /**
+     * A public key or signature as the client's Signal library serialized it, in standard padded base64: exactly {@code bytes}
+     * bytes, the first of them {@code typeByte} when that is not negative (libsignal's key type: 0x05 an elliptic-curve key,
+     * 0x08 a Kyber-1024 one).
+     */
+    static String base64Bytes(String value, int bytes, int typeByte, String field) {
+        present(value, field);
+        byte[] decoded;
+        try {
+            decoded = java.util.Base64.getDecoder().decode(value);
+        } catch (IllegalArgumentException notBase64) {
+            throw new InvalidFieldException(field, "must be standard base64 (" + notBase64.getMessage() + ")");
+        }
+        if (decoded.length != bytes) {
+            throw new InvalidFieldException(field, "must be " + bytes + " bytes, was " + decoded.length);
+        }
+        if (typeByte >= 0 && (decoded[0] & 0xff) != typeByte) {
+            throw new InvalidFieldException(field, String.format("must begin with the key type 0x%02x, began with 0x%02x", typeByte, decoded[0] & 0xff));
+        }
+        return value;
+    }
+
     /** A list of 1 to {@code max} distinct entries. */
     static <T> void distinctEntries(Collection<T> values, int max, String field) {
         present(values, field);

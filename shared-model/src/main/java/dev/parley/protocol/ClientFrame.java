@@ -12,6 +12,10 @@ import dev.parley.model.ContentType;
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
 import dev.parley.model.ConversationKind;
+import dev.parley.model.DeviceId;
+import dev.parley.model.DeviceKeys;
+import dev.parley.model.OneTimePreKey;
+import dev.parley.model.SignedPublicKey;
 import dev.parley.model.InboxFilter;
 import dev.parley.model.InboxMark;
 import dev.parley.model.InvalidFieldException;
@@ -305,6 +309,93 @@ public sealed interface ClientFrame extends Frame {
         public DeviceRegister {
             present(platform, "platform");
             length(token, 1, MAX_PUSH_TOKEN_LENGTH, "token");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /**
+     * This device's public keys for end-to-end encryption (docs/e2e.md), each checked for the shape libsignal gives it:
+     * answered with {@code keys.uploaded}. A kind of one-time key that is present replaces that kind's keys.
+     */
+    record KeysUpload(DeviceKeys keys) implements ClientFrame {
+        public static final String TYPE = "keys.upload";
+        /** The most one-time keys of each kind in one upload (Signal's clients upload 100; 100 Kyber keys need 220 KB, over a frame's 128 KB). */
+        public static final int MAX_ONE_TIME_KEYS = 100;
+        /** Signal's registration ids: 14 bits, 0 never used. */
+        public static final int MAX_REGISTRATION_ID = 16380;
+        /** libsignal's key ids are 24-bit. */
+        public static final int MAX_KEY_ID = 0xFFFFFF;
+        public static final int EC_KEY_BYTES = 33;
+        public static final int EC_KEY_TYPE = 0x05;
+        public static final int KYBER_KEY_BYTES = 1569;
+        public static final int KYBER_KEY_TYPE = 0x08;
+        public static final int SIGNATURE_BYTES = 64;
+
+        public KeysUpload {
+            present(keys, "keys");
+            Checks.base64Bytes(keys.identityKey(), EC_KEY_BYTES, EC_KEY_TYPE, "identity_key");
+            between(keys.registrationId(), 1, MAX_REGISTRATION_ID, "registration_id");
+            signed(keys.signedPreKey(), EC_KEY_BYTES, EC_KEY_TYPE, "signed_pre_key");
+            signed(keys.pqLastResortKey(), KYBER_KEY_BYTES, KYBER_KEY_TYPE, "pq_last_resort_key");
+            keys.preKeys().ifPresent(list -> oneTime(list, EC_KEY_BYTES, EC_KEY_TYPE, false, "pre_keys"));
+            keys.pqPreKeys().ifPresent(list -> oneTime(list, KYBER_KEY_BYTES, KYBER_KEY_TYPE, true, "pq_pre_keys"));
+        }
+
+        private static void signed(SignedPublicKey key, int bytes, int type, String field) {
+            present(key, field);
+            between(key.keyId(), 0, MAX_KEY_ID, field + ".key_id");
+            Checks.base64Bytes(key.publicKey(), bytes, type, field + ".public_key");
+            Checks.base64Bytes(key.signature(), SIGNATURE_BYTES, -1, field + ".signature");
+        }
+
+        private static void oneTime(List<OneTimePreKey> keys, int bytes, int type, boolean signed, String field) {
+            if (keys.size() > MAX_ONE_TIME_KEYS) {
+                throw new InvalidFieldException(field, "must have at most " + MAX_ONE_TIME_KEYS + " keys, had " + keys.size());
+            }
+            java.util.Set<Integer> ids = new java.util.HashSet<>();
+            for (int i = 0; i < keys.size(); i++) {
+                OneTimePreKey key = keys.get(i);
+                String at = field + "[" + i + "]";
+                between(key.keyId(), 0, MAX_KEY_ID, at + ".key_id");
+                if (!ids.add(key.keyId())) {
+                    throw new InvalidFieldException(at + ".key_id", "repeats key id " + key.keyId());
+                }
+                Checks.base64Bytes(key.publicKey(), bytes, type, at + ".public_key");
+                if (signed) {
+                    Checks.base64Bytes(key.signature().orElse(null), SIGNATURE_BYTES, -1, at + ".signature");
+                } else if (key.signature().isPresent()) {
+                    throw new InvalidFieldException(at + ".signature", "is not part of an elliptic-curve one-time key");
+                }
+            }
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** How many one-time keys this device has left: answered with {@code keys.counts}. */
+    record KeysCount() implements ClientFrame {
+        public static final String TYPE = "keys.count";
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** Another user's keys (or one device's), claiming one one-time key of each kind per device: answered with {@code keys.bundle}. */
+    record KeysFetch(UserId userId, Optional<DeviceId> deviceId) implements ClientFrame {
+        public static final String TYPE = "keys.fetch";
+
+        public KeysFetch {
+            present(userId, "user_id");
+            present(deviceId, "device_id");
         }
 
         @Override

@@ -18,6 +18,11 @@ import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
 import dev.parley.model.ConversationKind;
 import dev.parley.model.DeviceId;
+import dev.parley.model.DeviceKeys;
+import dev.parley.model.KeyBundle;
+import dev.parley.model.KeyCounts;
+import dev.parley.model.OneTimePreKey;
+import dev.parley.model.SignedPublicKey;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
 import dev.parley.model.InboxCounts;
@@ -81,6 +86,9 @@ public final class FrameCodec {
             Map.entry(ClientFrame.MarkInbox.TYPE, r -> new ClientFrame.MarkInbox(r.optionalParsedList("ids", NotificationId::parse),
                     r.optionalParsed("up_to", NotificationId::parse), r.enumValue("state", InboxMark.class))),
             Map.entry(ClientFrame.NotificationAck.TYPE, r -> new ClientFrame.NotificationAck(r.parsedList("ids", NotificationId::parse))),
+            Map.entry(ClientFrame.KeysUpload.TYPE, r -> new ClientFrame.KeysUpload(deviceKeys(r))),
+            Map.entry(ClientFrame.KeysCount.TYPE, r -> new ClientFrame.KeysCount()),
+            Map.entry(ClientFrame.KeysFetch.TYPE, r -> new ClientFrame.KeysFetch(r.parsed("user_id", UserId::of), r.optionalParsed("device_id", DeviceId::of))),
             Map.entry(ClientFrame.Ping.TYPE, r -> new ClientFrame.Ping()));
 
     private static final Map<String, Function<JsonObjectReader, ServerFrame>> SERVER_DECODERS = Map.ofEntries(
@@ -114,6 +122,11 @@ public final class FrameCodec {
             Map.entry(ServerFrame.InboxPage.TYPE, r -> new ServerFrame.InboxPage(r.objects("notifications", FrameCodec::notification),
                     r.optionalParsed("next_cursor", NotificationId::parse), counts(r))),
             Map.entry(ServerFrame.InboxCountsUpdate.TYPE, r -> new ServerFrame.InboxCountsUpdate(counts(r))),
+            Map.entry(ServerFrame.KeysUploaded.TYPE, r -> new ServerFrame.KeysUploaded(keyCounts(r))),
+            Map.entry(ServerFrame.KeysCounts.TYPE, r -> new ServerFrame.KeysCounts(keyCounts(r))),
+            Map.entry(ServerFrame.KeysLow.TYPE, r -> new ServerFrame.KeysLow(keyCounts(r))),
+            Map.entry(ServerFrame.KeysBundle.TYPE, r -> new ServerFrame.KeysBundle(new KeyBundle(r.parsed("user_id", UserId::of), r.string("identity_key"),
+                    r.objects("devices", FrameCodec::bundleDevice)))),
             Map.entry(ServerFrame.Pong.TYPE, r -> new ServerFrame.Pong()),
             Map.entry(ServerFrame.Error.TYPE, r -> new ServerFrame.Error(
                     r.enumValue("code", ErrorCode.class), r.string("message"), r.optionalString("ref"), r.optionalInteger("retry_after_ms"))));
@@ -268,6 +281,61 @@ public final class FrameCodec {
         return new InboxCounts(unread, unseen);
     }
 
+    /** A 32-bit number field; a larger one is refused naming it, not cut short. */
+    private static int int32(JsonObjectReader r, String field) {
+        long value = r.integer(field);
+        if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
+            throw new InvalidFieldException(field, "is out of range, was " + value);
+        }
+        return (int) value;
+    }
+
+    private static SignedPublicKey signedKey(JsonObjectReader r) {
+        return new SignedPublicKey(int32(r, "key_id"), r.string("public_key"), r.string("signature"));
+    }
+
+    private static OneTimePreKey oneTimeKey(JsonObjectReader r) {
+        return new OneTimePreKey(int32(r, "key_id"), r.string("public_key"), r.optionalString("signature"));
+    }
+
+    private static DeviceKeys deviceKeys(JsonObjectReader r) {
+        return new DeviceKeys(r.string("identity_key"), int32(r, "registration_id"), r.object("signed_pre_key", FrameCodec::signedKey),
+                r.object("pq_last_resort_key", FrameCodec::signedKey),
+                r.has("pre_keys") ? Optional.of(r.objects("pre_keys", FrameCodec::oneTimeKey)) : Optional.empty(),
+                r.has("pq_pre_keys") ? Optional.of(r.objects("pq_pre_keys", FrameCodec::oneTimeKey)) : Optional.empty());
+    }
+
+    private static KeyCounts keyCounts(JsonObjectReader r) {
+        return new KeyCounts(int32(r, "pre_key_count"), int32(r, "pq_pre_key_count"));
+    }
+
+    private static KeyBundle.Device bundleDevice(JsonObjectReader r) {
+        return new KeyBundle.Device(r.parsed("device_id", DeviceId::of), int32(r, "registration_id"), r.object("signed_pre_key", FrameCodec::signedKey),
+                r.has("pre_key") ? Optional.of(r.object("pre_key", FrameCodec::oneTimeKey)) : Optional.empty(),
+                r.object("pq_pre_key", FrameCodec::signedKey), r.bool("pq_last_resort"));
+    }
+
+    private ObjectNode signedKeyJson(SignedPublicKey key) {
+        ObjectNode json = nodes.objectNode();
+        json.put("key_id", key.keyId());
+        json.put("public_key", key.publicKey());
+        json.put("signature", key.signature());
+        return json;
+    }
+
+    private ObjectNode oneTimeKeyJson(OneTimePreKey key) {
+        ObjectNode json = nodes.objectNode();
+        json.put("key_id", key.keyId());
+        json.put("public_key", key.publicKey());
+        key.signature().ifPresent(signature -> json.put("signature", signature));
+        return json;
+    }
+
+    private static void putKeyCounts(ObjectNode json, KeyCounts counts) {
+        json.put("pre_key_count", counts.preKeys());
+        json.put("pq_pre_key_count", counts.pqPreKeys());
+    }
+
     private static Message message(JsonObjectReader r) {
         return new Message(
                 r.parsed("id", ClientMessageId::parse), conversationId(r), r.integer("seq"),
@@ -385,6 +453,26 @@ public final class FrameCodec {
                 ArrayNode ids = json.putArray("ids");
                 f.ids().forEach(id -> ids.add(id.value()));
             }
+            case ClientFrame.KeysUpload f -> {
+                json.put("identity_key", f.keys().identityKey());
+                json.put("registration_id", f.keys().registrationId());
+                json.set("signed_pre_key", signedKeyJson(f.keys().signedPreKey()));
+                json.set("pq_last_resort_key", signedKeyJson(f.keys().pqLastResortKey()));
+                f.keys().preKeys().ifPresent(keys -> {
+                    ArrayNode array = json.putArray("pre_keys");
+                    keys.forEach(key -> array.add(oneTimeKeyJson(key)));
+                });
+                f.keys().pqPreKeys().ifPresent(keys -> {
+                    ArrayNode array = json.putArray("pq_pre_keys");
+                    keys.forEach(key -> array.add(oneTimeKeyJson(key)));
+                });
+            }
+            case ClientFrame.KeysCount f -> {
+            }
+            case ClientFrame.KeysFetch f -> {
+                json.put("user_id", f.userId().value());
+                f.deviceId().ifPresent(device -> json.put("device_id", device.value()));
+            }
             case ClientFrame.Ping f -> {
             }
         }
@@ -471,6 +559,23 @@ public final class FrameCodec {
                 putCounts(json, f.counts());
             }
             case ServerFrame.InboxCountsUpdate f -> putCounts(json, f.counts());
+            case ServerFrame.KeysUploaded f -> putKeyCounts(json, f.counts());
+            case ServerFrame.KeysCounts f -> putKeyCounts(json, f.counts());
+            case ServerFrame.KeysLow f -> putKeyCounts(json, f.counts());
+            case ServerFrame.KeysBundle f -> {
+                json.put("user_id", f.bundle().user().value());
+                json.put("identity_key", f.bundle().identityKey());
+                ArrayNode devices = json.putArray("devices");
+                for (KeyBundle.Device device : f.bundle().devices()) {
+                    ObjectNode line = devices.addObject();
+                    line.put("device_id", device.device().value());
+                    line.put("registration_id", device.registrationId());
+                    line.set("signed_pre_key", signedKeyJson(device.signedPreKey()));
+                    line.set("pre_key", device.preKey().map(this::oneTimeKeyJson).map(key -> (JsonNode) key).orElse(nodes.nullNode()));
+                    line.set("pq_pre_key", signedKeyJson(device.pqPreKey()));
+                    line.put("pq_last_resort", device.pqLastResort());
+                }
+            }
             case ServerFrame.Pong f -> {
             }
             case ServerFrame.Error f -> {

@@ -9,6 +9,8 @@ import dev.parley.model.ConversationId;
 import dev.parley.model.ErrorCode;
 import dev.parley.model.InboxCounts;
 import dev.parley.model.InvalidFieldException;
+import dev.parley.model.KeyBundle;
+import dev.parley.model.KeyCounts;
 import dev.parley.model.Message;
 import dev.parley.model.Notification;
 import dev.parley.model.NotificationId;
@@ -335,6 +337,63 @@ public sealed interface ServerFrame extends Frame {
         public ConversationMuted {
             present(conversationId, "conversation_id");
             present(until, "until");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** The one-time keys this device has left after its {@code keys.upload}. */
+    record KeysUploaded(KeyCounts counts) implements ServerFrame {
+        public static final String TYPE = "keys.uploaded";
+
+        public KeysUploaded {
+            present(counts, "counts");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** The answer to {@code keys.count}. */
+    record KeysCounts(KeyCounts counts) implements ServerFrame {
+        public static final String TYPE = "keys.counts";
+
+        public KeysCounts {
+            present(counts, "counts");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** The answer to {@code keys.fetch}: the user's identity key and a bundle per device, each one-time key handed out to this fetch only. */
+    record KeysBundle(KeyBundle bundle) implements ServerFrame {
+        public static final String TYPE = "keys.bundle";
+
+        public KeysBundle {
+            present(bundle, "bundle");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** To a device whose one-time keys a fetch left below {@link #THRESHOLD} of a kind: time to upload more. */
+    record KeysLow(KeyCounts counts) implements ServerFrame {
+        public static final String TYPE = "keys.low";
+        public static final int THRESHOLD = 10;
+
+        public KeysLow {
+            present(counts, "counts");
         }
 
         @Override

@@ -174,6 +174,66 @@ class FrameCodecTest {
                 .startsWith("field 'conversation_id' must use only letters, digits");
     }
 
+    /** {@code bytes} bytes in base64, the first of them {@code type}: a key as libsignal serializes it. */
+    private static String key(int bytes, int type) {
+        byte[] raw = new byte[bytes];
+        java.util.Arrays.fill(raw, (byte) 7);
+        raw[0] = (byte) type;
+        return java.util.Base64.getEncoder().encodeToString(raw);
+    }
+
+    private static final String EC = key(33, 0x05);
+    private static final String KYBER = key(1569, 0x08);
+    private static final String SIGNATURE = key(64, 9);
+
+    private static String keysUpload(String preKeys) {
+        return ("{\"type\":\"keys.upload\",\"identity_key\":\"%s\",\"registration_id\":42,"
+                + "\"signed_pre_key\":{\"key_id\":1,\"public_key\":\"%s\",\"signature\":\"%s\"},"
+                + "\"pq_last_resort_key\":{\"key_id\":2,\"public_key\":\"%s\",\"signature\":\"%s\"}%s}")
+                .formatted(EC, EC, SIGNATURE, KYBER, SIGNATURE, preKeys);
+    }
+
+    @Test
+    void aKeysUploadIsDecodedWithEachKindOfOneTimeKeyPresentOrNot() {
+        ClientFrame.KeysUpload upload = (ClientFrame.KeysUpload) decoded(keysUpload(",\"pre_keys\":[{\"key_id\":5,\"public_key\":\"" + EC + "\"}]"));
+        assertThat(upload.keys().registrationId()).isEqualTo(42);
+        assertThat(upload.keys().preKeys()).hasValueSatisfying(keys -> assertThat(keys).singleElement()
+                .satisfies(k -> assertThat(k.keyId()).isEqualTo(5)));
+        assertThat(upload.keys().pqPreKeys()).as("absent: the PQ one-time keys stay as they are").isEmpty();
+        assertThat(((ClientFrame.KeysUpload) decoded(keysUpload(",\"pq_pre_keys\":[]"))).keys().pqPreKeys()).as("empty: replaced by none")
+                .contains(List.of());
+        assertThat(decoded("{\"type\":\"keys.fetch\",\"user_id\":\"bob\"}")).isEqualTo(new ClientFrame.KeysFetch(dev.parley.model.UserId.of("bob"),
+                Optional.empty()));
+    }
+
+    @Test
+    void everyKeyOfAnUploadIsCheckedForItsShapeAndNamedWhenWrong() {
+        assertThat(rejection(keysUpload("").replace("\"registration_id\":42", "\"registration_id\":16381")).message())
+                .isEqualTo("field 'registration_id' must be between 1 and 16380, was 16381");
+        assertThat(rejection(keysUpload("").replaceFirst("\"identity_key\":\"[^\"]+\"", "\"identity_key\":\"" + key(32, 5) + "\"")).message())
+                .isEqualTo("field 'identity_key' must be 33 bytes, was 32");
+        assertThat(rejection(keysUpload("").replaceFirst("\"identity_key\":\"[^\"]+\"", "\"identity_key\":\"" + key(33, 8) + "\"")).message())
+                .isEqualTo("field 'identity_key' must begin with the key type 0x05, began with 0x08");
+        assertThat(rejection(keysUpload("").replaceFirst("\"identity_key\":\"[^\"]+\"", "\"identity_key\":\"not base64!\"")).message())
+                .startsWith("field 'identity_key' must be standard base64");
+        assertThat(rejection(keysUpload("").replace("\"key_id\":2,\"public_key\":\"" + KYBER, "\"key_id\":2,\"public_key\":\"" + EC)).message())
+                .isEqualTo("field 'pq_last_resort_key.public_key' must be 1569 bytes, was 33");
+        assertThat(rejection(keysUpload("").replace("\"key_id\":1,", "\"key_id\":16777216,")).message())
+                .isEqualTo("field 'signed_pre_key.key_id' must be between 0 and 16777215, was 16777216");
+        assertThat(rejection(keysUpload("").replace("\"key_id\":1,", "\"key_id\":99999999999,")).message())
+                .isEqualTo("field 'signed_pre_key.key_id' is out of range, was 99999999999");
+        String twice = ",\"pre_keys\":[{\"key_id\":5,\"public_key\":\"%s\"},{\"key_id\":5,\"public_key\":\"%s\"}]".formatted(EC, EC);
+        assertThat(rejection(keysUpload(twice)).message()).isEqualTo("field 'pre_keys[1].key_id' repeats key id 5");
+        String unsigned = ",\"pq_pre_keys\":[{\"key_id\":5,\"public_key\":\"%s\"}]".formatted(KYBER);
+        assertThat(rejection(keysUpload(unsigned)).message()).isEqualTo("field 'pq_pre_keys[0].signature' is required");
+        StringBuilder many = new StringBuilder(",\"pre_keys\":[");
+        for (int i = 0; i <= ClientFrame.KeysUpload.MAX_ONE_TIME_KEYS; i++) {
+            many.append(i == 0 ? "" : ",").append("{\"key_id\":").append(i).append(",\"public_key\":\"").append(EC).append("\"}");
+        }
+        assertThat(rejection(keysUpload(many + "]")).message()).isEqualTo("field 'pre_keys' must have at most 100 keys, had 101");
+        assertThat(rejection("{\"type\":\"keys.fetch\"}").message()).isEqualTo("field 'user_id' is required");
+    }
+
     @Test
     void listEntriesAreNamedByIndex() {
         String create = "{\"type\":\"conversation.create\",\"id\":\"" + ID + "\",\"kind\":\"group\",\"members\":%s}";

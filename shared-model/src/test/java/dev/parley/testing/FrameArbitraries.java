@@ -14,6 +14,12 @@ import static dev.parley.testing.ModelArbitraries.userIds;
 import static dev.parley.testing.ModelArbitraries.watermarks;
 
 import dev.parley.model.Conversation;
+import dev.parley.model.DeviceId;
+import dev.parley.model.DeviceKeys;
+import dev.parley.model.KeyBundle;
+import dev.parley.model.KeyCounts;
+import dev.parley.model.OneTimePreKey;
+import dev.parley.model.SignedPublicKey;
 import dev.parley.model.ConversationKind;
 import dev.parley.model.ErrorCode;
 import dev.parley.model.InboxCounts;
@@ -48,6 +54,57 @@ public final class FrameArbitraries {
 
     public static Arbitrary<ServerFrame> serverFrames() {
         return Arbitraries.oneOf(eachServerFrameType());
+    }
+
+    private static Arbitrary<DeviceId> deviceIds() {
+        return Arbitraries.strings().withCharRange('a', 'z').numeric().ofMinLength(1).ofMaxLength(20).map(DeviceId::of);
+    }
+
+    /** {@code bytes} random bytes, the first {@code type} (when not negative), in standard base64: a key as libsignal serializes it. */
+    private static Arbitrary<String> base64Bytes(int bytes, int type) {
+        return Arbitraries.bytes().array(byte[].class).ofSize(bytes).map(raw -> {
+            if (type >= 0) {
+                raw[0] = (byte) type;
+            }
+            return java.util.Base64.getEncoder().encodeToString(raw);
+        });
+    }
+
+    private static Arbitrary<Integer> keyIds() {
+        return Arbitraries.integers().between(0, ClientFrame.KeysUpload.MAX_KEY_ID);
+    }
+
+    private static Arbitrary<SignedPublicKey> signedKeys(int bytes, int type) {
+        return Combinators.combine(keyIds(), base64Bytes(bytes, type), base64Bytes(ClientFrame.KeysUpload.SIGNATURE_BYTES, -1)).as(SignedPublicKey::new);
+    }
+
+    private static Arbitrary<KeyCounts> keyCounts() {
+        return Combinators.combine(Arbitraries.integers().between(0, 100), Arbitraries.integers().between(0, 100)).as(KeyCounts::new);
+    }
+
+    /** A device's upload: a few one-time keys of each kind at most (a frame of 100 Kyber keys would exceed 128 KB). */
+    private static Arbitrary<DeviceKeys> deviceKeys() {
+        Arbitrary<java.util.List<OneTimePreKey>> ec = keyIds().list().uniqueElements().ofMaxSize(5).flatMap(ids -> base64Bytes(
+                ClientFrame.KeysUpload.EC_KEY_BYTES, ClientFrame.KeysUpload.EC_KEY_TYPE).list().ofSize(ids.size())
+                .map(keys -> java.util.stream.IntStream.range(0, ids.size()).mapToObj(i -> new OneTimePreKey(ids.get(i), keys.get(i), Optional.empty())).toList()));
+        Arbitrary<java.util.List<OneTimePreKey>> pq = keyIds().list().uniqueElements().ofMaxSize(3).flatMap(ids -> signedKeys(
+                ClientFrame.KeysUpload.KYBER_KEY_BYTES, ClientFrame.KeysUpload.KYBER_KEY_TYPE).list().ofSize(ids.size())
+                .map(keys -> java.util.stream.IntStream.range(0, ids.size())
+                        .mapToObj(i -> new OneTimePreKey(ids.get(i), keys.get(i).publicKey(), Optional.of(keys.get(i).signature()))).toList()));
+        return Combinators.combine(base64Bytes(ClientFrame.KeysUpload.EC_KEY_BYTES, ClientFrame.KeysUpload.EC_KEY_TYPE),
+                Arbitraries.integers().between(1, ClientFrame.KeysUpload.MAX_REGISTRATION_ID),
+                signedKeys(ClientFrame.KeysUpload.EC_KEY_BYTES, ClientFrame.KeysUpload.EC_KEY_TYPE),
+                signedKeys(ClientFrame.KeysUpload.KYBER_KEY_BYTES, ClientFrame.KeysUpload.KYBER_KEY_TYPE), ec.optional(), pq.optional())
+                .as(DeviceKeys::new);
+    }
+
+    private static Arbitrary<KeyBundle.Device> bundleDevices() {
+        Arbitrary<Optional<OneTimePreKey>> preKey = Combinators.combine(keyIds(), base64Bytes(ClientFrame.KeysUpload.EC_KEY_BYTES,
+                ClientFrame.KeysUpload.EC_KEY_TYPE)).as((id, key) -> new OneTimePreKey(id, key, Optional.<String>empty())).optional();
+        return Combinators.combine(deviceIds(), Arbitraries.integers().between(1, ClientFrame.KeysUpload.MAX_REGISTRATION_ID),
+                signedKeys(ClientFrame.KeysUpload.EC_KEY_BYTES, ClientFrame.KeysUpload.EC_KEY_TYPE), preKey,
+                signedKeys(ClientFrame.KeysUpload.KYBER_KEY_BYTES, ClientFrame.KeysUpload.KYBER_KEY_TYPE), Arbitraries.of(true, false))
+                .as(KeyBundle.Device::new);
     }
 
     private static Arbitrary<OptionalLong> optionalLong(Arbitrary<Long> values) {
@@ -97,6 +154,9 @@ public final class FrameArbitraries {
         all.add(Combinators.combine(notificationIds(), Arbitraries.of(InboxMark.class))
                 .as((upTo, mark) -> new ClientFrame.MarkInbox(List.of(), Optional.of(upTo), mark)));
         all.add(notificationIds().list().uniqueElements().ofMinSize(1).ofMaxSize(ClientFrame.MAX_INBOX_PAGE).map(ClientFrame.NotificationAck::new));
+        all.add(deviceKeys().map(ClientFrame.KeysUpload::new));
+        all.add(Arbitraries.just(new ClientFrame.KeysCount()));
+        all.add(Combinators.combine(userIds(), deviceIds().optional()).as(ClientFrame.KeysFetch::new));
         all.add(Arbitraries.just(new ClientFrame.Ping()));
         return all;
     }
@@ -132,6 +192,11 @@ public final class FrameArbitraries {
         all.add(notifications().map(ServerFrame.NotificationReceive::new));
         all.add(Combinators.combine(notifications().list().ofMaxSize(20), notificationIds().optional(), counts()).as(ServerFrame.InboxPage::new));
         all.add(counts().map(ServerFrame.InboxCountsUpdate::new));
+        all.add(keyCounts().map(ServerFrame.KeysUploaded::new));
+        all.add(keyCounts().map(ServerFrame.KeysCounts::new));
+        all.add(keyCounts().map(ServerFrame.KeysLow::new));
+        all.add(Combinators.combine(userIds(), base64Bytes(ClientFrame.KeysUpload.EC_KEY_BYTES, ClientFrame.KeysUpload.EC_KEY_TYPE),
+                bundleDevices().list().ofMaxSize(4)).as((user, identity, devices) -> new ServerFrame.KeysBundle(new KeyBundle(user, identity, devices))));
         all.add(Arbitraries.just(new ServerFrame.Pong()));
         all.add(Combinators.combine(Arbitraries.of(ErrorCode.class), text(200), text(100).optional()).as(ServerFrame.Error::new));
         all.add(Combinators.combine(text(200), text(100).optional(), Arbitraries.longs().between(1, 3_600_000))

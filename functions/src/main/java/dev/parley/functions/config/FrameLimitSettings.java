@@ -17,10 +17,12 @@ public final class FrameLimitSettings {
     public static final String PRESENCE = "PARLEY_LIMIT_PRESENCE";
     public static final String READS = "PARLEY_LIMIT_READS";
     public static final String FRAMES = "PARLEY_LIMIT_FRAMES";
+    public static final String KEY_FETCHES = "PARLEY_LIMIT_KEY_FETCHES";
+    public static final String KEY_FETCHES_OF_ONE_USER = "PARLEY_LIMIT_KEY_FETCHES_OF_ONE_USER";
     public static final String CONNECTIONS_PER_USER = "PARLEY_LIMIT_CONNECTIONS_PER_USER";
     /** The names settings use for each (the stack's context and run-local's option), to their variables. */
     public static final Map<String, String> NAMES = Map.of("messages", MESSAGES, "creations", CREATIONS, "presence", PRESENCE, "reads", READS,
-            "frames", FRAMES, "connections_per_user", CONNECTIONS_PER_USER);
+            "frames", FRAMES, "key_fetches", KEY_FETCHES, "key_fetches_of_one_user", KEY_FETCHES_OF_ONE_USER, "connections_per_user", CONNECTIONS_PER_USER);
 
     private FrameLimitSettings() {
     }
@@ -29,6 +31,7 @@ public final class FrameLimitSettings {
         FrameLimits.Settings defaults = FrameLimits.Settings.DEFAULTS;
         return new FrameLimits.Settings(limit(MESSAGES, defaults.messages()), limit(CREATIONS, defaults.creations()),
                 limit(PRESENCE, defaults.presence()), limit(READS, defaults.reads()), limit(FRAMES, defaults.frames()),
+                limit(KEY_FETCHES, defaults.keyFetches()), limit(KEY_FETCHES_OF_ONE_USER, defaults.keyFetchesOfOneUser()),
                 connections(defaults.connectionsPerUser()));
     }
 
@@ -49,6 +52,8 @@ public final class FrameLimitSettings {
         environment.put(PRESENCE, settings.presence().toString());
         environment.put(READS, settings.reads().toString());
         environment.put(FRAMES, settings.frames().toString());
+        environment.put(KEY_FETCHES, settings.keyFetches().toString());
+        environment.put(KEY_FETCHES_OF_ONE_USER, settings.keyFetchesOfOneUser().toString());
         environment.put(CONNECTIONS_PER_USER, Integer.toString(settings.connectionsPerUser()));
         return environment;
     }

@@ -58,6 +58,8 @@ public record ParleyConfig(
     /** The publish records (idempotency keys) and the rate limits' windows; the manifest names them for the publish function. */
     public static final String PUBLISHES_TABLE = "PARLEY_TABLE_PUBLISHES";
     public static final String LIMITS_TABLE = "PARLEY_TABLE_LIMITS";
+    /** The key directory of end-to-end encryption, which the frame functions serve (docs/e2e.md). */
+    public static final String KEYS_TABLE = "PARLEY_TABLE_KEYS";
 
     /** A table's name from the variable the manifest sets it in. */
     public static String table(String variable) {

@@ -8,6 +8,8 @@ import dev.parley.functions.usecase.Delivery;
 import dev.parley.functions.usecase.Devices;
 import dev.parley.functions.usecase.FrameLimits;
 import dev.parley.functions.usecase.Inboxes;
+import dev.parley.functions.usecase.Keys;
+import dev.parley.ports.KeyDirectory;
 import dev.parley.functions.usecase.NotificationPushSettings;
 import dev.parley.functions.usecase.Presence;
 import dev.parley.functions.usecase.Typing;
@@ -39,10 +41,13 @@ final class FrameRoutes {
     private final Inboxes inboxes;
     private final NotificationPushSettings notificationPush;
     private final FrameLimits limits;
+    private final Keys keys;
 
     FrameRoutes(Connections connections, SendMessage sending, Conversations conversations, Receipts receipts, SyncAndHistory sync,
-                Devices devices, Presence presence, Typing typing, Inboxes inboxes, NotificationPushSettings notificationPush, FrameLimits limits) {
+                Devices devices, Presence presence, Typing typing, Inboxes inboxes, NotificationPushSettings notificationPush, FrameLimits limits,
+                Keys keys) {
         this.connections = connections;
+        this.keys = keys;
         this.limits = limits;
         this.notificationPush = notificationPush;
         this.inboxes = inboxes;
@@ -59,12 +64,13 @@ final class FrameRoutes {
     static FrameRoutes over(ConversationRepository conversations, MessageLog messages, ConnectionRegistry registry, Delivery delivery,
                             FrameCodec codec, Clock clock, Backoff backoff, Optional<MessageLog.FastPathOffer> fastPath,
                             Devices devices, PresenceSubscriptions subscriptions, Inbox inbox, Duration connectionLease, Duration typingInterval,
-                            NotificationPushSettings notificationPush, FrameLimits limits) {
+                            NotificationPushSettings notificationPush, FrameLimits limits, KeyDirectory keyDirectory) {
         Presence presence = new Presence(registry, subscriptions, conversations, delivery, codec, clock);
         return new FrameRoutes(new Connections(registry, clock, presence, connectionLease), new SendMessage(messages, conversations, delivery, codec, clock, fastPath),
                 new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
                 new SyncAndHistory(conversations, messages, delivery, codec), devices, presence,
-                new Typing(conversations, registry, delivery, codec, clock, typingInterval), new Inboxes(inbox, delivery, codec), notificationPush, limits);
+                new Typing(conversations, registry, delivery, codec, clock, typingInterval), new Inboxes(inbox, delivery, codec), notificationPush, limits,
+                new Keys(keyDirectory, delivery, codec));
     }
 
     /** Takes the frame from its rate limit, if it has one: over it, nothing of the frame is done ({@link FrameLimits}). */
@@ -111,6 +117,9 @@ final class FrameRoutes {
             case ClientFrame.ConversationMute mute -> Optional.of(devices.mute(caller, mute));
             case ClientFrame.InboxList list -> Optional.of(inboxes.list(caller, list));
             case ClientFrame.MarkInbox mark -> Optional.of(inboxes.mark(caller, mark));
+            case ClientFrame.KeysUpload upload -> Optional.of(keys.upload(caller, upload));
+            case ClientFrame.KeysCount ignored -> Optional.of(keys.count(caller));
+            case ClientFrame.KeysFetch fetch -> Optional.of(keys.fetch(caller, fetch));
             case ClientFrame.NotificationAck ack -> {
                 inboxes.acknowledge(caller, ack);
                 yield Optional.empty();

@@ -160,6 +160,12 @@ final class Wiring {
     }
 
     /** The frames' per-user and per-connection rate limits, in the limits table. */
+    /** The key directory: the frame functions' only. */
+    dev.parley.ports.KeyDirectory keyDirectory() {
+        return new dev.parley.functions.store.DynamoKeyDirectory(dynamo, ParleyConfig.table(ParleyConfig.KEYS_TABLE),
+                dev.parley.functions.retry.Backoff.DYNAMODB);
+    }
+
     dev.parley.functions.usecase.FrameLimits frameLimits() {
         return new dev.parley.functions.usecase.FrameLimits(new dev.parley.functions.store.DynamoRateLimits(dynamo,
                 ParleyConfig.table(ParleyConfig.LIMITS_TABLE)), dev.parley.functions.config.FrameLimitSettings.fromEnvironment(), clock);

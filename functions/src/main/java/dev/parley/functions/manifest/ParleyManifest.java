@@ -19,6 +19,7 @@ import dev.parley.functions.store.ConversationsTable;
 import dev.parley.functions.store.MembershipsTable;
 import dev.parley.functions.store.MessagesTable;
 import dev.parley.functions.store.InboxTable;
+import dev.parley.functions.store.KeysTable;
 import dev.parley.functions.store.LimitsTable;
 import dev.parley.functions.store.PublishesTable;
 import dev.parley.functions.store.PresenceTable;
@@ -41,12 +42,13 @@ public final class ParleyManifest {
     public static final String INBOX = "parley-inbox";
     public static final String PUBLISHES = "parley-publishes";
     public static final String LIMITS = "parley-limits";
+    public static final String KEYS = "parley-keys";
     public static final String REDELIVERY = "parley-redelivery";
     public static final String REDELIVERY_DEAD = "parley-redelivery-dead";
 
     /**
-     * The client frame types with a route of their own; the others (the inbox's: inbox.list, inbox.mark, notification.ack)
-     * reach $default's function, which serves every type.
+     * The client frame types with a route of their own; the others (the inbox's: inbox.list, inbox.mark, notification.ack; the
+     * key directory's, rare: keys.upload, keys.count, keys.fetch) reach $default's function, which serves every type.
      */
     public static final List<String> FRAME_ROUTES = List.of(
             "ping", "message.send", "message.delivered", "message.read", "sync.request", "history.request",
@@ -73,7 +75,7 @@ public final class ParleyManifest {
                 ParleyConfig.INBOX_TABLE, INBOX);
         Map<String, TableAccess> everyTable = Map.of(CONNECTIONS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ_WRITE,
                 MEMBERSHIPS, TableAccess.READ_WRITE, MESSAGES, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ_WRITE,
-                INBOX, TableAccess.READ_WRITE, LIMITS, TableAccess.READ_WRITE);
+                INBOX, TableAccess.READ_WRITE, LIMITS, TableAccess.READ_WRITE, KEYS, TableAccess.READ_WRITE);
         // The frame functions' send takes the fast path for conversations up to this bound (docs/functions.md);
         // scripts/run-local --fast-path-max-connections and the stack's parley:fastPathMaxConnections override it.
         Map<String, String> frames = new java.util.HashMap<>(tables);
@@ -85,6 +87,7 @@ public final class ParleyManifest {
         // Per-user and per-connection rate limits, each bucket a counter in the limits table (FrameLimits).
         frames.putAll(FrameLimitSettings.defaultEnvironment());
         frames.put(ParleyConfig.LIMITS_TABLE, LIMITS);
+        frames.put(ParleyConfig.KEYS_TABLE, KEYS);
         // A ping renews the lease $connect starts (scripts/run-local --connection-lease-ms overrides it).
         String lease = Long.toString(ParleyConfig.DEFAULT_CONNECTION_LEASE.toMillis());
         frames.put(ParleyConfig.CONNECTION_LEASE_MS, lease);
@@ -195,6 +198,9 @@ public final class ParleyManifest {
                 new TableSpec(INBOX, new Key(InboxTable.USER, KeyType.S), Optional.of(new Key(InboxTable.SORT, KeyType.S)), List.of(),
                         Optional.empty(), Optional.of(InboxTable.EXPIRES)),
                 new TableSpec(PRESENCE, new Key(PresenceTable.TARGET, KeyType.S), Optional.of(new Key(PresenceTable.SUBSCRIBER, KeyType.S)), List.of(),
-                        Optional.empty(), Optional.of(PresenceTable.EXPIRES)));
+                        Optional.empty(), Optional.of(PresenceTable.EXPIRES)),
+                // End-to-end encryption's public keys: every item of a user in one partition (docs/e2e.md).
+                new TableSpec(KEYS, new Key(KeysTable.PK, KeyType.S), Optional.of(new Key(KeysTable.SK, KeyType.S)), List.of(), Optional.empty(),
+                        Optional.empty()));
     }
 }

@@ -37,17 +37,33 @@ public final class FrameLimits {
     /**
      * The limits: a user's sends (Signal's bucket: 60, refilled one a second), conversation creations and presence requests;
      * a connection's read-heavy frames (sync, history, conversation and inbox pages) and its frames of any kind (in memory,
-     * per environment); and the most connections a user may hold at once.
+     * per environment); the key fetches a user makes, and those made of one user's keys, by anyone (each claims a one-time
+     * key of every device: docs/e2e.md); and the most connections a user may hold at once.
      */
     public record Settings(RateLimits.Limit messages, RateLimits.Limit creations, RateLimits.Limit presence, RateLimits.Limit reads,
-                           RateLimits.Limit frames, int connectionsPerUser) {
+                           RateLimits.Limit frames, RateLimits.Limit keyFetches, RateLimits.Limit keyFetchesOfOneUser, int connectionsPerUser) {
+        /**
+         * Key fetches: a user may fetch 1,200 bundles in 20 minutes (enough to start sessions with every member of a
+         * 1,024-member group at once), and one user's keys may be fetched 200 times in 400 s by everyone together (a burst of
+         * new contacts; not a drain of all 100 one-time keys a minute). Signal's bucket for a requester and a target is 6,
+         * refilled one per 10 minutes, which its clients are known to hit.
+         */
+        public static final RateLimits.Limit DEFAULT_KEY_FETCHES = RateLimits.Limit.parse("1/1200");
+        public static final RateLimits.Limit DEFAULT_KEY_FETCHES_OF_ONE_USER = RateLimits.Limit.parse("0.5/200");
         public static final Settings DEFAULTS = new Settings(RateLimits.Limit.parse("1/60"), RateLimits.Limit.parse("0.1/20"),
-                RateLimits.Limit.parse("1/30"), RateLimits.Limit.parse("10/50"), RateLimits.Limit.parse("50/200"), 10);
+                RateLimits.Limit.parse("1/30"), RateLimits.Limit.parse("10/50"), RateLimits.Limit.parse("50/200"), DEFAULT_KEY_FETCHES,
+                DEFAULT_KEY_FETCHES_OF_ONE_USER, 10);
 
         public Settings {
             if (connectionsPerUser < 1) {
                 throw new IllegalArgumentException("connectionsPerUser must be at least 1, was " + connectionsPerUser);
             }
+        }
+
+        /** The key fetches' default limits with these others. */
+        public Settings(RateLimits.Limit messages, RateLimits.Limit creations, RateLimits.Limit presence, RateLimits.Limit reads,
+                        RateLimits.Limit frames, int connectionsPerUser) {
+            this(messages, creations, presence, reads, frames, DEFAULT_KEY_FETCHES, DEFAULT_KEY_FETCHES_OF_ONE_USER, connectionsPerUser);
         }
     }
 
@@ -90,6 +106,10 @@ public final class FrameLimits {
             case ClientFrame.HistoryRequest ignored -> take("reads#" + caller.connection().value(), settings.reads(), "reads on this connection");
             case ClientFrame.ConversationList ignored -> take("reads#" + caller.connection().value(), settings.reads(), "reads on this connection");
             case ClientFrame.InboxList ignored -> take("reads#" + caller.connection().value(), settings.reads(), "reads on this connection");
+            case ClientFrame.KeysFetch fetch -> {
+                take("keys#" + caller.user().value(), settings.keyFetches(), "key fetches");
+                take("keys-of#" + fetch.userId().value(), settings.keyFetchesOfOneUser(), "fetches of this user's keys");
+            }
             default -> {
                 // One write or less each: not limited per frame (above).
             }

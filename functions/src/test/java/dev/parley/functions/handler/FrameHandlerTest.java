@@ -55,7 +55,8 @@ class FrameHandlerTest {
                 ParleyConfig.DEFAULT_CONNECTION_LEASE, java.time.Duration.ofSeconds(3), new dev.parley.functions.usecase.NotificationPushSettings(
                         new dev.parley.testsupport.ports.InMemoryPushDevices(), dev.parley.functions.config.PublishSettings.parse(
                                 dev.parley.functions.config.PublishSettings.DEFAULT_CATEGORIES, "{}").categories()),
-                new dev.parley.functions.usecase.FrameLimits(new dev.parley.ports.InMemoryRateLimits(), limits, clock)));
+                new dev.parley.functions.usecase.FrameLimits(new dev.parley.ports.InMemoryRateLimits(), limits, clock),
+                new dev.parley.testsupport.ports.InMemoryKeyDirectory()));
     }
 
     @Test

@@ -11,6 +11,7 @@ import dev.parley.ports.InMemoryRateLimits;
 import dev.parley.ports.MessageLog;
 import dev.parley.ports.RateLimits;
 import dev.parley.ports.UnavailableException;
+import dev.parley.protocol.ClientFrame;
 import dev.parley.testsupport.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -104,5 +105,26 @@ class FrameLimitsTest {
         clock.advance(Duration.ofSeconds(2));
         limits.sendAdmission(ALICE).await();
         assertThat(store.takes).as("the next window: written again").hasValue(5);
+    }
+
+    @Test
+    void keyFetchesAreLimitedPerRequesterAndPerUserFetchedByEveryoneTogether() {
+        FrameLimits.Settings defaults = FrameLimits.Settings.DEFAULTS;
+        FrameLimits limits = new FrameLimits(new dev.parley.ports.InMemoryRateLimits(), new FrameLimits.Settings(defaults.messages(),
+                defaults.creations(), defaults.presence(), defaults.reads(), defaults.frames(), RateLimits.Limit.parse("1/3"),
+                RateLimits.Limit.parse("1/4"), defaults.connectionsPerUser()), clock);
+        Caller carol = new Caller(UserId.of("carol"), DeviceId.DEFAULT, ConnectionId.of("carol-phone"));
+        ClientFrame.KeysFetch ofBob = new ClientFrame.KeysFetch(UserId.of("bob"), java.util.Optional.empty());
+        ClientFrame.KeysFetch ofDave = new ClientFrame.KeysFetch(UserId.of("dave"), java.util.Optional.empty());
+        for (int i = 0; i < 3; i++) {
+            limits.admit(ALICE, i < 2 ? ofBob : ofDave);
+        }
+        assertThatThrownBy(() -> limits.admit(ALICE, ofDave)).as("alice's own fetches: 3 a window")
+                .isInstanceOf(dev.parley.model.RateLimitedException.class).hasMessageContaining("key fetches");
+        limits.admit(carol, ofBob);
+        limits.admit(carol, ofBob);
+        assertThatThrownBy(() -> limits.admit(carol, ofBob)).as("bob's keys: 4 a window, whoever fetches")
+                .isInstanceOf(dev.parley.model.RateLimitedException.class).hasMessageContaining("fetches of this user's keys");
+        assertThat(defaults.keyFetches().burst()).as("a 1,024-member group's sessions at once").isGreaterThanOrEqualTo(1023);
     }
 }

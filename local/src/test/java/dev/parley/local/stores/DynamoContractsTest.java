@@ -56,6 +56,53 @@ class DynamoContractsTest {
     }
 
     @Nested
+    class Keys extends dev.parley.testsupport.ports.KeyDirectoryContract {
+        private final OnTheEmulator emulated = new OnTheEmulator();
+
+        @Override
+        protected dev.parley.ports.KeyDirectory directory() {
+            return new dev.parley.functions.store.DynamoKeyDirectory(emulated.tables().dynamo, ParleyManifest.KEYS, emulated.tables().backoff);
+        }
+
+        /** Throttling and 500s on a third of the claims' requests: fetches fail and are retried, and no key is handed out twice. */
+        @org.junit.jupiter.api.Test
+        void underFaultsNoOneTimeKeyIsHandedOutTwice() throws Exception {
+            dev.parley.ports.KeyDirectory keys = directory();
+            keys.upload(BOB, PHONE, upload("bob-identity", 1, 10));
+            var faults = emulated.tables().emulator.faults();
+            for (String operation : java.util.List.of("UpdateItem", "DeleteItem")) {
+                faults.add(new dev.parley.local.dynamodb.Faults.Rule(operation, ParleyManifest.KEYS, dev.parley.local.dynamodb.Faults.Kind.THROTTLING, 0.2, 0));
+                faults.add(new dev.parley.local.dynamodb.Faults.Rule(operation, ParleyManifest.KEYS,
+                        dev.parley.local.dynamodb.Faults.Kind.INTERNAL_SERVER_ERROR, 0.15, 0));
+            }
+            java.util.List<Integer> handedOut = new java.util.concurrent.CopyOnWriteArrayList<>();
+            java.util.concurrent.atomic.AtomicInteger failed = new java.util.concurrent.atomic.AtomicInteger();
+            try (var threads = java.util.concurrent.Executors.newFixedThreadPool(16)) {
+                for (int i = 0; i < 64; i++) {
+                    threads.submit(() -> {
+                        try {
+                            keys.fetch(BOB, java.util.Optional.empty()).orElseThrow().bundle().devices().getFirst().preKey()
+                                    .ifPresent(key -> handedOut.add(key.keyId()));
+                        } catch (RuntimeException faulted) {
+                            failed.incrementAndGet();
+                        }
+                    });
+                }
+            }
+            org.assertj.core.api.Assertions.assertThat(emulated.tables().emulator.faults().errorsInjected()).as("faults were met").isPositive();
+            org.assertj.core.api.Assertions.assertThat(handedOut).as("never twice").doesNotHaveDuplicates().hasSizeLessThanOrEqualTo(10);
+            faults.clear();
+            org.assertj.core.api.Assertions.assertThat(keys.count(BOB, PHONE).preKeys()).as("what is left is what no fetch took")
+                    .isLessThanOrEqualTo(10 - handedOut.size());
+        }
+
+        @AfterEach
+        void stop() {
+            emulated.stop();
+        }
+    }
+
+    @Nested
     class Buckets extends dev.parley.testsupport.ports.RateLimitsContract {
         private final OnTheEmulator emulated = new OnTheEmulator();
 

@@ -10,6 +10,14 @@ import org.junit.jupiter.api.Nested;
 class InMemoryContractsTest {
 
     @Nested
+    class Keys extends KeyDirectoryContract {
+        @Override
+        protected dev.parley.ports.KeyDirectory directory() {
+            return new InMemoryKeyDirectory();
+        }
+    }
+
+    @Nested
     class Buckets extends RateLimitsContract {
         @Override
         protected dev.parley.ports.RateLimits limits() {
