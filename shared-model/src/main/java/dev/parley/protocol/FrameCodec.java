@@ -125,6 +125,7 @@ public final class FrameCodec {
             Map.entry(ServerFrame.KeysUploaded.TYPE, r -> new ServerFrame.KeysUploaded(keyCounts(r))),
             Map.entry(ServerFrame.KeysCounts.TYPE, r -> new ServerFrame.KeysCounts(keyCounts(r))),
             Map.entry(ServerFrame.KeysLow.TYPE, r -> new ServerFrame.KeysLow(keyCounts(r))),
+            Map.entry(ServerFrame.IdentityChanged.TYPE, r -> new ServerFrame.IdentityChanged(r.parsed("user_id", UserId::of))),
             Map.entry(ServerFrame.KeysBundle.TYPE, r -> new ServerFrame.KeysBundle(new KeyBundle(r.parsed("user_id", UserId::of), r.string("identity_key"),
                     r.objects("devices", FrameCodec::bundleDevice)))),
             Map.entry(ServerFrame.Pong.TYPE, r -> new ServerFrame.Pong()),
@@ -562,6 +563,7 @@ public final class FrameCodec {
             case ServerFrame.KeysUploaded f -> putKeyCounts(json, f.counts());
             case ServerFrame.KeysCounts f -> putKeyCounts(json, f.counts());
             case ServerFrame.KeysLow f -> putKeyCounts(json, f.counts());
+            case ServerFrame.IdentityChanged f -> json.put("user_id", f.userId().value());
             case ServerFrame.KeysBundle f -> {
                 json.put("user_id", f.bundle().user().value());
                 json.put("identity_key", f.bundle().identityKey());

@@ -387,6 +387,20 @@ public sealed interface ServerFrame extends Frame {
         }
     }
 
+    /** To the live devices of a user's contacts when the user's identity key changed (a reinstall): verify it before trusting it. */
+    record IdentityChanged(UserId userId) implements ServerFrame {
+        public static final String TYPE = "identity.changed";
+
+        public IdentityChanged {
+            present(userId, "user_id");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
     /** To a device whose one-time keys a fetch left below {@link #THRESHOLD} of a kind: time to upload more. */
     record KeysLow(KeyCounts counts) implements ServerFrame {
         public static final String TYPE = "keys.low";

@@ -195,6 +195,7 @@ public final class FrameArbitraries {
         all.add(keyCounts().map(ServerFrame.KeysUploaded::new));
         all.add(keyCounts().map(ServerFrame.KeysCounts::new));
         all.add(keyCounts().map(ServerFrame.KeysLow::new));
+        all.add(userIds().map(ServerFrame.IdentityChanged::new));
         all.add(Combinators.combine(userIds(), base64Bytes(ClientFrame.KeysUpload.EC_KEY_BYTES, ClientFrame.KeysUpload.EC_KEY_TYPE),
                 bundleDevices().list().ofMaxSize(4)).as((user, identity, devices) -> new ServerFrame.KeysBundle(new KeyBundle(user, identity, devices))));
         all.add(Arbitraries.just(new ServerFrame.Pong()));

@@ -90,6 +90,31 @@ class KeysIT extends EndToEndTest {
     }
 
     @Test
+    void aReinstallWithANewIdentityTellsTheContactsAndLeavesOnlyTheNewDevicesKeys() throws Exception {
+        String identity = key(ClientFrame.KeysUpload.EC_KEY_BYTES, ClientFrame.KeysUpload.EC_KEY_TYPE);
+        try (ParleyClient alice = connect(user("alice"), "phone"); ParleyClient carol = connect(user("carol"), "phone");
+             ParleyClient bobPhone = connect(user("bob"), "phone"); ParleyClient bobTablet = connect(user("bob"), "tablet")) {
+            alice.direct(user("bob"));
+            bobPhone.send(new ClientFrame.KeysUpload(keys(identity, 3, 3)));
+            bobPhone.await(ServerFrame.KeysUploaded.class);
+            bobTablet.send(new ClientFrame.KeysUpload(keys(identity, 3, 3)));
+            bobTablet.await(ServerFrame.KeysUploaded.class);
+
+            String reinstalled = key(ClientFrame.KeysUpload.EC_KEY_BYTES, ClientFrame.KeysUpload.EC_KEY_TYPE);
+            bobPhone.send(new ClientFrame.KeysUpload(keys(reinstalled, 3, 3)));
+            bobPhone.await(ServerFrame.KeysUploaded.class);
+
+            assertThat(alice.await(ServerFrame.IdentityChanged.class).userId()).as("a contact").isEqualTo(UserId.of(user("bob")));
+            assertThat(carol.drain(ServerFrame.IdentityChanged.class, Duration.ofMillis(300))).as("shares no conversation with bob").isEmpty();
+            alice.send(new ClientFrame.KeysFetch(UserId.of(user("bob")), Optional.empty()));
+            KeyBundle bundle = alice.await(ServerFrame.KeysBundle.class).bundle();
+            assertThat(bundle.identityKey()).isEqualTo(reinstalled);
+            assertThat(bundle.devices()).as("the tablet's keys went with the old identity").extracting(KeyBundle.Device::device)
+                    .containsExactly(DeviceId.of("phone"));
+        }
+    }
+
+    @Test
     void badKeysAreRefusedNamingTheFieldAndAFetchOfNobodySaysOnlyNotFound() throws Exception {
         try (ParleyClient alice = connect(user("alice"), "phone")) {
             String identity = key(ClientFrame.KeysUpload.EC_KEY_BYTES, ClientFrame.KeysUpload.EC_KEY_TYPE);

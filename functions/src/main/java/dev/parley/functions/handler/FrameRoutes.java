@@ -70,7 +70,7 @@ final class FrameRoutes {
                 new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
                 new SyncAndHistory(conversations, messages, delivery, codec), devices, presence,
                 new Typing(conversations, registry, delivery, codec, clock, typingInterval), new Inboxes(inbox, delivery, codec), notificationPush, limits,
-                new Keys(keyDirectory, delivery, codec));
+                new Keys(keyDirectory, conversations, delivery, codec));
     }
 
     /** Takes the frame from its rate limit, if it has one: over it, nothing of the frame is done ({@link FrameLimits}). */

@@ -54,6 +54,19 @@ final class Contacts {
         return visible;
     }
 
+    /**
+     * The user's contacts: every other member of the conversations the user is in (up to {@link #CONVERSATIONS_READ} of them),
+     * one read of each group's member list (a direct conversation's members are in its id).
+     */
+    Set<UserId> of(UserId user) {
+        Set<UserId> contacts = new java.util.LinkedHashSet<>();
+        for (ConversationId conversation : conversationsOf(user)) {
+            contacts.addAll(Audience.members(conversations, conversation));
+        }
+        contacts.remove(user);
+        return contacts;
+    }
+
     private boolean share(Set<ConversationId> viewers, UserId viewer, UserId user) {
         if (viewers.contains(ConversationId.direct(viewer, user))) {
             return true;

@@ -6,12 +6,14 @@ import dev.parley.model.ErrorCode;
 import dev.parley.model.KeyBundle;
 import dev.parley.model.KeyCounts;
 import dev.parley.model.UserId;
+import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.KeyDirectory;
 import dev.parley.ports.LiveConnection;
 import dev.parley.protocol.ClientFrame;
 import dev.parley.protocol.FrameCodec;
 import dev.parley.protocol.ServerFrame;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,17 +25,38 @@ import org.slf4j.LoggerFactory;
 public final class Keys {
     private static final Logger LOG = LoggerFactory.getLogger(Keys.class);
     private final KeyDirectory directory;
+    private final Contacts contacts;
     private final Delivery delivery;
     private final FrameCodec codec;
 
-    public Keys(KeyDirectory directory, Delivery delivery, FrameCodec codec) {
+    public Keys(KeyDirectory directory, ConversationRepository conversations, Delivery delivery, FrameCodec codec) {
         this.directory = directory;
+        this.contacts = new Contacts(conversations);
         this.delivery = delivery;
         this.codec = codec;
     }
 
+    /**
+     * Stores the device's keys. A new identity key for the account (a reinstall) removes the other devices' keys, and the
+     * user's contacts' live connections get {@code identity.changed}: their sessions with the old identity are over, and a
+     * client must not trust the new one silently. A contact that is offline learns it from the next bundle it fetches, or
+     * from the first message under the new identity, which its Signal library refuses until the app accepts the identity.
+     */
     public ServerFrame.KeysUploaded upload(Caller caller, ClientFrame.KeysUpload upload) {
-        return new ServerFrame.KeysUploaded(directory.upload(caller.user(), caller.device(), upload.keys()).counts());
+        KeyDirectory.Uploaded uploaded = directory.upload(caller.user(), caller.device(), upload.keys());
+        if (uploaded.identityChanged()) {
+            tellContacts(caller.user());
+        }
+        return new ServerFrame.KeysUploaded(uploaded.counts());
+    }
+
+    /** {@code identity.changed} to every live connection of the user's contacts; a failure costs the upload nothing (see above). */
+    private void tellContacts(UserId user) {
+        try {
+            delivery.postToUsers(contacts.of(user), codec.encode(new ServerFrame.IdentityChanged(user)), Optional.empty());
+        } catch (RuntimeException e) {
+            LOG.warn("telling the contacts of a user whose identity key changed failed; they learn it from their next fetch", e);
+        }
     }
 
     public ServerFrame.KeysCounts count(Caller caller) {

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class KeysTest {
     private final Fixture world = new Fixture();
     private final InMemoryKeyDirectory directory = new InMemoryKeyDirectory();
-    private final Keys keys = new Keys(directory, world.delivery, world.codec);
+    private final Keys keys = new Keys(directory, world.conversations, world.delivery, world.codec);
     private static final DeviceId PHONE = DeviceId.of("phone");
     private static final DeviceId LAPTOP = DeviceId.of("laptop");
 
@@ -92,6 +92,28 @@ class KeysTest {
                 });
         assertThatThrownBy(() -> keys.fetch(alice, new ClientFrame.KeysFetch(BOB, Optional.of(LAPTOP))))
                 .isInstanceOfSatisfying(DomainException.class, refused -> assertThat(refused.getMessage()).isEqualTo("no keys to fetch"));
+    }
+
+    @Test
+    void aNewIdentityKeyTellsTheUsersContactsAndNobodyElse() {
+        Caller phone = bobOn(PHONE);
+        directory.upload(BOB, PHONE, keysWith(3));
+        world.conversations.createIfAbsent(dev.parley.model.Conversation.direct(ALICE, BOB), ALICE);
+        world.conversations.createIfAbsent(dev.parley.model.Conversation.group(dev.parley.model.ConversationId.of("g:team"), BOB,
+                List.of(Fixture.CAROL), Optional.empty()), BOB);
+        world.online(ALICE, "alice-phone");
+        world.online(Fixture.CAROL, "carol-phone");
+        world.online(Fixture.DAVE, "dave-phone");
+
+        // Bob reinstalls: an identity key other than "bob-identity".
+        keys.upload(phone, new ClientFrame.KeysUpload(validKeys()));
+
+        assertThat(world.framesOf("alice-phone")).as("shares a direct conversation").containsExactly(new ServerFrame.IdentityChanged(BOB));
+        assertThat(world.framesOf("carol-phone")).as("shares a group").containsExactly(new ServerFrame.IdentityChanged(BOB));
+        assertThat(world.framesOf("dave-phone")).as("shares nothing with bob").isEmpty();
+        assertThat(world.framesOf("bob-phone")).as("not bob himself").isEmpty();
+        keys.upload(phone, new ClientFrame.KeysUpload(validKeys()));
+        assertThat(world.framesOf("alice-phone")).as("the same identity again changes nothing").hasSize(1);
     }
 
     /** Keys of the shapes the frame checks, with no one-time keys. */
