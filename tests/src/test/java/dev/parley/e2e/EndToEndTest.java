@@ -16,6 +16,15 @@ abstract class EndToEndTest {
     protected final StackUnderTest stack = StackUnderTest.get();
     private final String run = UUID.randomUUID().toString().substring(0, 8);
 
+    /** The real SDK client on the local cloud's DynamoDB, as an operator would point the CLI at it. */
+    protected static software.amazon.awssdk.services.dynamodb.DynamoDbClient localDynamoDb(dev.parley.local.LocalCloud cloud) {
+        return software.amazon.awssdk.services.dynamodb.DynamoDbClient.builder().endpointOverride(cloud.dynamoDb().endpoint())
+                .region(software.amazon.awssdk.regions.Region.US_EAST_1)
+                .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                        software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("operator", "local")))
+                .httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create()).build();
+    }
+
     /** {@code name}, made this run's own. */
     protected String user(String name) {
         return name + "-" + run;

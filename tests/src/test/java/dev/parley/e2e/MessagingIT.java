@@ -34,10 +34,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -513,12 +509,5 @@ class MessagingIT extends EndToEndTest {
             }
             return null;
         }
-    }
-
-    /** The real SDK client on the local cloud's DynamoDB, as an operator would point the CLI at it. */
-    private static DynamoDbClient localDynamoDb(dev.parley.local.LocalCloud cloud) {
-        return DynamoDbClient.builder().endpointOverride(cloud.dynamoDb().endpoint()).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("operator", "local")))
-                .httpClient(UrlConnectionHttpClient.create()).build();
     }
 }

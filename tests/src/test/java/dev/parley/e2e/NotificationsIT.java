@@ -305,10 +305,7 @@ class NotificationsIT extends EndToEndTest {
                         .allSatisfy(frame -> assertThat(frame.notification().id()).isEqualTo(first.id()));
                 assertThat(phone.drain(ServerFrame.NotificationReceive.class, Duration.ZERO)).as("the phone acknowledged: sent once").isEmpty();
 
-                var dynamo = software.amazon.awssdk.services.dynamodb.DynamoDbClient.builder().endpointOverride(cloud.endpoints().dynamoDb())
-                        .region(software.amazon.awssdk.regions.Region.US_EAST_1).credentialsProvider(
-                                software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
-                                        software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("tester", "tester"))).build();
+                var dynamo = localDynamoDb(cloud);
                 var inbox = new dev.parley.functions.store.DynamoInbox(dynamo, dev.parley.functions.manifest.ParleyManifest.INBOX,
                         java.time.Clock.systemUTC());
                 long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();

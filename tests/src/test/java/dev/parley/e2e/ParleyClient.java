@@ -104,7 +104,12 @@ public final class ParleyClient implements AutoCloseable {
      * what it was.
      */
     public ServerFrame.MessageAck sendText(ConversationId conversation, ClientMessageId id, String text) throws InterruptedException {
-        ClientFrame.MessageSend frame = new ClientFrame.MessageSend(id, conversation, Content.text(text), OptionalLong.of(System.currentTimeMillis()));
+        return sendContent(conversation, id, Content.text(text));
+    }
+
+    /** As {@link #sendText}, with any content. */
+    public ServerFrame.MessageAck sendContent(ConversationId conversation, ClientMessageId id, Content content) throws InterruptedException {
+        ClientFrame.MessageSend frame = new ClientFrame.MessageSend(id, conversation, content, OptionalLong.of(System.currentTimeMillis()));
         for (int attempt = 0; ; attempt++) {
             send(frame);
             ServerFrame answer = await(ServerFrame.class, f -> f instanceof ServerFrame.MessageAck ack && ack.id().equals(id)
