@@ -1,6 +1,7 @@
 package dev.parley.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.parley.functions.manifest.ParleyManifest;
@@ -170,6 +171,41 @@ class LibsignalIT extends EndToEndTest {
             assertThat(receive(bobOnPhone, new SessionCipher(bobPhone.store(), new SignalProtocolAddress(alice, 2)), alice)).isEqualTo(fromLaptop);
         }
         assertNoTableHoldsAnyOf(sent);
+    }
+
+    @Test
+    void afterAReinstallTheContactIsToldAndLibsignalRefusesTheNewIdentityUntilTheAppAcceptsIt() throws Exception {
+        String alice = user("alice");
+        String bob = user("bob");
+        IdentityKeyPair aliceIdentity = IdentityKeyPair.generate();
+        try (ParleyClient aliceOnPhone = connect(alice, "phone"); ParleyClient bobOnPhone = connect(bob, "phone")) {
+            ConversationId chat = aliceOnPhone.direct(bob);
+            SignalProtocolAddress bobAddress = new SignalProtocolAddress(bob, 1);
+            InMemorySignalProtocolStore aliceStore = new InMemorySignalProtocolStore(aliceIdentity, 77);
+            bobOnPhone.send(new ClientFrame.KeysUpload(device(IdentityKeyPair.generate(), 1234, 2).upload()));
+            bobOnPhone.await(ServerFrame.KeysUploaded.class);
+            aliceOnPhone.send(new ClientFrame.KeysFetch(UserId.of(bob), Optional.empty()));
+            KeyBundle before = aliceOnPhone.await(ServerFrame.KeysBundle.class).bundle();
+            new SessionBuilder(aliceStore, bobAddress).process(bundle(before, before.devices().getFirst(), 1));
+
+            // Bob reinstalls: a new identity, new keys.
+            SignalDevice reinstalled = device(IdentityKeyPair.generate(), 4321, 2);
+            bobOnPhone.send(new ClientFrame.KeysUpload(reinstalled.upload()));
+            bobOnPhone.await(ServerFrame.KeysUploaded.class);
+
+            assertThat(aliceOnPhone.await(ServerFrame.IdentityChanged.class).userId()).isEqualTo(UserId.of(bob));
+            aliceOnPhone.send(new ClientFrame.KeysFetch(UserId.of(bob), Optional.empty()));
+            KeyBundle after = aliceOnPhone.await(ServerFrame.KeysBundle.class).bundle();
+            PreKeyBundle newBundle = bundle(after, after.devices().getFirst(), 1);
+            assertThatThrownBy(() -> new SessionBuilder(aliceStore, bobAddress).process(newBundle)).as("libsignal trusts the identity it knew")
+                    .isInstanceOf(org.signal.libsignal.protocol.UntrustedIdentityException.class);
+
+            // Alice's app shows the change and she accepts the new identity: the session is built on it, and bob reads her.
+            aliceStore.saveIdentity(bobAddress, newBundle.getIdentityKey());
+            new SessionBuilder(aliceStore, bobAddress).process(newBundle);
+            send(aliceOnPhone, chat, new SessionCipher(aliceStore, bobAddress).encrypt("welcome back".getBytes(StandardCharsets.UTF_8)));
+            assertThat(receive(bobOnPhone, new SessionCipher(reinstalled.store(), new SignalProtocolAddress(alice, 1)), alice)).isEqualTo("welcome back");
+        }
     }
 
     /** Every item of every Parley table, scanned for each plaintext: the server never held one. */
