@@ -232,6 +232,11 @@ class FrameCodecTest {
         }
         assertThat(rejection(keysUpload(many + "]")).message()).isEqualTo("field 'pre_keys' must have at most 100 keys, had 101");
         assertThat(rejection("{\"type\":\"keys.fetch\"}").message()).isEqualTo("field 'user_id' is required");
+        String signedEc = ",\"pre_keys\":[{\"key_id\":5,\"public_key\":\"%s\",\"signature\":\"%s\"}]".formatted(EC, SIGNATURE);
+        assertThat(rejection(keysUpload(signedEc)).message()).isEqualTo("field 'pre_keys[0].signature' is not part of an elliptic-curve one-time key");
+        assertThat(rejection(keysUpload("").replace("\"registration_id\":42", "\"registration_id\":0")).message())
+                .isEqualTo("field 'registration_id' must be between 1 and 16380, was 0");
+        assertThat(rejection("{\"type\":\"keys.fetch\",\"user_id\":\"bob\",\"device_id\":\"b a d\"}").message()).startsWith("field 'device_id'");
     }
 
     @Test

@@ -169,18 +169,17 @@ public final class DynamoKeyDirectory implements KeyDirectory {
     @Override
     public Optional<Fetched> fetch(UserId user, Optional<DeviceId> device) {
         return SdkErrors.translating("fetching keys", () -> {
-            List<Map<String, AttributeValue>> devices = device.isPresent()
-                    ? read(user, KeysTable.deviceSort(device.get().value())).map(List::of).orElse(List.of())
-                    : itemsOf(user, KeysTable.DEVICE_PREFIX);
+            // A named device is claimed from at once: the claim's condition tells a device with no keys, and its answer carries the rest.
+            List<DeviceId> devices = device.isPresent() ? List.of(device.get()) : itemsOf(user, KeysTable.DEVICE_PREFIX).stream()
+                    .map(found -> DeviceId.of(found.get(SK).s().substring(KeysTable.DEVICE_PREFIX.length()))).toList();
             List<KeyBundle.Device> bundles = new ArrayList<>();
             Map<DeviceId, KeyCounts> left = new HashMap<>();
             String identity = null;
-            for (Map<String, AttributeValue> found : devices) {
-                DeviceId id = DeviceId.of(found.get(SK).s().substring(KeysTable.DEVICE_PREFIX.length()));
+            for (DeviceId id : devices) {
                 Optional<Map<String, AttributeValue>> claimed = claim(user, id, bundles);
                 if (claimed.isPresent()) {
                     left.put(id, KeysTable.counts(claimed.get()));
-                    identity = found.get(IDENTITY_KEY).s();
+                    identity = claimed.get().get(IDENTITY_KEY).s();
                 }
             }
             return bundles.isEmpty() ? Optional.<Fetched>empty() : Optional.of(new Fetched(new KeyBundle(user, identity, bundles), left));
@@ -215,7 +214,7 @@ public final class DynamoKeyDirectory implements KeyDirectory {
                     .expressionAttributeNames(Map.of("#ecNext", Kind.EC.next, "#pqNext", Kind.PQ.next, "#pk", PK))
                     .expressionAttributeValues(Map.of(":one", ONE)).returnValues(ReturnValue.ALL_NEW)).attributes();
         } catch (ConditionalCheckFailedException gone) {
-            // Its keys were removed (a new identity) between the listing and the claim.
+            // No keys: a device named that never uploaded, or whose keys were removed (a new identity) since the listing.
             return Optional.empty();
         }
         Optional<OneTimePreKey> preKey = take(user, device, Kind.EC, counters);

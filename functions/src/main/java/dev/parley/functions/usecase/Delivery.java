@@ -123,22 +123,21 @@ public final class Delivery {
     }
 
     /**
-     * Posts the frame to each target in parallel, starting no post after {@code startBy} (epoch ms: a post still
-     * waiting for its slot then is not made) and waiting for the answers until {@code answerBy} at most: the tally
-     * when every post was made and answered in time (delivered, or the connection gone, which is forgotten); empty
-     * when one was not made, failed, or was not answered by then. Posts still running go on; a caller that gets
-     * nothing leaves the delivery to another path.
+     * Posts the frame to each target in parallel, before {@code deadline} (epoch ms): a post still waiting for its slot
+     * then is not made, and answers are awaited until then at most. The tally when every post was made and answered in
+     * time (delivered, or the connection gone, which is forgotten); empty when one was not made, failed, or was not
+     * answered by then. Posts still running go on; a caller that gets nothing leaves the delivery to another path.
      */
-    public Optional<Posted> postWithin(List<LiveConnection> targets, String frame, long startBy, long answerBy) {
+    public Optional<Posted> postWithin(List<LiveConnection> targets, String frame, long deadline) {
         List<Future<ConnectionPoster.Outcome>> posts = new ArrayList<>(targets.size());
         for (LiveConnection target : targets) {
-            posts.add(threads.submit(() -> postOne(target, frame, startBy)));
+            posts.add(threads.submit(() -> postOne(target, frame, deadline)));
         }
         List<ConnectionPoster.Outcome> outcomes = new ArrayList<>(posts.size());
         boolean complete = true;
         for (Future<ConnectionPoster.Outcome> post : posts) {
             try {
-                outcomes.add(post.get(Math.max(0, answerBy - clock.millis()), TimeUnit.MILLISECONDS));
+                outcomes.add(post.get(Math.max(0, deadline - clock.millis()), TimeUnit.MILLISECONDS));
             } catch (TimeoutException | ExecutionException notInTime) {
                 outcomes.add(null);
                 complete = false;

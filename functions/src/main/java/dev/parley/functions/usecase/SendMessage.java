@@ -130,7 +130,7 @@ public final class SendMessage {
         int maxConnections = fastPath.orElseThrow().maxMembers();
         if (audience.connections().isEmpty()) {
             // Nobody to post to: the fan-out only pushes the members recorded.
-            messages.recordFastPath(message, new MessageLog.FastPathRecord.Delivered(audience.offlineAfter(new Delivery.Posted(0, List.of()))));
+            messages.recordFastPath(message, new MessageLog.FastPathRecord.Delivered(audience.offline()));
             return new FastDelivery(0, 0, true, 0);
         }
         long lastMoment = until + FanOut.FAST_PATH_GRACE.toMillis();
@@ -140,8 +140,7 @@ public final class SendMessage {
             return new FastDelivery(0, 0, false, 0);
         }
         long started = System.nanoTime();
-        Optional<Delivery.Posted> posted = delivery.postWithin(audience.connections(), codec.encode(new ServerFrame.MessageReceive(message)),
-                lastMoment, lastMoment);
+        Optional<Delivery.Posted> posted = delivery.postWithin(audience.connections(), codec.encode(new ServerFrame.MessageReceive(message)), lastMoment);
         double postMillis = (System.nanoTime() - started) / 1e6;
         if (posted.isEmpty()) {
             // A post not made in time, failed or unanswered: the fan-out delivers to every connection (clients drop repeats by seq).

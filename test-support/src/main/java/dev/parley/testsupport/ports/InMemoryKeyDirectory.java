@@ -37,8 +37,7 @@ public final class InMemoryKeyDirectory implements KeyDirectory {
         boolean changed = identity != null && !identity.equals(upload.identityKey());
         if (changed) {
             own.keySet().stream().filter(other -> !other.equals(device)).forEach(removed::add);
-            own.keySet().removeIf(other -> !other.equals(device));
-            own.remove(device);
+            own.clear();
         }
         identities.put(user, upload.identityKey());
         Device before = own.get(device);
