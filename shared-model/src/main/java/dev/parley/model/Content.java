@@ -2,15 +2,20 @@ package dev.parley.model;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * A message's payload. {@code text} and {@code ciphertext} need a {@code body}; media types need a
- * {@code media_url} (http or https) and may carry a {@code body} as caption. Field names in errors
- * are relative to the {@code content} object.
+ * A message's payload. {@code text} needs a {@code body}; media types need a {@code media_url} (http or https) and may
+ * carry a {@code body} as caption. {@code ciphertext} carries either one {@code body} for every device (a group's
+ * sender-key message) or {@code envelopes}, one per device (docs/e2e.md): as sent, one for each device it is for; as a
+ * device receives it, {@link #forDevice only that device's}, none when it has none. Field names in errors are relative to
+ * the {@code content} object.
  */
-public record Content(ContentType type, Optional<String> body, Optional<String> mediaUrl) {
+public record Content(ContentType type, Optional<String> body, Optional<String> mediaUrl, Optional<List<DeviceEnvelope>> envelopes) {
     public static final int MAX_MEDIA_URL_LENGTH = 2048;
 
     public Content {
@@ -19,10 +24,14 @@ public record Content(ContentType type, Optional<String> body, Optional<String> 
         }
         Objects.requireNonNull(body, "body");
         Objects.requireNonNull(mediaUrl, "mediaUrl");
+        Objects.requireNonNull(envelopes, "envelopes");
+        envelopes = envelopes.map(List::copyOf);
         if (body.isPresent() && body.get().isEmpty()) {
             throw new InvalidFieldException("body", "must not be empty");
         }
-        if (type == ContentType.VOID) {
+        if (envelopes.isPresent()) {
+            requireEnvelopes(type, body, mediaUrl, envelopes.get());
+        } else if (type == ContentType.VOID) {
             if (body.isPresent() || mediaUrl.isPresent()) {
                 throw new InvalidFieldException(body.isPresent() ? "body" : "media_url", "is not allowed for void content");
             }
@@ -32,7 +41,8 @@ public record Content(ContentType type, Optional<String> body, Optional<String> 
             }
         } else {
             if (body.isEmpty()) {
-                throw new InvalidFieldException("body", "is required for " + type.wireName() + " content");
+                throw new InvalidFieldException("body", "is required for " + type.wireName() + " content"
+                        + (type == ContentType.CIPHERTEXT ? " without envelopes" : ""));
             }
             if (mediaUrl.isPresent()) {
                 throw new InvalidFieldException("media_url", "is not allowed for " + type.wireName() + " content");
@@ -41,8 +51,50 @@ public record Content(ContentType type, Optional<String> body, Optional<String> 
         mediaUrl.ifPresent(Content::requireHttpUrl);
     }
 
+    /** Content without envelopes. */
+    public Content(ContentType type, Optional<String> body, Optional<String> mediaUrl) {
+        this(type, body, mediaUrl, Optional.empty());
+    }
+
     /** The content of a seq that holds no message. */
     public static final Content VOID = new Content(ContentType.VOID, Optional.empty(), Optional.empty());
+
+    /** End-to-end content with one envelope per device it is for. */
+    public static Content envelopes(List<DeviceEnvelope> envelopes) {
+        return new Content(ContentType.CIPHERTEXT, Optional.empty(), Optional.empty(), Optional.of(envelopes));
+    }
+
+    /** Whether this is end-to-end content addressed device by device. */
+    public boolean addressed() {
+        return envelopes.isPresent();
+    }
+
+    /**
+     * The content as one device receives it: of the envelopes, only its own (none when the message was sent before the
+     * device had keys, or by the device itself); any other content as it is.
+     */
+    public Content forDevice(DeviceAddress device) {
+        if (envelopes.isEmpty()) {
+            return this;
+        }
+        return new Content(type, body, mediaUrl, Optional.of(envelopes.get().stream().filter(e -> e.address().equals(device)).toList()));
+    }
+
+    private static void requireEnvelopes(ContentType type, Optional<String> body, Optional<String> mediaUrl, List<DeviceEnvelope> envelopes) {
+        if (type != ContentType.CIPHERTEXT) {
+            throw new InvalidFieldException("envelopes", "are only for ciphertext content, not " + type.wireName());
+        }
+        if (body.isPresent() || mediaUrl.isPresent()) {
+            throw new InvalidFieldException(body.isPresent() ? "body" : "media_url", "is not allowed beside envelopes: each device's ciphertext is in its envelope");
+        }
+        Set<DeviceAddress> seen = new HashSet<>();
+        for (int i = 0; i < envelopes.size(); i++) {
+            DeviceEnvelope envelope = Objects.requireNonNull(envelopes.get(i), "envelope");
+            if (!seen.add(envelope.address())) {
+                throw new InvalidFieldException("envelopes[" + i + "]", "repeats the device " + envelope.address() + ": one envelope per device");
+            }
+        }
+    }
 
     public static Content text(String body) {
         return new Content(ContentType.TEXT, Optional.of(body), Optional.empty());

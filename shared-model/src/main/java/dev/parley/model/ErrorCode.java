@@ -9,5 +9,7 @@ public enum ErrorCode implements WireEnum {
     TOO_LARGE,
     RATE_LIMITED,
     CONFLICT,
+    /** A {@code ciphertext} send's envelopes do not match the recipients' devices: see {@link DevicesChangedException}. */
+    DEVICES_CHANGED,
     INTERNAL
 }

@@ -49,6 +49,11 @@ public record Message(
         return new Message(id, conversation, seq, NOBODY, DeviceId.DEFAULT, Content.VOID, serverTimestamp);
     }
 
+    /** The message as one device receives it: its content {@link Content#forDevice for that device}. */
+    public Message forDevice(DeviceAddress device) {
+        return content.addressed() ? new Message(id, conversationId, seq, senderId, senderDevice, content.forDevice(device), serverTimestamp) : this;
+    }
+
     public boolean isVoid() {
         return content.type() == ContentType.VOID;
     }

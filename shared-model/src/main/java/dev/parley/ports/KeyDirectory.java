@@ -1,10 +1,12 @@
 package dev.parley.ports;
 
+import dev.parley.model.DeviceAddress;
 import dev.parley.model.DeviceId;
 import dev.parley.model.DeviceKeys;
 import dev.parley.model.KeyBundle;
 import dev.parley.model.KeyCounts;
 import dev.parley.model.UserId;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,6 +31,12 @@ public interface KeyDirectory {
 
     /** Stores the device's keys (see {@link DeviceKeys}); a new identity key for the account removes every other device's keys. */
     Uploaded upload(UserId user, DeviceId device, DeviceKeys keys);
+
+    /**
+     * The devices with keys of these users now, each to its registration id: the devices a send's envelopes must address.
+     * Read consistently, so that a device whose upload was answered counts; one read per user however many devices it has.
+     */
+    Map<DeviceAddress, Integer> devices(Collection<UserId> users);
 
     /** The device's one-time keys left; zero of each for a device with no keys. One read, whatever the count. */
     KeyCounts count(UserId user, DeviceId device);

@@ -44,13 +44,7 @@ final class Checks {
      * 0x08 a Kyber-1024 one).
      */
     static String base64Bytes(String value, int bytes, int typeByte, String field) {
-        present(value, field);
-        byte[] decoded;
-        try {
-            decoded = java.util.Base64.getDecoder().decode(value);
-        } catch (IllegalArgumentException notBase64) {
-            throw new InvalidFieldException(field, "must be standard base64 (" + notBase64.getMessage() + ")");
-        }
+        byte[] decoded = base64(value, field);
         if (decoded.length != bytes) {
             throw new InvalidFieldException(field, "must be " + bytes + " bytes, was " + decoded.length);
         }
@@ -58,6 +52,16 @@ final class Checks {
             throw new InvalidFieldException(field, String.format("must begin with the key type 0x%02x, began with 0x%02x", typeByte, decoded[0] & 0xff));
         }
         return value;
+    }
+
+    /** The bytes of a value in standard padded base64. */
+    static byte[] base64(String value, String field) {
+        present(value, field);
+        try {
+            return java.util.Base64.getDecoder().decode(value);
+        } catch (IllegalArgumentException notBase64) {
+            throw new InvalidFieldException(field, "must be standard base64 (" + notBase64.getMessage() + ")");
+        }
     }
 
     /** A list of 1 to {@code max} distinct entries. */

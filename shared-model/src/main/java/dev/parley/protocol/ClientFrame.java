@@ -12,6 +12,7 @@ import dev.parley.model.ContentType;
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
 import dev.parley.model.ConversationKind;
+import dev.parley.model.DeviceEnvelope;
 import dev.parley.model.DeviceId;
 import dev.parley.model.DeviceKeys;
 import dev.parley.model.OneTimePreKey;
@@ -48,6 +49,11 @@ public sealed interface ClientFrame extends Frame {
         public static final String TYPE = "message.send";
         /** Far above any client's retry budget; a bound so that a counter gone wrong is refused rather than trusted. */
         public static final int MAX_ATTEMPT = 1_000_000;
+        /**
+         * The most envelopes one send carries: a group of 64 members with 4 devices each. Past that a group sends one body
+         * under sender keys (docs/e2e.md); a frame's 128 KB usually ends a send with envelopes sooner (about 500 short ones).
+         */
+        public static final int MAX_ENVELOPES = 256;
 
         public MessageSend {
             present(id, "id");
@@ -56,10 +62,27 @@ public sealed interface ClientFrame extends Frame {
             if (content.type() == ContentType.VOID) {
                 throw new InvalidFieldException("content.type", "void is written by the server only");
             }
+            content.envelopes().ifPresent(MessageSend::requireEnvelopes);
             present(timestamp, "timestamp");
             timestamp.ifPresent(t -> atLeast(t, 0, "timestamp"));
             if (attempt < 1 || attempt > MAX_ATTEMPT) {
                 throw new InvalidFieldException("attempt", "must be from 1 to " + MAX_ATTEMPT + ", was " + attempt);
+            }
+        }
+
+        /**
+         * Envelopes as a sender addresses them: 1 to {@link #MAX_ENVELOPES}, each to a registration id a device can have, its
+         * body base64. That they match the devices is checked against the key directory when the send is taken.
+         */
+        private static void requireEnvelopes(List<DeviceEnvelope> envelopes) {
+            if (envelopes.isEmpty() || envelopes.size() > MAX_ENVELOPES) {
+                throw new InvalidFieldException("content.envelopes", "must have 1 to " + MAX_ENVELOPES + " envelopes, had " + envelopes.size()
+                        + (envelopes.isEmpty() ? "" : "; a larger group sends one body encrypted with sender keys"));
+            }
+            for (int i = 0; i < envelopes.size(); i++) {
+                String at = "content.envelopes[" + i + "]";
+                between(envelopes.get(i).registrationId(), 1, KeysUpload.MAX_REGISTRATION_ID, at + ".registration_id");
+                Checks.base64(envelopes.get(i).body(), at + ".body");
             }
         }
 

@@ -17,7 +17,11 @@ import dev.parley.model.ContentType;
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
 import dev.parley.model.ConversationKind;
+import dev.parley.model.DeviceAddress;
+import dev.parley.model.DeviceEnvelope;
 import dev.parley.model.DeviceId;
+import dev.parley.model.DeviceMismatch;
+import dev.parley.model.EnvelopeKind;
 import dev.parley.model.DeviceKeys;
 import dev.parley.model.KeyBundle;
 import dev.parley.model.KeyCounts;
@@ -39,6 +43,7 @@ import dev.parley.model.RequestId;
 import dev.parley.model.UserId;
 import dev.parley.model.Utf8;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -130,7 +135,9 @@ public final class FrameCodec {
                     r.objects("devices", FrameCodec::bundleDevice)))),
             Map.entry(ServerFrame.Pong.TYPE, r -> new ServerFrame.Pong()),
             Map.entry(ServerFrame.Error.TYPE, r -> new ServerFrame.Error(
-                    r.enumValue("code", ErrorCode.class), r.string("message"), r.optionalString("ref"), r.optionalInteger("retry_after_ms"))));
+                    r.enumValue("code", ErrorCode.class), r.string("message"), r.optionalString("ref"), r.optionalInteger("retry_after_ms"),
+                    r.has("missing") || r.has("extra") || r.has("stale") ? Optional.of(new DeviceMismatch(r.objects("missing", FrameCodec::deviceAddress),
+                            r.objects("extra", FrameCodec::deviceAddress), r.objects("stale", FrameCodec::deviceAddress))) : Optional.empty())));
 
     private final ObjectMapper mapper;
     private final JsonNodeFactory nodes = JsonNodeFactory.instance;
@@ -250,7 +257,16 @@ public final class FrameCodec {
     }
 
     private static Content content(JsonObjectReader r) {
-        return new Content(r.enumValue("type", ContentType.class), r.optionalString("body"), r.optionalString("media_url"));
+        return new Content(r.enumValue("type", ContentType.class), r.optionalString("body"), r.optionalString("media_url"),
+                r.has("envelopes") ? Optional.of(r.objects("envelopes", FrameCodec::envelope)) : Optional.empty());
+    }
+
+    private static DeviceEnvelope envelope(JsonObjectReader r) {
+        return new DeviceEnvelope(deviceAddress(r), int32(r, "registration_id"), r.enumValue("kind", EnvelopeKind.class), r.string("body"));
+    }
+
+    private static DeviceAddress deviceAddress(JsonObjectReader r) {
+        return new DeviceAddress(r.parsed("user_id", UserId::of), r.parsed("device_id", DeviceId::of));
     }
 
     private static ServerFrame.Presence presence(JsonObjectReader r) {
@@ -587,6 +603,11 @@ public final class FrameCodec {
                 if (f.retryAfterMs().isPresent()) {
                     json.put("retry_after_ms", f.retryAfterMs().getAsLong());
                 }
+                f.devices().ifPresent(devices -> {
+                    json.set("missing", deviceAddresses(devices.missing()));
+                    json.set("extra", deviceAddresses(devices.extra()));
+                    json.set("stale", deviceAddresses(devices.stale()));
+                });
             }
         }
     }
@@ -604,7 +625,30 @@ public final class FrameCodec {
         json.put("type", content.type().wireName());
         content.body().ifPresent(b -> json.put("body", b));
         content.mediaUrl().ifPresent(u -> json.put("media_url", u));
+        content.envelopes().ifPresent(envelopes -> {
+            ArrayNode list = json.putArray("envelopes");
+            for (DeviceEnvelope envelope : envelopes) {
+                ObjectNode line = deviceAddress(envelope.address());
+                line.put("registration_id", envelope.registrationId());
+                line.put("kind", envelope.kind().wireName());
+                line.put("body", envelope.body());
+                list.add(line);
+            }
+        });
         return json;
+    }
+
+    private ObjectNode deviceAddress(DeviceAddress address) {
+        ObjectNode json = nodes.objectNode();
+        json.put("user_id", address.user().value());
+        json.put("device_id", address.device().value());
+        return json;
+    }
+
+    private ArrayNode deviceAddresses(List<DeviceAddress> addresses) {
+        ArrayNode list = nodes.arrayNode();
+        addresses.forEach(address -> list.add(deviceAddress(address)));
+        return list;
     }
 
     private void writeMessage(Message message, ObjectNode json) {

@@ -6,6 +6,8 @@ import static dev.parley.protocol.Checks.present;
 import dev.parley.model.ClientMessageId;
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceMismatch;
+import dev.parley.model.DevicesChangedException;
 import dev.parley.model.ErrorCode;
 import dev.parley.model.InboxCounts;
 import dev.parley.model.InvalidFieldException;
@@ -427,9 +429,12 @@ public sealed interface ServerFrame extends Frame {
 
     /**
      * {@code ref} is the faulty frame's {@code id}, else its {@code type}, when the frame got that far;
-     * {@code retryAfterMs} says, with {@code rate_limited} only, how long to wait before sending it again.
+     * {@code retryAfterMs} says, with {@code rate_limited} only, how long to wait before sending it again;
+     * {@code devices}, with {@code devices_changed} only (and always there), which devices a send's envelopes missed, should
+     * not have addressed, or addressed under an old registration id.
      */
-    record Error(ErrorCode code, String message, Optional<String> ref, OptionalLong retryAfterMs) implements ServerFrame {
+    record Error(ErrorCode code, String message, Optional<String> ref, OptionalLong retryAfterMs, Optional<DeviceMismatch> devices)
+            implements ServerFrame {
         public static final String TYPE = "error";
 
         public Error {
@@ -437,17 +442,32 @@ public sealed interface ServerFrame extends Frame {
             present(message, "message");
             present(ref, "ref");
             present(retryAfterMs, "retry_after_ms");
+            present(devices, "devices");
             if (retryAfterMs.isPresent() && code != ErrorCode.RATE_LIMITED) {
                 throw new InvalidFieldException("retry_after_ms", "comes only with code rate_limited");
             }
             if (retryAfterMs.isPresent() && retryAfterMs.getAsLong() < 1) {
                 throw new InvalidFieldException("retry_after_ms", "must be at least 1, was " + retryAfterMs.getAsLong());
             }
+            if (devices.isPresent() != (code == ErrorCode.DEVICES_CHANGED)) {
+                throw new InvalidFieldException("missing", devices.isPresent() ? "comes only with code devices_changed"
+                        : "is required with code devices_changed");
+            }
+        }
+
+        /** An error that may advise a wait. */
+        public Error(ErrorCode code, String message, Optional<String> ref, OptionalLong retryAfterMs) {
+            this(code, message, ref, retryAfterMs, Optional.empty());
         }
 
         /** An error with no wait to advise. */
         public Error(ErrorCode code, String message, Optional<String> ref) {
             this(code, message, ref, OptionalLong.empty());
+        }
+
+        /** A send refused for its envelopes: {@code devices_changed} with the devices it names. */
+        public static Error devicesChanged(DevicesChangedException refused, Optional<String> ref) {
+            return new Error(ErrorCode.DEVICES_CHANGED, refused.getMessage(), ref, OptionalLong.empty(), Optional.of(refused.mismatch()));
         }
 
         @Override

@@ -12,7 +12,7 @@ class ContentTest {
     void textAndCiphertextNeedABodyAndNoUrl() {
         assertThat(Content.text("hi").body()).contains("hi");
         assertThatThrownBy(() -> new Content(ContentType.CIPHERTEXT, Optional.empty(), Optional.empty()))
-                .isInstanceOf(InvalidFieldException.class).hasMessage("field 'body' is required for ciphertext content");
+                .isInstanceOf(InvalidFieldException.class).hasMessage("field 'body' is required for ciphertext content without envelopes");
         assertThatThrownBy(() -> new Content(ContentType.TEXT, Optional.of("x"), Optional.of("https://h/x")))
                 .hasMessage("field 'media_url' is not allowed for text content");
         assertThatThrownBy(() -> Content.text("")).hasMessage("field 'body' must not be empty");
@@ -46,5 +46,30 @@ class ContentTest {
     void aMessageNeedsAPositiveSeq() {
         assertThatThrownBy(() -> new Message(ClientMessageId.random(), ConversationId.of("c"), 0, UserId.of("a"),
                 DeviceId.DEFAULT, Content.text("x"), 1)).hasMessage("field 'seq' must be at least 1, was 0");
+    }
+
+    private static DeviceEnvelope envelope(String user, String device, String body) {
+        return new DeviceEnvelope(new DeviceAddress(UserId.of(user), DeviceId.of(device)), 7, EnvelopeKind.MESSAGE, body);
+    }
+
+    @Test
+    void envelopesAreCiphertextAloneOnePerDeviceAndEachDeviceSeesOnlyItsOwn() {
+        Content sent = Content.envelopes(java.util.List.of(envelope("bob", "phone", "AAAA"), envelope("bob", "laptop", "BBBB"),
+                envelope("alice", "laptop", "CCCC")));
+        assertThat(sent.forDevice(new DeviceAddress(UserId.of("bob"), DeviceId.of("laptop"))).envelopes())
+                .contains(java.util.List.of(envelope("bob", "laptop", "BBBB")));
+        assertThat(sent.forDevice(new DeviceAddress(UserId.of("bob"), DeviceId.of("tablet"))).envelopes())
+                .as("a device added after the message: an envelope message it cannot read, never another device's").contains(java.util.List.of());
+        assertThat(Content.text("hi").forDevice(new DeviceAddress(UserId.of("bob"), DeviceId.of("phone")))).isEqualTo(Content.text("hi"));
+
+        assertThatThrownBy(() -> Content.envelopes(java.util.List.of(envelope("bob", "phone", "AAAA"), envelope("bob", "phone", "BBBB"))))
+                .hasMessage("field 'envelopes[1]' repeats the device bob/phone: one envelope per device");
+        assertThatThrownBy(() -> new Content(ContentType.TEXT, Optional.empty(), Optional.empty(), Optional.of(java.util.List.of(envelope("b", "p", "A")))))
+                .hasMessage("field 'envelopes' are only for ciphertext content, not text");
+        assertThatThrownBy(() -> new Content(ContentType.CIPHERTEXT, Optional.of("x"), Optional.empty(), Optional.of(java.util.List.of(envelope("b", "p", "A")))))
+                .hasMessageStartingWith("field 'body' is not allowed beside envelopes");
+        assertThatThrownBy(() -> envelope("b", "p", "")).hasMessage("field 'body' must not be empty");
+        assertThatThrownBy(() -> new DeviceEnvelope(new DeviceAddress(UserId.of("b"), DeviceId.of("p")), 7, null, "A"))
+                .hasMessage("field 'kind' is required");
     }
 }

@@ -239,6 +239,58 @@ class FrameCodecTest {
         assertThat(rejection("{\"type\":\"keys.fetch\",\"user_id\":\"bob\",\"device_id\":\"b a d\"}").message()).startsWith("field 'device_id'");
     }
 
+    private static String envelope(String user, String device, int registration, String body) {
+        return "{\"user_id\":\"%s\",\"device_id\":\"%s\",\"registration_id\":%d,\"kind\":\"message\",\"body\":\"%s\"}"
+                .formatted(user, device, registration, body);
+    }
+
+    @Test
+    void aSendWithEnvelopesIsDecodedAndEachEnvelopeIsCheckedAndNamedWhenWrong() {
+        String two = "{\"type\":\"ciphertext\",\"envelopes\":[" + envelope("bob", "phone", 42, "AAEC") + "," + envelope("bob", "laptop", 43, "AwQF") + "]}";
+        ClientFrame.MessageSend send = (ClientFrame.MessageSend) decoded(send("\"d:alice:bob\"", two));
+        assertThat(send.content().envelopes()).hasValueSatisfying(list -> assertThat(list).extracting(e -> e.address().device().value())
+                .containsExactly("phone", "laptop"));
+
+        assertThat(rejection(send("\"c\"", "{\"type\":\"ciphertext\",\"envelopes\":[]}")).message())
+                .isEqualTo("field 'content.envelopes' must have 1 to 256 envelopes, had 0");
+        assertThat(rejection(send("\"c\"", "{\"type\":\"ciphertext\",\"envelopes\":[" + envelope("bob", "phone", 0, "AAEC") + "]}")).message())
+                .isEqualTo("field 'content.envelopes[0].registration_id' must be between 1 and 16380, was 0");
+        assertThat(rejection(send("\"c\"", "{\"type\":\"ciphertext\",\"envelopes\":[" + envelope("bob", "phone", 1, "not base64!") + "]}")).message())
+                .startsWith("field 'content.envelopes[0].body' must be standard base64");
+        assertThat(rejection(send("\"c\"", "{\"type\":\"ciphertext\",\"envelopes\":[" + envelope("bob", "phone", 1, "") + "]}")).message())
+                .isEqualTo("field 'content.envelopes[0].body' must not be empty");
+        assertThat(rejection(send("\"c\"", "{\"type\":\"ciphertext\",\"envelopes\":[" + envelope("bob", "phone", 1, "AAEC").replace("message", "sealed")
+                + "]}")).message()).isEqualTo("field 'content.envelopes[0].kind' must be one of prekey, message, was 'sealed'");
+        assertThat(rejection(send("\"c\"", "{\"type\":\"ciphertext\",\"envelopes\":[" + envelope("b o b", "phone", 1, "AAEC") + "]}")).message())
+                .startsWith("field 'content.envelopes[0].user_id' must use only");
+        assertThat(rejection(send("\"c\"", "{\"type\":\"ciphertext\",\"body\":\"x\",\"envelopes\":[" + envelope("bob", "phone", 1, "AAEC") + "]}"))
+                .message()).startsWith("field 'content.body' is not allowed beside envelopes");
+        assertThat(rejection(send("\"c\"", "{\"type\":\"text\",\"envelopes\":[" + envelope("bob", "phone", 1, "AAEC") + "]}")).message())
+                .isEqualTo("field 'content.envelopes' are only for ciphertext content, not text");
+        assertThat(rejection(send("\"c\"", "{\"type\":\"ciphertext\",\"envelopes\":[" + envelope("bob", "phone", 1, "AAEC") + ","
+                + envelope("bob", "phone", 2, "AAEC") + "]}")).message()).isEqualTo("field 'content.envelopes[1]' repeats the device bob/phone: one envelope per device");
+        StringBuilder many = new StringBuilder("{\"type\":\"ciphertext\",\"envelopes\":[");
+        for (int i = 0; i <= ClientFrame.MessageSend.MAX_ENVELOPES; i++) {
+            many.append(i == 0 ? "" : ",").append(envelope("u" + i, "phone", 1, "AAEC"));
+        }
+        assertThat(rejection(send("\"c\"", many + "]}")).message()).startsWith("field 'content.envelopes' must have 1 to 256 envelopes, had 257");
+    }
+
+    @Test
+    void devicesChangedNamesTheDevicesInThreeListsAndComesOnlyWithItsCode() {
+        var mismatch = new dev.parley.model.DeviceMismatch(List.of(new dev.parley.model.DeviceAddress(dev.parley.model.UserId.of("bob"),
+                dev.parley.model.DeviceId.of("tablet"))), List.of(), List.of());
+        ServerFrame.Error error = ServerFrame.Error.devicesChanged(new dev.parley.model.DevicesChangedException(mismatch), Optional.of(ID));
+        String json = codec.encode(error);
+        assertThat(json).contains("\"code\":\"devices_changed\"").contains("\"missing\":[{\"user_id\":\"bob\",\"device_id\":\"tablet\"}]")
+                .contains("\"extra\":[]").contains("\"stale\":[]");
+        assertThat(codec.decodeServer(json)).isEqualTo(new DecodeResult.Decoded<>(error));
+        assertThatThrownBy(() -> new ServerFrame.Error(dev.parley.model.ErrorCode.DEVICES_CHANGED, "x", Optional.empty()))
+                .hasMessage("field 'missing' is required with code devices_changed");
+        assertThatThrownBy(() -> new ServerFrame.Error(dev.parley.model.ErrorCode.CONFLICT, "x", Optional.empty(), java.util.OptionalLong.empty(),
+                Optional.of(mismatch))).hasMessage("field 'missing' comes only with code devices_changed");
+    }
+
     @Test
     void listEntriesAreNamedByIndex() {
         String create = "{\"type\":\"conversation.create\",\"id\":\"" + ID + "\",\"kind\":\"group\",\"members\":%s}";

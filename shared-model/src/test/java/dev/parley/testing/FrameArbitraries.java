@@ -21,6 +21,8 @@ import dev.parley.model.KeyCounts;
 import dev.parley.model.OneTimePreKey;
 import dev.parley.model.SignedPublicKey;
 import dev.parley.model.ConversationKind;
+import dev.parley.model.DeviceAddress;
+import dev.parley.model.DeviceMismatch;
 import dev.parley.model.ErrorCode;
 import dev.parley.model.InboxCounts;
 import dev.parley.model.InboxFilter;
@@ -199,7 +201,12 @@ public final class FrameArbitraries {
         all.add(Combinators.combine(userIds(), base64Bytes(ClientFrame.KeysUpload.EC_KEY_BYTES, ClientFrame.KeysUpload.EC_KEY_TYPE),
                 bundleDevices().list().ofMaxSize(4)).as((user, identity, devices) -> new ServerFrame.KeysBundle(new KeyBundle(user, identity, devices))));
         all.add(Arbitraries.just(new ServerFrame.Pong()));
-        all.add(Combinators.combine(Arbitraries.of(ErrorCode.class), text(200), text(100).optional()).as(ServerFrame.Error::new));
+        all.add(Combinators.combine(Arbitraries.of(ErrorCode.class).filter(code -> code != ErrorCode.DEVICES_CHANGED), text(200), text(100).optional())
+                .as(ServerFrame.Error::new));
+        Arbitrary<List<DeviceAddress>> addresses = Combinators.combine(userIds(), deviceIds()).as(DeviceAddress::new).list().ofMaxSize(3);
+        all.add(Combinators.combine(text(200), text(100).optional(), addresses, addresses, addresses).as((message, ref, missing, extra, stale) ->
+                new ServerFrame.Error(ErrorCode.DEVICES_CHANGED, message, ref, java.util.OptionalLong.empty(),
+                        Optional.of(new DeviceMismatch(missing, extra, stale)))));
         all.add(Combinators.combine(text(200), text(100).optional(), Arbitraries.longs().between(1, 3_600_000))
                 .as((message, ref, wait) -> new ServerFrame.Error(ErrorCode.RATE_LIMITED, message, ref, java.util.OptionalLong.of(wait))));
         return all;

@@ -5,7 +5,10 @@ import dev.parley.model.Content;
 import dev.parley.model.ContentType;
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceAddress;
+import dev.parley.model.DeviceEnvelope;
 import dev.parley.model.DeviceId;
+import dev.parley.model.EnvelopeKind;
 import dev.parley.model.Message;
 import dev.parley.model.ReceiptWatermarks;
 import dev.parley.model.RequestId;
@@ -80,7 +83,16 @@ public final class ModelArbitraries {
                         Arbitraries.of(ContentType.IMAGE, ContentType.VIDEO, ContentType.AUDIO, ContentType.FILE),
                         mediaUrls(), text(50).optional())
                 .as((type, url, caption) -> Content.media(type, url, caption));
-        return Arbitraries.oneOf(textual, media);
+        return Arbitraries.oneOf(textual, media, envelopeContents());
+    }
+
+    /** End-to-end content with 1 to 4 envelopes, each to a different device. */
+    public static Arbitrary<Content> envelopeContents() {
+        Arbitrary<DeviceEnvelope> envelope = Combinators.combine(userIds(), deviceIds(), Arbitraries.integers().between(1, 16380),
+                        Arbitraries.of(EnvelopeKind.class), Arbitraries.bytes().array(byte[].class).ofMinSize(1).ofMaxSize(300))
+                .as((user, device, registration, kind, body) -> new DeviceEnvelope(new DeviceAddress(user, device), registration, kind,
+                        java.util.Base64.getEncoder().encodeToString(body)));
+        return envelope.list().ofMinSize(1).ofMaxSize(4).uniqueElements(DeviceEnvelope::address).map(Content::envelopes);
     }
 
     public static Arbitrary<Long> seqs() {

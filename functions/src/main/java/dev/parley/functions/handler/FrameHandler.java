@@ -11,6 +11,7 @@ import dev.parley.functions.config.ParleyConfig;
 import dev.parley.functions.retry.Backoff;
 import dev.parley.functions.usecase.Caller;
 import dev.parley.functions.usecase.SendMessage;
+import dev.parley.model.DevicesChangedException;
 import dev.parley.model.DomainException;
 import dev.parley.model.RateLimitedException;
 import dev.parley.model.ErrorCode;
@@ -97,6 +98,8 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
         } catch (RateLimitedException e) {
             Telemetry.metrics(metrics -> metrics.addMetric(Telemetry.FRAMES_LIMITED, 1, MetricUnit.COUNT));
             return respond(new ServerFrame.Error(e.code(), e.getMessage(), Optional.of(reference(frame)), OptionalLong.of(e.retryAfter().toMillis())));
+        } catch (DevicesChangedException e) {
+            return respond(ServerFrame.Error.devicesChanged(e, Optional.of(reference(frame))));
         } catch (DomainException e) {
             return respond(new ServerFrame.Error(e.code(), e.getMessage(), Optional.of(reference(frame))));
         } catch (UnavailableException e) {

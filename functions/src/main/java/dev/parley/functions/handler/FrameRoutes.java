@@ -66,7 +66,7 @@ final class FrameRoutes {
                             Devices devices, PresenceSubscriptions subscriptions, Inbox inbox, Duration connectionLease, Duration typingInterval,
                             NotificationPushSettings notificationPush, FrameLimits limits, KeyDirectory keyDirectory) {
         Presence presence = new Presence(registry, subscriptions, conversations, delivery, codec, clock);
-        return new FrameRoutes(new Connections(registry, clock, presence, connectionLease), new SendMessage(messages, conversations, delivery, codec, clock, fastPath),
+        return new FrameRoutes(new Connections(registry, clock, presence, connectionLease), new SendMessage(messages, conversations, keyDirectory, delivery, codec, clock, fastPath),
                 new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
                 new SyncAndHistory(conversations, messages, delivery, codec), devices, presence,
                 new Typing(conversations, registry, delivery, codec, clock, typingInterval), new Inboxes(inbox, delivery, codec), notificationPush, limits,

@@ -6,9 +6,11 @@ import static dev.parley.functions.store.KeysTable.PQ_LAST_RESORT_KEY;
 import static dev.parley.functions.store.KeysTable.REGISTRATION_ID;
 import static dev.parley.functions.store.KeysTable.SIGNED_PRE_KEY;
 import static dev.parley.functions.store.KeysTable.SK;
+import static dev.parley.functions.store.KeysTable.key;
 
 import dev.parley.functions.retry.Backoff;
 import dev.parley.functions.store.KeysTable.Kind;
+import dev.parley.model.DeviceAddress;
 import dev.parley.model.DeviceId;
 import dev.parley.model.DeviceKeys;
 import dev.parley.model.KeyBundle;
@@ -18,6 +20,7 @@ import dev.parley.model.SignedPublicKey;
 import dev.parley.model.UserId;
 import dev.parley.ports.KeyDirectory;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,15 +53,13 @@ public final class DynamoKeyDirectory implements KeyDirectory {
     private final DynamoDbClient dynamo;
     private final String table;
     private final Backoff backoff;
+    private final KeyDeviceLists deviceLists;
 
     public DynamoKeyDirectory(DynamoDbClient dynamo, String table, Backoff backoff) {
         this.dynamo = dynamo;
         this.table = table;
         this.backoff = backoff;
-    }
-
-    private Map<String, AttributeValue> key(UserId user, String sort) {
-        return Map.of(PK, AttributeValue.fromS(KeysTable.partition(user.value())), SK, AttributeValue.fromS(sort));
+        this.deviceLists = new KeyDeviceLists(dynamo, table, backoff);
     }
 
     private Optional<Map<String, AttributeValue>> read(UserId user, String sort) {
@@ -73,12 +74,13 @@ public final class DynamoKeyDirectory implements KeyDirectory {
             boolean changed = identity.isPresent() && !identity.get().equals(upload.identityKey());
             List<DeviceId> removed = changed ? removeEverythingBut(user, device) : List.of();
             if (identity.isEmpty() || changed) {
-                dynamo.putItem(b -> b.tableName(table).item(withKey(user, KeysTable.IDENTITY_SORT, Map.of(IDENTITY_KEY,
-                        AttributeValue.fromS(upload.identityKey())))));
+                deviceLists.identity(user, upload.identityKey(), changed);
             }
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return new Uploaded(store(user, device, upload), changed, removed);
+                    KeyCounts counts = store(user, device, upload);
+                    deviceLists.list(user, device, upload.registrationId());
+                    return new Uploaded(counts, changed, removed);
                 } catch (ConditionalCheckFailedException anotherUpload) {
                     if (attempt == UPLOAD_ATTEMPTS) {
                         throw anotherUpload;
@@ -116,7 +118,7 @@ public final class DynamoKeyDirectory implements KeyDirectory {
             List<WriteRequest> puts = new ArrayList<>(keys.size());
             for (int index = 0; index < keys.size(); index++) {
                 puts.add(WriteRequest.builder().putRequest(PutRequest.builder()
-                        .item(withKey(user, KeysTable.keySort(kind, device.value(), generationNow, index), KeysTable.oneTime(keys.get(index)))).build()).build());
+                        .item(KeysTable.withKey(user, KeysTable.keySort(kind, device.value(), generationNow, index), KeysTable.oneTime(keys.get(index)))).build()).build());
             }
             Batches.writeAll(dynamo, backoff, table, puts);
             values.putAll(Map.of(":" + k + "Gen", AttributeValue.fromN(Long.toString(generationNow)),
@@ -158,6 +160,11 @@ public final class DynamoKeyDirectory implements KeyDirectory {
         }
         Batches.writeAll(dynamo, backoff, table, deletes);
         return removed;
+    }
+
+    @Override
+    public Map<DeviceAddress, Integer> devices(Collection<UserId> users) {
+        return SdkErrors.translating("reading the devices with keys", () -> deviceLists.devices(users));
     }
 
     @Override
@@ -238,11 +245,5 @@ public final class DynamoKeyDirectory implements KeyDirectory {
             return Optional.empty();
         }
         return Optional.of(KeysTable.oneTime(old));
-    }
-
-    private Map<String, AttributeValue> withKey(UserId user, String sort, Map<String, AttributeValue> attributes) {
-        Map<String, AttributeValue> item = new HashMap<>(attributes);
-        item.putAll(key(user, sort));
-        return item;
     }
 }

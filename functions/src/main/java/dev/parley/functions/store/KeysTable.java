@@ -11,7 +11,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * The key directory (docs/e2e.md, docs/data-model.md): every item of a user in one partition ({@link #PK}: {@code U#<userId>}),
  * told apart by the sort key ({@link #SK}):
  * <ul>
- * <li>{@code I}: the account's identity key ({@link #IDENTITY_KEY});</li>
+ * <li>{@code I}: the account's identity key ({@link #IDENTITY_KEY}) and the devices with keys, each to its registration id
+ * ({@link #DEVICES}, a map);</li>
  * <li>{@code D#<deviceId>}: a device's keys (the identity key again, {@link #REGISTRATION_ID}, {@link #SIGNED_PRE_KEY},
  * {@link #PQ_LAST_RESORT_KEY}) and, for each kind of one-time key, its upload's generation, the next index to hand out and
  * the end of the upload ({@code ecGen}, {@code ecNext}, {@code ecEnd}; {@code pqGen}, {@code pqNext}, {@code pqEnd}): what is left is
@@ -24,6 +25,7 @@ public final class KeysTable {
     public static final String PK = "pk";
     public static final String SK = "sk";
     public static final String IDENTITY_KEY = "identityKey";
+    public static final String DEVICES = "devices";
     public static final String REGISTRATION_ID = "registrationId";
     public static final String SIGNED_PRE_KEY = "signedPreKey";
     public static final String PQ_LAST_RESORT_KEY = "pqLastResortKey";
@@ -56,6 +58,16 @@ public final class KeysTable {
 
     static String partition(String user) {
         return "U#" + user;
+    }
+
+    static Map<String, AttributeValue> key(dev.parley.model.UserId user, String sort) {
+        return Map.of(PK, AttributeValue.fromS(partition(user.value())), SK, AttributeValue.fromS(sort));
+    }
+
+    static Map<String, AttributeValue> withKey(dev.parley.model.UserId user, String sort, Map<String, AttributeValue> attributes) {
+        Map<String, AttributeValue> item = new HashMap<>(attributes);
+        item.putAll(key(user, sort));
+        return item;
     }
 
     static String deviceSort(String device) {

@@ -5,7 +5,10 @@ import dev.parley.model.ConnectionId;
 import dev.parley.model.Content;
 import dev.parley.model.ContentType;
 import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceAddress;
+import dev.parley.model.DeviceEnvelope;
 import dev.parley.model.DeviceId;
+import dev.parley.model.EnvelopeKind;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.model.WireEnum;
@@ -44,6 +47,8 @@ public final class MessagesTable {
     static final String CONTENT_TYPE = "type";
     static final String CONTENT_BODY = "body";
     static final String CONTENT_MEDIA_URL = "mediaUrl";
+    /** End-to-end content's envelopes: a list of maps, each {@code {user, device, registrationId, kind, body}}. */
+    static final String CONTENT_ENVELOPES = "envelopes";
 
     private MessagesTable() {
     }
@@ -143,7 +148,7 @@ public final class MessagesTable {
         return SCHEMA.mapToItem(item);
     }
 
-    /** A message's content as a map attribute: {@code {type, body?, mediaUrl?}}. */
+    /** A message's content as a map attribute: {@code {type, body?, mediaUrl?, envelopes?}}. */
     static final class ContentConverter implements AttributeConverter<Content> {
         static final ContentConverter INSTANCE = new ContentConverter();
 
@@ -153,7 +158,19 @@ public final class MessagesTable {
             map.put(CONTENT_TYPE, AttributeValue.fromS(content.type().wireName()));
             content.body().ifPresent(body -> map.put(CONTENT_BODY, AttributeValue.fromS(body)));
             content.mediaUrl().ifPresent(url -> map.put(CONTENT_MEDIA_URL, AttributeValue.fromS(url)));
+            content.envelopes().ifPresent(envelopes -> map.put(CONTENT_ENVELOPES, AttributeValue.fromL(envelopes.stream()
+                    .map(envelope -> AttributeValue.fromM(Map.of("user", AttributeValue.fromS(envelope.address().user().value()),
+                            "device", AttributeValue.fromS(envelope.address().device().value()),
+                            "registrationId", AttributeValue.fromN(Integer.toString(envelope.registrationId())),
+                            "kind", AttributeValue.fromS(envelope.kind().wireName()), "body", AttributeValue.fromS(envelope.body())))).toList())));
             return AttributeValue.fromM(map);
+        }
+
+        private static DeviceEnvelope envelope(AttributeValue value) {
+            Map<String, AttributeValue> map = value.m();
+            return new DeviceEnvelope(new DeviceAddress(UserId.of(map.get("user").s()), DeviceId.of(map.get("device").s())),
+                    Integer.parseInt(map.get("registrationId").n()), WireEnum.fromWireName(EnvelopeKind.class, map.get("kind").s())
+                    .orElseThrow(() -> new IllegalArgumentException("an envelope's kind is unknown: " + map.get("kind").s())), map.get("body").s());
         }
 
         @Override
@@ -166,7 +183,8 @@ public final class MessagesTable {
             ContentType contentType = WireEnum.fromWireName(ContentType.class, type.s())
                     .orElseThrow(() -> new IllegalArgumentException("a message item's content type is unknown: " + type.s()));
             return new Content(contentType, Optional.ofNullable(map.get(CONTENT_BODY)).map(AttributeValue::s),
-                    Optional.ofNullable(map.get(CONTENT_MEDIA_URL)).map(AttributeValue::s));
+                    Optional.ofNullable(map.get(CONTENT_MEDIA_URL)).map(AttributeValue::s),
+                    Optional.ofNullable(map.get(CONTENT_ENVELOPES)).map(list -> list.l().stream().map(ContentConverter::envelope).toList()));
         }
 
         @Override

@@ -1,11 +1,15 @@
 package dev.parley.functions.usecase;
 
 import dev.parley.model.ConnectionId;
+import dev.parley.model.DeviceAddress;
+import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConnectionPoster;
 import dev.parley.ports.ConnectionRegistry;
 import dev.parley.ports.LiveConnection;
 import dev.parley.ports.UnavailableException;
+import dev.parley.protocol.FrameCodec;
+import dev.parley.protocol.ServerFrame;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -19,6 +23,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 /**
  * The one way Parley posts frames to connections, for every use case: to live connections in
@@ -86,15 +91,32 @@ public final class Delivery {
         return poster.post(connection, frame);
     }
 
+    /**
+     * A new message's {@code message.receive} for each connection: one frame for all, or, for end-to-end content with
+     * envelopes, each device's with its own envelope only ({@link Message#forDevice}).
+     */
+    public static Function<LiveConnection, String> receiveFrames(FrameCodec codec, Message message) {
+        if (!message.content().addressed()) {
+            String frame = codec.encode(new ServerFrame.MessageReceive(message));
+            return connection -> frame;
+        }
+        return connection -> codec.encode(new ServerFrame.MessageReceive(message.forDevice(new DeviceAddress(connection.user(), connection.device()))));
+    }
+
     /** Posts the frame to each of these connections. */
     public Posted post(List<LiveConnection> targets, String frame) {
+        return post(targets, connection -> frame);
+    }
+
+    /** Posts to each of these connections its frame. */
+    public Posted post(List<LiveConnection> targets, Function<LiveConnection, String> frameFor) {
         if (targets.size() == 1) {
             // One post (a 1:1 chat's usual case) needs no other thread.
-            return tally(List.of(postOne(targets.getFirst(), frame)), targets);
+            return tally(List.of(postOne(targets.getFirst(), frameFor.apply(targets.getFirst()))), targets);
         }
         List<Future<ConnectionPoster.Outcome>> posts = new ArrayList<>(targets.size());
         for (LiveConnection target : targets) {
-            posts.add(threads.submit(() -> postOne(target, frame)));
+            posts.add(threads.submit(() -> postOne(target, frameFor.apply(target))));
         }
         List<ConnectionPoster.Outcome> outcomes = new ArrayList<>(posts.size());
         List<RuntimeException> failures = new ArrayList<>();
@@ -123,15 +145,15 @@ public final class Delivery {
     }
 
     /**
-     * Posts the frame to each target in parallel, before {@code deadline} (epoch ms): a post still waiting for its slot
+     * Posts its frame to each target in parallel, before {@code deadline} (epoch ms): a post still waiting for its slot
      * then is not made, and answers are awaited until then at most. The tally when every post was made and answered in
      * time (delivered, or the connection gone, which is forgotten); empty when one was not made, failed, or was not
      * answered by then. Posts still running go on; a caller that gets nothing leaves the delivery to another path.
      */
-    public Optional<Posted> postWithin(List<LiveConnection> targets, String frame, long deadline) {
+    public Optional<Posted> postWithin(List<LiveConnection> targets, Function<LiveConnection, String> frameFor, long deadline) {
         List<Future<ConnectionPoster.Outcome>> posts = new ArrayList<>(targets.size());
         for (LiveConnection target : targets) {
-            posts.add(threads.submit(() -> postOne(target, frame, deadline)));
+            posts.add(threads.submit(() -> postOne(target, frameFor.apply(target), deadline)));
         }
         List<ConnectionPoster.Outcome> outcomes = new ArrayList<>(posts.size());
         boolean complete = true;

@@ -5,6 +5,7 @@ import dev.parley.model.UserId;
 import dev.parley.ports.ConnectionPoster;
 import dev.parley.ports.ConnectionRegistry;
 import dev.parley.ports.ConversationRepository;
+import dev.parley.ports.KeyDirectory;
 import dev.parley.ports.MessageLog;
 import dev.parley.protocol.AckStatus;
 import dev.parley.protocol.ClientFrame;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code message.send}: stores the message as its conversation's next seq (idempotent on its client
- * id), acknowledges it, and, on the fast path, delivers it to the live connections itself.
+ * id), acknowledges it, and, on the fast path, delivers it to the live connections itself. A send with envelopes is first
+ * checked against the recipients' devices ({@link EnvelopeCheck}): refused, nothing is stored.
  * <p>
  * The fast path (docs/functions.md): for a conversation of at most {@link MessageLog.FastPathOffer#maxMembers}
  * members (and as many live connections), the message is stored stamped with the end of the fast path's window; once it is stored
@@ -57,6 +59,7 @@ public final class SendMessage {
     }
 
     private final MessageLog messages;
+    private final EnvelopeCheck envelopeCheck;
     private final ConversationRepository conversations;
     private final Delivery delivery;
     private final FrameCodec codec;
@@ -65,8 +68,9 @@ public final class SendMessage {
     private final Optional<MessageLog.FastPathOffer> fastPath;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
-    public SendMessage(MessageLog messages, ConversationRepository conversations, Delivery delivery, FrameCodec codec, Clock clock,
+    public SendMessage(MessageLog messages, ConversationRepository conversations, KeyDirectory keys, Delivery delivery, FrameCodec codec, Clock clock,
                        Optional<MessageLog.FastPathOffer> fastPath) {
+        this.envelopeCheck = new EnvelopeCheck(keys, conversations);
         this.messages = messages;
         this.conversations = conversations;
         this.delivery = delivery;
@@ -88,6 +92,7 @@ public final class SendMessage {
                 : Optional.empty();
         MessageLog.Appended appended;
         try {
+            send.content().envelopes().ifPresent(envelopes -> envelopeCheck.require(caller, send.conversationId(), envelopes));
             appended = messages.append(send.conversationId(), send.id(), caller.user(), caller.device(),
                     Optional.of(caller.connection()), send.content(), clock.millis(), fastPath, send.resend(), admission);
         } catch (RuntimeException refused) {
@@ -140,7 +145,7 @@ public final class SendMessage {
             return new FastDelivery(0, 0, false, 0);
         }
         long started = System.nanoTime();
-        Optional<Delivery.Posted> posted = delivery.postWithin(audience.connections(), codec.encode(new ServerFrame.MessageReceive(message)), lastMoment);
+        Optional<Delivery.Posted> posted = delivery.postWithin(audience.connections(), Delivery.receiveFrames(codec, message), lastMoment);
         double postMillis = (System.nanoTime() - started) / 1e6;
         if (posted.isEmpty()) {
             // A post not made in time, failed or unanswered: the fan-out delivers to every connection (clients drop repeats by seq).

@@ -1,6 +1,7 @@
 package dev.parley.functions.usecase;
 
 import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceAddress;
 import dev.parley.model.Message;
 import dev.parley.model.Utf8;
 import dev.parley.ports.ConversationRepository;
@@ -64,7 +65,7 @@ public final class SyncAndHistory {
         long from = Math.max(request.state().getOrDefault(id, membership.joinedAfterSeq()), membership.joinedAfterSeq());
         boolean more = true;
         while (more) {
-            List<Message> page = messages.after(id, from, request.limit());
+            List<Message> page = forDevice(caller, messages.after(id, from, request.limit()));
             more = page.size() == request.limit() && page.getLast().seq() < lastSeq;
             ServerFrame.SyncBatch batch = fit(id, from, page, more, membership, lastSeq);
             more = batch.hasMore();
@@ -94,8 +95,14 @@ public final class SyncAndHistory {
         ConversationId id = request.conversationId();
         conversations.requireMembership(id, caller.user());
         long before = request.beforeSeq().orElse(conversations.requireSummary(id).lastSeq() + 1);
-        List<Message> page = messages.before(id, before, request.limit());
+        List<Message> page = forDevice(caller, messages.before(id, before, request.limit()));
         OptionalLong next = page.size() == request.limit() && page.getLast().seq() > 1 ? OptionalLong.of(page.getLast().seq()) : OptionalLong.empty();
         return new ServerFrame.HistoryBatch(id, page, next);
+    }
+
+    /** The messages as the caller's device sees them: of end-to-end envelopes, its own only. */
+    private static List<Message> forDevice(Caller caller, List<Message> messages) {
+        DeviceAddress device = new DeviceAddress(caller.user(), caller.device());
+        return messages.stream().map(message -> message.forDevice(device)).toList();
     }
 }

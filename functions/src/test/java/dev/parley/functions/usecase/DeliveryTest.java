@@ -100,25 +100,25 @@ class DeliveryTest {
         List<LiveConnection> bobs = world.delivery.liveConnections(List.of(BOB)).get(BOB);
         long deadline = world.clock.millis() + 1_000;
 
-        assertThat(world.delivery.postWithin(bobs, "{}", deadline)).as("answered: one delivered, one gone and forgotten")
+        assertThat(world.delivery.postWithin(bobs, connection -> "{}", deadline)).as("answered: one delivered, one gone and forgotten")
                 .hasValueSatisfying(posted -> assertThat(posted.goneConnections()).extracting(LiveConnection::connectionId)
                         .containsExactly(ConnectionId.of("bob-gone")));
         assertThat(world.registry.removed).containsExactly(ConnectionId.of("bob-gone"));
 
         world.online(BOB, "bob-failing");
         world.poster.failing.add(ConnectionId.of("bob-failing"));
-        assertThat(world.delivery.postWithin(world.delivery.liveConnections(List.of(BOB)).get(BOB), "{}", deadline))
+        assertThat(world.delivery.postWithin(world.delivery.liveConnections(List.of(BOB)).get(BOB), connection -> "{}", deadline))
                 .as("one post failed: nothing to record").isEmpty();
 
         int postsSoFar = world.poster.receivedBy(bobs.getFirst().connectionId().value()).size();
-        assertThat(world.delivery.postWithin(List.of(bobs.getFirst()), "{}", world.clock.millis()))
+        assertThat(world.delivery.postWithin(List.of(bobs.getFirst()), connection -> "{}", world.clock.millis()))
                 .as("too late to start: not made, so another path delivers it once").isEmpty();
         assertThat(world.poster.receivedBy(bobs.getFirst().connectionId().value())).as("no post made").hasSize(postsSoFar);
 
         Fixture slow = new Fixture(Duration.ofMillis(300), 8);
         slow.online(BOB, "bob-phone");
         long started = System.nanoTime();
-        assertThat(slow.delivery.postWithin(slow.delivery.liveConnections(List.of(BOB)).get(BOB), "{}", slow.clock.millis() + 50))
+        assertThat(slow.delivery.postWithin(slow.delivery.liveConnections(List.of(BOB)).get(BOB), connection -> "{}", slow.clock.millis() + 50))
                 .as("not answered by the deadline").isEmpty();
         assertThat(Duration.ofNanos(System.nanoTime() - started)).as("the caller waited for the deadline, not the post")
                 .isLessThan(Duration.ofMillis(250));

@@ -30,6 +30,7 @@ final class Fixture {
     final FrameCodec codec = new FrameCodec();
     final InMemoryConversations conversations = new InMemoryConversations();
     final InMemoryMessageLog messages = new InMemoryMessageLog(conversations);
+    final dev.parley.testsupport.ports.InMemoryKeyDirectory keys = new dev.parley.testsupport.ports.InMemoryKeyDirectory();
     /** Every user of the world has one device registered for push, the default one (the device a connection is on unless named). */
     final dev.parley.testsupport.ports.InMemoryPushDevices pushDevices = new dev.parley.testsupport.ports.InMemoryPushDevices();
     final InMemoryConnectionRegistry registry = new InMemoryConnectionRegistry(pushDevices);
@@ -58,6 +59,13 @@ final class Fixture {
     Caller online(UserId user, String connection) {
         registry.add(user, connection, NOW.plusSeconds(60));
         return new Caller(user, DeviceId.DEFAULT, ConnectionId.of(connection));
+    }
+
+    /** The user's device, live for a minute on a connection named {@code user-device}. */
+    Caller onDevice(UserId user, DeviceId device) {
+        ConnectionId connection = ConnectionId.of(user.value() + "-" + device.value());
+        registry.register(connection, user, device, NOW, NOW.plusSeconds(60));
+        return new Caller(user, device, connection);
     }
 
     /** A caller on a connection the registry does not hold. */

@@ -6,7 +6,6 @@ import static dev.parley.functions.usecase.Fixture.NOW;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.parley.model.ConnectionId;
 import dev.parley.model.DeviceId;
 import dev.parley.model.DeviceKeys;
 import dev.parley.model.DomainException;
@@ -31,9 +30,7 @@ class KeysTest {
 
     /** Bob's device, live on a connection named after it. */
     private Caller bobOn(DeviceId device) {
-        ConnectionId connection = ConnectionId.of("bob-" + device.value());
-        world.registry.register(connection, BOB, device, NOW, NOW.plusSeconds(60));
-        return new Caller(BOB, device, connection);
+        return world.onDevice(BOB, device);
     }
 
     private static DeviceKeys keysWith(int oneTimeKeys) {

@@ -1,5 +1,6 @@
 package dev.parley.testsupport.ports;
 
+import dev.parley.model.DeviceAddress;
 import dev.parley.model.DeviceId;
 import dev.parley.model.DeviceKeys;
 import dev.parley.model.KeyBundle;
@@ -10,6 +11,7 @@ import dev.parley.model.UserId;
 import dev.parley.ports.KeyDirectory;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -46,6 +48,15 @@ public final class InMemoryKeyDirectory implements KeyDirectory {
                 upload.pqPreKeys().map(keys -> (Deque<OneTimePreKey>) new ArrayDeque<>(keys)).orElse(before == null ? new ArrayDeque<>() : before.pqPreKeys()));
         own.put(device, after);
         return new Uploaded(after.counts(), changed, removed);
+    }
+
+    @Override
+    public synchronized Map<DeviceAddress, Integer> devices(Collection<UserId> users) {
+        Map<DeviceAddress, Integer> listed = new HashMap<>();
+        for (UserId user : users) {
+            devices.getOrDefault(user, Map.of()).forEach((device, keys) -> listed.put(new DeviceAddress(user, device), keys.registrationId()));
+        }
+        return listed;
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.parley.testsupport.ports;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.parley.model.DeviceAddress;
 import dev.parley.model.DeviceId;
 import dev.parley.model.DeviceKeys;
 import dev.parley.model.KeyBundle;
@@ -31,11 +32,16 @@ public abstract class KeyDirectoryContract {
 
     /** An upload with {@code preKeys} one-time keys of each kind, numbered from {@code firstId}, under this identity key. */
     protected static DeviceKeys upload(String identity, int firstId, int preKeys) {
+        return upload(identity, 42, firstId, preKeys);
+    }
+
+    /** The same, from a device with this registration id. */
+    protected static DeviceKeys upload(String identity, int registrationId, int firstId, int preKeys) {
         List<OneTimePreKey> ec = IntStream.range(firstId, firstId + preKeys)
                 .mapToObj(id -> new OneTimePreKey(id, "ec-" + id, Optional.empty())).toList();
         List<OneTimePreKey> pq = IntStream.range(firstId, firstId + preKeys)
                 .mapToObj(id -> new OneTimePreKey(id, "kyber-" + id, Optional.of("sig-" + id))).toList();
-        return new DeviceKeys(identity, 42, new SignedPublicKey(1, "signed", "signed-sig"),
+        return new DeviceKeys(identity, registrationId, new SignedPublicKey(1, "signed", "signed-sig"),
                 new SignedPublicKey(1000, "last-resort", "last-resort-sig"), Optional.of(ec), Optional.of(pq));
     }
 
@@ -150,5 +156,31 @@ public abstract class KeyDirectoryContract {
         assertThat(keys.count(BOB, LAPTOP)).isEqualTo(new KeyCounts(0, 0));
         assertThat(keys.upload(BOB, LAPTOP, upload("bob-new-identity", 300, 1)).identityChanged()).as("the laptop joins the new identity")
                 .isFalse();
+    }
+
+    @Test
+    void theDevicesWithKeysAreListedWithTheirRegistrationIdsAndAReinstallEmptiesTheList() throws Exception {
+        KeyDirectory keys = directory();
+        UserId alice = UserId.of("alice");
+        assertThat(keys.devices(List.of(alice, BOB))).as("nobody has keys yet").isEmpty();
+
+        // Two first uploads at once: both devices are listed, whichever created the account's item.
+        try (ExecutorService threads = Executors.newFixedThreadPool(2)) {
+            Future<?> phone = threads.submit(() -> keys.upload(BOB, PHONE, upload("bob-identity", 11, 1, 1)));
+            Future<?> laptop = threads.submit(() -> keys.upload(BOB, LAPTOP, upload("bob-identity", 12, 10, 1)));
+            phone.get();
+            laptop.get();
+        }
+        keys.upload(alice, PHONE, upload("alice-identity", 21, 1, 1));
+        assertThat(keys.devices(List.of(alice, BOB, UserId.of("carol")))).isEqualTo(java.util.Map.of(
+                new DeviceAddress(BOB, PHONE), 11, new DeviceAddress(BOB, LAPTOP), 12, new DeviceAddress(alice, PHONE), 21));
+
+        keys.upload(BOB, LAPTOP, upload("bob-identity", 13, 20, 1));
+        assertThat(keys.devices(List.of(BOB))).as("a new registration id on the same device replaces the old")
+                .containsEntry(new DeviceAddress(BOB, LAPTOP), 13).hasSize(2);
+
+        keys.upload(BOB, PHONE, upload("bob-new-identity", 14, 30, 1));
+        assertThat(keys.devices(List.of(BOB))).as("a reinstall: only the device that brought the new identity")
+                .isEqualTo(java.util.Map.of(new DeviceAddress(BOB, PHONE), 14));
     }
 }
