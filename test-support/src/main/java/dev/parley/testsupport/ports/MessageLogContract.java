@@ -93,6 +93,29 @@ public abstract class MessageLogContract {
     }
 
     @Test
+    void endToEndContentIsStoredWithEveryEnvelopeAndReadBackWhole() {
+        // Two users with six devices each, written by one of them: eleven envelopes, one of them a session's first (prekey).
+        List<dev.parley.model.DeviceEnvelope> envelopes = new java.util.ArrayList<>();
+        for (UserId user : List.of(ALICE, BOB)) {
+            for (int device = 1; device <= 6; device++) {
+                if (user.equals(ALICE) && device == 1) {
+                    continue;
+                }
+                envelopes.add(new dev.parley.model.DeviceEnvelope(new dev.parley.model.DeviceAddress(user, DeviceId.of("device-" + device)), 100 + device,
+                        device == 2 ? dev.parley.model.EnvelopeKind.PREKEY : dev.parley.model.EnvelopeKind.MESSAGE,
+                        java.util.Base64.getEncoder().encodeToString(("ciphertext " + user + device).getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+            }
+        }
+        Content sealed = Content.envelopes(envelopes);
+
+        Message stored = log.append(chat, ClientMessageId.random(), ALICE, DeviceId.of("device-1"), PHONE, sealed, 1_700_000_000_000L).message();
+
+        assertThat(stored.content()).isEqualTo(sealed);
+        assertThat(log.after(chat, 0, 10)).containsExactly(stored);
+        assertThat(log.before(chat, 2, 10).getFirst().content().envelopes()).hasValueSatisfying(read -> assertThat(read).isEqualTo(envelopes));
+    }
+
+    @Test
     void appendsTakeConsecutiveSeqsAndReadBackInOrder() {
         List<Message> sent = IntStream.rangeClosed(1, 5).mapToObj(i -> append(ClientMessageId.random(), i % 2 == 0 ? BOB : ALICE, "m" + i))
                 .map(MessageLog.Appended::message).toList();
