@@ -163,6 +163,114 @@ class LibsignalIT extends EndToEndTest {
         }
     }
 
+    /** The write and read units each table took, from the emulator's meter, which applies DynamoDB's rules for units. */
+    private static java.util.Map<String, double[]> units(dev.parley.local.LocalCloud cloud) {
+        java.util.Map<String, double[]> units = new java.util.TreeMap<>();
+        cloud.dynamoDb().capacity().snapshot().forEach((table, operations) -> operations.values().forEach(totals -> {
+            double[] sum = units.computeIfAbsent(table, t -> new double[2]);
+            sum[0] += totals.writeUnits();
+            sum[1] += totals.readUnits();
+        }));
+        return units;
+    }
+
+    /** A report line: what one message cost, per table, from two readings of the meter, and its item's size. */
+    private static String costLine(String what, java.util.Map<String, double[]> before, java.util.Map<String, double[]> after, long itemBytes) {
+        StringBuilder line = new StringBuilder("| " + what + " | " + itemBytes + " | ");
+        double writes = 0;
+        double reads = 0;
+        List<String> tables = new ArrayList<>();
+        for (var table : after.entrySet()) {
+            double[] was = before.getOrDefault(table.getKey(), new double[2]);
+            double w = table.getValue()[0] - was[0];
+            double r = table.getValue()[1] - was[1];
+            if (w > 0 || r > 0) {
+                tables.add("%s %.1f W / %.1f R".formatted(table.getKey().replace("parley-", ""), w, r));
+            }
+            writes += w;
+            reads += r;
+        }
+        return line.append("%.1f | %.1f | %s |".formatted(writes, reads, String.join(", ", tables))).toString();
+    }
+
+    /** The size DynamoDB counts for the message item at {@code seq}. */
+    private static long itemBytes(dev.parley.local.LocalCloud cloud, ConversationId conversation, long seq) {
+        var partition = cloud.dynamoDb().database().table(ParleyManifest.MESSAGES).partition(new dev.parley.local.dynamodb.model.AttrValue.S(conversation.value()));
+        return partition.values().stream().filter(item -> item.get("seq").equals(dev.parley.local.dynamodb.model.AttrValue.N.of(seq)))
+                .mapToLong(dev.parley.local.dynamodb.model.Item::sizeOf).findFirst().orElseThrow();
+    }
+
+    /**
+     * What one end-to-end message costs for 2 users with 6 devices each (docs/benchmarks.md): the same short text sent as plain
+     * text, as a session's first envelopes (PreKeySignalMessages, each carrying its Kyber ciphertext) and once the sessions are
+     * answered (SignalMessages). Printed, and written to target/envelope-cost.md.
+     */
+    @Test
+    void theCostOfOneMessageToTwoUsersWithSixDevicesEachIsMeasured() throws Exception {
+        assumeTrue(stack.local().isPresent(), "reads the local cloud's capacity meter and items");
+        dev.parley.local.LocalCloud cloud = stack.local().get();
+        String alice = user("alice");
+        String bob = user("bob");
+        IdentityKeyPair aliceIdentity = IdentityKeyPair.generate();
+        IdentityKeyPair bobIdentity = IdentityKeyPair.generate();
+        List<ParleyClient> clients = new ArrayList<>();
+        List<SignalDevice> devices = new ArrayList<>();
+        String text = "see you at the station at eight";
+        try {
+            for (String user : List.of(alice, bob)) {
+                for (int d = 1; d <= 6; d++) {
+                    ParleyClient client = connect(user, "device-" + d);
+                    clients.add(client);
+                    devices.add(SignalDevice.create(user, "device-" + d, user.equals(alice) ? aliceIdentity : bobIdentity, 100 * (user.equals(alice) ? 1 : 2) + d, 2, client));
+                }
+            }
+            SignalDevice sender = devices.getFirst();
+            List<SignalDevice> recipients = devices.subList(1, devices.size());
+            ConversationId chat = sender.client.direct(bob);
+            List<String> report = new ArrayList<>(List.of("| message | item bytes | write units | read units | by table |", "|---|---|---|---|---|"));
+
+            var before = units(cloud);
+            ServerFrame.MessageAck plain = sender.client.sendText(chat, ClientMessageId.random(), text);
+            for (SignalDevice recipient : recipients) {
+                recipient.client.await(ServerFrame.MessageReceive.class, frame -> frame.message().seq() == plain.seq());
+            }
+            Thread.sleep(500);
+            report.add(costLine("plain text, for comparison", before, units(cloud), itemBytes(cloud, chat, plain.seq())));
+
+            sender.know(List.of(alice, bob));
+            before = units(cloud);
+            ServerFrame.MessageAck first = sender.send(chat, List.of(alice, bob), text);
+            for (SignalDevice recipient : recipients) {
+                assertThat(recipient.receive(alice)).isEqualTo(text);
+            }
+            Thread.sleep(500);
+            report.add(costLine("envelopes, sessions' first (11 prekey)", before, units(cloud), itemBytes(cloud, chat, first.seq())));
+
+            // Each device answers the sender once (directly: the cost measured is the sender's), which moves its sessions to SignalMessages.
+            for (SignalDevice recipient : recipients) {
+                var reply = new org.signal.libsignal.protocol.SessionCipher(recipient.store, address(alice, "device-1"))
+                        .encrypt("ok".getBytes(StandardCharsets.UTF_8));
+                new org.signal.libsignal.protocol.SessionCipher(sender.store, address(recipient.user, recipient.device))
+                        .decrypt(new org.signal.libsignal.protocol.message.SignalMessage(reply.serialize()));
+            }
+            before = units(cloud);
+            ServerFrame.MessageAck steady = sender.send(chat, List.of(alice, bob), text);
+            for (SignalDevice recipient : recipients) {
+                assertThat(recipient.receive(alice)).isEqualTo(text);
+            }
+            Thread.sleep(500);
+            report.add(costLine("envelopes, sessions answered (11 message)", before, units(cloud), itemBytes(cloud, chat, steady.seq())));
+
+            String written = String.join("\n", report) + "\n";
+            System.out.println("Cost of one message to 2 users x 6 devices (" + text.length() + " characters), local cloud's meter:\n" + written);
+            java.nio.file.Files.writeString(java.nio.file.Path.of("target", "envelope-cost.md"), written);
+            assertThat(itemBytes(cloud, chat, first.seq())).as("11 PQXDH envelopes, each with its Kyber ciphertext").isGreaterThan(11 * 1568);
+            assertThat(itemBytes(cloud, chat, steady.seq())).as("a ratcheted message is far smaller").isLessThan(itemBytes(cloud, chat, first.seq()) / 4);
+        } finally {
+            clients.forEach(ParleyClient::close);
+        }
+    }
+
     /** Every item of every Parley table, scanned for each plaintext: the server never held one. */
     private void assertNoTableHoldsAnyOf(List<String> plaintexts) {
         assumeTrue(stack.local().isPresent(), "the table scan needs the local cloud's tables");
