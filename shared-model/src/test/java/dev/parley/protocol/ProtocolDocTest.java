@@ -95,14 +95,19 @@ class ProtocolDocTest {
                 "{\"type\":\"conversation.members.add\",\"conversation_id\":\"g\",\"members\":[\"alice\",7]}",
                 "{\"type\":\"message.unsend\"}",
                 oneByteTooLarge("{\"type\":\"ping\",\"pad\":\"", "\"}"));
-        // The codec's own answers first; then the one the functions give when a store cannot serve a frame now.
-        assertThat(examples).hasSize(causes.size() + 1);
+        // The codec's own answers first; then the ones the functions give: a store cannot serve a frame now, envelopes that miss a device.
+        assertThat(examples).hasSize(causes.size() + 2);
         for (int i = 0; i < causes.size(); i++) {
             DecodeResult<ClientFrame> result = codec.decodeClient(causes.get(i));
             assertThat(result).isInstanceOf(DecodeResult.Rejected.class);
             assertThat(codec.encode(((DecodeResult.Rejected<ClientFrame>) result).error())).isEqualTo(examples.get(i));
         }
-        String rateLimited = examples.getLast();
+        String devicesChanged = examples.getLast();
+        dev.parley.model.DeviceMismatch tabletMissing = new dev.parley.model.DeviceMismatch(List.of(new dev.parley.model.DeviceAddress(
+                dev.parley.model.UserId.of("bob"), dev.parley.model.DeviceId.of("tablet"))), List.of(), List.of());
+        assertThat(codec.encode(ServerFrame.Error.devicesChanged(new dev.parley.model.DevicesChangedException(tabletMissing), java.util.Optional.of(id))))
+                .isEqualTo(devicesChanged);
+        String rateLimited = examples.get(examples.size() - 2);
         DecodeResult<ServerFrame> decoded = codec.decodeServer(rateLimited);
         assertThat(decoded).as(rateLimited).isInstanceOf(DecodeResult.Decoded.class);
         ServerFrame.Error error = (ServerFrame.Error) ((DecodeResult.Decoded<ServerFrame>) decoded).frame();
