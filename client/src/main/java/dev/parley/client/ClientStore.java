@@ -2,8 +2,10 @@ package dev.parley.client;
 
 import dev.parley.model.ClientMessageId;
 import dev.parley.model.ConversationId;
+import dev.parley.model.UserId;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What the client keeps across app restarts, so that a restarted app resumes where it was: per conversation the last seq
@@ -12,8 +14,31 @@ import java.util.Map;
  */
 public interface ClientStore {
 
-    /** A send not yet acknowledged: its id and the {@code message.send} frame, as first encoded. */
-    record PendingSend(ClientMessageId id, ConversationId conversation, String frame) {
+    /**
+     * A send not yet acknowledged: its id and the {@code message.send} frame, as first encoded (or as sealed again after
+     * {@code devices_changed}); for an end-to-end send, what it was sealed from, to seal it again.
+     */
+    record PendingSend(ClientMessageId id, ConversationId conversation, String frame, Optional<Sealed> sealed) {
+        /** A send of plain content. */
+        public PendingSend(ClientMessageId id, ConversationId conversation, String frame) {
+            this(id, conversation, frame, Optional.empty());
+        }
+    }
+
+    /**
+     * What an end-to-end send was sealed from: the conversation's members and the plaintext. The plaintext stays on this
+     * device (in the store the app chose, as the app's own copy of its messages does) until the send is acknowledged.
+     */
+    record Sealed(List<UserId> members, byte[] plaintext) {
+        public Sealed {
+            members = List.copyOf(members);
+            plaintext = plaintext.clone();
+        }
+
+        @Override
+        public byte[] plaintext() {
+            return plaintext.clone();
+        }
     }
 
     /** Per conversation, the last seq handed to the app (every seq up to it was, once). */
@@ -27,4 +52,7 @@ public interface ClientStore {
     void addPendingSend(PendingSend send);
 
     void removePendingSend(ClientMessageId id);
+
+    /** A pending send sealed again: the same id, in the same place among the others. */
+    void replacePendingSend(PendingSend send);
 }

@@ -35,12 +35,21 @@ public final class FileClientStore extends InMemoryClientStore {
             loading = true;
             state.path("held").properties().forEach(entry -> heldUpTo(ConversationId.of(entry.getKey()), entry.getValue().asLong()));
             state.path("pending").forEach(send -> addPendingSend(new PendingSend(ClientMessageId.parse(send.path("id").asText()),
-                    ConversationId.of(send.path("conversation_id").asText()), send.path("frame").asText())));
+                    ConversationId.of(send.path("conversation_id").asText()), send.path("frame").asText(), sealed(send.path("sealed")))));
         } catch (IOException e) {
             throw new UncheckedIOException("the client state in " + file + " could not be read", e);
         } finally {
             loading = false;
         }
+    }
+
+    private static java.util.Optional<Sealed> sealed(JsonNode sealed) {
+        if (sealed.isMissingNode()) {
+            return java.util.Optional.empty();
+        }
+        java.util.List<dev.parley.model.UserId> members = new java.util.ArrayList<>();
+        sealed.path("members").forEach(member -> members.add(dev.parley.model.UserId.of(member.asText())));
+        return java.util.Optional.of(new Sealed(members, java.util.Base64.getDecoder().decode(sealed.path("plaintext").asText())));
     }
 
     @Override
@@ -52,8 +61,15 @@ public final class FileClientStore extends InMemoryClientStore {
         ObjectNode held = state.putObject("held");
         heldUpTo().forEach((conversation, seq) -> held.put(conversation.value(), seq));
         var pending = state.putArray("pending");
-        pendingSends().forEach(send -> pending.addObject().put("id", send.id().toString()).put("conversation_id", send.conversation().value())
-                .put("frame", send.frame()));
+        pendingSends().forEach(send -> {
+            ObjectNode line = pending.addObject().put("id", send.id().toString()).put("conversation_id", send.conversation().value())
+                    .put("frame", send.frame());
+            send.sealed().ifPresent(sealed -> {
+                ObjectNode from = line.putObject("sealed");
+                sealed.members().forEach(member -> from.withArray("members").add(member.value()));
+                from.put("plaintext", java.util.Base64.getEncoder().encodeToString(sealed.plaintext()));
+            });
+        });
         try {
             Path parent = file.toAbsolutePath().getParent();
             Files.createDirectories(parent);

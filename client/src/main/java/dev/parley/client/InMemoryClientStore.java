@@ -41,6 +41,13 @@ public class InMemoryClientStore implements ClientStore {
         }
     }
 
+    @Override
+    public synchronized void replacePendingSend(PendingSend send) {
+        if (pending.replace(send.id(), send) != null) {
+            changed();
+        }
+    }
+
     /** Called after each change, under the store's lock: a subclass writes it out. */
     protected void changed() {
     }

@@ -107,6 +107,27 @@ final class Outbox {
         return scheduled;
     }
 
+    /** A send being sealed again ({@code devices_changed}): nothing sends it until {@link #resealed}. */
+    void hold(ClientMessageId id) {
+        if (transmittedAt.containsKey(id)) {
+            resendAt.put(id, Long.MAX_VALUE);
+        }
+    }
+
+    /** The send sealed again: it takes its old place, and goes out at {@code now} (or on the next connection). */
+    void resealed(ClientStore.PendingSend send, long now) {
+        for (ArrayDeque<ClientStore.PendingSend> queue : queues.values()) {
+            if (queue.removeIf(old -> old.id().equals(send.id()))) {
+                queue.addFirst(send);
+                store.replacePendingSend(send);
+                if (transmittedAt.containsKey(send.id())) {
+                    resendAt.put(send.id(), now);
+                }
+                return;
+            }
+        }
+    }
+
     /** The connection is gone: every head goes out again on the next one. */
     void connectionLost() {
         transmittedAt.clear();

@@ -58,6 +58,14 @@ public final class ParleyClient implements AutoCloseable {
     private final Duration maxBackoff;
     private final Duration pingInterval;
     private final Duration ackTimeout;
+    /** End-to-end sends and opens, when the app gave a cipher. */
+    private final Optional<SealedSends> sealing;
+    /** How many times each end-to-end send was sealed again after {@code devices_changed}. */
+    private final Map<ClientMessageId, Integer> reseals = new HashMap<>();
+    /** The plaintexts of this device's end-to-end sends, acknowledged and not yet released to the app. */
+    private final Map<ClientMessageId, byte[]> ownPlaintexts = new HashMap<>();
+    /** A send refused {@code devices_changed} this many times running fails: the devices keep changing, or the cipher errs. */
+    static final int MAX_RESEALS = 3;
     private final FrameCodec codec = new FrameCodec();
     private volatile Thread loopThread;
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -110,6 +118,7 @@ public final class ParleyClient implements AutoCloseable {
         this.ackTimeout = builder.ackTimeout;
         this.timelines = new Timelines(store, builder.gapTimeout);
         this.outbox = new Outbox(store);
+        this.sealing = builder.cipher.map(cipher -> new SealedSends(cipher, this::fetchKeys));
     }
 
     /** A client of {@code user} on {@code device} (the identity the app's tokens carry) for the WebSocket URL. */
@@ -139,17 +148,52 @@ public final class ParleyClient implements AutoCloseable {
      * fails if the server refuses it for good (the error names the field or rule).
      */
     public CompletableFuture<ServerFrame.MessageAck> send(ConversationId conversation, Content content) {
-        ClientMessageId id = ClientMessageId.random();
-        String frame = codec.encode(new ClientFrame.MessageSend(id, conversation, content, OptionalLong.of(clock.millis())));
+        return queue(ClientMessageId.random(), conversation, content, Optional.empty());
+    }
+
+    /**
+     * Queues an end-to-end message (docs/e2e.md): the app's cipher seals {@code plaintext} into one envelope per device of
+     * {@code members} (the conversation's, this user's included), and if the server answers {@code devices_changed} the
+     * cipher takes in the devices named and seals again, sent under the same id. Otherwise as {@link #send}; sealed sends
+     * keep their order among themselves. The app's listener sees the message, once stored, through
+     * {@link ParleyListener#onSealedMessage} with this plaintext.
+     */
+    public CompletableFuture<ServerFrame.MessageAck> sendSealed(ConversationId conversation, List<UserId> members, byte[] plaintext) {
+        SealedSends sealed = sealing.orElseThrow(() -> new IllegalStateException("no EndToEndCipher was given to the builder"));
+        ClientStore.Sealed from = new ClientStore.Sealed(members, plaintext);
+        return sealed.seal(conversation, from.members(), from.plaintext())
+                .thenCompose(envelopes -> queue(ClientMessageId.random(), conversation, Content.envelopes(envelopes), Optional.of(from)));
+    }
+
+    private CompletableFuture<ServerFrame.MessageAck> queue(ClientMessageId id, ConversationId conversation, Content content,
+                                                           Optional<ClientStore.Sealed> sealed) {
+        String frame;
+        try {
+            frame = codec.encode(new ClientFrame.MessageSend(id, conversation, content, OptionalLong.of(clock.millis())));
+        } catch (dev.parley.model.InvalidFieldException refused) {
+            // A send the server would refuse (an end-to-end one with no device to seal for, say): told now, never queued.
+            return CompletableFuture.failedFuture(new ParleyException(new ServerFrame.Error(ErrorCode.BAD_REQUEST, refused.getMessage(),
+                    Optional.of(id.toString()))));
+        }
         if (dev.parley.model.Utf8.length(frame) > FrameCodec.MAX_FRAME_BYTES) {
             // API Gateway would close the connection for it, and a queued retry would close every next one: refused here.
             return CompletableFuture.failedFuture(new ParleyException(new ServerFrame.Error(ErrorCode.TOO_LARGE, "the message.send frame is "
                     + dev.parley.model.Utf8.length(frame) + " bytes; a frame may be at most " + FrameCodec.MAX_FRAME_BYTES, Optional.of(id.toString()))));
         }
-        return onLoop(() -> outbox.add(new ClientStore.PendingSend(id, conversation, frame))).thenCompose(future -> {
+        return onLoop(() -> outbox.add(new ClientStore.PendingSend(id, conversation, frame, sealed))).thenCompose(future -> {
             loop.execute(this::transmitReady);
             return future;
         });
+    }
+
+    /** This device's public keys for end-to-end encryption (docs/e2e.md): the counts of one-time keys the server now holds. */
+    public CompletableFuture<dev.parley.model.KeyCounts> uploadKeys(dev.parley.model.DeviceKeys keys) {
+        return request(new ClientFrame.KeysUpload(keys), ServerFrame.KeysUploaded.class).thenApply(ServerFrame.KeysUploaded::counts);
+    }
+
+    /** A user's devices' keys (or one device's), each one-time key handed to this fetch alone; fails {@code not_found} when there are none. */
+    public CompletableFuture<dev.parley.model.KeyBundle> fetchKeys(UserId user, Optional<DeviceId> device) {
+        return request(new ClientFrame.KeysFetch(user, device), ServerFrame.KeysBundle.class).thenApply(ServerFrame.KeysBundle::bundle);
     }
 
     /** The user has seen the conversation up to {@code seq}: the senders get a read receipt. */
@@ -229,6 +273,7 @@ public final class ParleyClient implements AutoCloseable {
             }
             failWaiting("the client was closed");
             outbox.closed();
+            sealing.ifPresent(SealedSends::close);
         };
         if (Thread.currentThread() == loopThread) {
             // From a listener: the loop is this thread, and waiting for it would wait for good.
@@ -410,6 +455,8 @@ public final class ParleyClient implements AutoCloseable {
                     timelines.left(updated.conversation().id());
                 }
             }
+            case ServerFrame.KeysLow low -> tell(() -> listener.onKeysLow(low.counts()));
+            case ServerFrame.IdentityChanged changed -> tell(() -> listener.onIdentityChanged(changed.userId()));
             case ServerFrame other -> answer(other);
         }
     }
@@ -437,7 +484,14 @@ public final class ParleyClient implements AutoCloseable {
         Map<ConversationId, Long> upTo = new HashMap<>();
         for (Message message : ready) {
             upTo.merge(message.conversationId(), message.seq(), Math::max);
-            if (!message.isVoid()) {
+            if (message.isVoid()) {
+                continue;
+            }
+            if (message.content().addressed() && sealing.isPresent()) {
+                byte[] own = ownPlaintexts.remove(message.id());
+                Optional<byte[]> plaintext = own != null ? Optional.of(own) : sealing.get().open(message);
+                tell(() -> listener.onSealedMessage(message, plaintext));
+            } else {
                 tell(() -> listener.onMessage(message));
             }
         }
@@ -457,7 +511,9 @@ public final class ParleyClient implements AutoCloseable {
         gatewayRefusals = 0;
         outbox.acknowledged(ack).ifPresent(send -> {
             tell(() -> listener.onSent(ack));
-            Content content = storedSend(send).content();
+            reseals.remove(ack.id());
+            Content content = storedSend(send).content().forDevice(new dev.parley.model.DeviceAddress(user, device));
+            send.sealed().ifPresent(sealed -> ownPlaintexts.put(ack.id(), sealed.plaintext()));
             release(timelines.offer(new Message(ack.id(), ack.conversationId(), ack.seq(), user, device, content, ack.serverTimestamp()),
                     clock.instant()));
         });
@@ -469,11 +525,15 @@ public final class ParleyClient implements AutoCloseable {
         String ref = error.ref().orElse("");
         Optional<ClientStore.PendingSend> send = outbox.find(ref);
         if (send.isPresent()) {
-            if (retryable(error)) {
+            if (error.code() == ErrorCode.DEVICES_CHANGED && send.get().sealed().isPresent() && sealing.isPresent()
+                    && reseals.merge(send.get().id(), 1, Integer::sum) <= MAX_RESEALS) {
+                reseal(send.get(), error);
+            } else if (retryable(error)) {
                 long wait = error.retryAfterMs().orElse(error.code() == ErrorCode.CONFLICT ? 500 : 1000);
                 outbox.retryAt(send.get().id(), clock.millis() + wait);
                 loop.schedule(this::tick, wait, TimeUnit.MILLISECONDS);
             } else {
+                reseals.remove(send.get().id());
                 outbox.failed(send.get().id(), error);
                 tell(() -> listener.onSendFailed(send.get(), error));
                 transmitReady();
@@ -515,6 +575,31 @@ public final class ParleyClient implements AutoCloseable {
             return;
         }
         tell(() -> listener.onError(error));
+    }
+
+    /**
+     * An end-to-end send refused {@code devices_changed}: held while the cipher fetches the devices named and seals again,
+     * then sent under the same id; a seal that fails fails the send.
+     */
+    private void reseal(ClientStore.PendingSend send, ServerFrame.Error error) {
+        outbox.hold(send.id());
+        ClientStore.Sealed sealed = send.sealed().orElseThrow();
+        sealing.orElseThrow().reseal(send.conversation(), sealed, error.devices().orElseThrow()).whenComplete((envelopes, failure) -> loop.execute(() -> {
+            if (failure != null) {
+                ServerFrame.Error failed = new ServerFrame.Error(ErrorCode.BAD_REQUEST, "sealing the message again failed: " + failure.getMessage(),
+                        Optional.of(send.id().toString()));
+                reseals.remove(send.id());
+                outbox.failed(send.id(), failed);
+                tell(() -> listener.onSendFailed(send, failed));
+                transmitReady();
+                return;
+            }
+            ClientFrame.MessageSend before = storedSend(send);
+            String frame = codec.encode(new ClientFrame.MessageSend(send.id(), send.conversation(), Content.envelopes(envelopes), before.timestamp()));
+            outbox.resealed(new ClientStore.PendingSend(send.id(), send.conversation(), frame, send.sealed()), clock.millis());
+            tick();
+            transmitReady();
+        }));
     }
 
     /** What the protocol says to retry with the same frame: a limit, a send still being stored, a server failure. */
@@ -699,6 +784,7 @@ public final class ParleyClient implements AutoCloseable {
         private Duration gapTimeout = Duration.ofSeconds(2);
         private Duration pingInterval = Duration.ofMinutes(4);
         private Duration ackTimeout = Duration.ofSeconds(10);
+        private Optional<EndToEndCipher> cipher = Optional.empty();
 
         private Builder(URI url, UserId user, DeviceId device, Supplier<String> tokens) {
             this.url = Objects.requireNonNull(url, "url");
@@ -753,6 +839,12 @@ public final class ParleyClient implements AutoCloseable {
         /** How long a send waits for its acknowledgement on a live connection before it is sent again (same id). */
         public Builder ackTimeout(Duration ackTimeout) {
             this.ackTimeout = Objects.requireNonNull(ackTimeout);
+            return this;
+        }
+
+        /** End-to-end encryption, the app's ({@link EndToEndCipher}): needed for {@link #sendSealed} and to open envelopes. */
+        public Builder cipher(EndToEndCipher cipher) {
+            this.cipher = Optional.of(cipher);
             return this;
         }
 

@@ -17,6 +17,24 @@ public interface ParleyListener {
     default void onMessage(Message message) {
     }
 
+    /**
+     * An end-to-end message ({@code ciphertext} with envelopes), when the client has a cipher: in the same order as
+     * {@link #onMessage}, with this device's plaintext, or empty when the message has no envelope for this device (sent before
+     * the device had keys: show it as a message this device cannot read) or its envelope did not decrypt. The app's own sends
+     * come with the plaintext they were sealed from. Unless overridden, the message goes to {@link #onMessage}.
+     */
+    default void onSealedMessage(Message message, java.util.Optional<byte[]> plaintext) {
+        onMessage(message);
+    }
+
+    /** This device's one-time keys fell below 10 (or ran out): upload more. */
+    default void onKeysLow(dev.parley.model.KeyCounts counts) {
+    }
+
+    /** A contact's identity key changed (a reinstall): their sessions must be rebuilt once the user accepts the new key. */
+    default void onIdentityChanged(dev.parley.model.UserId user) {
+    }
+
     /** A send the app made is stored: its seq is known. Also for sends made before an app restart. */
     default void onSent(ServerFrame.MessageAck ack) {
     }

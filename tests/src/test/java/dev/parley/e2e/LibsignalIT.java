@@ -163,6 +163,84 @@ class LibsignalIT extends EndToEndTest {
         }
     }
 
+    /** An app on the client library with libsignal as its cipher: what it read, as "seq plaintext" ("(none)" without an envelope). */
+    private record SealedApp(dev.parley.client.ParleyClient client, LibsignalCipher cipher, List<String> read) {
+    }
+
+    private SealedApp sealedApp(String user, String device, IdentityKeyPair identity, int registrationId) throws Exception {
+        LibsignalCipher cipher = LibsignalCipher.create(user, device, identity, registrationId, 3);
+        List<String> read = new java.util.concurrent.CopyOnWriteArrayList<>();
+        dev.parley.client.ParleyClient client = dev.parley.client.ParleyClient.builder(stack.webSocketUrl(), UserId.of(user), DeviceId.of(device),
+                () -> stack.token(user, device)).cipher(cipher).listener(new dev.parley.client.ParleyListener() {
+                    @Override
+                    public void onSealedMessage(Message message, Optional<byte[]> plaintext) {
+                        read.add(message.seq() + " " + plaintext.map(bytes -> new String(bytes, StandardCharsets.UTF_8)).orElse("(none)"));
+                    }
+                }).build().start();
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (client.state() != dev.parley.client.ConnectionState.ONLINE && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        client.uploadKeys(cipher.upload).get(20, java.util.concurrent.TimeUnit.SECONDS);
+        return new SealedApp(client, cipher, read);
+    }
+
+    private static void awaitRead(SealedApp app, String line) throws InterruptedException {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (!app.read().contains(line)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(app.cipher().user + "/" + app.cipher().device + " did not read \"" + line + "\"; it read " + app.read());
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void theClientLibrarySealsWithLibsignalThroughItsCipherAndItsOutboxFollowsDevicesChanged() throws Exception {
+        String alice = user("alice");
+        String bob = user("bob");
+        IdentityKeyPair bobIdentity = IdentityKeyPair.generate();
+        List<SealedApp> apps = new ArrayList<>();
+        try {
+            SealedApp alicePhone = sealedApp(alice, "phone", IdentityKeyPair.generate(), 31);
+            apps.add(alicePhone);
+            SealedApp bobPhone = sealedApp(bob, "phone", bobIdentity, 41);
+            apps.add(bobPhone);
+            SealedApp bobLaptop = sealedApp(bob, "laptop", bobIdentity, 42);
+            apps.add(bobLaptop);
+            ConversationId chat = alicePhone.client().createDirect(UserId.of(bob)).get(20, java.util.concurrent.TimeUnit.SECONDS).id();
+            List<UserId> members = List.of(UserId.of(alice), UserId.of(bob));
+
+            long first = alicePhone.client().sendSealed(chat, members, "library secret one".getBytes(StandardCharsets.UTF_8))
+                    .get(20, java.util.concurrent.TimeUnit.SECONDS).seq();
+            awaitRead(bobPhone, first + " library secret one");
+            awaitRead(bobLaptop, first + " library secret one");
+            awaitRead(alicePhone, first + " library secret one");
+
+            // Bob links a tablet: alice's outbox is refused devices_changed, her cipher fetches the tablet's keys, and the
+            // same send goes again, read by all three of bob's devices.
+            SealedApp bobTablet = sealedApp(bob, "tablet", bobIdentity, 43);
+            apps.add(bobTablet);
+            ServerFrame.MessageAck second = alicePhone.client().sendSealed(chat, members, "library secret two".getBytes(StandardCharsets.UTF_8))
+                    .get(20, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(second.status()).isEqualTo(AckStatus.SENT);
+            assertThat(second.seq()).isEqualTo(first + 1);
+            for (SealedApp device : List.of(bobPhone, bobLaptop, bobTablet)) {
+                awaitRead(device, second.seq() + " library secret two");
+            }
+            awaitRead(bobTablet, first + " (none)");
+
+            long reply = bobTablet.client().sendSealed(chat, members, "library reply".getBytes(StandardCharsets.UTF_8))
+                    .get(20, java.util.concurrent.TimeUnit.SECONDS).seq();
+            for (SealedApp device : List.of(alicePhone, bobPhone, bobLaptop, bobTablet)) {
+                awaitRead(device, reply + " library reply");
+            }
+        } finally {
+            apps.forEach(app -> app.client().close());
+        }
+        assertNoTableHoldsAnyOf(List.of("library secret one", "library secret two", "library reply"));
+    }
+
     /** A member's sender key for a group: created under a distribution id, and the message that hands it to the others. */
     private static org.signal.libsignal.protocol.message.SenderKeyDistributionMessage senderKey(SignalDevice member, java.util.UUID distribution)
             throws Exception {
@@ -348,7 +426,8 @@ class LibsignalIT extends EndToEndTest {
             Thread.sleep(500);
             report.add(costLine("plain text, for comparison", before, units(cloud), itemBytes(cloud, chat, plain.seq())));
 
-            sender.know(List.of(alice, bob));
+            sender.fetchAndBuild(UserId.of(alice), Optional.empty());
+            sender.fetchAndBuild(UserId.of(bob), Optional.empty());
             before = units(cloud);
             ServerFrame.MessageAck first = sender.send(chat, List.of(alice, bob), text);
             for (SignalDevice recipient : recipients) {
