@@ -268,7 +268,10 @@ public final class TerminalChat implements Callable<Integer> {
     }
 
     private String line(Message message) {
-        return "#" + message.seq() + " " + message.senderId().value() + ": " + message.content().body().orElse(message.content().mediaUrl().orElse(""));
+        // An end-to-end message's envelopes are for an app with the keys, which this chat is not.
+        String shown = message.content().addressed() ? "[end-to-end encrypted message]"
+                : message.content().body().orElse(message.content().mediaUrl().orElse(""));
+        return "#" + message.seq() + " " + message.senderId().value() + ": " + shown;
     }
 
     private String prompt() {

@@ -295,7 +295,8 @@ function renderMessages() {
     sender.textContent = m.sender_id;
     const body = document.createElement("span");
     body.className = "body";
-    body.textContent = m.content.body ?? m.content.media_url ?? "";
+    // An end-to-end message carries envelopes the page has no key for: it says so rather than show nothing.
+    body.textContent = m.content.envelopes ? "[end-to-end encrypted message]" : (m.content.body ?? m.content.media_url ?? "");
     row.append(sender, body);
     if (m.sender_id === state.user) {
       const receipt = document.createElement("span");
