@@ -6,21 +6,30 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Every function and table of a Parley deployment: the one source the local cloud wires from and the
+ * Every function, table, queue and bucket of a Parley deployment: the one source the local cloud wires from and the
  * CDK stack builds from. Checked on construction: unique names, one function per route, at most
  * one authorizer, tables that triggers and functions name exist.
  */
-public record Manifest(List<FunctionSpec> functions, List<TableSpec> tables, List<QueueSpec> queues) {
+public record Manifest(List<FunctionSpec> functions, List<TableSpec> tables, List<QueueSpec> queues, List<BucketSpec> buckets) {
 
     /** A deployment without queues. */
     public Manifest(List<FunctionSpec> functions, List<TableSpec> tables) {
         this(functions, tables, List.of());
     }
 
+    /** A deployment without buckets. */
+    public Manifest(List<FunctionSpec> functions, List<TableSpec> tables, List<QueueSpec> queues) {
+        this(functions, tables, queues, List.of());
+    }
+
     public Manifest {
         functions = List.copyOf(functions);
         tables = List.copyOf(tables);
         queues = List.copyOf(queues);
+        buckets = List.copyOf(buckets);
+        if (buckets.stream().map(BucketSpec::name).distinct().count() != buckets.size()) {
+            throw new IllegalArgumentException("a bucket is defined twice: " + buckets);
+        }
         Set<String> queueNames = new HashSet<>();
         for (QueueSpec queue : queues) {
             if (!queueNames.add(queue.name())) {

@@ -1,0 +1,99 @@
+package dev.parley.local.s3;
+
+import dev.parley.functions.manifest.BucketSpec;
+import java.net.URI;
+import java.time.Instant;
+import java.util.List;
+import org.gaul.s3proxy.AuthenticationType;
+import org.gaul.s3proxy.S3Proxy;
+import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * S3, locally: S3Proxy (Apache-2.0, gaul/s3proxy 4.0.0) in this JVM with its in-memory store, chosen over writing one because it
+ * checks what S3 checks on the paths Parley uses: SigV4 signatures of requests and pre-signed URLs, and POST policies with their
+ * conditions and {@code content-length-range} (docs/local-cloud.md). It holds one key pair, {@link #ACCESS_KEY_ID} and
+ * {@link #SECRET_ACCESS_KEY}, which the local cloud gives the functions that sign for media. It makes the manifest's buckets;
+ * S3Proxy has no lifecycle rules, so {@link #sweep} deletes what is past a bucket's retention, as the stack's rule does.
+ */
+public final class S3Emulator implements AutoCloseable {
+    /** The local S3's only identity: the functions sign media grants with it, as Lambda's role credentials do on AWS. */
+    public static final String ACCESS_KEY_ID = "parley-local-media";
+    /** Its secret: a fixed development value, which nothing outside this machine accepts. */
+    public static final String SECRET_ACCESS_KEY = "parley-local-media-secret";
+    public static final Region REGION = Region.US_EAST_1;
+    private final S3Proxy proxy;
+    private final URI endpoint;
+    private final S3Client client;
+    private final List<BucketSpec> buckets;
+
+    private S3Emulator(String host, int port, List<BucketSpec> buckets) throws Exception {
+        this.buckets = List.copyOf(buckets);
+        proxy = S3Proxy.builder().blobStore(new TransientNio2BlobStore()).endpoint(URI.create("http://" + host + ":" + port))
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY_ID, SECRET_ACCESS_KEY).build();
+        proxy.start();
+        while (!proxy.getState().equals("STARTED")) {
+            Thread.sleep(10);
+        }
+        endpoint = URI.create("http://" + host + ":" + proxy.getPort());
+        client = client(endpoint);
+    }
+
+    /** An S3 client of the local S3's identity, path-style, as a developer or a test points one at it. */
+    public static S3Client client(URI endpoint) {
+        return S3Client.builder().endpointOverride(endpoint).region(REGION).forcePathStyle(true).httpClient(UrlConnectionHttpClient.create())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY_ID, SECRET_ACCESS_KEY))).build();
+    }
+
+    /** An S3 on {@code host:port} (0 picks a free port), with these buckets made. */
+    public static S3Emulator start(String host, int port, List<BucketSpec> buckets) {
+        S3Emulator s3;
+        try {
+            s3 = new S3Emulator(host, port, buckets);
+        } catch (Exception e) {
+            throw new IllegalStateException("starting the local S3 on port " + port + " failed: " + e.getMessage(), e);
+        }
+        buckets.forEach(bucket -> s3.client.createBucket(b -> b.bucket(bucket.name())));
+        return s3;
+    }
+
+    /** Where to point an S3 client (path-style: {@code endpoint/bucket/key}). */
+    public URI endpoint() {
+        return endpoint;
+    }
+
+    /** A bucket's URL, which a POST form goes to. */
+    public URI bucketUrl(String bucket) {
+        return URI.create(endpoint + "/" + bucket);
+    }
+
+    /** Deletes every object older than its bucket's retention at {@code now}; how many went. The local cloud runs it hourly. */
+    public int sweep(Instant now) {
+        int deleted = 0;
+        for (BucketSpec bucket : buckets) {
+            Instant cutoff = now.minus(bucket.retention());
+            for (S3Object object : client.listObjectsV2Paginator(b -> b.bucket(bucket.name())).contents()) {
+                if (object.lastModified().isBefore(cutoff)) {
+                    client.deleteObject(b -> b.bucket(bucket.name()).key(object.key()));
+                    deleted++;
+                }
+            }
+        }
+        return deleted;
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        try {
+            proxy.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("stopping the local S3 failed", e);
+        }
+    }
+}
