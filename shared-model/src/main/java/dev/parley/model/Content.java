@@ -9,13 +9,16 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A message's payload. {@code text} needs a {@code body}; media types need a {@code media_url} (http or https) and may
- * carry a {@code body} as caption. {@code ciphertext} carries either one {@code body} for every device (a group's
- * sender-key message) or {@code envelopes}, one per device (docs/e2e.md): as sent, one for each device it is for; as a
- * device receives it, {@link #forDevice only that device's}, none when it has none. Field names in errors are relative to
- * the {@code content} object.
+ * A message's payload. {@code text} needs a {@code body}. Media types ({@code image}, {@code video}, {@code audio},
+ * {@code file}) carry {@code media}: the id of an object uploaded through a grant, with its type and size (docs/media.md), and
+ * may carry a {@code body} as caption; messages stored before media grants existed carry a {@code media_url} instead, which
+ * they keep (a send may no longer use one). {@code ciphertext} carries either one {@code body} for every device (a group's
+ * sender-key message) or {@code envelopes}, one per device (docs/e2e.md): as sent, one for each device it is for; as a device
+ * receives it, {@link #forDevice only that device's}, none when it has none. Field names in errors are relative to the
+ * {@code content} object.
  */
-public record Content(ContentType type, Optional<String> body, Optional<String> mediaUrl, Optional<List<DeviceEnvelope>> envelopes) {
+public record Content(ContentType type, Optional<String> body, Optional<String> mediaUrl, Optional<List<DeviceEnvelope>> envelopes,
+                      Optional<MediaRef> media) {
     public static final int MAX_MEDIA_URL_LENGTH = 2048;
 
     public Content {
@@ -25,9 +28,13 @@ public record Content(ContentType type, Optional<String> body, Optional<String> 
         Objects.requireNonNull(body, "body");
         Objects.requireNonNull(mediaUrl, "mediaUrl");
         Objects.requireNonNull(envelopes, "envelopes");
+        Objects.requireNonNull(media, "media");
         envelopes = envelopes.map(List::copyOf);
         if (body.isPresent() && body.get().isEmpty()) {
             throw new InvalidFieldException("body", "must not be empty");
+        }
+        if (media.isPresent() && !type.isMedia()) {
+            throw new InvalidFieldException("media_id", "is only for image, video, audio and file content, not " + type.wireName());
         }
         if (envelopes.isPresent()) {
             requireEnvelopes(type, body, mediaUrl, envelopes.get());
@@ -36,8 +43,15 @@ public record Content(ContentType type, Optional<String> body, Optional<String> 
                 throw new InvalidFieldException(body.isPresent() ? "body" : "media_url", "is not allowed for void content");
             }
         } else if (type.isMedia()) {
-            if (mediaUrl.isEmpty()) {
-                throw new InvalidFieldException("media_url", "is required for " + type.wireName() + " content");
+            if (media.isEmpty() && mediaUrl.isEmpty()) {
+                throw new InvalidFieldException("media_id", "is required for " + type.wireName() + " content");
+            }
+            if (media.isPresent() && mediaUrl.isPresent()) {
+                throw new InvalidFieldException("media_url", "is not allowed beside media_id");
+            }
+            if (media.isPresent() && !media.get().fits(type)) {
+                throw new InvalidFieldException("content_type", "must be " + type.wireName() + "/* for " + type.wireName()
+                        + " content, was " + media.get().contentType());
             }
         } else {
             if (body.isEmpty()) {
@@ -51,7 +65,12 @@ public record Content(ContentType type, Optional<String> body, Optional<String> 
         mediaUrl.ifPresent(Content::requireHttpUrl);
     }
 
-    /** Content without envelopes. */
+    /** Content without media. */
+    public Content(ContentType type, Optional<String> body, Optional<String> mediaUrl, Optional<List<DeviceEnvelope>> envelopes) {
+        this(type, body, mediaUrl, envelopes, Optional.empty());
+    }
+
+    /** Content without envelopes or media. */
     public Content(ContentType type, Optional<String> body, Optional<String> mediaUrl) {
         this(type, body, mediaUrl, Optional.empty());
     }
@@ -77,7 +96,7 @@ public record Content(ContentType type, Optional<String> body, Optional<String> 
         if (envelopes.isEmpty()) {
             return this;
         }
-        return new Content(type, body, mediaUrl, Optional.of(envelopes.get().stream().filter(e -> e.address().equals(device)).toList()));
+        return new Content(type, body, mediaUrl, Optional.of(envelopes.get().stream().filter(e -> e.address().equals(device)).toList()), media);
     }
 
     private static void requireEnvelopes(ContentType type, Optional<String> body, Optional<String> mediaUrl, List<DeviceEnvelope> envelopes) {
@@ -100,7 +119,13 @@ public record Content(ContentType type, Optional<String> body, Optional<String> 
         return new Content(ContentType.TEXT, Optional.of(body), Optional.empty());
     }
 
-    public static Content media(ContentType type, String mediaUrl, Optional<String> caption) {
+    /** A media message: the uploaded object, and a caption if any. */
+    public static Content media(ContentType type, MediaRef media, Optional<String> caption) {
+        return new Content(type, caption, Optional.empty(), Optional.empty(), Optional.of(media));
+    }
+
+    /** A media message as stored before media grants: a link, kept for reading; no send makes one now. */
+    public static Content linkedMedia(ContentType type, String mediaUrl, Optional<String> caption) {
         return new Content(type, caption, Optional.of(mediaUrl));
     }
 

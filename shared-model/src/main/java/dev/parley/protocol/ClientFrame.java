@@ -18,6 +18,8 @@ import dev.parley.model.DeviceKeys;
 import dev.parley.model.OneTimePreKey;
 import dev.parley.model.SignedPublicKey;
 import dev.parley.model.InboxFilter;
+import dev.parley.model.MediaId;
+import dev.parley.model.MediaRef;
 import dev.parley.model.InboxMark;
 import dev.parley.model.InvalidFieldException;
 import dev.parley.model.NotificationId;
@@ -63,6 +65,9 @@ public sealed interface ClientFrame extends Frame {
                 throw new InvalidFieldException("content.type", "void is written by the server only");
             }
             content.envelopes().ifPresent(MessageSend::requireEnvelopes);
+            if (content.mediaUrl().isPresent()) {
+                throw new InvalidFieldException("content.media_url", "is no longer accepted: upload the object with media.upload and send its media_id");
+            }
             present(timestamp, "timestamp");
             timestamp.ifPresent(t -> atLeast(t, 0, "timestamp"));
             if (attempt < 1 || attempt > MAX_ATTEMPT) {
@@ -419,6 +424,40 @@ public sealed interface ClientFrame extends Frame {
         public KeysFetch {
             present(userId, "user_id");
             present(deviceId, "device_id");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /**
+     * A grant to upload one object (docs/media.md): its type and exact size, and the conversation it is for, whose members may
+     * then download it; without one, the object is for end-to-end use and its id is a capability. Answered with
+     * {@code media.upload_grant}.
+     */
+    record MediaUpload(String contentType, long size, Optional<ConversationId> conversationId) implements ClientFrame {
+        public static final String TYPE = "media.upload";
+
+        public MediaUpload {
+            MediaRef.requireMediaType(contentType, "content_type");
+            atLeast(size, 1, "size");
+            present(conversationId, "conversation_id");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** A grant to download an object; answered with {@code media.download_grant}. */
+    record MediaDownload(MediaId mediaId) implements ClientFrame {
+        public static final String TYPE = "media.download";
+
+        public MediaDownload {
+            present(mediaId, "media_id");
         }
 
         @Override

@@ -33,6 +33,8 @@ import dev.parley.model.InboxCounts;
 import dev.parley.model.InboxFilter;
 import dev.parley.model.InboxMark;
 import dev.parley.model.InvalidFieldException;
+import dev.parley.model.MediaId;
+import dev.parley.model.MediaRef;
 import dev.parley.model.Message;
 import dev.parley.model.Notification;
 import dev.parley.model.NotificationContent;
@@ -94,6 +96,9 @@ public final class FrameCodec {
             Map.entry(ClientFrame.KeysUpload.TYPE, r -> new ClientFrame.KeysUpload(deviceKeys(r))),
             Map.entry(ClientFrame.KeysCount.TYPE, r -> new ClientFrame.KeysCount()),
             Map.entry(ClientFrame.KeysFetch.TYPE, r -> new ClientFrame.KeysFetch(r.parsed("user_id", UserId::of), r.optionalParsed("device_id", DeviceId::of))),
+            Map.entry(ClientFrame.MediaUpload.TYPE, r -> new ClientFrame.MediaUpload(r.string("content_type"), r.integer("size"),
+                    r.optionalParsed("conversation_id", ConversationId::of))),
+            Map.entry(ClientFrame.MediaDownload.TYPE, r -> new ClientFrame.MediaDownload(r.parsed("media_id", MediaId::of))),
             Map.entry(ClientFrame.Ping.TYPE, r -> new ClientFrame.Ping()));
 
     private static final Map<String, Function<JsonObjectReader, ServerFrame>> SERVER_DECODERS = Map.ofEntries(
@@ -131,6 +136,10 @@ public final class FrameCodec {
             Map.entry(ServerFrame.KeysCounts.TYPE, r -> new ServerFrame.KeysCounts(keyCounts(r))),
             Map.entry(ServerFrame.KeysLow.TYPE, r -> new ServerFrame.KeysLow(keyCounts(r))),
             Map.entry(ServerFrame.IdentityChanged.TYPE, r -> new ServerFrame.IdentityChanged(r.parsed("user_id", UserId::of))),
+            Map.entry(ServerFrame.MediaUploadGrant.TYPE, r -> new ServerFrame.MediaUploadGrant(r.parsed("media_id", MediaId::of), r.string("url"),
+                    r.stringMap("fields"), r.integer("expires_at"), r.integer("max_size"))),
+            Map.entry(ServerFrame.MediaDownloadGrant.TYPE, r -> new ServerFrame.MediaDownloadGrant(r.parsed("media_id", MediaId::of), r.string("url"),
+                    r.integer("expires_at"))),
             Map.entry(ServerFrame.KeysBundle.TYPE, r -> new ServerFrame.KeysBundle(new KeyBundle(r.parsed("user_id", UserId::of), r.string("identity_key"),
                     r.objects("devices", FrameCodec::bundleDevice)))),
             Map.entry(ServerFrame.Pong.TYPE, r -> new ServerFrame.Pong()),
@@ -258,7 +267,9 @@ public final class FrameCodec {
 
     private static Content content(JsonObjectReader r) {
         return new Content(r.enumValue("type", ContentType.class), r.optionalString("body"), r.optionalString("media_url"),
-                r.has("envelopes") ? Optional.of(r.objects("envelopes", FrameCodec::envelope)) : Optional.empty());
+                r.has("envelopes") ? Optional.of(r.objects("envelopes", FrameCodec::envelope)) : Optional.empty(),
+                r.has("media_id") ? Optional.of(new MediaRef(r.parsed("media_id", MediaId::of), r.string("content_type"), r.integer("size")))
+                        : Optional.empty());
     }
 
     private static DeviceEnvelope envelope(JsonObjectReader r) {
@@ -490,6 +501,12 @@ public final class FrameCodec {
                 json.put("user_id", f.userId().value());
                 f.deviceId().ifPresent(device -> json.put("device_id", device.value()));
             }
+            case ClientFrame.MediaUpload f -> {
+                json.put("content_type", f.contentType());
+                json.put("size", f.size());
+                f.conversationId().ifPresent(conversation -> json.put("conversation_id", conversation.value()));
+            }
+            case ClientFrame.MediaDownload f -> json.put("media_id", f.mediaId().value());
             case ClientFrame.Ping f -> {
             }
         }
@@ -580,6 +597,19 @@ public final class FrameCodec {
             case ServerFrame.KeysCounts f -> putKeyCounts(json, f.counts());
             case ServerFrame.KeysLow f -> putKeyCounts(json, f.counts());
             case ServerFrame.IdentityChanged f -> json.put("user_id", f.userId().value());
+            case ServerFrame.MediaUploadGrant f -> {
+                json.put("media_id", f.mediaId().value());
+                json.put("url", f.url());
+                ObjectNode fields = json.putObject("fields");
+                f.fields().forEach(fields::put);
+                json.put("expires_at", f.expiresAt());
+                json.put("max_size", f.maxSize());
+            }
+            case ServerFrame.MediaDownloadGrant f -> {
+                json.put("media_id", f.mediaId().value());
+                json.put("url", f.url());
+                json.put("expires_at", f.expiresAt());
+            }
             case ServerFrame.KeysBundle f -> {
                 json.put("user_id", f.bundle().user().value());
                 json.put("identity_key", f.bundle().identityKey());
@@ -625,6 +655,11 @@ public final class FrameCodec {
         json.put("type", content.type().wireName());
         content.body().ifPresent(b -> json.put("body", b));
         content.mediaUrl().ifPresent(u -> json.put("media_url", u));
+        content.media().ifPresent(media -> {
+            json.put("media_id", media.id().value());
+            json.put("content_type", media.contentType());
+            json.put("size", media.size());
+        });
         content.envelopes().ifPresent(envelopes -> {
             ArrayNode list = json.putArray("envelopes");
             for (DeviceEnvelope envelope : envelopes) {

@@ -161,6 +161,15 @@ final class JsonObjectReader {
         return map(map, field, keyParser, JsonObjectReader::integer);
     }
 
+    /** An object used as a map from string keys to strings, in its order. */
+    Map<String, String> stringMap(String field) {
+        JsonNode map = value(field);
+        if (map == null) {
+            throw missing(field);
+        }
+        return map(map, field, key -> key, JsonObjectReader::text);
+    }
+
     /** An object used as a map from string keys (turned into a value type) to booleans, if present. */
     <K> Optional<Map<K, Boolean>> optionalBooleanMap(String field, Function<String, K> keyParser) {
         JsonNode map = value(field);

@@ -13,6 +13,7 @@ import dev.parley.model.InboxCounts;
 import dev.parley.model.InvalidFieldException;
 import dev.parley.model.KeyBundle;
 import dev.parley.model.KeyCounts;
+import dev.parley.model.MediaId;
 import dev.parley.model.Message;
 import dev.parley.model.Notification;
 import dev.parley.model.NotificationId;
@@ -381,6 +382,43 @@ public sealed interface ServerFrame extends Frame {
 
         public KeysBundle {
             present(bundle, "bundle");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /**
+     * The answer to {@code media.upload}: the object's id, and an S3 POST form for it (post {@code fields} in order, then the
+     * file, to {@code url}) valid until {@code expiresAt} (epoch ms), for exactly the size announced ({@code maxSize}).
+     */
+    record MediaUploadGrant(MediaId mediaId, String url, Map<String, String> fields, long expiresAt, long maxSize) implements ServerFrame {
+        public static final String TYPE = "media.upload_grant";
+
+        public MediaUploadGrant {
+            present(mediaId, "media_id");
+            present(url, "url");
+            fields = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(present(fields, "fields")));
+            atLeast(expiresAt, 0, "expires_at");
+            atLeast(maxSize, 1, "max_size");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** The answer to {@code media.download}: a URL that GETs the object until {@code expiresAt} (epoch ms). */
+    record MediaDownloadGrant(MediaId mediaId, String url, long expiresAt) implements ServerFrame {
+        public static final String TYPE = "media.download_grant";
+
+        public MediaDownloadGrant {
+            present(mediaId, "media_id");
+            present(url, "url");
+            atLeast(expiresAt, 0, "expires_at");
         }
 
         @Override

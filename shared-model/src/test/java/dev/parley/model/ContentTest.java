@@ -19,18 +19,36 @@ class ContentTest {
     }
 
     @Test
-    void mediaNeedsAnHttpUrlAndMayHaveACaption() {
-        Content photo = Content.media(ContentType.IMAGE, "https://cdn.example.com/p/1.jpg", Optional.of("sunset"));
+    void mediaNeedsAnUploadedObjectOfItsKindAndMayHaveACaption() {
+        MediaRef png = new MediaRef(MediaId.random(), "image/png", 2048);
+        Content photo = Content.media(ContentType.IMAGE, png, Optional.of("sunset"));
         assertThat(photo.body()).contains("sunset");
-        assertThat(Content.media(ContentType.FILE, "http://files.example.com/a.pdf", Optional.empty()).body()).isEmpty();
+        assertThat(photo.media()).contains(png);
+        assertThat(Content.media(ContentType.FILE, png, Optional.empty()).media()).as("a file may be any type").contains(png);
+        assertThatThrownBy(() -> Content.media(ContentType.VIDEO, png, Optional.empty()))
+                .hasMessage("field 'content_type' must be video/* for video content, was image/png");
         assertThatThrownBy(() -> new Content(ContentType.VIDEO, Optional.of("x"), Optional.empty()))
-                .hasMessage("field 'media_url' is required for video content");
-        assertThatThrownBy(() -> Content.media(ContentType.AUDIO, "/relative/a.ogg", Optional.empty()))
+                .hasMessage("field 'media_id' is required for video content");
+        assertThatThrownBy(() -> new Content(ContentType.TEXT, Optional.of("x"), Optional.empty(), Optional.empty(), Optional.of(png)))
+                .hasMessage("field 'media_id' is only for image, video, audio and file content, not text");
+        assertThatThrownBy(() -> new MediaRef(MediaId.random(), "Image/PNG", 1)).hasMessageStartingWith("field 'content_type' must be a media type");
+        assertThatThrownBy(() -> new MediaRef(MediaId.random(), "image/png", 0)).hasMessage("field 'size' must be at least 1 byte, was 0");
+        assertThatThrownBy(() -> MediaId.of("../../etc/passwd")).hasMessageStartingWith("field 'media_id' must be a media id");
+        assertThat(MediaId.random()).isNotEqualTo(MediaId.random());
+    }
+
+    @Test
+    void aLinkStoredBeforeMediaGrantsIsStillReadAndChecked() {
+        Content linked = Content.linkedMedia(ContentType.IMAGE, "https://cdn.example.com/p/1.jpg", Optional.of("sunset"));
+        assertThat(linked.mediaUrl()).contains("https://cdn.example.com/p/1.jpg");
+        assertThatThrownBy(() -> Content.linkedMedia(ContentType.AUDIO, "/relative/a.ogg", Optional.empty()))
                 .hasMessage("field 'media_url' must be an absolute http or https URL");
-        assertThatThrownBy(() -> Content.media(ContentType.AUDIO, "https://h/a b", Optional.empty()))
+        assertThatThrownBy(() -> Content.linkedMedia(ContentType.AUDIO, "https://h/a b", Optional.empty()))
                 .hasMessageStartingWith("field 'media_url' is not a valid URL");
-        assertThatThrownBy(() -> Content.media(ContentType.IMAGE, "https://h/" + "x".repeat(2048), Optional.empty()))
+        assertThatThrownBy(() -> Content.linkedMedia(ContentType.IMAGE, "https://h/" + "x".repeat(2048), Optional.empty()))
                 .hasMessage("field 'media_url' must be at most 2048 characters");
+        assertThatThrownBy(() -> new Content(ContentType.IMAGE, Optional.empty(), Optional.of("https://h/x"), Optional.empty(),
+                Optional.of(new MediaRef(MediaId.random(), "image/png", 1)))).hasMessage("field 'media_url' is not allowed beside media_id");
     }
 
     @Test

@@ -160,9 +160,11 @@ class FrameCodecTest {
         assertThat(rejection(send("\"c-1\"", "{\"type\":\"text\"}")).message())
                 .isEqualTo("field 'content.body' is required for text content");
         assertThat(rejection(send("\"c-1\"", "{\"type\":\"image\",\"body\":\"x\"}")).message())
-                .isEqualTo("field 'content.media_url' is required for image content");
-        assertThat(rejection(send("\"c-1\"", "{\"type\":\"image\",\"media_url\":\"ftp://x/y\"}")).message())
-                .isEqualTo("field 'content.media_url' must be an absolute http or https URL");
+                .isEqualTo("field 'content.media_id' is required for image content");
+        assertThat(rejection(send("\"c-1\"", "{\"type\":\"image\",\"media_url\":\"https://x/y.png\"}")).message())
+                .isEqualTo("field 'content.media_url' is no longer accepted: upload the object with media.upload and send its media_id");
+        assertThat(rejection(send("\"c-1\"", "{\"type\":\"image\",\"media_id\":\"AAAAAAAAAAAAAAAAAAAAAA\",\"content_type\":\"video/mp4\",\"size\":5}"))
+                .message()).isEqualTo("field 'content.content_type' must be image/* for image content, was video/mp4");
         assertThat(rejection(send("\"c-1\"", "{\"type\":\"gif\",\"body\":\"x\"}")).message())
                 .isEqualTo("field 'content.type' must be one of text, image, video, audio, file, ciphertext, void, was 'gif'");
         assertThat(rejection(send("\"c-1\"", "{\"type\":\"void\"}")).message())

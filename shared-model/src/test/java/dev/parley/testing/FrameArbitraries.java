@@ -159,6 +159,9 @@ public final class FrameArbitraries {
         all.add(deviceKeys().map(ClientFrame.KeysUpload::new));
         all.add(Arbitraries.just(new ClientFrame.KeysCount()));
         all.add(Combinators.combine(userIds(), deviceIds().optional()).as(ClientFrame.KeysFetch::new));
+        all.add(Combinators.combine(Arbitraries.of("image/jpeg", "video/mp4", "application/octet-stream"), Arbitraries.longs().between(1, 1L << 40),
+                conversationIds().optional()).as(ClientFrame.MediaUpload::new));
+        all.add(Arbitraries.create(dev.parley.model.MediaId::random).map(ClientFrame.MediaDownload::new));
         all.add(Arbitraries.just(new ClientFrame.Ping()));
         return all;
     }
@@ -200,6 +203,12 @@ public final class FrameArbitraries {
         all.add(userIds().map(ServerFrame.IdentityChanged::new));
         all.add(Combinators.combine(userIds(), base64Bytes(ClientFrame.KeysUpload.EC_KEY_BYTES, ClientFrame.KeysUpload.EC_KEY_TYPE),
                 bundleDevices().list().ofMaxSize(4)).as((user, identity, devices) -> new ServerFrame.KeysBundle(new KeyBundle(user, identity, devices))));
+        Arbitrary<java.util.Map<String, String>> formFields = Arbitraries.maps(Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(20),
+                text(60)).ofMaxSize(8);
+        all.add(Combinators.combine(Arbitraries.create(dev.parley.model.MediaId::random), text(80).filter(t -> !t.isEmpty()), formFields,
+                timestamps(), Arbitraries.longs().between(1, 1L << 40)).as(ServerFrame.MediaUploadGrant::new));
+        all.add(Combinators.combine(Arbitraries.create(dev.parley.model.MediaId::random), text(80).filter(t -> !t.isEmpty()), timestamps())
+                .as(ServerFrame.MediaDownloadGrant::new));
         all.add(Arbitraries.just(new ServerFrame.Pong()));
         all.add(Combinators.combine(Arbitraries.of(ErrorCode.class).filter(code -> code != ErrorCode.DEVICES_CHANGED), text(200), text(100).optional())
                 .as(ServerFrame.Error::new));

@@ -81,8 +81,9 @@ public final class ModelArbitraries {
                 .as((type, body) -> new Content(type, Optional.of(body), Optional.empty()));
         Arbitrary<Content> media = Combinators.combine(
                         Arbitraries.of(ContentType.IMAGE, ContentType.VIDEO, ContentType.AUDIO, ContentType.FILE),
-                        mediaUrls(), text(50).optional())
-                .as((type, url, caption) -> Content.media(type, url, caption));
+                        Arbitraries.of("jpeg", "mp4", "ogg", "pdf"), Arbitraries.longs().between(1, 100L << 20), text(50).optional())
+                .as((type, subtype, size, caption) -> Content.media(type, new dev.parley.model.MediaRef(dev.parley.model.MediaId.random(),
+                        (type == ContentType.FILE ? "application" : type.wireName()) + "/" + subtype, size), caption));
         return Arbitraries.oneOf(textual, media, envelopeContents());
     }
 
