@@ -19,10 +19,13 @@ public final class FrameLimitSettings {
     public static final String FRAMES = "PARLEY_LIMIT_FRAMES";
     public static final String KEY_FETCHES = "PARLEY_LIMIT_KEY_FETCHES";
     public static final String KEY_FETCHES_OF_ONE_USER = "PARLEY_LIMIT_KEY_FETCHES_OF_ONE_USER";
+    public static final String MEDIA_GRANTS = "PARLEY_LIMIT_MEDIA_GRANTS";
+    public static final String MEDIA_BYTES = "PARLEY_LIMIT_MEDIA_BYTES";
     public static final String CONNECTIONS_PER_USER = "PARLEY_LIMIT_CONNECTIONS_PER_USER";
     /** The names settings use for each (the stack's context and run-local's option), to their variables. */
     public static final Map<String, String> NAMES = Map.of("messages", MESSAGES, "creations", CREATIONS, "presence", PRESENCE, "reads", READS,
-            "frames", FRAMES, "key_fetches", KEY_FETCHES, "key_fetches_of_one_user", KEY_FETCHES_OF_ONE_USER, "connections_per_user", CONNECTIONS_PER_USER);
+            "frames", FRAMES, "key_fetches", KEY_FETCHES, "key_fetches_of_one_user", KEY_FETCHES_OF_ONE_USER, "media_grants", MEDIA_GRANTS,
+            "media_bytes", MEDIA_BYTES, "connections_per_user", CONNECTIONS_PER_USER);
 
     private FrameLimitSettings() {
     }
@@ -32,7 +35,7 @@ public final class FrameLimitSettings {
         return new FrameLimits.Settings(limit(MESSAGES, defaults.messages()), limit(CREATIONS, defaults.creations()),
                 limit(PRESENCE, defaults.presence()), limit(READS, defaults.reads()), limit(FRAMES, defaults.frames()),
                 limit(KEY_FETCHES, defaults.keyFetches()), limit(KEY_FETCHES_OF_ONE_USER, defaults.keyFetchesOfOneUser()),
-                connections(defaults.connectionsPerUser()));
+                limit(MEDIA_GRANTS, defaults.mediaGrants()), limit(MEDIA_BYTES, defaults.mediaBytes()), connections(defaults.connectionsPerUser()));
     }
 
     /** The variables for Parley's defaults, as the manifest gives them to the frame functions. */
@@ -54,6 +57,8 @@ public final class FrameLimitSettings {
         environment.put(FRAMES, settings.frames().toString());
         environment.put(KEY_FETCHES, settings.keyFetches().toString());
         environment.put(KEY_FETCHES_OF_ONE_USER, settings.keyFetchesOfOneUser().toString());
+        environment.put(MEDIA_GRANTS, settings.mediaGrants().toString());
+        environment.put(MEDIA_BYTES, settings.mediaBytes().toString());
         environment.put(CONNECTIONS_PER_USER, Integer.toString(settings.connectionsPerUser()));
         return environment;
     }

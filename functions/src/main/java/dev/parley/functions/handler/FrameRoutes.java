@@ -9,6 +9,7 @@ import dev.parley.functions.usecase.Devices;
 import dev.parley.functions.usecase.FrameLimits;
 import dev.parley.functions.usecase.Inboxes;
 import dev.parley.functions.usecase.Keys;
+import dev.parley.functions.usecase.Media;
 import dev.parley.ports.KeyDirectory;
 import dev.parley.functions.usecase.NotificationPushSettings;
 import dev.parley.functions.usecase.Presence;
@@ -42,11 +43,13 @@ final class FrameRoutes {
     private final NotificationPushSettings notificationPush;
     private final FrameLimits limits;
     private final Keys keys;
+    private final Media media;
 
     FrameRoutes(Connections connections, SendMessage sending, Conversations conversations, Receipts receipts, SyncAndHistory sync,
                 Devices devices, Presence presence, Typing typing, Inboxes inboxes, NotificationPushSettings notificationPush, FrameLimits limits,
-                Keys keys) {
+                Keys keys, Media media) {
         this.connections = connections;
+        this.media = media;
         this.keys = keys;
         this.limits = limits;
         this.notificationPush = notificationPush;
@@ -64,13 +67,14 @@ final class FrameRoutes {
     static FrameRoutes over(ConversationRepository conversations, MessageLog messages, ConnectionRegistry registry, Delivery delivery,
                             FrameCodec codec, Clock clock, Backoff backoff, Optional<MessageLog.FastPathOffer> fastPath,
                             Devices devices, PresenceSubscriptions subscriptions, Inbox inbox, Duration connectionLease, Duration typingInterval,
-                            NotificationPushSettings notificationPush, FrameLimits limits, KeyDirectory keyDirectory) {
+                            NotificationPushSettings notificationPush, FrameLimits limits, KeyDirectory keyDirectory, Media media) {
         Presence presence = new Presence(registry, subscriptions, conversations, delivery, codec, clock);
-        return new FrameRoutes(new Connections(registry, clock, presence, connectionLease), new SendMessage(messages, conversations, keyDirectory, delivery, codec, clock, fastPath),
+        return new FrameRoutes(new Connections(registry, clock, presence, connectionLease),
+                new SendMessage(messages, conversations, keyDirectory, media, delivery, codec, clock, fastPath),
                 new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
                 new SyncAndHistory(conversations, messages, delivery, codec), devices, presence,
                 new Typing(conversations, registry, delivery, codec, clock, typingInterval), new Inboxes(inbox, delivery, codec), notificationPush, limits,
-                new Keys(keyDirectory, conversations, delivery, codec));
+                new Keys(keyDirectory, conversations, delivery, codec), media);
     }
 
     /** Takes the frame from its rate limit, if it has one: over it, nothing of the frame is done ({@link FrameLimits}). */
@@ -120,6 +124,8 @@ final class FrameRoutes {
             case ClientFrame.KeysUpload upload -> Optional.of(keys.upload(caller, upload));
             case ClientFrame.KeysCount ignored -> Optional.of(keys.count(caller));
             case ClientFrame.KeysFetch fetch -> Optional.of(keys.fetch(caller, fetch));
+            case ClientFrame.MediaUpload upload -> Optional.of(media.upload(caller, upload));
+            case ClientFrame.MediaDownload download -> Optional.of(media.download(caller, download));
             case ClientFrame.NotificationAck ack -> {
                 inboxes.acknowledge(caller, ack);
                 yield Optional.empty();

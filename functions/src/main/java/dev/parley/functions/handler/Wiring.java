@@ -166,6 +166,14 @@ final class Wiring {
                 dev.parley.functions.retry.Backoff.DYNAMODB);
     }
 
+    /** Media in the deployment's bucket: the frame functions' only. */
+    dev.parley.functions.usecase.Media media() {
+        var bucket = dev.parley.functions.config.MediaSettings.bucket(config);
+        var store = new dev.parley.functions.store.S3MediaStore(bucket.signing(), () -> dev.parley.functions.config.MediaSettings.client(bucket),
+                () -> dev.parley.functions.config.MediaSettings.presigner(bucket), clock);
+        return new dev.parley.functions.usecase.Media(store, conversations(), dev.parley.functions.config.MediaSettings.maxBytes());
+    }
+
     dev.parley.functions.usecase.FrameLimits frameLimits() {
         return new dev.parley.functions.usecase.FrameLimits(new dev.parley.functions.store.DynamoRateLimits(dynamo,
                 ParleyConfig.table(ParleyConfig.LIMITS_TABLE)), dev.parley.functions.config.FrameLimitSettings.fromEnvironment(), clock);

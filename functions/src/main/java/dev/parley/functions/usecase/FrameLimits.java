@@ -38,10 +38,12 @@ public final class FrameLimits {
      * The limits: a user's sends (Signal's bucket: 60, refilled one a second), conversation creations and presence requests;
      * a connection's read-heavy frames (sync, history, conversation and inbox pages) and its frames of any kind (in memory,
      * per environment); the key fetches a user makes, and those made of one user's keys, by anyone (each claims a one-time
-     * key of every device: docs/e2e.md); and the most connections a user may hold at once.
+     * key of every device: docs/e2e.md); the media upload grants a user asks for, and their bytes; and the most connections a
+     * user may hold at once.
      */
     public record Settings(RateLimits.Limit messages, RateLimits.Limit creations, RateLimits.Limit presence, RateLimits.Limit reads,
-                           RateLimits.Limit frames, RateLimits.Limit keyFetches, RateLimits.Limit keyFetchesOfOneUser, int connectionsPerUser) {
+                           RateLimits.Limit frames, RateLimits.Limit keyFetches, RateLimits.Limit keyFetchesOfOneUser, RateLimits.Limit mediaGrants,
+                           RateLimits.Limit mediaBytes, int connectionsPerUser) {
         /**
          * Key fetches: a user may fetch 1,200 bundles in 20 minutes (enough to start sessions with every member of a
          * 1,024-member group at once), and one user's keys may be fetched 200 times in 400 s by everyone together (a burst of
@@ -50,9 +52,12 @@ public final class FrameLimits {
          */
         public static final RateLimits.Limit DEFAULT_KEY_FETCHES = RateLimits.Limit.parse("1/1200");
         public static final RateLimits.Limit DEFAULT_KEY_FETCHES_OF_ONE_USER = RateLimits.Limit.parse("0.5/200");
+        /** Media upload grants: Signal's, 50 at once then one every 1.2 s; and bytes granted, 1 GB a day (Signal's daily cap). */
+        public static final RateLimits.Limit DEFAULT_MEDIA_GRANTS = new RateLimits.Limit(1 / 1.2, 50);
+        public static final RateLimits.Limit DEFAULT_MEDIA_BYTES = new RateLimits.Limit((1L << 30) / 86_400.0, 1L << 30);
         public static final Settings DEFAULTS = new Settings(RateLimits.Limit.parse("1/60"), RateLimits.Limit.parse("0.1/20"),
                 RateLimits.Limit.parse("1/30"), RateLimits.Limit.parse("10/50"), RateLimits.Limit.parse("50/200"), DEFAULT_KEY_FETCHES,
-                DEFAULT_KEY_FETCHES_OF_ONE_USER, 10);
+                DEFAULT_KEY_FETCHES_OF_ONE_USER, DEFAULT_MEDIA_GRANTS, DEFAULT_MEDIA_BYTES, 10);
 
         public Settings {
             if (connectionsPerUser < 1) {
@@ -60,10 +65,11 @@ public final class FrameLimits {
             }
         }
 
-        /** The key fetches' default limits with these others. */
+        /** The key fetches' and media's default limits with these others. */
         public Settings(RateLimits.Limit messages, RateLimits.Limit creations, RateLimits.Limit presence, RateLimits.Limit reads,
                         RateLimits.Limit frames, int connectionsPerUser) {
-            this(messages, creations, presence, reads, frames, DEFAULT_KEY_FETCHES, DEFAULT_KEY_FETCHES_OF_ONE_USER, connectionsPerUser);
+            this(messages, creations, presence, reads, frames, DEFAULT_KEY_FETCHES, DEFAULT_KEY_FETCHES_OF_ONE_USER, DEFAULT_MEDIA_GRANTS,
+                    DEFAULT_MEDIA_BYTES, connectionsPerUser);
         }
     }
 
@@ -109,6 +115,10 @@ public final class FrameLimits {
             case ClientFrame.KeysFetch fetch -> {
                 take("keys#" + caller.user().value(), settings.keyFetches(), "key fetches");
                 take("keys-of#" + fetch.userId().value(), settings.keyFetchesOfOneUser(), "fetches of this user's keys");
+            }
+            case ClientFrame.MediaUpload upload -> {
+                take("media#" + caller.user().value(), settings.mediaGrants(), "media upload grants");
+                take(limits, "media-bytes#" + caller.user().value(), upload.size(), settings.mediaBytes(), "bytes of media uploads");
             }
             default -> {
                 // One write or less each: not limited per frame (above).
@@ -160,7 +170,11 @@ public final class FrameLimits {
     }
 
     private void take(RateLimits counter, String bucket, RateLimits.Limit limit, String what) {
-        Optional<Duration> wait = counter.take(bucket, 1, limit, clock.instant());
+        take(counter, bucket, 1, limit, what);
+    }
+
+    private void take(RateLimits counter, String bucket, double cost, RateLimits.Limit limit, String what) {
+        Optional<Duration> wait = counter.take(bucket, cost, limit, clock.instant());
         if (wait.isPresent()) {
             throw overLimit(what, limit, wait.get());
         }

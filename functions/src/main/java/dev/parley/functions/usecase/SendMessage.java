@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code message.send}: stores the message as its conversation's next seq (idempotent on its client
  * id), acknowledges it, and, on the fast path, delivers it to the live connections itself. A send with envelopes is first
- * checked against the recipients' devices ({@link EnvelopeCheck}): refused, nothing is stored.
+ * checked against the recipients' devices ({@link EnvelopeCheck}), a media message against its object ({@link Media}):
+ * refused, nothing is stored.
  * <p>
  * The fast path (docs/functions.md): for a conversation of at most {@link MessageLog.FastPathOffer#maxMembers}
  * members (and as many live connections), the message is stored stamped with the end of the fast path's window; once it is stored
@@ -60,6 +61,7 @@ public final class SendMessage {
 
     private final MessageLog messages;
     private final EnvelopeCheck envelopeCheck;
+    private final Media media;
     private final ConversationRepository conversations;
     private final Delivery delivery;
     private final FrameCodec codec;
@@ -68,9 +70,10 @@ public final class SendMessage {
     private final Optional<MessageLog.FastPathOffer> fastPath;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
-    public SendMessage(MessageLog messages, ConversationRepository conversations, KeyDirectory keys, Delivery delivery, FrameCodec codec, Clock clock,
-                       Optional<MessageLog.FastPathOffer> fastPath) {
+    public SendMessage(MessageLog messages, ConversationRepository conversations, KeyDirectory keys, Media media, Delivery delivery, FrameCodec codec,
+                       Clock clock, Optional<MessageLog.FastPathOffer> fastPath) {
         this.envelopeCheck = new EnvelopeCheck(keys, conversations);
+        this.media = media;
         this.messages = messages;
         this.conversations = conversations;
         this.delivery = delivery;
@@ -93,6 +96,7 @@ public final class SendMessage {
         MessageLog.Appended appended;
         try {
             send.content().envelopes().ifPresent(envelopes -> envelopeCheck.require(caller, send.conversationId(), envelopes));
+            send.content().media().ifPresent(object -> media.requireSendable(caller, send.conversationId(), object));
             appended = messages.append(send.conversationId(), send.id(), caller.user(), caller.device(),
                     Optional.of(caller.connection()), send.content(), clock.millis(), fastPath, send.resend(), admission);
         } catch (RuntimeException refused) {

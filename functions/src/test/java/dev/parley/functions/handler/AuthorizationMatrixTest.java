@@ -76,7 +76,9 @@ class AuthorizationMatrixTest {
             new FrameCodec(), clock, Backoff.DYNAMODB, Optional.empty(), new Devices(pushDevices, new RecordingPushService(), conversations),
             new InMemoryPresenceSubscriptions(), inbox, ParleyConfig.DEFAULT_CONNECTION_LEASE, Duration.ofSeconds(3),
             new NotificationPushSettings(pushDevices, PublishSettings.parse(PublishSettings.DEFAULT_CATEGORIES, "{}").categories()),
-            new FrameLimits(new InMemoryRateLimits(), FrameLimits.Settings.DEFAULTS, clock), new dev.parley.testsupport.ports.InMemoryKeyDirectory());
+            new FrameLimits(new InMemoryRateLimits(), FrameLimits.Settings.DEFAULTS, clock), new dev.parley.testsupport.ports.InMemoryKeyDirectory(),
+            new dev.parley.functions.usecase.Media(new dev.parley.testsupport.ports.InMemoryMediaStore(clock), conversations,
+                    dev.parley.functions.usecase.Media.DEFAULT_MAX_BYTES));
 
     private final Caller alice = caller(ALICE);
     /** How many frames each connection had been posted when the test's own frame came. */

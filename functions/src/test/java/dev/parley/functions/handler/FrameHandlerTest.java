@@ -56,7 +56,8 @@ class FrameHandlerTest {
                         new dev.parley.testsupport.ports.InMemoryPushDevices(), dev.parley.functions.config.PublishSettings.parse(
                                 dev.parley.functions.config.PublishSettings.DEFAULT_CATEGORIES, "{}").categories()),
                 new dev.parley.functions.usecase.FrameLimits(new dev.parley.ports.InMemoryRateLimits(), limits, clock),
-                new dev.parley.testsupport.ports.InMemoryKeyDirectory()));
+                new dev.parley.testsupport.ports.InMemoryKeyDirectory(), new dev.parley.functions.usecase.Media(
+                        new dev.parley.testsupport.ports.InMemoryMediaStore(clock), conversations, dev.parley.functions.usecase.Media.DEFAULT_MAX_BYTES)));
     }
 
     @Test

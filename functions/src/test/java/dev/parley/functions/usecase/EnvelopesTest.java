@@ -41,7 +41,7 @@ class EnvelopesTest {
     private static final DeviceId LAPTOP = DeviceId.of("laptop");
     private static final DeviceId TABLET = DeviceId.of("tablet");
     private final Fixture world = new Fixture();
-    private final SendMessage sending = new SendMessage(world.messages, world.conversations, world.keys, world.delivery, world.codec, world.clock,
+    private final SendMessage sending = new SendMessage(world.messages, world.conversations, world.keys, world.media, world.delivery, world.codec, world.clock,
             Optional.of(new MessageLog.FastPathOffer(Duration.ofMillis(100), 64)));
     private final ConversationId chat = world.conversations.createIfAbsent(Conversation.direct(ALICE, BOB), ALICE).conversation().id();
 

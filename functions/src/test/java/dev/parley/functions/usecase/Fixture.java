@@ -31,6 +31,8 @@ final class Fixture {
     final InMemoryConversations conversations = new InMemoryConversations();
     final InMemoryMessageLog messages = new InMemoryMessageLog(conversations);
     final dev.parley.testsupport.ports.InMemoryKeyDirectory keys = new dev.parley.testsupport.ports.InMemoryKeyDirectory();
+    final dev.parley.testsupport.ports.InMemoryMediaStore mediaStore = new dev.parley.testsupport.ports.InMemoryMediaStore(clock);
+    final Media media = new Media(mediaStore, conversations, Media.DEFAULT_MAX_BYTES);
     /** Every user of the world has one device registered for push, the default one (the device a connection is on unless named). */
     final dev.parley.testsupport.ports.InMemoryPushDevices pushDevices = new dev.parley.testsupport.ports.InMemoryPushDevices();
     final InMemoryConnectionRegistry registry = new InMemoryConnectionRegistry(pushDevices);

@@ -112,7 +112,7 @@ class FrameLimitsTest {
         FrameLimits.Settings defaults = FrameLimits.Settings.DEFAULTS;
         FrameLimits limits = new FrameLimits(new dev.parley.ports.InMemoryRateLimits(), new FrameLimits.Settings(defaults.messages(),
                 defaults.creations(), defaults.presence(), defaults.reads(), defaults.frames(), RateLimits.Limit.parse("1/3"),
-                RateLimits.Limit.parse("1/4"), defaults.connectionsPerUser()), clock);
+                RateLimits.Limit.parse("1/4"), defaults.mediaGrants(), defaults.mediaBytes(), defaults.connectionsPerUser()), clock);
         Caller carol = new Caller(UserId.of("carol"), DeviceId.DEFAULT, ConnectionId.of("carol-phone"));
         ClientFrame.KeysFetch ofBob = new ClientFrame.KeysFetch(UserId.of("bob"), java.util.Optional.empty());
         ClientFrame.KeysFetch ofDave = new ClientFrame.KeysFetch(UserId.of("dave"), java.util.Optional.empty());
@@ -126,5 +126,25 @@ class FrameLimitsTest {
         assertThatThrownBy(() -> limits.admit(carol, ofBob)).as("bob's keys: 4 a window, whoever fetches")
                 .isInstanceOf(dev.parley.model.RateLimitedException.class).hasMessageContaining("fetches of this user's keys");
         assertThat(defaults.keyFetches().burst()).as("a 1,024-member group's sessions at once").isGreaterThanOrEqualTo(1023);
+    }
+
+    @Test
+    void mediaGrantsAreLimitedInNumberAndInBytesPerUser() {
+        FrameLimits.Settings defaults = FrameLimits.Settings.DEFAULTS;
+        FrameLimits limits = new FrameLimits(new dev.parley.ports.InMemoryRateLimits(), new FrameLimits.Settings(defaults.messages(),
+                defaults.creations(), defaults.presence(), defaults.reads(), defaults.frames(), defaults.keyFetches(), defaults.keyFetchesOfOneUser(),
+                RateLimits.Limit.parse("1/3"), RateLimits.Limit.parse("1/1000"), defaults.connectionsPerUser()), clock);
+        ClientFrame.MediaUpload small = new ClientFrame.MediaUpload("image/png", 100, java.util.Optional.empty());
+        for (int i = 0; i < 3; i++) {
+            limits.admit(ALICE, small);
+        }
+        assertThatThrownBy(() -> limits.admit(ALICE, small)).as("3 grants a window")
+                .isInstanceOf(dev.parley.model.RateLimitedException.class).hasMessageContaining("media upload grants");
+        Caller carol = new Caller(UserId.of("carol"), DeviceId.DEFAULT, ConnectionId.of("carol-phone"));
+        limits.admit(carol, new ClientFrame.MediaUpload("image/png", 950, java.util.Optional.empty()));
+        assertThatThrownBy(() -> limits.admit(carol, small)).as("950 of 1,000 bytes taken: 100 more is over")
+                .isInstanceOf(dev.parley.model.RateLimitedException.class).hasMessageContaining("bytes of media uploads");
+        assertThat(defaults.mediaBytes().burst()).as("Signal's 1 GB a day").isEqualTo(1L << 30);
+        assertThat(defaults.mediaBytes().window()).isEqualTo(java.time.Duration.ofDays(1));
     }
 }

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 
 class SendMessageTest {
     private final Fixture world = new Fixture();
-    private final SendMessage sending = new SendMessage(world.messages, world.conversations, world.keys, world.delivery, world.codec, world.clock, Optional.empty());
+    private final SendMessage sending = new SendMessage(world.messages, world.conversations, world.keys, world.media, world.delivery, world.codec, world.clock, Optional.empty());
     private final ConversationId chat = world.conversations.createIfAbsent(Conversation.direct(ALICE, BOB), ALICE).conversation().id();
     private final Caller alice = Fixture.caller(ALICE, "alice-phone");
 
@@ -73,7 +73,7 @@ class SendMessageTest {
     // ---- the fast path ----------------------------------------------------------------------------------
 
     private SendMessage fast(Fixture on, int maxConnections) {
-        return new SendMessage(on.messages, on.conversations, on.keys, on.delivery, on.codec, on.clock,
+        return new SendMessage(on.messages, on.conversations, on.keys, on.media, on.delivery, on.codec, on.clock,
                 Optional.of(new MessageLog.FastPathOffer(Duration.ofMillis(100), maxConnections)));
     }
 
@@ -159,7 +159,7 @@ class SendMessageTest {
                 return super.append(conversation, id, sender, device, senderConnection, content, serverTimestamp, fastPath, resend, admission);
             }
         };
-        SendMessage sendingAtOnce = new SendMessage(storing, world.conversations, world.keys, new Delivery(watched, world.poster, world.clock, 32), world.codec,
+        SendMessage sendingAtOnce = new SendMessage(storing, world.conversations, world.keys, world.media, new Delivery(watched, world.poster, world.clock, 32), world.codec,
                 world.clock, Optional.of(new MessageLog.FastPathOffer(Duration.ofMillis(100), 64)));
 
         SendMessage.Sent sent = sendingAtOnce.send(phone, send(ClientMessageId.random(), chat, "hi"));
@@ -209,7 +209,7 @@ class SendMessageTest {
                 return appended;
             }
         };
-        SendMessage late = new SendMessage(slowStore, world.conversations, world.keys, world.delivery, world.codec, world.clock,
+        SendMessage late = new SendMessage(slowStore, world.conversations, world.keys, world.media, world.delivery, world.codec, world.clock,
                 Optional.of(new MessageLog.FastPathOffer(Duration.ofMillis(100), 64)));
 
         SendMessage.Sent sent = late.send(phone, send(ClientMessageId.random(), chat, "hi"));
@@ -286,7 +286,7 @@ class SendMessageTest {
         Fixture broken = new Fixture();
         ConversationId brokenChat = broken.conversations.createIfAbsent(Conversation.direct(ALICE, BOB), ALICE).conversation().id();
         Caller brokenPhone = broken.online(ALICE, "alice-phone");
-        SendMessage lookupFails = new SendMessage(broken.messages, broken.conversations, broken.keys,
+        SendMessage lookupFails = new SendMessage(broken.messages, broken.conversations, broken.keys, broken.media,
                 new Delivery(new DelegatingConnectionRegistry(broken.registry) {
                     @Override
                     public Map<UserId, dev.parley.ports.ConnectionRegistry.Reach> reach(java.util.Collection<UserId> users, java.time.Instant now) {
