@@ -1,11 +1,13 @@
 package dev.parley.local;
 
 import dev.parley.functions.config.FrameLimitSettings;
+import dev.parley.functions.config.MediaSettings;
 import dev.parley.functions.config.ParleyConfig;
 import dev.parley.functions.config.PublishSettings;
 import dev.parley.local.httpapi.HttpApiGateway;
 import dev.parley.local.httpapi.LocalPublishers;
 import dev.parley.local.httpapi.SigV4Verifier;
+import dev.parley.local.s3.S3Emulator;
 import dev.parley.local.sqs.SqsEmulator;
 import dev.parley.local.sqs.SqsEventSourceMapping;
 import dev.parley.ports.RateLimits;
@@ -65,7 +67,7 @@ public final class LocalCloud implements Callable<Integer> {
      * that a port added here reaches them all.
      */
     public static final List<String> FREE_PORTS = List.of("--dynamodb-port", "0", "--websocket-port", "0", "--sns-port", "0", "--http-port", "0",
-            "--sqs-port", "0", "--console-port", "0");
+            "--sqs-port", "0", "--s3-port", "0", "--console-port", "0");
 
     @Option(names = "--dynamodb-port", defaultValue = "8000", description = "DynamoDB and DynamoDB Streams (default: ${DEFAULT-VALUE}; 0 picks a free port).")
     int dynamoDbPort;
@@ -80,6 +82,10 @@ public final class LocalCloud implements Callable<Integer> {
     @Option(names = "--sqs-port", defaultValue = "9324",
             description = "SQS (the notification redelivery timers; default: ${DEFAULT-VALUE}; 0 picks a free port).")
     int sqsPort;
+
+    @Option(names = "--s3-port", defaultValue = "9000",
+            description = "S3 (the media bucket: uploads and downloads through signed grants; default: ${DEFAULT-VALUE}; 0 picks a free port).")
+    int s3Port;
 
     @Option(names = "--redelivery-timeout-seconds", paramLabel = "S",
             description = "How long a device has to acknowledge a notification before it is sent again, doubled each time (default: the"
@@ -204,6 +210,7 @@ public final class LocalCloud implements Callable<Integer> {
     private LambdaRuntime runtime;
     private HttpApiGateway httpApi;
     private SqsEmulator sqs;
+    private S3Emulator s3;
     private final List<SqsEventSourceMapping> queueMappings = new ArrayList<>();
     private final List<StreamEventSourceMapping> mappings = new ArrayList<>();
 
@@ -237,6 +244,11 @@ public final class LocalCloud implements Callable<Integer> {
     /** The SQS emulator (none when the manifest has no queue). */
     public Optional<SqsEmulator> sqs() {
         return Optional.ofNullable(sqs);
+    }
+
+    /** The local S3 (none when the manifest has no bucket). */
+    public Optional<S3Emulator> s3() {
+        return Optional.ofNullable(s3);
     }
 
     /** Whether every SQS mapping is between batches. */
@@ -328,6 +340,11 @@ public final class LocalCloud implements Callable<Integer> {
         if (!manifest.queues().isEmpty()) {
             sqs = start(() -> SqsEmulator.start(host, sqsPort, manifest.queues()));
             reports.add(ComponentReport.running("SQS (ElasticMQ)", sqs.endpoint() + "  (" + manifest.queues().size() + " queues from the manifest)"));
+        }
+        if (!manifest.buckets().isEmpty()) {
+            s3 = start(() -> S3Emulator.start(host, s3Port, manifest.buckets()));
+            reports.add(ComponentReport.running("S3 (S3Proxy)", s3.endpoint() + "  (" + manifest.buckets().size()
+                    + " bucket from the manifest, in memory; objects past their retention swept hourly)"));
         }
         runtime = start(() -> new LambdaRuntime(killSwitch));
         gateway = start(() -> WebSocketGateway.builder(manifest, runtime).host(host).port(webSocketPort).principals(principals)
@@ -444,6 +461,12 @@ public final class LocalCloud implements Callable<Integer> {
         environment.computeIfPresent(ParleyConfig.FCM_APPLICATION_ARN, (name, value) -> fcmApplication);
         environment.computeIfPresent(ParleyConfig.APNS_APPLICATION_ARN, (name, value) -> apnsApplication);
         environment.put(ParleyConfig.MANAGEMENT_ENDPOINT, gateway.managementEndpoint().toString());
+        if (s3 != null && environment.containsKey(MediaSettings.BUCKET)) {
+            // The local S3 checks signatures: the functions that sign media grants get the one key pair it accepts.
+            environment.put(MediaSettings.S3_ENDPOINT, s3.endpoint().toString());
+            environment.put(MediaSettings.S3_ACCESS_KEY_ID, S3Emulator.ACCESS_KEY_ID);
+            environment.put(MediaSettings.S3_SECRET_ACCESS_KEY, S3Emulator.SECRET_ACCESS_KEY);
+        }
         if (pushWindowMs != null) {
             environment.computeIfPresent(ParleyConfig.PUSH_WINDOW_MS, (name, value) -> Long.toString(pushWindowMs));
         }
@@ -503,7 +526,7 @@ public final class LocalCloud implements Callable<Integer> {
             reports = startComponents();
         } catch (Servers.PortInUseException e) {
             stopComponents();
-            spec.commandLine().getErr().println("error: " + e.getMessage() + " (--dynamodb-port, --websocket-port, --sns-port, --sqs-port, --http-port and --console-port choose them; 0 picks a free one)");
+            spec.commandLine().getErr().println("error: " + e.getMessage() + " (--dynamodb-port, --websocket-port, --sns-port, --sqs-port, --s3-port, --http-port and --console-port choose them; 0 picks a free one)");
             return 1;
         } catch (RuntimeException e) {
             stopComponents();

@@ -43,6 +43,10 @@ public final class ParleyManifest {
     public static final String PUBLISHES = "parley-publishes";
     public static final String LIMITS = "parley-limits";
     public static final String KEYS = "parley-keys";
+    /** The media bucket's logical name (the local cloud's bucket; on AWS, CloudFormation names it). */
+    public static final String MEDIA = "parley-media";
+    /** How long media objects stay: the seeds' 30 days (the stack's parley:mediaRetentionDays overrides it). */
+    public static final Duration MEDIA_RETENTION = Duration.ofDays(30);
     public static final String REDELIVERY = "parley-redelivery";
     public static final String REDELIVERY_DEAD = "parley-redelivery-dead";
 
@@ -88,6 +92,9 @@ public final class ParleyManifest {
         frames.putAll(FrameLimitSettings.defaultEnvironment());
         frames.put(ParleyConfig.LIMITS_TABLE, LIMITS);
         frames.put(ParleyConfig.KEYS_TABLE, KEYS);
+        // Media: grants signed for the media bucket (the stack names it and grants its media prefix), objects up to the maximum.
+        frames.put(dev.parley.functions.config.MediaSettings.BUCKET, MEDIA);
+        frames.put(dev.parley.functions.config.MediaSettings.MAX_BYTES, Long.toString(dev.parley.functions.usecase.Media.DEFAULT_MAX_BYTES));
         // A ping renews the lease $connect starts (scripts/run-local --connection-lease-ms overrides it).
         String lease = Long.toString(ParleyConfig.DEFAULT_CONNECTION_LEASE.toMillis());
         frames.put(ParleyConfig.CONNECTION_LEASE_MS, lease);
@@ -165,7 +172,7 @@ public final class ParleyManifest {
         functions.add(new FunctionSpec("redelivery", RedeliveryHandler.class.getName(), 512, Duration.ofSeconds(30), redelivery,
                 new Trigger.QueueMapping(REDELIVERY, 10, Duration.ZERO), Map.of(INBOX, TableAccess.READ_WRITE, CONNECTIONS, TableAccess.READ_WRITE),
                 true));
-        return new Manifest(functions, tables(), queues());
+        return new Manifest(functions, tables(), queues(), buckets());
     }
 
     /**
@@ -175,6 +182,11 @@ public final class ParleyManifest {
     static List<QueueSpec> queues() {
         return List.of(new QueueSpec(REDELIVERY_DEAD, Duration.ofSeconds(30), Optional.empty()),
                 new QueueSpec(REDELIVERY, Duration.ofSeconds(180), Optional.of(new QueueSpec.DeadLetters(REDELIVERY_DEAD, 5))));
+    }
+
+    /** The media bucket: objects go after the retention (docs/media.md). */
+    static List<BucketSpec> buckets() {
+        return List.of(new BucketSpec(MEDIA, MEDIA_RETENTION));
     }
 
     /** Each table as its owner in {@code store} describes it: the same constants the stores read and write. */

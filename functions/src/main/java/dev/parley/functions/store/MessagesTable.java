@@ -9,6 +9,8 @@ import dev.parley.model.DeviceAddress;
 import dev.parley.model.DeviceEnvelope;
 import dev.parley.model.DeviceId;
 import dev.parley.model.EnvelopeKind;
+import dev.parley.model.MediaId;
+import dev.parley.model.MediaRef;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.model.WireEnum;
@@ -49,6 +51,8 @@ public final class MessagesTable {
     static final String CONTENT_MEDIA_URL = "mediaUrl";
     /** End-to-end content's envelopes: a list of maps, each {@code {user, device, registrationId, kind, body}}. */
     static final String CONTENT_ENVELOPES = "envelopes";
+    /** A media message's object: {@code {id, type, size}}. */
+    static final String CONTENT_MEDIA = "media";
 
     private MessagesTable() {
     }
@@ -148,7 +152,7 @@ public final class MessagesTable {
         return SCHEMA.mapToItem(item);
     }
 
-    /** A message's content as a map attribute: {@code {type, body?, mediaUrl?, envelopes?}}. */
+    /** A message's content as a map attribute: {@code {type, body?, mediaUrl?, media?, envelopes?}}. */
     static final class ContentConverter implements AttributeConverter<Content> {
         static final ContentConverter INSTANCE = new ContentConverter();
 
@@ -158,6 +162,8 @@ public final class MessagesTable {
             map.put(CONTENT_TYPE, AttributeValue.fromS(content.type().wireName()));
             content.body().ifPresent(body -> map.put(CONTENT_BODY, AttributeValue.fromS(body)));
             content.mediaUrl().ifPresent(url -> map.put(CONTENT_MEDIA_URL, AttributeValue.fromS(url)));
+            content.media().ifPresent(media -> map.put(CONTENT_MEDIA, AttributeValue.fromM(Map.of("id", AttributeValue.fromS(media.id().value()),
+                    "type", AttributeValue.fromS(media.contentType()), "size", AttributeValue.fromN(Long.toString(media.size()))))));
             content.envelopes().ifPresent(envelopes -> map.put(CONTENT_ENVELOPES, AttributeValue.fromL(envelopes.stream()
                     .map(envelope -> AttributeValue.fromM(Map.of("user", AttributeValue.fromS(envelope.address().user().value()),
                             "device", AttributeValue.fromS(envelope.address().device().value()),
@@ -184,7 +190,9 @@ public final class MessagesTable {
                     .orElseThrow(() -> new IllegalArgumentException("a message item's content type is unknown: " + type.s()));
             return new Content(contentType, Optional.ofNullable(map.get(CONTENT_BODY)).map(AttributeValue::s),
                     Optional.ofNullable(map.get(CONTENT_MEDIA_URL)).map(AttributeValue::s),
-                    Optional.ofNullable(map.get(CONTENT_ENVELOPES)).map(list -> list.l().stream().map(ContentConverter::envelope).toList()));
+                    Optional.ofNullable(map.get(CONTENT_ENVELOPES)).map(list -> list.l().stream().map(ContentConverter::envelope).toList()),
+                    Optional.ofNullable(map.get(CONTENT_MEDIA)).map(AttributeValue::m).map(media -> new MediaRef(MediaId.of(media.get("id").s()),
+                            media.get("type").s(), Long.parseLong(media.get("size").n()))));
         }
 
         @Override

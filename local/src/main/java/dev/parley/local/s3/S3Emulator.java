@@ -31,6 +31,9 @@ public final class S3Emulator implements AutoCloseable {
     private final URI endpoint;
     private final S3Client client;
     private final List<BucketSpec> buckets;
+    /** Runs the sweep hourly, as S3 applies lifecycle rules about once a day: an object may outlive its retention by that much. */
+    private final java.util.concurrent.ScheduledExecutorService sweeper = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("local-s3-sweep").daemon(true).factory());
 
     private S3Emulator(String host, int port, List<BucketSpec> buckets) throws Exception {
         this.buckets = List.copyOf(buckets);
@@ -59,6 +62,13 @@ public final class S3Emulator implements AutoCloseable {
             throw new IllegalStateException("starting the local S3 on port " + port + " failed: " + e.getMessage(), e);
         }
         buckets.forEach(bucket -> s3.client.createBucket(b -> b.bucket(bucket.name())));
+        s3.sweeper.scheduleWithFixedDelay(() -> {
+            try {
+                s3.sweep(Instant.now());
+            } catch (RuntimeException e) {
+                System.getLogger(S3Emulator.class.getName()).log(System.Logger.Level.WARNING, "sweeping the local S3 failed", e);
+            }
+        }, 1, 1, java.util.concurrent.TimeUnit.HOURS);
         return s3;
     }
 
@@ -89,6 +99,7 @@ public final class S3Emulator implements AutoCloseable {
 
     @Override
     public void close() {
+        sweeper.shutdownNow();
         client.close();
         try {
             proxy.stop();

@@ -93,6 +93,19 @@ public abstract class MessageLogContract {
     }
 
     @Test
+    void mediaContentIsStoredWithItsObjectAndALinkStoredBeforeGrantsReadsBackAsItWas() {
+        Content photo = Content.media(dev.parley.model.ContentType.IMAGE, new dev.parley.model.MediaRef(dev.parley.model.MediaId.random(),
+                "image/jpeg", 204_800), Optional.of("the view"));
+        Content linked = Content.linkedMedia(dev.parley.model.ContentType.FILE, "https://files.example.com/a.pdf", Optional.empty());
+
+        Message first = log.append(chat, ClientMessageId.random(), ALICE, DeviceId.of("phone"), PHONE, photo, 1_700_000_000_000L).message();
+        Message second = log.append(chat, ClientMessageId.random(), ALICE, DeviceId.of("phone"), PHONE, linked, 1_700_000_000_000L).message();
+
+        assertThat(log.after(chat, 0, 10)).extracting(Message::content).containsExactly(photo, linked);
+        assertThat(log.before(chat, 3, 10)).containsExactly(second, first);
+    }
+
+    @Test
     void endToEndContentIsStoredWithEveryEnvelopeAndReadBackWhole() {
         // Two users with six devices each, written by one of them: eleven envelopes, one of them a session's first (prekey).
         List<dev.parley.model.DeviceEnvelope> envelopes = new java.util.ArrayList<>();
