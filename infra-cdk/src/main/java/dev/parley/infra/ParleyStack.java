@@ -6,7 +6,10 @@ import dev.parley.functions.auth.TokenVerifier;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Manifest;
 import dev.parley.functions.manifest.ParleyManifest;
+import dev.parley.functions.manifest.BucketSpec;
 import dev.parley.functions.manifest.QueueSpec;
+import dev.parley.functions.config.MediaSettings;
+import dev.parley.functions.store.S3MediaStore;
 import dev.parley.functions.manifest.TableSpec;
 import dev.parley.functions.manifest.Trigger;
 import dev.parley.protocol.PushPlatform;
@@ -68,6 +71,13 @@ import software.amazon.awscdk.services.dynamodb.StreamViewType;
 import software.amazon.awscdk.services.dynamodb.Table;
 import software.amazon.awscdk.services.dynamodb.TableEncryption;
 import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.s3.BlockPublicAccess;
+import software.amazon.awscdk.services.s3.Bucket;
+import software.amazon.awscdk.services.s3.BucketEncryption;
+import software.amazon.awscdk.services.s3.CorsRule;
+import software.amazon.awscdk.services.s3.HttpMethods;
+import software.amazon.awscdk.services.s3.LifecycleRule;
+import software.amazon.awscdk.services.s3.ObjectOwnership;
 import software.amazon.awscdk.services.lambda.eventsources.SqsEventSource;
 import software.amazon.awscdk.services.sns.Topic;
 import software.amazon.awscdk.services.sqs.DeadLetterQueue;
@@ -112,6 +122,7 @@ public final class ParleyStack extends Stack {
 
     private final Map<String, Table> tables = new LinkedHashMap<>();
     private final Map<String, Queue> queues = new LinkedHashMap<>();
+    private final Map<String, Bucket> buckets = new LinkedHashMap<>();
     /** Created with the first platform application; see {@link #pushProviderLogs}. */
     private LogGroup pushProviderLogs;
     /** Each table's global secondary indexes, by table name: a Query grant names each, never index/*. */
@@ -147,6 +158,9 @@ public final class ParleyStack extends Stack {
         // Dead-letter queues first: the queues that send to them name them.
         for (QueueSpec spec : manifest.queues().stream().sorted(java.util.Comparator.comparing(q -> q.deadLetters().isPresent())).toList()) {
             queues.put(spec.name(), queue(spec));
+        }
+        for (BucketSpec spec : manifest.buckets()) {
+            buckets.put(spec.name(), bucket(spec, settings));
         }
         for (TableSpec spec : manifest.tables()) {
             tables.put(spec.name(), table(spec, settings));
@@ -186,6 +200,7 @@ public final class ParleyStack extends Stack {
             environment.computeIfPresent(PublishSettings.CATEGORIES, (name, value) -> settings.notificationCategories());
             environment.computeIfPresent(PublishSettings.PUBLISHERS, (name, value) -> settings.publishers());
             environment.computeIfPresent(ParleyConfig.PUSH_WINDOW_MS, (name, value) -> Long.toString(settings.pushWindowSeconds() * 1000L));
+            environment.computeIfPresent(MediaSettings.MAX_BYTES, (name, value) -> Long.toString(settings.mediaMaxBytes()));
             // The deployer's rate limits, on the functions the manifest gives each one.
             settings.rateLimits().forEach((name, value) -> environment.computeIfPresent(
                     dev.parley.functions.config.FrameLimitSettings.NAMES.get(name), (variable, old) -> value));
@@ -235,6 +250,16 @@ public final class ParleyStack extends Stack {
                 alias.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("sns:GetEndpointAttributes", "sns:DeleteEndpoint"))
                         .resources(endpoints).build());
             }
+            // A function told a bucket's name signs media grants for its media prefix: uploads (a POST policy is signed with the
+            // function's credentials, so they need PutObject) and downloads and metadata reads (GetObject covers HeadObject);
+            // ListBucket on that prefix alone, so that reading a missing object answers 404, not 403.
+            spec.environment().values().stream().filter(buckets::containsKey).distinct().forEach(name -> {
+                Bucket bucket = buckets.get(name);
+                alias.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("s3:PutObject", "s3:GetObject"))
+                        .resources(List.of(bucket.arnForObjects(S3MediaStore.KEY_PREFIX + "*"))).build());
+                alias.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("s3:ListBucket")).resources(List.of(bucket.getBucketArn()))
+                        .conditions(Map.of("StringLike", Map.of("s3:prefix", S3MediaStore.KEY_PREFIX + "*"))).build());
+            });
             // A function told a queue's URL sends to it (the one that consumes it is granted that by its event source).
             spec.environment().values().stream().filter(queues::containsKey).distinct().forEach(queue -> queues.get(queue).grantSendMessages(alias));
             if (spec.managesConnections()) {
@@ -279,7 +304,7 @@ public final class ParleyStack extends Stack {
         // cdk-nag's AwsSolutions rules, run at every synth: a finding neither fixed nor suppressed (with its reason, in
         // AcceptedFindings) is an error annotation, which fails `cdk synth` and `cdk deploy`.
         Aspects.of(this).add(new AwsSolutionsChecks(NagPackProps.builder().verbose(true).build()));
-        AcceptedFindings.answer(this, api, stage, settings.webSocketAccessLogs(), jwtSecret, failureQueues.values());
+        AcceptedFindings.answer(this, api, stage, settings.webSocketAccessLogs(), jwtSecret, failureQueues.values(), buckets.values());
 
         CfnOutput.Builder.create(this, "JwtSecretArn").value(jwtSecret.getSecretArn())
                 .description("The Secrets Manager secret whose string is the HS256 key client tokens are signed with (unless JwksUrl is set): "
@@ -392,11 +417,29 @@ public final class ParleyStack extends Stack {
         return queue.build();
     }
 
-    /** The spec's environment, with each table or queue named by the manifest replaced by the deployed table's name or queue's URL. */
+    /**
+     * A bucket of the manifest: private (every public access blocked, objects owned by the bucket), TLS only, encrypted at rest,
+     * unversioned (a deleted object is gone), its objects deleted after the retention ({@code parley:mediaRetentionDays}), and
+     * CORS for browser uploads and downloads from the deployer's origins ({@code parley:mediaCorsOrigins}; none, no browser).
+     */
+    private Bucket bucket(BucketSpec spec, StackSettings settings) {
+        Bucket.Builder bucket = Bucket.Builder.create(this, "Bucket-" + spec.name()).blockPublicAccess(BlockPublicAccess.BLOCK_ALL)
+                .enforceSsl(true).encryption(BucketEncryption.S3_MANAGED).versioned(false).objectOwnership(ObjectOwnership.BUCKET_OWNER_ENFORCED)
+                .lifecycleRules(List.of(LifecycleRule.builder().id("expire").enabled(true).expiration(Duration.days(settings.mediaRetentionDays()))
+                        .abortIncompleteMultipartUploadAfter(Duration.days(1)).build()))
+                .removalPolicy(settings.retainData() ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY);
+        if (!settings.mediaCorsOrigins().isEmpty()) {
+            bucket.cors(List.of(CorsRule.builder().allowedMethods(List.of(HttpMethods.POST, HttpMethods.GET)).allowedOrigins(settings.mediaCorsOrigins())
+                    .allowedHeaders(List.of("*")).maxAge(3000).build()));
+        }
+        return bucket.build();
+    }
+
+    /** The spec's environment, with each table, queue or bucket the manifest names replaced by the deployed one's name or URL. */
     private Map<String, String> environment(FunctionSpec spec) {
         Map<String, String> environment = new HashMap<>();
         spec.environment().forEach((name, value) -> environment.put(name, tables.containsKey(value) ? tables.get(value).getTableName()
-                : queues.containsKey(value) ? queues.get(value).getQueueUrl() : value));
+                : queues.containsKey(value) ? queues.get(value).getQueueUrl() : buckets.containsKey(value) ? buckets.get(value).getBucketName() : value));
         environment.put("POWERTOOLS_SERVICE_NAME", SERVICE_NAME);
         environment.put("POWERTOOLS_METRICS_NAMESPACE", METRICS_NAMESPACE);
         return environment;

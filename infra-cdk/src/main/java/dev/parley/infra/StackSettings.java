@@ -3,6 +3,7 @@ package dev.parley.infra;
 import dev.parley.functions.config.ParleyConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -34,6 +35,9 @@ import software.amazon.awscdk.services.logs.RetentionDays;
  *                      (docs/functions.md, "Offline push"), 1 to 3600
  * @param webSocketAccessLogs write the WebSocket stage's access log (connects, frames, disconnects); needs the account's
  *                      API Gateway CloudWatch Logs role, set once per account and region (docs/deploy.md)
+ * @param mediaRetentionDays how long media objects stay before the bucket's lifecycle rule deletes them
+ * @param mediaMaxBytes the largest media object an upload grant allows
+ * @param mediaCorsOrigins the web origins browsers may upload and download media from (none: apps only)
  */
 public record StackSettings(
         String stackName,
@@ -53,7 +57,10 @@ public record StackSettings(
         String notificationCategories,
         String publishers,
         Map<String, String> rateLimits,
-        boolean webSocketAccessLogs) {
+        boolean webSocketAccessLogs,
+        int mediaRetentionDays,
+        long mediaMaxBytes,
+        List<String> mediaCorsOrigins) {
 
     public static final String STACK_NAME = "parley:stackName";
     public static final String STAGE = "parley:stage";
@@ -79,6 +86,10 @@ public record StackSettings(
     /** Who may publish which categories (JSON: an IAM principal's ARN to its categories); nobody by default. */
     public static final String PUBLISHERS = "parley:publishers";
     public static final String WEBSOCKET_ACCESS_LOGS = "parley:webSocketAccessLogs";
+    public static final String MEDIA_RETENTION_DAYS = "parley:mediaRetentionDays";
+    public static final String MEDIA_MAX_BYTES = "parley:mediaMaxBytes";
+    /** Comma-separated origins (https://chat.example.com), or * for any. */
+    public static final String MEDIA_CORS_ORIGINS = "parley:mediaCorsOrigins";
 
     /** Where {@code mvn package} leaves the functions' artifact, relative to the repository root. */
     public static final Path DEFAULT_FUNCTIONS_JAR = Path.of("functions", "target", "parley-functions.jar");
@@ -118,6 +129,19 @@ public record StackSettings(
                 throw new IllegalArgumentException(RATE_LIMITS + ": " + e.getMessage(), e);
             }
         });
+        if (mediaRetentionDays < 1 || mediaRetentionDays > 3650) {
+            throw new IllegalArgumentException(MEDIA_RETENTION_DAYS + " must be 1 to 3650 days, was " + mediaRetentionDays);
+        }
+        if (mediaMaxBytes < 1 || mediaMaxBytes > dev.parley.functions.config.MediaSettings.LARGEST_MAX_BYTES) {
+            throw new IllegalArgumentException(MEDIA_MAX_BYTES + " must be 1 to " + dev.parley.functions.config.MediaSettings.LARGEST_MAX_BYTES
+                    + " bytes (S3's largest POST), was " + mediaMaxBytes);
+        }
+        mediaCorsOrigins = List.copyOf(mediaCorsOrigins);
+        for (String origin : mediaCorsOrigins) {
+            if (!origin.equals("*") && !origin.matches("https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?")) {
+                throw new IllegalArgumentException(MEDIA_CORS_ORIGINS + " must be origins like https://chat.example.com, or *, was '" + origin + "'");
+            }
+        }
         if (pushCredentialsRevision < 0) {
             throw new IllegalArgumentException(PUSH_CREDENTIALS_REVISION + " must be 0 or more, was " + pushCredentialsRevision);
         }
@@ -151,7 +175,17 @@ public record StackSettings(
                 json(context, NOTIFICATION_CATEGORIES).orElse(dev.parley.functions.config.PublishSettings.DEFAULT_CATEGORIES),
                 json(context, PUBLISHERS).orElse("{}"),
                 rateLimits(json(context, RATE_LIMITS).orElse("{}")),
-                bool(context, WEBSOCKET_ACCESS_LOGS, false));
+                bool(context, WEBSOCKET_ACCESS_LOGS, false),
+                number(context, MEDIA_RETENTION_DAYS, (int) dev.parley.functions.manifest.ParleyManifest.MEDIA_RETENTION.toDays()),
+                text(context, MEDIA_MAX_BYTES).map(value -> {
+                    try {
+                        return Long.parseLong(value);
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException(MEDIA_MAX_BYTES + " must be a whole number of bytes, was '" + value + "'");
+                    }
+                }).orElse(dev.parley.functions.usecase.Media.DEFAULT_MAX_BYTES),
+                text(context, MEDIA_CORS_ORIGINS).map(value -> java.util.Arrays.stream(value.split(",")).map(String::strip)
+                        .filter(origin -> !origin.isEmpty()).toList()).orElse(List.of()));
     }
 
     /** {@link #RATE_LIMITS}'s object, each value as text. */

@@ -136,6 +136,8 @@ class ParleyStackTest {
                     assertThat(refersTo(deployed, logicalId(stack.tables().get(value)))).as(name + " names table " + value).isTrue();
                 } else if (MANIFEST.queues().stream().anyMatch(queue -> queue.name().equals(value))) {
                     assertThat(deployed.toString()).as(name + " is queue " + value + "'s URL").contains("Queue" + value.replace("-", ""));
+                } else if (MANIFEST.buckets().stream().anyMatch(bucket -> bucket.name().equals(value))) {
+                    assertThat(deployed.toString()).as(name + " is bucket " + value + "'s name").contains("\"Ref\"").contains("Bucket" + value.replace("-", ""));
                 } else {
                     assertThat(deployed.asText()).isEqualTo(value);
                 }
@@ -711,5 +713,32 @@ class ParleyStackTest {
         String group = providers.getFirst().getValue().path("Properties").path("LoggingConfig").path("LogGroup").path("Ref").asText();
         assertThat(group).startsWith("Logspushprovider");
         assertThat(all.get(group).path("Properties").path("RetentionInDays").asInt()).isEqualTo(14);
+    }
+
+    @Test
+    void theMediaBucketIsPrivateEncryptedTlsOnlyExpiresItsObjectsAndOnlyTheFrameFunctionsReachItsMediaPrefix() {
+        assertThat(ofType("AWS::S3::Bucket")).hasSize(1);
+        String bucketId = ofType("AWS::S3::Bucket").getFirst().getKey();
+        JsonNode bucket = properties(bucketId);
+        assertThat(bucket.path("PublicAccessBlockConfiguration").toString()).contains("\"BlockPublicAcls\":true").contains("\"BlockPublicPolicy\":true")
+                .contains("\"IgnorePublicAcls\":true").contains("\"RestrictPublicBuckets\":true");
+        assertThat(bucket.path("BucketEncryption").toString()).contains("AES256");
+        assertThat(bucket.has("VersioningConfiguration")).as("unversioned: a deleted object is gone").isFalse();
+        assertThat(bucket.path("LifecycleConfiguration").path("Rules").get(0).path("ExpirationInDays").asInt()).isEqualTo(30);
+        assertThat(bucket.has("CorsConfiguration")).as("no browser origin unless the deployer names one").isFalse();
+        assertThat(ofType("AWS::S3::BucketPolicy")).singleElement().satisfies(policy -> assertThat(policy.getValue().toString())
+                .as("a bucket policy refuses plain HTTP").contains("aws:SecureTransport"));
+
+        List<String> granted = new java.util.ArrayList<>();
+        ofType("AWS::IAM::Policy").forEach(policy -> {
+            String document = policy.getValue().path("Properties").path("PolicyDocument").toString();
+            if (document.contains("s3:PutObject")) {
+                granted.add(policy.getKey());
+                assertThat(document).as("the media prefix only").contains("/m/*").doesNotContain("s3:*").doesNotContain("s3:DeleteObject");
+            }
+        });
+        long frameFunctions = MANIFEST.functions().stream().filter(spec -> spec.environment().containsKey(dev.parley.functions.config.MediaSettings.BUCKET)).count();
+        assertThat(frameFunctions).as("the frame functions sign media grants").isGreaterThan(0);
+        assertThat(granted).as("one policy per function told the bucket's name").hasSize((int) frameFunctions);
     }
 }

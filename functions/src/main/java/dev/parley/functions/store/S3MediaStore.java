@@ -26,7 +26,8 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * function that serves no media never pays for them.
  */
 public final class S3MediaStore implements MediaStore {
-    static final String KEY_PREFIX = "m/";
+    /** Every media object's key begins so: what the functions are granted, and nothing else of the bucket. */
+    public static final String KEY_PREFIX = "m/";
     static final String UPLOADER = "uploader";
     static final String CONVERSATION = "conversation";
     /** How long a grant lasts: long enough for a slow phone to start its upload, short enough that a leaked one is soon useless. */
