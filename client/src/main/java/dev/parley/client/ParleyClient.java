@@ -60,6 +60,8 @@ public final class ParleyClient implements AutoCloseable {
     private final Duration ackTimeout;
     /** End-to-end sends and opens, when the app gave a cipher. */
     private final Optional<SealedSends> sealing;
+    /** Uploads and downloads of media, over HTTP to S3. */
+    private final MediaTransfer media = new MediaTransfer();
     /** How many times each end-to-end send was sealed again after {@code devices_changed}. */
     private final Map<ClientMessageId, Integer> reseals = new HashMap<>();
     /** The plaintexts of this device's end-to-end sends, acknowledged and not yet released to the app. */
@@ -194,6 +196,38 @@ public final class ParleyClient implements AutoCloseable {
     /** A user's devices' keys (or one device's), each one-time key handed to this fetch alone; fails {@code not_found} when there are none. */
     public CompletableFuture<dev.parley.model.KeyBundle> fetchKeys(UserId user, Optional<DeviceId> device) {
         return request(new ClientFrame.KeysFetch(user, device), ServerFrame.KeysBundle.class).thenApply(ServerFrame.KeysBundle::bundle);
+    }
+
+    /**
+     * Uploads a file for the conversation (docs/media.md): asks for a grant, posts the file straight to S3, and completes with
+     * what a media message names ({@code Content.media(type, ref, caption)}); S3's refusal, or the server's, fails it.
+     */
+    public CompletableFuture<dev.parley.model.MediaRef> uploadMedia(ConversationId conversation, String contentType, byte[] file) {
+        return request(new ClientFrame.MediaUpload(contentType, file.length, Optional.of(conversation)), ServerFrame.MediaUploadGrant.class)
+                .thenCompose(grant -> media.upload(grant, contentType, file)
+                        .thenApply(done -> new dev.parley.model.MediaRef(grant.mediaId(), contentType, file.length)));
+    }
+
+    /**
+     * Uploads a file as end-to-end media: sealed first with a new random key ({@link MediaTransfer#seal}), uploaded for no
+     * conversation; completes with what the receivers need, to be sent inside an encrypted message (its id, key and digest).
+     */
+    public CompletableFuture<MediaTransfer.SealedMedia> uploadSealed(byte[] file) {
+        MediaTransfer.Sealed sealed = MediaTransfer.seal(file);
+        return request(new ClientFrame.MediaUpload(MediaTransfer.SEALED_TYPE, sealed.blob().length, Optional.empty()), ServerFrame.MediaUploadGrant.class)
+                .thenCompose(grant -> media.upload(grant, MediaTransfer.SEALED_TYPE, sealed.blob())
+                        .thenApply(done -> new MediaTransfer.SealedMedia(new dev.parley.model.MediaRef(grant.mediaId(), MediaTransfer.SEALED_TYPE,
+                                sealed.blob().length), sealed.key(), sealed.digest())));
+    }
+
+    /** An object's bytes: a download grant, then the GET; {@code forbidden} or {@code not_found} fail it. */
+    public CompletableFuture<byte[]> downloadMedia(dev.parley.model.MediaId id) {
+        return request(new ClientFrame.MediaDownload(id), ServerFrame.MediaDownloadGrant.class).thenCompose(media::download);
+    }
+
+    /** End-to-end media's plaintext: downloaded, its digest checked, decrypted with the key its message carried. */
+    public CompletableFuture<byte[]> downloadSealed(MediaTransfer.SealedMedia sealed) {
+        return downloadMedia(sealed.object().id()).thenApply(blob -> MediaTransfer.open(sealed, blob));
     }
 
     /** The user has seen the conversation up to {@code seq}: the senders get a read receipt. */

@@ -33,7 +33,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The local chat page in real headless Chromium: two browser sessions chat with each other and with the Java client library,
- * with receipts, typing and presence. Needs Debian's {@code chromium} and {@code chromium-driver}; scripts/test installs them
+ * with receipts, typing, presence and an image (uploaded to the local S3 through a grant, shown from a download grant). Needs Debian's {@code chromium} and {@code chromium-driver}; scripts/test installs them
  * when it runs as root, and otherwise this test is skipped saying how to enable it.
  */
 class BrowserChatIT extends EndToEndTest {
@@ -129,6 +129,24 @@ class BrowserChatIT extends EndToEndTest {
             until(alicesBrowser, b -> b.findElement(By.id("typing")).getText().equals(bob + " is typing"));
             bobsBrowser.findElement(By.id("send")).click();
             until(alicesBrowser, b -> bodies(b).equals(List.of("hello bob", "typing a reply")));
+
+            // Alice attaches an image: a grant, the file posted from the page straight to the local S3, a message naming it; both
+            // pages show it from a download grant.
+            Path photo = Files.createTempFile("parley-photo", ".png");
+            java.awt.image.BufferedImage image = new java.awt.image.BufferedImage(64, 48, java.awt.image.BufferedImage.TYPE_INT_RGB);
+            java.awt.Graphics2D paint = image.createGraphics();
+            paint.setColor(new java.awt.Color(0x2e, 0x86, 0xc1));
+            paint.fillRect(0, 0, 64, 48);
+            paint.dispose();
+            javax.imageio.ImageIO.write(image, "png", photo.toFile());
+            alicesBrowser.findElement(By.id("attach")).sendKeys(photo.toAbsolutePath().toString());
+            String shown = "const i = document.querySelector('#messages img.media'); return i !== null && i.complete && i.naturalWidth === 64;";
+            until(bobsBrowser, b -> Boolean.TRUE.equals(((JavascriptExecutor) b).executeScript(shown)));
+            until(alicesBrowser, b -> Boolean.TRUE.equals(((JavascriptExecutor) b).executeScript(shown)));
+            Path shots = Path.of("target", "failsafe-reports");
+            Files.createDirectories(shots);
+            Files.copy(((org.openqa.selenium.TakesScreenshot) bobsBrowser).getScreenshotAs(OutputType.FILE).toPath(),
+                    shots.resolve("browser-chat-image-bob.png"), StandardCopyOption.REPLACE_EXISTING);
 
             await(() -> carols.state() == ConnectionState.ONLINE, "carol online");
             alicesBrowser.findElement(By.id("group-name")).sendKeys("Trio");

@@ -106,4 +106,38 @@ class MediaIT extends EndToEndTest {
             assertThat(download(carol, blob.mediaId())).isEqualTo(sealed);
         }
     }
+
+    private dev.parley.client.ParleyClient library(String user) throws Exception {
+        dev.parley.client.ParleyClient client = dev.parley.client.ParleyClient.builder(stack.webSocketUrl(), dev.parley.model.UserId.of(user),
+                dev.parley.model.DeviceId.of("phone"), () -> stack.token(user, "phone")).build().start();
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (client.state() != dev.parley.client.ConnectionState.ONLINE && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        return client;
+    }
+
+    @Test
+    void theClientLibraryUploadsAndDownloadsMediaAndSealsEndToEndMediaSoThatS3HoldsOnlyCiphertext() throws Exception {
+        byte[] voiceNote = new byte[8_192];
+        ThreadLocalRandom.current().nextBytes(voiceNote);
+        dev.parley.client.ParleyClient alice = library(user("alice"));
+        dev.parley.client.ParleyClient bob = library(user("bob"));
+        try {
+            ConversationId chat = alice.createDirect(dev.parley.model.UserId.of(user("bob"))).get(20, java.util.concurrent.TimeUnit.SECONDS).id();
+            MediaRef ref = alice.uploadMedia(chat, "audio/ogg", voiceNote).get(20, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(alice.send(chat, Content.media(ContentType.AUDIO, ref, Optional.empty())).get(20, java.util.concurrent.TimeUnit.SECONDS).status())
+                    .isEqualTo(AckStatus.SENT);
+            assertThat(bob.downloadMedia(ref.id()).get(20, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(voiceNote);
+
+            dev.parley.client.MediaTransfer.SealedMedia sealed = alice.uploadSealed(voiceNote).get(20, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(bob.downloadMedia(sealed.object().id()).get(20, java.util.concurrent.TimeUnit.SECONDS)).as("S3 holds ciphertext")
+                    .isNotEqualTo(voiceNote).hasSize(voiceNote.length + 28);
+            assertThat(bob.downloadSealed(sealed).get(20, java.util.concurrent.TimeUnit.SECONDS)).as("with the key and digest the message carries")
+                    .isEqualTo(voiceNote);
+        } finally {
+            alice.close();
+            bob.close();
+        }
+    }
 }

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.time.Instant;
 import java.util.List;
 import org.gaul.s3proxy.AuthenticationType;
+import org.gaul.s3proxy.CrossOriginResourceSharing;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -38,7 +39,9 @@ public final class S3Emulator implements AutoCloseable {
     private S3Emulator(String host, int port, List<BucketSpec> buckets) throws Exception {
         this.buckets = List.copyOf(buckets);
         proxy = S3Proxy.builder().blobStore(new TransientNio2BlobStore()).endpoint(URI.create("http://" + host + ":" + port))
-                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY_ID, SECRET_ACCESS_KEY).build();
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY_ID, SECRET_ACCESS_KEY)
+                // The chat page posts uploads from the console's origin: any origin, locally (the stack allows the deployer's).
+                .corsRules(new CrossOriginResourceSharing()).build();
         proxy.start();
         while (!proxy.getState().equals("STARTED")) {
             Thread.sleep(10);

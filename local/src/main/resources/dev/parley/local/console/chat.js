@@ -15,6 +15,9 @@ const state = {
   reconnectDelay: 250,
   gatewayRefusals: 0,         // rounds of API Gateway refusals since the last ack: each round's resends wait twice as long
   syncTimer: null,            // a refused sync.request's second asking, waiting
+  uploads: [],                // images waiting for their upload grants, in the order asked (grants answer in that order)
+  mediaUrls: new Map(),       // media id -> {url, until}: a download grant's URL while it lasts
+  downloads: [],              // media ids waiting for their download grants, in the order asked
 };
 
 const $ = (id) => document.getElementById(id);
@@ -204,6 +207,12 @@ function received(frame) {
         state.typing.delete(frame.conversation_id);
       }
       return renderTyping();
+    case "media.upload_grant": return uploadWithGrant(state.uploads.shift(), frame);
+    case "media.download_grant": {
+      state.downloads.shift();
+      state.mediaUrls.set(frame.media_id, {url: frame.url, until: frame.expires_at - 30000});
+      return renderMessages();
+    }
     case "presence.batch": frame.users.forEach(p => state.presence.set(p.user_id, p)); return renderPresence();
     case "presence.update": state.presence.set(frame.presence.user_id, frame.presence); return renderPresence();
     case "error":
@@ -215,6 +224,8 @@ function received(frame) {
         }
         state.pending.delete(frame.ref);
       }
+      if (frame.ref === "media.upload") state.uploads.shift();
+      if (frame.ref === "media.download") state.mediaUrls.set(state.downloads.shift(), {failed: frame.code});
       return showError(frame.code + ": " + frame.message);
     default:
       return;
@@ -298,6 +309,7 @@ function renderMessages() {
     // An end-to-end message carries envelopes the page has no key for: it says so rather than show nothing.
     body.textContent = m.content.envelopes ? "[end-to-end encrypted message]" : (m.content.body ?? m.content.media_url ?? "");
     row.append(sender, body);
+    if (m.content.media_id) row.append(mediaElement(m.content));
     if (m.sender_id === state.user) {
       const receipt = document.createElement("span");
       receipt.className = "receipt";
@@ -336,6 +348,50 @@ function sendMessage(event) {
   $("compose").value = "";
 }
 
+// An image: asked for a grant, posted straight to S3 with the grant's form, then sent as a message naming it.
+function attach() {
+  const file = $("attach").files[0];
+  $("attach").value = "";
+  if (!file || !state.open) return;
+  state.uploads.push({file, conversation_id: state.open});
+  send({type: "media.upload", content_type: file.type, size: file.size, conversation_id: state.open});
+}
+
+async function uploadWithGrant(upload, grant) {
+  if (!upload) return;
+  const form = new FormData();
+  Object.entries(grant.fields).forEach(([name, value]) => form.append(name, value));
+  form.append("file", upload.file);
+  const answer = await fetch(grant.url, {method: "POST", body: form});
+  if (!answer.ok) return showError("the upload was refused: " + answer.status);
+  const id = uuid();
+  const content = {type: "image", media_id: grant.media_id, content_type: upload.file.type, size: upload.file.size};
+  state.pending.set(id, {conversation_id: upload.conversation_id, content, timestamp: Date.now(), attempt: 0, timer: null});
+  transmit(id);
+}
+
+// The image of a media message: shown from a download grant's URL, asked for once and again when it runs out.
+function mediaElement(content) {
+  const known = state.mediaUrls.get(content.media_id);
+  if (known && known.url && known.until > Date.now()) {
+    const image = document.createElement("img");
+    image.className = "media";
+    image.src = known.url;
+    image.alt = content.content_type;
+    image.dataset.mediaId = content.media_id;
+    return image;
+  }
+  const placeholder = document.createElement("span");
+  placeholder.className = "media-placeholder";
+  placeholder.textContent = known && known.failed ? "[" + content.content_type + ": " + known.failed + "]" : "[loading " + content.content_type + "]";
+  if (!known || (!known.failed && !state.downloads.includes(content.media_id))) {
+    state.mediaUrls.set(content.media_id, {pending: true});
+    state.downloads.push(content.media_id);
+    send({type: "media.download", media_id: content.media_id});
+  }
+  return placeholder;
+}
+
 function typed() {
   if (!state.open || Date.now() - state.lastTypingSent < 1000) return;
   state.lastTypingSent = Date.now();
@@ -355,6 +411,7 @@ function createGroup() {
 $("login-form").onsubmit = login;
 $("compose-form").onsubmit = sendMessage;
 $("compose").oninput = typed;
+$("attach").onchange = attach;
 $("new-direct").onclick = createDirect;
 $("new-group").onclick = createGroup;
 setInterval(renderTyping, 500);
