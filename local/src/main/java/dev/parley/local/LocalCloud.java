@@ -105,8 +105,9 @@ public final class LocalCloud implements Callable<Integer> {
     int consolePort;
 
     @Option(names = "--rate-limit", paramLabel = "NAME=LIMIT",
-            description = "A frame rate limit other than the manifest's: messages, creations, presence, reads or frames as PER_SECOND/BURST"
-                    + " (e.g. messages=1/60), or connections_per_user=N. Repeatable.")
+            description = "A frame rate limit other than the manifest's: messages, creations, presence, reads, frames, key_fetches,"
+                    + " key_fetches_of_one_user, media_grants or media_bytes as PER_SECOND/BURST (e.g. messages=1/60), or connections_per_user=N."
+                    + " Repeatable.")
     Map<String, String> rateLimits;
 
     @Option(names = "--publish-limit", paramLabel = "PER_SECOND/BURST",

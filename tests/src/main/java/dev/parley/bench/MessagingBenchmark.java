@@ -117,6 +117,10 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
                     + " a short unmeasured warm-up of the publish path.")
     boolean notificationsOnly;
 
+    @Option(names = "--media-only",
+            description = "Only the media phase (grant, upload to the local S3, send, download grant, download), on one delivery path's cloud.")
+    boolean mediaOnly;
+
     @Option(names = "--presence-typing-only",
             description = "Only the presence and typing phases, on one delivery path's cloud, without the warm-up: their counts and costs"
                     + " do not depend on the JIT compiler, their latencies do.")
@@ -248,8 +252,8 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         if (firstMinute) {
             return firstMinuteInFreshProcesses();
         }
-        if ((presenceAndTypingOnly || notificationsOnly) && delivery == DeliveryPaths.BOTH) {
-            // Neither phase sends a message: one cloud is enough.
+        if ((presenceAndTypingOnly || notificationsOnly || mediaOnly) && delivery == DeliveryPaths.BOTH) {
+            // These phases are not about the delivery paths: one cloud is enough.
             delivery = DeliveryPaths.FAST;
         }
         if (delivery == DeliveryPaths.BOTH) {
@@ -293,7 +297,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             section = new LinkedHashMap<>();
             report.put(fastPath ? "fastPath" : "streamOnly", section);
             progress("delivery: " + pathName + "; starting a local cloud");
-            cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Manifest(functions, parley.tables(), parley.queues()));
+            cloud = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new Manifest(functions, parley.tables(), parley.queues(), parley.buckets()));
             List<String> options = new ArrayList<>(LocalCloud.FREE_PORTS);
             options.addAll(List.of("--concurrency", "200",
                     // The notification phases measure the publish path, not the publisher's rate limit; the messaging phases send far
@@ -301,6 +305,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
                     // counts), high enough never to refuse.
                     "--publish-limit", "1000000/1000000", "--rate-limit", "messages=1000000/1000000", "--rate-limit", "creations=1000000/1000000",
                     "--rate-limit", "presence=1000000/1000000", "--rate-limit", "reads=1000000/1000000", "--rate-limit", "frames=1000000/1000000", "--rate-limit", "connections_per_user=1000",
+                    "--rate-limit", "media_grants=1000000/1000000", "--rate-limit", "media_bytes=1000000000000/1000000000000",
                     "--latency-model", latencyModel.name(), "--latency-seed", Long.toString(latencySeed),
                     "--fast-path-max-connections", Integer.toString(fastPath ? fastPathMaxConnections : 0),
                     "--log-sample-percent", Integer.toString(logSamplePercent), snapStart ? "--snapstart" : "--no-snapstart"));
@@ -309,12 +314,15 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             }
             cloud.start(options.toArray(String[]::new));
             markdown.add("# Delivery: " + pathName + "\n");
-            if (presenceAndTypingOnly || notificationsOnly) {
+            if (presenceAndTypingOnly || notificationsOnly || mediaOnly) {
                 if (presenceAndTypingOnly) {
                     presenceAndTyping();
                 }
                 if (notificationsOnly) {
                     notifications();
+                }
+                if (mediaOnly) {
+                    media();
                 }
                 awaitQuiet();
                 cloud.stop();
@@ -358,6 +366,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             if (extraPhases) {
                 presenceAndTyping();
                 notifications();
+                media();
             }
             clients.forEach(Client::close);
             awaitQuiet(); // their $disconnect invocations finish before the cloud stops
@@ -377,6 +386,11 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     private void notifications() throws Exception {
         progress("notifications: " + NotificationPhases.RATE + " publishes a second to " + NotificationPhases.USERS + " users, then the highest rate");
         new NotificationPhases(this, cloud).run();
+    }
+
+    private void media() throws Exception {
+        progress("media: " + MediaPhases.ROUNDS + " photos of " + MediaPhases.OBJECT_BYTES / 1024 + " KB, uploaded to the local S3, sent and downloaded");
+        new MediaPhases(this).run();
     }
 
     private void presenceAndTyping() throws Exception {

@@ -47,6 +47,13 @@ public final class MediaSettings {
                     FunctionEnvironment.require(S3_ACCESS_KEY_ID), FunctionEnvironment.require(S3_SECRET_ACCESS_KEY)));
             return new Bucket(new S3MediaStore.Bucket(name, URI.create(endpoint.get() + "/" + name), config.region(), local), endpoint);
         }
+        if (config.localCloud().isPresent()) {
+            // A local cloud whose manifest has no bucket runs no S3: say so when media is asked for, not with the SDK's credential chain.
+            AwsCredentialsProvider none = () -> {
+                throw new IllegalStateException("this local cloud runs no S3 (" + S3_ENDPOINT + " is not set): its manifest has no bucket " + name);
+            };
+            return new Bucket(new S3MediaStore.Bucket(name, URI.create("http://no-local-s3/" + name), config.region(), none), Optional.empty());
+        }
         String domain = config.region().startsWith("cn-") ? "amazonaws.com.cn" : "amazonaws.com";
         return new Bucket(new S3MediaStore.Bucket(name, URI.create("https://" + name + ".s3." + config.region() + "." + domain + "/"),
                 config.region(), DefaultCredentialsProvider.builder().build()), Optional.empty());
