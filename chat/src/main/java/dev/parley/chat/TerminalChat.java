@@ -270,7 +270,9 @@ public final class TerminalChat implements Callable<Integer> {
     private String line(Message message) {
         // An end-to-end message's envelopes are for an app with the keys, which this chat is not.
         String shown = message.content().addressed() ? "[end-to-end encrypted message]"
-                : message.content().body().orElse(message.content().mediaUrl().orElse(""));
+                : message.content().media().map(media -> "[" + media.contentType() + ", " + media.size() + " bytes, media " + media.id() + "]"
+                        + message.content().body().map(caption -> " " + caption).orElse(""))
+                .orElseGet(() -> message.content().body().orElse(message.content().mediaUrl().orElse("")));
         return "#" + message.seq() + " " + message.senderId().value() + ": " + shown;
     }
 

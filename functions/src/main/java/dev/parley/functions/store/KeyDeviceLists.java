@@ -50,6 +50,20 @@ final class KeyDeviceLists {
 
     /** Lists the device, whose keys are stored, under its registration id. */
     void list(UserId user, DeviceId device, int registrationId) {
+        try {
+            setRegistration(user, device, registrationId);
+        } catch (software.amazon.awssdk.services.dynamodb.model.DynamoDbException noList) {
+            if (noList.statusCode() != 400 || noList instanceof software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException) {
+                throw noList;
+            }
+            // An identity item from before device lists (the key directory's first days, kept by --data-dir): given an empty list first.
+            dynamo.updateItem(b -> b.tableName(table).key(KeysTable.key(user, KeysTable.IDENTITY_SORT)).updateExpression("SET #devices = if_not_exists(#devices, :none)")
+                    .expressionAttributeNames(Map.of("#devices", DEVICES)).expressionAttributeValues(Map.of(":none", NO_DEVICES)));
+            setRegistration(user, device, registrationId);
+        }
+    }
+
+    private void setRegistration(UserId user, DeviceId device, int registrationId) {
         dynamo.updateItem(b -> b.tableName(table).key(KeysTable.key(user, KeysTable.IDENTITY_SORT)).updateExpression("SET #devices.#device = :registration")
                 .expressionAttributeNames(Map.of("#devices", DEVICES, "#device", device.value()))
                 .expressionAttributeValues(Map.of(":registration", AttributeValue.fromN(Integer.toString(registrationId)))));

@@ -456,4 +456,19 @@ class StoresOnTheEmulatorTest {
                 ConversationsTable.CLAIM_SENDER, AttributeValue.fromS(sender.value()),
                 ConversationsTable.CLAIM_TIMESTAMP, AttributeValue.fromN(Long.toString(at)))));
     }
+
+    @Test
+    void anIdentityItemFromBeforeDeviceListsGetsOneOnTheNextUpload() {
+        dynamo.putItem(b -> b.tableName(dev.parley.functions.manifest.ParleyManifest.KEYS).item(java.util.Map.of(
+                dev.parley.functions.store.KeysTable.PK, AttributeValue.fromS("U#bob"), dev.parley.functions.store.KeysTable.SK, AttributeValue.fromS("I"),
+                dev.parley.functions.store.KeysTable.IDENTITY_KEY, AttributeValue.fromS("bob-identity"))));
+        var keys = new dev.parley.functions.store.DynamoKeyDirectory(dynamo, dev.parley.functions.manifest.ParleyManifest.KEYS,
+                dev.parley.functions.retry.Backoff.DYNAMODB);
+
+        keys.upload(UserId.of("bob"), dev.parley.model.DeviceId.of("phone"), new dev.parley.model.DeviceKeys("bob-identity", 17,
+                new dev.parley.model.SignedPublicKey(1, "s", "sig"), new dev.parley.model.SignedPublicKey(2, "l", "sig"), Optional.empty(), Optional.empty()));
+
+        assertThat(keys.devices(List.of(UserId.of("bob")))).isEqualTo(java.util.Map.of(
+                new dev.parley.model.DeviceAddress(UserId.of("bob"), dev.parley.model.DeviceId.of("phone")), 17));
+    }
 }
