@@ -80,6 +80,10 @@ public final class ParleyClient implements AutoCloseable {
     private final Outbox outbox;
     private final Map<RequestId, CompletableFuture<Conversation>> creating = new HashMap<>();
     private final Map<String, ArrayDeque<CompletableFuture<ServerFrame>>> answers = new HashMap<>();
+    /** How long a request waits for its answer before it fails (and the next of its type goes out). */
+    static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    /** Per answer type, the last request asked: the next of that type goes out once it is done ({@link #request}). */
+    private final Map<String, CompletableFuture<Void>> inTurn = new HashMap<>();
     private final Map<ConversationId, Long> deliveredSent = new HashMap<>();
     private final Map<ConversationId, Long> readToSend = new HashMap<>();
     /**
@@ -171,21 +175,32 @@ public final class ParleyClient implements AutoCloseable {
                                                            Optional<ClientStore.Sealed> sealed) {
         String frame;
         try {
-            frame = codec.encode(new ClientFrame.MessageSend(id, conversation, content, OptionalLong.of(clock.millis())));
-        } catch (dev.parley.model.InvalidFieldException refused) {
-            // A send the server would refuse (an end-to-end one with no device to seal for, say): told now, never queued.
-            return CompletableFuture.failedFuture(new ParleyException(new ServerFrame.Error(ErrorCode.BAD_REQUEST, refused.getMessage(),
-                    Optional.of(id.toString()))));
-        }
-        if (dev.parley.model.Utf8.length(frame) > FrameCodec.MAX_FRAME_BYTES) {
-            // API Gateway would close the connection for it, and a queued retry would close every next one: refused here.
-            return CompletableFuture.failedFuture(new ParleyException(new ServerFrame.Error(ErrorCode.TOO_LARGE, "the message.send frame is "
-                    + dev.parley.model.Utf8.length(frame) + " bytes; a frame may be at most " + FrameCodec.MAX_FRAME_BYTES, Optional.of(id.toString()))));
+            frame = sendFrame(id, conversation, content, OptionalLong.of(clock.millis()));
+        } catch (ParleyException refused) {
+            return CompletableFuture.failedFuture(refused);
         }
         return onLoop(() -> outbox.add(new ClientStore.PendingSend(id, conversation, frame, sealed))).thenCompose(future -> {
             loop.execute(this::transmitReady);
             return future;
         });
+    }
+
+    /**
+     * A send's frame; a {@link ParleyException} for one the server would refuse (an end-to-end send with no device to seal for,
+     * say), and for one over a frame's size, which API Gateway would close the connection for (and a queued retry every next one).
+     */
+    private String sendFrame(ClientMessageId id, ConversationId conversation, Content content, OptionalLong timestamp) {
+        String frame;
+        try {
+            frame = codec.encode(new ClientFrame.MessageSend(id, conversation, content, timestamp));
+        } catch (dev.parley.model.InvalidFieldException refused) {
+            throw new ParleyException(new ServerFrame.Error(ErrorCode.BAD_REQUEST, refused.getMessage(), Optional.of(id.toString())));
+        }
+        if (dev.parley.model.Utf8.length(frame) > FrameCodec.MAX_FRAME_BYTES) {
+            throw new ParleyException(new ServerFrame.Error(ErrorCode.TOO_LARGE, "the message.send frame is " + dev.parley.model.Utf8.length(frame)
+                    + " bytes; a frame may be at most " + FrameCodec.MAX_FRAME_BYTES, Optional.of(id.toString())));
+        }
+        return frame;
     }
 
     /** This device's public keys for end-to-end encryption (docs/e2e.md): the counts of one-time keys the server now holds. */
@@ -522,8 +537,7 @@ public final class ParleyClient implements AutoCloseable {
                 continue;
             }
             if (message.content().addressed() && sealing.isPresent()) {
-                byte[] own = ownPlaintexts.remove(message.id());
-                Optional<byte[]> plaintext = own != null ? Optional.of(own) : sealing.get().open(message);
+                Optional<byte[]> plaintext = ownPlaintext(message).or(() -> sealing.get().open(message));
                 tell(() -> listener.onSealedMessage(message, plaintext));
             } else {
                 tell(() -> listener.onMessage(message));
@@ -541,13 +555,31 @@ public final class ParleyClient implements AutoCloseable {
         }
     }
 
+    /**
+     * The plaintext of this device's own sealed send (it has no envelope of its own): kept from its ack until released, or,
+     * when the message arrives before its ack (a sync after a lost ack), the pending send's.
+     */
+    private Optional<byte[]> ownPlaintext(Message message) {
+        byte[] acknowledged = ownPlaintexts.remove(message.id());
+        if (acknowledged != null) {
+            return Optional.of(acknowledged);
+        }
+        if (!message.senderId().equals(user) || !message.senderDevice().equals(device)) {
+            return Optional.empty();
+        }
+        return outbox.find(message.id().toString()).flatMap(ClientStore.PendingSend::sealed).map(ClientStore.Sealed::plaintext);
+    }
+
     private void acknowledged(ServerFrame.MessageAck ack) {
         gatewayRefusals = 0;
         outbox.acknowledged(ack).ifPresent(send -> {
             tell(() -> listener.onSent(ack));
             reseals.remove(ack.id());
             Content content = storedSend(send).content().forDevice(new dev.parley.model.DeviceAddress(user, device));
-            send.sealed().ifPresent(sealed -> ownPlaintexts.put(ack.id(), sealed.plaintext()));
+            if (ack.seq() > store.heldUpTo().getOrDefault(ack.conversationId(), 0L)) {
+                // Not handed to the app yet (a message synced before its ack was, with the pending send's plaintext).
+                send.sealed().ifPresent(sealed -> ownPlaintexts.put(ack.id(), sealed.plaintext()));
+            }
             release(timelines.offer(new Message(ack.id(), ack.conversationId(), ack.seq(), user, device, content, ack.serverTimestamp()),
                     clock.instant()));
         });
@@ -619,17 +651,21 @@ public final class ParleyClient implements AutoCloseable {
         outbox.hold(send.id());
         ClientStore.Sealed sealed = send.sealed().orElseThrow();
         sealing.orElseThrow().reseal(send.conversation(), sealed, error.devices().orElseThrow()).whenComplete((envelopes, failure) -> loop.execute(() -> {
-            if (failure != null) {
-                ServerFrame.Error failed = new ServerFrame.Error(ErrorCode.BAD_REQUEST, "sealing the message again failed: " + failure.getMessage(),
-                        Optional.of(send.id().toString()));
+            String frame;
+            try {
+                if (failure != null) {
+                    throw new ParleyException(new ServerFrame.Error(ErrorCode.BAD_REQUEST, "sealing the message again failed: " + failure.getMessage(),
+                            Optional.of(send.id().toString())));
+                }
+                frame = sendFrame(send.id(), send.conversation(), Content.envelopes(envelopes), storedSend(send).timestamp());
+            } catch (ParleyException refused) {
+                // Sealed again into nothing a frame can carry (no device left, too many): the send fails, and its conversation goes on.
                 reseals.remove(send.id());
-                outbox.failed(send.id(), failed);
-                tell(() -> listener.onSendFailed(send, failed));
+                outbox.failed(send.id(), refused.error());
+                tell(() -> listener.onSendFailed(send, refused.error()));
                 transmitReady();
                 return;
             }
-            ClientFrame.MessageSend before = storedSend(send);
-            String frame = codec.encode(new ClientFrame.MessageSend(send.id(), send.conversation(), Content.envelopes(envelopes), before.timestamp()));
             outbox.resealed(new ClientStore.PendingSend(send.id(), send.conversation(), frame, send.sealed()), clock.millis());
             tick();
             transmitReady();
@@ -744,21 +780,38 @@ public final class ParleyClient implements AutoCloseable {
         }).thenCompose(future -> future);
     }
 
-    /** A request answered by a frame of {@code answerType}; answers of one type come in the order asked. */
+    /**
+     * A request answered by a frame of {@code answerType}. The server handles a connection's frames independently, so two
+     * answers of one type may arrive in either order, and neither names its request: requests of one answer type go out one at
+     * a time, each once the one before it is answered (or refused), so that each answer is its request's.
+     */
     @SuppressWarnings("unchecked")
     private <T extends ServerFrame> CompletableFuture<T> request(ClientFrame frame, Class<T> answerType) {
+        String answer = answerTypeName(answerType);
         return onLoop(() -> {
             CompletableFuture<ServerFrame> future = new CompletableFuture<>();
-            if (state != ConnectionState.ONLINE) {
-                future.completeExceptionally(new IllegalStateException("not connected (" + state + ")"));
-                return future;
-            }
-            answers.computeIfAbsent(answerTypeName(answerType), t -> new ArrayDeque<>()).add(future);
-            // An error names the request's type.
-            answers.computeIfAbsent(frame.type(), t -> new ArrayDeque<>()).add(future);
-            send(frame);
+            CompletableFuture<Void> before = inTurn.getOrDefault(answer, CompletableFuture.completedFuture(null));
+            inTurn.put(answer, future.handle((done, failed) -> null));
+            before.whenComplete((done, failed) -> loop.execute(() -> {
+                if (state != ConnectionState.ONLINE) {
+                    future.completeExceptionally(new IllegalStateException("not connected (" + state + ")"));
+                    return;
+                }
+                answers.computeIfAbsent(answer, t -> new ArrayDeque<>()).add(future);
+                // An error names the request's type.
+                answers.computeIfAbsent(frame.type(), t -> new ArrayDeque<>()).add(future);
+                send(frame);
+                // An answer lost on the way (a refusal of the gateway's names no request) must not hold the next ones back.
+                loop.schedule(() -> {
+                    if (!future.isDone()) {
+                        answers.values().forEach(queue -> queue.remove(future));
+                        future.completeExceptionally(new java.util.concurrent.TimeoutException(frame.type() + " was not answered within "
+                                + REQUEST_TIMEOUT.toSeconds() + " s"));
+                    }
+                }, REQUEST_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            }));
             return future;
-        }).thenCompose(future -> future.thenApply(answer -> (T) answer));
+        }).thenCompose(future -> future.thenApply(reply -> (T) reply));
     }
 
     private static String answerTypeName(Class<? extends ServerFrame> type) {

@@ -136,6 +136,12 @@ public record StackSettings(
             throw new IllegalArgumentException(MEDIA_MAX_BYTES + " must be 1 to " + dev.parley.functions.config.MediaSettings.LARGEST_MAX_BYTES
                     + " bytes (S3's largest POST), was " + mediaMaxBytes);
         }
+        double dailyBytes = rateLimits.containsKey("media_bytes") ? dev.parley.ports.RateLimits.Limit.parse(rateLimits.get("media_bytes")).burst()
+                : dev.parley.functions.usecase.FrameLimits.Settings.DEFAULT_MEDIA_BYTES.burst();
+        if (mediaMaxBytes > dailyBytes) {
+            throw new IllegalArgumentException(MEDIA_MAX_BYTES + " (" + mediaMaxBytes + ") is more than a user may upload in a day ("
+                    + (long) dailyBytes + ", " + RATE_LIMITS + "' media_bytes): no grant that large could ever be given");
+        }
         mediaCorsOrigins = List.copyOf(mediaCorsOrigins);
         for (String origin : mediaCorsOrigins) {
             if (!origin.equals("*") && !origin.matches("https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?")) {

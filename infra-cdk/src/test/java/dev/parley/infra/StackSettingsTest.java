@@ -55,6 +55,10 @@ class StackSettingsTest {
         assertThatThrownBy(() -> settings(Map.of(StackSettings.LOG_RETENTION_DAYS, "10"))).hasMessageContaining(StackSettings.LOG_RETENTION_DAYS);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.RETAIN_DATA, "yes"))).hasMessageContaining(StackSettings.RETAIN_DATA);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.STAGE, "my stage"))).hasMessageContaining(StackSettings.STAGE);
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.MEDIA_MAX_BYTES, "2000000000"))).as("more than a day's bytes: never grantable")
+                .hasMessageContaining(StackSettings.MEDIA_MAX_BYTES).hasMessageContaining("media_bytes");
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.MEDIA_RETENTION_DAYS, "0"))).hasMessageContaining(StackSettings.MEDIA_RETENTION_DAYS);
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.MEDIA_CORS_ORIGINS, "chat.example.com"))).hasMessageContaining(StackSettings.MEDIA_CORS_ORIGINS);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.STAGE, "s".repeat(129)))).hasMessageContaining(StackSettings.STAGE);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.THROTTLE_RATE, "0"))).hasMessageContaining(StackSettings.THROTTLE_RATE);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.APNS_SANDBOX, "yes"))).hasMessageContaining(StackSettings.APNS_SANDBOX);

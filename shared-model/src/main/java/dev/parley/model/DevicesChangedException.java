@@ -8,8 +8,9 @@ public final class DevicesChangedException extends DomainException {
     private final DeviceMismatch mismatch;
 
     public DevicesChangedException(DeviceMismatch mismatch) {
-        super(ErrorCode.DEVICES_CHANGED, "the envelopes do not match the recipients' devices (missing " + mismatch.missing()
-                + ", extra " + mismatch.extra() + ", stale " + mismatch.stale() + "); nothing was stored: fetch their keys and send again with the same id");
+        // The devices are in the error's lists; the message only counts them, so that it stays short however many there are.
+        super(ErrorCode.DEVICES_CHANGED, "the envelopes do not match the recipients' devices (" + mismatch.missing().size() + " missing, "
+                + mismatch.extra().size() + " extra, " + mismatch.stale().size() + " stale); nothing was stored: fetch their keys and send again with the same id");
         this.mismatch = mismatch;
     }
 

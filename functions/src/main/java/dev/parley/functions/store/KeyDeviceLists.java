@@ -56,9 +56,11 @@ final class KeyDeviceLists {
             if (noList.statusCode() != 400 || noList instanceof software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException) {
                 throw noList;
             }
-            // An identity item from before device lists (the key directory's first days, kept by --data-dir): given an empty list first.
-            dynamo.updateItem(b -> b.tableName(table).key(KeysTable.key(user, KeysTable.IDENTITY_SORT)).updateExpression("SET #devices = if_not_exists(#devices, :none)")
-                    .expressionAttributeNames(Map.of("#devices", DEVICES)).expressionAttributeValues(Map.of(":none", NO_DEVICES)));
+            // An identity item from before device lists (the key directory's first days): given the list its devices' items make.
+            Map<String, AttributeValue> listed = new HashMap<>();
+            deviceItems(user).forEach((listedDevice, registration) -> listed.put(listedDevice.value(), AttributeValue.fromN(Integer.toString(registration))));
+            dynamo.updateItem(b -> b.tableName(table).key(KeysTable.key(user, KeysTable.IDENTITY_SORT)).updateExpression("SET #devices = if_not_exists(#devices, :listed)")
+                    .expressionAttributeNames(Map.of("#devices", DEVICES)).expressionAttributeValues(Map.of(":listed", AttributeValue.fromM(listed))));
             setRegistration(user, device, registrationId);
         }
     }
@@ -73,11 +75,32 @@ final class KeyDeviceLists {
     Map<DeviceAddress, Integer> devices(Collection<UserId> users) {
         List<Map<String, AttributeValue>> keys = users.stream().distinct().map(user -> KeysTable.key(user, KeysTable.IDENTITY_SORT)).toList();
         Map<DeviceAddress, Integer> devices = new HashMap<>();
+        List<UserId> unlisted = new java.util.ArrayList<>();
         Batches.getAll(dynamo, backoff, table, keys, true, item -> {
             UserId user = UserId.of(item.get(PK).s().substring(KeysTable.partition("").length()));
-            item.getOrDefault(DEVICES, NO_DEVICES).m().forEach((device, registration) ->
+            if (!item.containsKey(DEVICES)) {
+                unlisted.add(user);
+                return;
+            }
+            item.get(DEVICES).m().forEach((device, registration) ->
                     devices.put(new DeviceAddress(user, DeviceId.of(device)), Integer.parseInt(registration.n())));
         });
+        // An identity item from before device lists: its devices are read from their own items, until an upload lists them.
+        for (UserId user : unlisted) {
+            deviceItems(user).forEach((device, registration) -> devices.put(new DeviceAddress(user, device), registration));
+        }
+        return devices;
+    }
+
+    /** The user's devices and registration ids as their own items hold them (a query, consistent): for identity items with no list. */
+    private Map<DeviceId, Integer> deviceItems(UserId user) {
+        Map<DeviceId, Integer> devices = new HashMap<>();
+        dynamo.queryPaginator(b -> b.tableName(table).consistentRead(true).keyConditionExpression("#pk = :pk AND begins_with(#sk, :prefix)")
+                .expressionAttributeNames(Map.of("#pk", PK, "#sk", KeysTable.SK))
+                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(KeysTable.partition(user.value())),
+                        ":prefix", AttributeValue.fromS(KeysTable.DEVICE_PREFIX)))).items()
+                .forEach(item -> devices.put(DeviceId.of(item.get(KeysTable.SK).s().substring(KeysTable.DEVICE_PREFIX.length())),
+                        Integer.parseInt(item.get(KeysTable.REGISTRATION_ID).n())));
         return devices;
     }
 }

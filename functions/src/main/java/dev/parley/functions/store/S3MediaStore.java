@@ -26,6 +26,7 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * function that serves no media never pays for them.
  */
 public final class S3MediaStore implements MediaStore {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(S3MediaStore.class);
     /** Every media object's key begins so: what the functions are granted, and nothing else of the bucket. */
     public static final String KEY_PREFIX = "m/";
     static final String UPLOADER = "uploader";
@@ -92,6 +93,13 @@ public final class S3MediaStore implements MediaStore {
             head = client.get().headObject(b -> b.bucket(bucket.name()).key(key(id)));
         } catch (S3Exception e) {
             if (e.statusCode() == 404) {
+                return Optional.empty();
+            }
+            if (e.statusCode() == 403) {
+                // The functions may read every object under the media prefix, so a 403 there means the object is missing and
+                // S3 did not say so (it answers 404 only to a caller that may list the bucket, which the stack grants on the
+                // prefix): answered as not there, never as "busy", which a client would retry for ever.
+                LOG.warn("HeadObject of {} answered 403: taken as a missing object (check the function's s3:ListBucket grant)", key(id));
                 return Optional.empty();
             }
             throw unavailable("reading a media object's metadata", e);

@@ -5,9 +5,11 @@ import dev.parley.model.DeviceAddress;
 import dev.parley.model.DeviceEnvelope;
 import dev.parley.model.DeviceMismatch;
 import dev.parley.model.DevicesChangedException;
+import dev.parley.model.InvalidFieldException;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.KeyDirectory;
+import dev.parley.protocol.ClientFrame;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -44,12 +46,24 @@ final class EnvelopeCheck {
         if (!members.contains(caller.user())) {
             return;
         }
+        if (members.size() - 1 > ClientFrame.MessageSend.MAX_ENVELOPES) {
+            throw tooMany(members.size() + " members");
+        }
         Map<DeviceAddress, Integer> expected = new HashMap<>(keys.devices(members));
         expected.remove(new DeviceAddress(caller.user(), caller.device()));
+        if (expected.size() > ClientFrame.MessageSend.MAX_ENVELOPES) {
+            // No set of envelopes could pass: naming every device would only send the client fetching keys it cannot use.
+            throw tooMany(expected.size() + " devices to address");
+        }
         DeviceMismatch mismatch = compare(expected, envelopes);
         if (!mismatch.isEmpty()) {
             throw new DevicesChangedException(mismatch);
         }
+    }
+
+    private static InvalidFieldException tooMany(String what) {
+        return new InvalidFieldException("content.envelopes", "cannot address this conversation's " + what + " (at most "
+                + ClientFrame.MessageSend.MAX_ENVELOPES + " envelopes): send one body under sender keys (docs/e2e.md)");
     }
 
     /** How the envelopes differ from the devices expected, each list in the order of user, then device. */

@@ -118,7 +118,11 @@ public final class FrameLimits {
             }
             case ClientFrame.MediaUpload upload -> {
                 take("media#" + caller.user().value(), settings.mediaGrants(), "media upload grants");
-                take(limits, "media-bytes#" + caller.user().value(), upload.size(), settings.mediaBytes(), "bytes of media uploads");
+                // Bytes are taken only for a grant that can be given: a type off the allow-list, or more than a day's bytes (more
+                // than any deployment's largest object, StackSettings checks), is refused for what it is, costing no budget.
+                if (Media.ALLOWED_TYPES.contains(upload.contentType()) && upload.size() <= settings.mediaBytes().burst()) {
+                    take(limits, "media-bytes#" + caller.user().value(), upload.size(), settings.mediaBytes(), "bytes of media uploads");
+                }
             }
             default -> {
                 // One write or less each: not limited per frame (above).

@@ -183,4 +183,19 @@ class EnvelopesTest {
         assertThatThrownBy(() -> sending.send(carol, sealed(ClientMessageId.random(), ConversationId.of("g:none"), to(BOB, PHONE, 1))))
                 .isInstanceOfSatisfying(DomainException.class, refused -> assertThat(refused.code()).isEqualTo(ErrorCode.NOT_FOUND));
     }
+
+    @Test
+    void aConversationTooLargeForEnvelopesIsToldToUseSenderKeysBeforeAnyDeviceIsRead() {
+        List<UserId> crowd = java.util.stream.IntStream.range(0, 300).mapToObj(i -> UserId.of("member-" + i)).toList();
+        ConversationId big = world.conversations.createIfAbsent(Conversation.group(ConversationId.of("g:big"), ALICE, crowd, Optional.empty()), ALICE)
+                .conversation().id();
+        Caller alicePhone = world.onDevice(ALICE, PHONE);
+
+        assertThatThrownBy(() -> sending.send(alicePhone, sealed(ClientMessageId.random(), big, to(BOB, PHONE, 21))))
+                .isInstanceOfSatisfying(dev.parley.model.InvalidFieldException.class, refused -> {
+                    assertThat(refused.field()).isEqualTo("content.envelopes");
+                    assertThat(refused.getMessage()).contains("301 members").contains("sender keys");
+                });
+        assertThat(world.messages.stored(big)).isEmpty();
+    }
 }

@@ -129,7 +129,7 @@ class FrameLimitsTest {
     }
 
     @Test
-    void mediaGrantsAreLimitedInNumberAndInBytesPerUser() {
+    void mediaGrantsAreLimitedInNumberAndInBytesPerUserAndARequestThatCannotBeGrantedCostsNoBytes() {
         FrameLimits.Settings defaults = FrameLimits.Settings.DEFAULTS;
         FrameLimits limits = new FrameLimits(new dev.parley.ports.InMemoryRateLimits(), new FrameLimits.Settings(defaults.messages(),
                 defaults.creations(), defaults.presence(), defaults.reads(), defaults.frames(), defaults.keyFetches(), defaults.keyFetchesOfOneUser(),
@@ -144,6 +144,10 @@ class FrameLimitsTest {
         limits.admit(carol, new ClientFrame.MediaUpload("image/png", 950, java.util.Optional.empty()));
         assertThatThrownBy(() -> limits.admit(carol, small)).as("950 of 1,000 bytes taken: 100 more is over")
                 .isInstanceOf(dev.parley.model.RateLimitedException.class).hasMessageContaining("bytes of media uploads");
+        Caller dave = new Caller(UserId.of("dave"), DeviceId.DEFAULT, ConnectionId.of("dave-phone"));
+        limits.admit(dave, new ClientFrame.MediaUpload("text/html", 900, java.util.Optional.empty()));
+        limits.admit(dave, new ClientFrame.MediaUpload("image/png", 5_000, java.util.Optional.empty()));
+        limits.admit(dave, small);
         assertThat(defaults.mediaBytes().burst()).as("Signal's 1 GB a day").isEqualTo(1L << 30);
         assertThat(defaults.mediaBytes().window()).isEqualTo(java.time.Duration.ofDays(1));
     }

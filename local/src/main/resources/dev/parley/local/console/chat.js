@@ -15,9 +15,9 @@ const state = {
   reconnectDelay: 250,
   gatewayRefusals: 0,         // rounds of API Gateway refusals since the last ack: each round's resends wait twice as long
   syncTimer: null,            // a refused sync.request's second asking, waiting
-  uploads: [],                // images waiting for their upload grants, in the order asked (grants answer in that order)
+  uploads: [],                // images waiting for their upload grants; only the first is asked for at a time (grants name no request)
   mediaUrls: new Map(),       // media id -> {url, until}: a download grant's URL while it lasts
-  downloads: [],              // media ids waiting for their download grants, in the order asked
+  downloads: [],              // media ids waiting for their download grants; only the first is asked for at a time
 };
 
 const $ = (id) => document.getElementById(id);
@@ -207,9 +207,14 @@ function received(frame) {
         state.typing.delete(frame.conversation_id);
       }
       return renderTyping();
-    case "media.upload_grant": return uploadWithGrant(state.uploads.shift(), frame);
+    case "media.upload_grant": {
+      const upload = state.uploads.shift();
+      askNextUpload();
+      return uploadWithGrant(upload, frame);
+    }
     case "media.download_grant": {
       state.downloads.shift();
+      askNextDownload();
       state.mediaUrls.set(frame.media_id, {url: frame.url, until: frame.expires_at - 30000});
       return renderMessages();
     }
@@ -224,8 +229,8 @@ function received(frame) {
         }
         state.pending.delete(frame.ref);
       }
-      if (frame.ref === "media.upload") state.uploads.shift();
-      if (frame.ref === "media.download") state.mediaUrls.set(state.downloads.shift(), {failed: frame.code});
+      if (frame.ref === "media.upload") { state.uploads.shift(); askNextUpload(); }
+      if (frame.ref === "media.download") { state.mediaUrls.set(state.downloads.shift(), {failed: frame.code}); askNextDownload(); }
       return showError(frame.code + ": " + frame.message);
     default:
       return;
@@ -354,7 +359,19 @@ function attach() {
   $("attach").value = "";
   if (!file || !state.open) return;
   state.uploads.push({file, conversation_id: state.open});
-  send({type: "media.upload", content_type: file.type, size: file.size, conversation_id: state.open});
+  if (state.uploads.length === 1) askNextUpload();
+}
+
+// A connection's frames are handled independently, so two grants may come back in either order, and neither names its
+// request: one upload grant and one download grant are asked for at a time, the next once the last is answered.
+function askNextUpload() {
+  const next = state.uploads[0];
+  if (next) send({type: "media.upload", content_type: next.file.type, size: next.file.size, conversation_id: next.conversation_id});
+}
+
+function askNextDownload() {
+  const next = state.downloads[0];
+  if (next) send({type: "media.download", media_id: next});
 }
 
 async function uploadWithGrant(upload, grant) {
@@ -387,7 +404,7 @@ function mediaElement(content) {
   if (!known || (!known.failed && !state.downloads.includes(content.media_id))) {
     state.mediaUrls.set(content.media_id, {pending: true});
     state.downloads.push(content.media_id);
-    send({type: "media.download", media_id: content.media_id});
+    if (state.downloads.length === 1) askNextDownload();
   }
   return placeholder;
 }

@@ -464,11 +464,17 @@ class StoresOnTheEmulatorTest {
                 dev.parley.functions.store.KeysTable.IDENTITY_KEY, AttributeValue.fromS("bob-identity"))));
         var keys = new dev.parley.functions.store.DynamoKeyDirectory(dynamo, dev.parley.functions.manifest.ParleyManifest.KEYS,
                 dev.parley.functions.retry.Backoff.DYNAMODB);
+        dynamo.putItem(b -> b.tableName(dev.parley.functions.manifest.ParleyManifest.KEYS).item(java.util.Map.of(
+                dev.parley.functions.store.KeysTable.PK, AttributeValue.fromS("U#bob"), dev.parley.functions.store.KeysTable.SK, AttributeValue.fromS("D#laptop"),
+                dev.parley.functions.store.KeysTable.REGISTRATION_ID, AttributeValue.fromN("16"))));
+        assertThat(keys.devices(List.of(UserId.of("bob")))).as("read from the devices' own items meanwhile").isEqualTo(java.util.Map.of(
+                new dev.parley.model.DeviceAddress(UserId.of("bob"), dev.parley.model.DeviceId.of("laptop")), 16));
 
         keys.upload(UserId.of("bob"), dev.parley.model.DeviceId.of("phone"), new dev.parley.model.DeviceKeys("bob-identity", 17,
                 new dev.parley.model.SignedPublicKey(1, "s", "sig"), new dev.parley.model.SignedPublicKey(2, "l", "sig"), Optional.empty(), Optional.empty()));
 
-        assertThat(keys.devices(List.of(UserId.of("bob")))).isEqualTo(java.util.Map.of(
-                new dev.parley.model.DeviceAddress(UserId.of("bob"), dev.parley.model.DeviceId.of("phone")), 17));
+        assertThat(keys.devices(List.of(UserId.of("bob")))).as("the list made from the devices' items, and the phone").isEqualTo(java.util.Map.of(
+                new dev.parley.model.DeviceAddress(UserId.of("bob"), dev.parley.model.DeviceId.of("phone")), 17,
+                new dev.parley.model.DeviceAddress(UserId.of("bob"), dev.parley.model.DeviceId.of("laptop")), 16));
     }
 }
