@@ -279,6 +279,22 @@ class FrameCodecTest {
     }
 
     @Test
+    void mediaFramesAreDecodedAndTheirBadFieldsNamed() {
+        assertThat(decoded("{\"type\":\"media.upload\",\"content_type\":\"image/png\",\"size\":2048,\"conversation_id\":\"d:a:b\"}"))
+                .isEqualTo(new ClientFrame.MediaUpload("image/png", 2048, Optional.of(dev.parley.model.ConversationId.of("d:a:b"))));
+        assertThat(rejection("{\"type\":\"media.upload\",\"content_type\":\"Image/PNG\",\"size\":2048}").message())
+                .startsWith("field 'content_type' must be a media type in lower case");
+        assertThat(rejection("{\"type\":\"media.upload\",\"content_type\":\"image/png\",\"size\":0}").message())
+                .startsWith("field 'size' must be at least 1");
+        assertThat(rejection("{\"type\":\"media.upload\",\"content_type\":\"image/png\"}").message()).isEqualTo("field 'size' is required");
+        assertThat(rejection("{\"type\":\"media.download\",\"media_id\":\"../etc/passwd\"}").message())
+                .startsWith("field 'media_id' must be a media id");
+        assertThat(rejection("{\"type\":\"message.send\",\"id\":\"" + ID + "\",\"conversation_id\":\"c\",\"content\":{\"type\":\"image\","
+                + "\"media_id\":\"AAAAAAAAAAAAAAAAAAAAAA\",\"content_type\":\"image/png\",\"size\":-1}}").message())
+                .isEqualTo("field 'content.size' must be at least 1 byte, was -1");
+    }
+
+    @Test
     void devicesChangedNamesTheDevicesInThreeListsAndComesOnlyWithItsCode() {
         var mismatch = new dev.parley.model.DeviceMismatch(List.of(new dev.parley.model.DeviceAddress(dev.parley.model.UserId.of("bob"),
                 dev.parley.model.DeviceId.of("tablet"))), List.of(), List.of());

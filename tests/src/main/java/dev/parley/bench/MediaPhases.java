@@ -101,9 +101,9 @@ final class MediaPhases {
                 %s
                 %s
                 %s
-                """, PAIRS, ROUNDS, seconds, THREADS, WARM_UP_ROUNDS, row("upload grant (frame to grant)", steps.grant()),
-                row("POST of 200 KB to S3", steps.upload()), row("send to receive (the send's HeadObject included)", steps.sendToReceive()),
-                row("download grant (its HeadObject and membership read included)", steps.downloadGrant()), row("GET of 200 KB from S3", steps.download())));
+                """, PAIRS, ROUNDS, seconds, THREADS, WARM_UP_ROUNDS, MessagingBenchmark.row("upload grant (frame to grant)", steps.grant()),
+                MessagingBenchmark.row("POST of 200 KB to S3", steps.upload()), MessagingBenchmark.row("send to receive (the send's HeadObject included)", steps.sendToReceive()),
+                MessagingBenchmark.row("download grant (its HeadObject and membership read included)", steps.downloadGrant()), MessagingBenchmark.row("GET of 200 KB from S3", steps.download())));
         bench.markdown.add(bench.costTable(phase, "media message"));
         bench.markdown.add(String.format("""
                 S3's terms, modelled from us-east-1 prices (the local S3 counts no money): requests %.2f USD per million media messages \
@@ -124,11 +124,6 @@ final class MediaPhases {
         usd.put("storage", gigabytes * USD_PER_GB_MONTH * RETENTION_DAYS / 30.0);
         usd.put("transferOutPerMillionDownloads", gigabytes * USD_PER_GB_OUT);
         return usd;
-    }
-
-    private static String row(String name, Histogram histogram) {
-        return String.format("| %s | %.1f | %.1f | %.1f | %.1f |", name, histogram.getValueAtPercentile(50) / 1e6,
-                histogram.getValueAtPercentile(95) / 1e6, histogram.getValueAtPercentile(99) / 1e6, histogram.getMaxValue() / 1e6);
     }
 
     /** {@code rounds} rounds, spread over {@link #THREADS} threads, each owning some pairs and running theirs one after another. */

@@ -855,7 +855,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         return values;
     }
 
-    private static String row(String name, Histogram histogram) {
+    static String row(String name, Histogram histogram) {
         return String.format("| %s | %.2f | %.2f | %.2f | %.2f |", name, histogram.getValueAtPercentile(50) / 1e6,
                 histogram.getValueAtPercentile(95) / 1e6, histogram.getValueAtPercentile(99) / 1e6, histogram.getMaxValue() / 1e6);
     }

@@ -1,6 +1,6 @@
 package dev.parley.e2e;
 
-import static dev.parley.e2e.SignalDevice.address;
+import static dev.parley.e2e.LibsignalCipher.address;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -156,7 +156,7 @@ class LibsignalIT extends EndToEndTest {
             // Alice's app shows the change and she accepts the new identity: the session is built on it, and bob reads her.
             aliceOnPhone.send(new ClientFrame.KeysFetch(UserId.of(bob), Optional.empty()));
             KeyBundle shown = aliceOnPhone.await(ServerFrame.KeysBundle.class).bundle();
-            alicePhone.store.saveIdentity(address(bob, "phone"), SignalDevice.bundle(shown, shown.devices().getFirst()).getIdentityKey());
+            alicePhone.store.saveIdentity(address(bob, "phone"), LibsignalCipher.bundle(shown, shown.devices().getFirst()).getIdentityKey());
             alicePhone.fetchAndBuild(UserId.of(bob), Optional.empty());
             alicePhone.send(chat, List.of(alice, bob), "welcome back");
             assertThat(reinstalled.receive(alice)).isEqualTo("welcome back");
@@ -255,7 +255,7 @@ class LibsignalIT extends EndToEndTest {
             throws Exception {
         for (SignalDevice other : to) {
             ConversationId direct = ConversationId.direct(UserId.of(from.user), UserId.of(other.user));
-            from.send(direct, List.of(from.user, other.user), "sender-key:" + SignalDevice.base64(key.serialize()));
+            from.send(direct, List.of(from.user, other.user), "sender-key:" + LibsignalCipher.base64(key.serialize()));
             String received = other.receive(from.user);
             assertThat(received).startsWith("sender-key:");
             new org.signal.libsignal.protocol.groups.GroupSessionBuilder(other.store).process(address(from.user, from.device),
@@ -269,7 +269,7 @@ class LibsignalIT extends EndToEndTest {
         var sealed = new org.signal.libsignal.protocol.groups.GroupCipher(from.store, address(from.user, from.device))
                 .encrypt(distribution, plaintext.getBytes(StandardCharsets.UTF_8));
         return from.client.sendContent(group, ClientMessageId.random(), new dev.parley.model.Content(dev.parley.model.ContentType.CIPHERTEXT,
-                Optional.of(SignalDevice.base64(sealed.serialize())), Optional.empty()));
+                Optional.of(LibsignalCipher.base64(sealed.serialize())), Optional.empty()));
     }
 
     /** The next group message from {@code sender}, as its ciphertext. */
@@ -472,7 +472,7 @@ class LibsignalIT extends EndToEndTest {
                     String text = item.toString();
                     for (String plaintext : plaintexts) {
                         assertThat(text).as("an item of %s", table.name()).doesNotContain(plaintext)
-                                .doesNotContain(SignalDevice.base64(plaintext.getBytes(StandardCharsets.UTF_8)));
+                                .doesNotContain(LibsignalCipher.base64(plaintext.getBytes(StandardCharsets.UTF_8)));
                     }
                 }
             }

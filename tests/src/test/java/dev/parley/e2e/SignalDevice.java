@@ -17,8 +17,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.signal.libsignal.protocol.IdentityKeyPair;
-import org.signal.libsignal.protocol.SignalProtocolAddress;
-import org.signal.libsignal.protocol.state.PreKeyBundle;
 import org.signal.libsignal.protocol.state.impl.InMemorySignalProtocolStore;
 
 /**
@@ -47,18 +45,6 @@ final class SignalDevice {
         this.cipher = cipher;
         this.client = client;
         this.keys = this::fetch;
-    }
-
-    static String base64(byte[] bytes) {
-        return LibsignalCipher.base64(bytes);
-    }
-
-    static SignalProtocolAddress address(String user, String device) {
-        return LibsignalCipher.address(user, device);
-    }
-
-    static PreKeyBundle bundle(KeyBundle parley, KeyBundle.Device device) throws Exception {
-        return LibsignalCipher.bundle(parley, device);
     }
 
     /** A new device (see {@link LibsignalCipher#create}) connected on {@code client}, its keys uploaded and answered. */

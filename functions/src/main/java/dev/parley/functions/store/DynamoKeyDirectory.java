@@ -30,7 +30,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.DeleteRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
@@ -148,7 +147,7 @@ public final class DynamoKeyDirectory implements KeyDirectory {
     private List<DeviceId> removeEverythingBut(UserId user, DeviceId kept) {
         List<DeviceId> removed = new ArrayList<>();
         List<WriteRequest> deletes = new ArrayList<>();
-        for (Map<String, AttributeValue> item : itemsOf(user, "")) {
+        for (Map<String, AttributeValue> item : KeysTable.itemsOf(dynamo, table, user, "")) {
             String sort = item.get(SK).s();
             if (sort.equals(KeysTable.IDENTITY_SORT)) {
                 continue;
@@ -177,7 +176,7 @@ public final class DynamoKeyDirectory implements KeyDirectory {
     public Optional<Fetched> fetch(UserId user, Optional<DeviceId> device) {
         return SdkErrors.translating("fetching keys", () -> {
             // A named device is claimed from at once: the claim's condition tells a device with no keys, and its answer carries the rest.
-            List<DeviceId> devices = device.isPresent() ? List.of(device.get()) : itemsOf(user, KeysTable.DEVICE_PREFIX).stream()
+            List<DeviceId> devices = device.isPresent() ? List.of(device.get()) : KeysTable.itemsOf(dynamo, table, user, KeysTable.DEVICE_PREFIX).stream()
                     .map(found -> DeviceId.of(found.get(SK).s().substring(KeysTable.DEVICE_PREFIX.length()))).toList();
             List<KeyBundle.Device> bundles = new ArrayList<>();
             Map<DeviceId, KeyCounts> left = new HashMap<>();
@@ -191,22 +190,6 @@ public final class DynamoKeyDirectory implements KeyDirectory {
             }
             return bundles.isEmpty() ? Optional.<Fetched>empty() : Optional.of(new Fetched(new KeyBundle(user, identity, bundles), left));
         });
-    }
-
-    /** Every item of the user whose sort key begins with {@code prefix} ("" for all), page by page, consistent. */
-    private List<Map<String, AttributeValue>> itemsOf(UserId user, String prefix) {
-        List<Map<String, AttributeValue>> items = new ArrayList<>();
-        Map<String, AttributeValue> start = null;
-        do {
-            Map<String, AttributeValue> from = start;
-            QueryResponse page = dynamo.query(b -> b.tableName(table).consistentRead(true)
-                    .keyConditionExpression("#pk = :pk AND begins_with(#sk, :prefix)").expressionAttributeNames(Map.of("#pk", PK, "#sk", SK))
-                    .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(KeysTable.partition(user.value())), ":prefix", AttributeValue.fromS(prefix)))
-                    .exclusiveStartKey(from));
-            items.addAll(page.items());
-            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (start != null);
-        return items;
     }
 
     /**

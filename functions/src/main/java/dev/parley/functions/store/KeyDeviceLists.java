@@ -95,12 +95,8 @@ final class KeyDeviceLists {
     /** The user's devices and registration ids as their own items hold them (a query, consistent): for identity items with no list. */
     private Map<DeviceId, Integer> deviceItems(UserId user) {
         Map<DeviceId, Integer> devices = new HashMap<>();
-        dynamo.queryPaginator(b -> b.tableName(table).consistentRead(true).keyConditionExpression("#pk = :pk AND begins_with(#sk, :prefix)")
-                .expressionAttributeNames(Map.of("#pk", PK, "#sk", KeysTable.SK))
-                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(KeysTable.partition(user.value())),
-                        ":prefix", AttributeValue.fromS(KeysTable.DEVICE_PREFIX)))).items()
-                .forEach(item -> devices.put(DeviceId.of(item.get(KeysTable.SK).s().substring(KeysTable.DEVICE_PREFIX.length())),
-                        Integer.parseInt(item.get(KeysTable.REGISTRATION_ID).n())));
+        KeysTable.itemsOf(dynamo, table, user, KeysTable.DEVICE_PREFIX).forEach(item -> devices.put(
+                DeviceId.of(item.get(KeysTable.SK).s().substring(KeysTable.DEVICE_PREFIX.length())), Integer.parseInt(item.get(KeysTable.REGISTRATION_ID).n())));
         return devices;
     }
 }

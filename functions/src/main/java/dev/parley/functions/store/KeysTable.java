@@ -70,6 +70,17 @@ public final class KeysTable {
         return item;
     }
 
+    /** Every item of the user whose sort key begins with {@code prefix} ("" for all), page by page, consistent. */
+    static java.util.List<Map<String, AttributeValue>> itemsOf(software.amazon.awssdk.services.dynamodb.DynamoDbClient dynamo, String table,
+                                                               dev.parley.model.UserId user, String prefix) {
+        java.util.List<Map<String, AttributeValue>> items = new java.util.ArrayList<>();
+        dynamo.queryPaginator(b -> b.tableName(table).consistentRead(true).keyConditionExpression("#pk = :pk AND begins_with(#sk, :prefix)")
+                .expressionAttributeNames(Map.of("#pk", PK, "#sk", SK))
+                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(partition(user.value())), ":prefix", AttributeValue.fromS(prefix))))
+                .items().forEach(items::add);
+        return items;
+    }
+
     static String deviceSort(String device) {
         return DEVICE_PREFIX + device;
     }

@@ -46,30 +46,9 @@ public final class S3MediaStore implements MediaStore {
     /** @param client the client reading metadata, and {@code presigner} the URL signer: made on first use */
     public S3MediaStore(Bucket bucket, Supplier<S3Client> client, Supplier<S3Presigner> presigner, Clock clock) {
         this.bucket = bucket;
-        this.client = memoized(client);
-        this.presigner = memoized(presigner);
+        this.client = new Lazy<>(client);
+        this.presigner = new Lazy<>(presigner);
         this.clock = clock;
-    }
-
-    private static <T> Supplier<T> memoized(Supplier<T> make) {
-        return new Supplier<>() {
-            private volatile T made;
-
-            @Override
-            public T get() {
-                T value = made;
-                if (value == null) {
-                    synchronized (this) {
-                        value = made;
-                        if (value == null) {
-                            value = make.get();
-                            made = value;
-                        }
-                    }
-                }
-                return value;
-            }
-        };
     }
 
     static String key(MediaId id) {

@@ -25,25 +25,17 @@ public final class SqsRedeliveryTimers implements RedeliveryTimers {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int BATCH = 10;
 
-    private final Supplier<SqsClient> sqs;
+    private final Lazy<SqsClient> sqs;
     private final String queueUrl;
-    private volatile SqsClient client;
 
     /** @param sqs made on first use: a function that sends no notification never builds an SQS client */
     public SqsRedeliveryTimers(Supplier<SqsClient> sqs, String queueUrl) {
-        this.sqs = sqs;
+        this.sqs = new Lazy<>(sqs);
         this.queueUrl = queueUrl;
     }
 
     private SqsClient client() {
-        if (client == null) {
-            synchronized (this) {
-                if (client == null) {
-                    client = sqs.get();
-                }
-            }
-        }
-        return client;
+        return sqs.get();
     }
 
     @Override
