@@ -35,12 +35,8 @@ public final class AwsClients {
      */
     public static final Duration DYNAMODB_ATTEMPT_TIMEOUT = Duration.ofMillis(800);
     public static final Duration DYNAMODB_CALL_TIMEOUT = Duration.ofSeconds(2);
-    /**
-     * A post to a connection is not tried again for being slow, only for an answered error (a 429 or a 5xx): one that
-     * timed out may have landed late, and trying it again would deliver it twice. So an attempt may take the whole call.
-     */
-    public static final Duration MANAGEMENT_CALL_TIMEOUT = Duration.ofSeconds(5);
-    public static final Duration MANAGEMENT_ATTEMPT_TIMEOUT = MANAGEMENT_CALL_TIMEOUT;
+    public static final Duration MANAGEMENT_ATTEMPT_TIMEOUT = Duration.ofSeconds(2);
+    static final Duration MANAGEMENT_CALL_TIMEOUT = Duration.ofSeconds(5);
     static final Duration SECRETS_ATTEMPT_TIMEOUT = Duration.ofMillis(700);
     public static final Duration SECRETS_CALL_TIMEOUT = Duration.ofMillis(1500);
     /** How many times the SNS client tries a call, the first included. */

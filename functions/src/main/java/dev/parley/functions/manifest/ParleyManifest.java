@@ -63,12 +63,6 @@ public final class ParleyManifest {
     /** The routes that register devices for push, whose functions alone create and change SNS endpoints. */
     public static final List<String> DEVICE_ROUTES = List.of("device.register", "device.unregister");
 
-    /**
-     * The frame functions' timeout: a fast-path send's longest course (three DynamoDB calls, its window, its posts' grace
-     * and its record: ManifestTest) with room, and under half the time after which its claim counts as abandoned.
-     */
-    public static final Duration FRAME_FUNCTION_TIMEOUT = Duration.ofSeconds(14);
-
     /** The functions that push to offline devices, which alone may publish to SNS endpoints: messages' and notifications'. */
     public static final List<String> PUSH_PUBLISHERS = List.of("fanout", "publish");
 
@@ -118,7 +112,7 @@ public final class ParleyManifest {
                 new Trigger.WebSocketRoute("$connect"), Map.of(CONNECTIONS, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ), true));
         functions.add(new FunctionSpec("disconnect", ConnectionHandlers.Disconnect.class.getName(), 512, Duration.ofSeconds(5), connectionEnds,
                 new Trigger.WebSocketRoute("$disconnect"), Map.of(CONNECTIONS, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ_WRITE), true));
-        functions.add(new FunctionSpec("default", FrameHandler.class.getName(), 1024, FRAME_FUNCTION_TIMEOUT, frames,
+        functions.add(new FunctionSpec("default", FrameHandler.class.getName(), 1024, Duration.ofSeconds(10), frames,
                 new Trigger.WebSocketRoute("$default"), everyTable, true));
         for (String route : FRAME_ROUTES) {
             Map<String, String> environment = frames;
@@ -129,7 +123,7 @@ public final class ParleyManifest {
                 environment.put(ParleyConfig.FCM_APPLICATION_ARN, "");
                 environment.put(ParleyConfig.APNS_APPLICATION_ARN, "");
             }
-            functions.add(new FunctionSpec("route-" + route.replace('.', '-'), FrameHandler.class.getName(), 1024, FRAME_FUNCTION_TIMEOUT,
+            functions.add(new FunctionSpec("route-" + route.replace('.', '-'), FrameHandler.class.getName(), 1024, Duration.ofSeconds(10),
                     environment, new Trigger.WebSocketRoute(route), everyTable, true));
         }
         // The fan-out publishes to offline devices (the stack grants SNS's Publish to PUSH_PUBLISHERS); the badge reads

@@ -59,10 +59,10 @@ public final class FanOut {
      * How much longer than its window a fast-path send may go on: start its posts (after a slow store) and wait for
      * their answers and its ack's. The fan-out waits for the send's record ({@link #RECORD_DEADLINE}), so a send that is
      * late, as under a burst on a cold cloud, still delivers its message first and once, instead of racing the stream.
-     * As long as one post may take (AwsClients: 5 s; ManifestTest ties the two), so that a post's outcome is final when the send records it: a post
-     * given up while still in flight may land after all, and the stream would deliver it a second time.
+     * As long as one post's attempt may take (AwsClients: 2 s): a post unanswered by then is retried by the SDK, and may
+     * land twice whoever makes it again.
      */
-    public static final Duration FAST_PATH_GRACE = Duration.ofSeconds(5);
+    public static final Duration FAST_PATH_GRACE = Duration.ofMillis(2_000);
     /**
      * How long after a window the fan-out waits for a send's record before delivering the message itself: past the
      * send's {@link #FAST_PATH_GRACE} and its record's write at the SDK's longest (AwsClients: 2 s a DynamoDB call); a
