@@ -338,12 +338,17 @@ public final class ParleyStack extends Stack {
             publish.addRoutes(AddRoutesOptions.builder().path(route.path()).methods(List.of(HttpMethod.valueOf(route.method())))
                     .integration(new HttpLambdaIntegration("Integration-" + spec.name(), functions.get(spec.name())))
                     .authorizer(new HttpIamAuthorizer()).build());
-            CfnOutput.Builder.create(this, "PublishUrl").value(publish.getApiEndpoint() + route.path())
-                    .description("Where internal services publish notifications: SigV4-signed POST, service execute-api").build();
-            CfnOutput.Builder.create(this, "PublishRouteArn").value(formatArn(ArnComponents.builder().service("execute-api")
-                    .resource(publish.getApiId()).resourceName("*/" + route.method() + route.path()).build()))
-                    .description("What a publisher's IAM policy allows execute-api:Invoke on").build();
         }
+        CfnOutput.Builder.create(this, "PublishUrl").value(publish.getApiEndpoint() + "/notifications")
+                .description("Where internal services publish notifications: SigV4-signed POST, service execute-api").build();
+        CfnOutput.Builder.create(this, "PublishRouteArn").value(formatArn(ArnComponents.builder().service("execute-api")
+                .resource(publish.getApiId()).resourceName("*/POST/notifications").build()))
+                .description("What a publisher's IAM policy allows execute-api:Invoke on").build();
+        CfnOutput.Builder.create(this, "TopicsUrl").value(publish.getApiEndpoint() + "/topics/{key}/subscribers")
+                .description("Where publishers manage a topic's subscribers: SigV4-signed PUT and DELETE, service execute-api").build();
+        CfnOutput.Builder.create(this, "TopicsRouteArn").value(formatArn(ArnComponents.builder().service("execute-api")
+                .resource(publish.getApiId()).resourceName("*/*/topics/*").build()))
+                .description("What a publisher that manages topics allows execute-api:Invoke on, beside PublishRouteArn").build();
     }
 
     /**

@@ -330,7 +330,7 @@ class NotificationsIT extends EndToEndTest {
         Map<String, String> bodies = Map.of(
                 "recipients", "{\"category\":\"comments\",\"content\":{\"title\":\"t\"}}",
                 "title", "{\"recipients\":[\"" + user("erin") + "\"],\"category\":\"comments\",\"content\":{}}",
-                "topic", "{\"topic\":\"everyone\",\"category\":\"comments\",\"content\":{\"title\":\"t\"}}",
+                "topic", "{\"topic\":\"every one\",\"category\":\"comments\",\"content\":{\"title\":\"t\"}}",
                 "group_key", "{\"recipients\":[\"" + user("erin") + "\"],\"category\":\"likes\",\"content\":{\"title\":\"t\"},\"group_key\":\"a b\"}",
                 "body", "not json");
         for (var entry : bodies.entrySet()) {

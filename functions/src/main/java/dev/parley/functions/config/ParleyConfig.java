@@ -60,6 +60,7 @@ public record ParleyConfig(
     public static final String LIMITS_TABLE = "PARLEY_TABLE_LIMITS";
     /** The key directory of end-to-end encryption, which the frame functions serve (docs/e2e.md). */
     public static final String KEYS_TABLE = "PARLEY_TABLE_KEYS";
+    public static final String TOPICS_TABLE = "PARLEY_TABLE_TOPICS";
 
     /** A table's name from the variable the manifest sets it in. */
     public static String table(String variable) {
@@ -70,6 +71,8 @@ public record ParleyConfig(
     public static final String SQS_ENDPOINT = "PARLEY_SQS_ENDPOINT";
     /** The URL of the queue the notification redelivery checks wait in (the manifest gives its name; the deployment its URL). */
     public static final String REDELIVERY_QUEUE = "PARLEY_QUEUE_REDELIVERY";
+    /** The queue of topic publishes' fan-out work (pages and chunks of subscribers). */
+    public static final String FAN_OUT_QUEUE = "PARLEY_QUEUE_TOPIC_FANOUT";
     /** How long a device has to acknowledge a notification before it is sent again (seconds, SQS's delay unit); doubled each time. */
     public static final String REDELIVERY_TIMEOUT_SECONDS = "PARLEY_REDELIVERY_TIMEOUT_SECONDS";
     public static final Duration DEFAULT_REDELIVERY_TIMEOUT = Duration.ofSeconds(30);

@@ -5,11 +5,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.parley.functions.runtime.FunctionEnvironment;
 import dev.parley.functions.usecase.Notifications;
+import dev.parley.functions.usecase.TopicGrants;
 import dev.parley.ports.RateLimits;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -17,8 +19,10 @@ import java.util.Set;
 /**
  * The publish API's settings: the notification categories the deployment knows ({@value #CATEGORIES}: a JSON object from
  * each name to {@code {"window_seconds": N, "critical": true|false}}, both optional), and who may publish which
- * ({@value #PUBLISHERS}: a JSON object from an IAM principal's ARN to the categories it may publish). A bad value fails the
- * cold start, naming the variable.
+ * ({@value #PUBLISHERS}: a JSON object from an IAM principal's ARN to the categories it may publish, or to an object with
+ * {@code categories}, optional {@code per_second} and {@code burst}, and optional {@code topics}: the topic keys, prefixes
+ * ending in {@code *}, or {@code *}, whose subscribers it may manage and to which it may publish). A bad value fails the cold
+ * start, naming the variable.
  */
 public record PublishSettings(Map<String, Notifications.Category> categories, Map<String, Allowed> publishers) {
     /**
@@ -26,7 +30,7 @@ public record PublishSettings(Map<String, Notifications.Category> categories, Ma
      * {@code principal} is the ARN the settings name it by: its limit and its idempotency keys are its own whichever session
      * of a role calls.
      */
-    public record Allowed(String principal, Set<String> categories, RateLimits.Limit limit) {
+    public record Allowed(String principal, Set<String> categories, RateLimits.Limit limit, TopicGrants topics) {
         public Allowed {
             categories = Set.copyOf(categories);
         }
@@ -105,7 +109,19 @@ public record PublishSettings(Map<String, Notifications.Category> categories, Ma
                     throw new IllegalStateException(PUBLISHERS + ": '" + entry.getKey() + "': " + e.getMessage(), e);
                 }
             }
-            publishers.put(principalKey(entry.getKey()), new Allowed(entry.getKey(), allowed, limit));
+            List<String> topics = new java.util.ArrayList<>();
+            JsonNode namedTopics = value.path("topics");
+            if (!namedTopics.isMissingNode() && !namedTopics.isArray()) {
+                throw new IllegalStateException(PUBLISHERS + ": '" + entry.getKey() + "'.topics must be an array of topic keys or prefixes ending in *");
+            }
+            namedTopics.forEach(topic -> topics.add(topic.asText()));
+            TopicGrants grants;
+            try {
+                grants = new TopicGrants(topics);
+            } catch (RuntimeException e) {
+                throw new IllegalStateException(PUBLISHERS + ": '" + entry.getKey() + "'.topics: " + e.getMessage(), e);
+            }
+            publishers.put(principalKey(entry.getKey()), new Allowed(entry.getKey(), allowed, limit, grants));
         });
         return new PublishSettings(categories, publishers);
     }
@@ -125,7 +141,7 @@ public record PublishSettings(Map<String, Notifications.Category> categories, Ma
     /** The publisher a caller's ARN names, if it may publish at all. */
     public Optional<Notifications.Publisher> publisher(String callerArn) {
         return Optional.ofNullable(publishers.get(principalKey(callerArn)))
-                .map(allowed -> new Notifications.Publisher(allowed.principal(), allowed.categories(), allowed.limit()));
+                .map(allowed -> new Notifications.Publisher(allowed.principal(), allowed.categories(), allowed.limit(), allowed.topics()));
     }
 
     /**

@@ -138,9 +138,9 @@ final class Wiring {
         return presence;
     }
 
-    /** Publishing, with the deployment's categories. */
+    /** Publishing, with the deployment's categories; a topic publish queues its fan-out. */
     dev.parley.functions.usecase.Notifications notifications(dev.parley.functions.config.PublishSettings settings) {
-        return new dev.parley.functions.usecase.Notifications(inbox(),
+        return new dev.parley.functions.usecase.Notifications(inbox(), topics(), fanOutQueue(),
                 new dev.parley.functions.store.DynamoPublishRecords(dynamo, ParleyConfig.table(ParleyConfig.PUBLISHES_TABLE)),
                 new dev.parley.functions.store.DynamoRateLimits(dynamo, ParleyConfig.table(ParleyConfig.LIMITS_TABLE)), notificationDispatch(),
                 clock, settings.categories(), new java.security.SecureRandom());
@@ -152,6 +152,31 @@ final class Wiring {
                 FunctionEnvironment.get(ParleyConfig.SQS_ENDPOINT).map(java.net.URI::create)), ParleyConfig.table(ParleyConfig.REDELIVERY_QUEUE));
         return new dev.parley.functions.usecase.NotificationDispatch(connections(), delivery(), new dev.parley.protocol.FrameCodec(), timers, push(),
                 clock, ParleyConfig.redeliveryTimeout());
+    }
+
+    dev.parley.ports.Topics topics() {
+        return new dev.parley.functions.store.DynamoTopics(dynamo, ParleyConfig.table(ParleyConfig.TOPICS_TABLE), dev.parley.functions.retry.Backoff.DYNAMODB);
+    }
+
+    /** Managing topics' subscribers: the topics functions'. */
+    dev.parley.functions.usecase.TopicSubscribers topicSubscribers() {
+        return new dev.parley.functions.usecase.TopicSubscribers(topics(), clock);
+    }
+
+    /** The topic fan-out's workers: they deliver as publishing does, and queue the fan-out's next pages. */
+    dev.parley.functions.usecase.TopicFanOut topicFanOut(dev.parley.functions.config.PublishSettings settings) {
+        return new dev.parley.functions.usecase.TopicFanOut(notifications(settings), topics(), fanOutQueue());
+    }
+
+    private dev.parley.ports.FanOutQueue fanOutQueue;
+
+    /** The topic fan-out's queue, its SQS client made on first use. */
+    private synchronized dev.parley.ports.FanOutQueue fanOutQueue() {
+        if (fanOutQueue == null) {
+            fanOutQueue = new dev.parley.functions.store.SqsFanOutQueue(() -> AwsClients.sqs(config,
+                    FunctionEnvironment.get(ParleyConfig.SQS_ENDPOINT).map(java.net.URI::create)), ParleyConfig.table(ParleyConfig.FAN_OUT_QUEUE));
+        }
+        return fanOutQueue;
     }
 
     /** The redelivery checks. */

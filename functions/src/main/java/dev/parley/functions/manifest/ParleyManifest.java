@@ -10,6 +10,8 @@ import dev.parley.functions.handler.FrameHandler;
 import dev.parley.functions.handler.PublishHandler;
 import dev.parley.functions.handler.PushEventsHandler;
 import dev.parley.functions.handler.RedeliveryHandler;
+import dev.parley.functions.handler.TopicFanOutHandler;
+import dev.parley.functions.handler.TopicsHandler;
 import dev.parley.functions.handler.ReceiptNoticesHandler;
 import dev.parley.functions.manifest.FunctionSpec.TableAccess;
 import dev.parley.functions.manifest.TableSpec.Key;
@@ -23,6 +25,7 @@ import dev.parley.functions.store.KeysTable;
 import dev.parley.functions.store.LimitsTable;
 import dev.parley.functions.store.PublishesTable;
 import dev.parley.functions.store.PresenceTable;
+import dev.parley.functions.store.TopicsTable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,6 +50,11 @@ public final class ParleyManifest {
     public static final String MEDIA = "parley-media";
     /** How long media objects stay: the seeds' 30 days (the stack's parley:mediaRetentionDays overrides it). */
     public static final Duration MEDIA_RETENTION = Duration.ofDays(30);
+    public static final String TOPICS = "parley-topics";
+    public static final String TOPIC_FANOUT = "parley-topic-fanout";
+    public static final String TOPIC_FANOUT_DEAD = "parley-topic-fanout-dead";
+    /** The fan-out worker's timeout: a page or a chunk takes well under a second; room for a throttled table's retries. */
+    public static final Duration TOPIC_FANOUT_TIMEOUT = Duration.ofSeconds(60);
     public static final String REDELIVERY = "parley-redelivery";
     public static final String REDELIVERY_DEAD = "parley-redelivery-dead";
 
@@ -64,7 +72,7 @@ public final class ParleyManifest {
     public static final List<String> DEVICE_ROUTES = List.of("device.register", "device.unregister");
 
     /** The functions that push to offline devices, which alone may publish to SNS endpoints: messages' and notifications'. */
-    public static final List<String> PUSH_PUBLISHERS = List.of("fanout", "publish");
+    public static final List<String> PUSH_PUBLISHERS = List.of("fanout", "publish", "topic-fanout");
 
     /** How often a stream consumer retries a failing record before it quarantines it in its on-failure queue. */
     public static final int STREAM_RETRIES = 3;
@@ -160,10 +168,28 @@ public final class ParleyManifest {
         // Each send to a device is timed for its redelivery check, on the redelivery queue.
         publish.put(ParleyConfig.REDELIVERY_QUEUE, REDELIVERY);
         publish.put(ParleyConfig.REDELIVERY_TIMEOUT_SECONDS, Long.toString(ParleyConfig.DEFAULT_REDELIVERY_TIMEOUT.toSeconds()));
+        // A topic publish records its fan-out and queues its first page; the fan-out's workers do the rest.
+        publish.put(ParleyConfig.TOPICS_TABLE, TOPICS);
+        publish.put(ParleyConfig.FAN_OUT_QUEUE, TOPIC_FANOUT);
+        Map<String, TableAccess> publishing = Map.of(INBOX, TableAccess.READ_WRITE, CONNECTIONS, TableAccess.READ_WRITE,
+                PUBLISHES, TableAccess.READ_WRITE, LIMITS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ, MEMBERSHIPS, TableAccess.READ,
+                TOPICS, TableAccess.READ_WRITE);
         functions.add(new FunctionSpec("publish", PublishHandler.class.getName(), 1024, Duration.ofSeconds(29), publish,
-                new Trigger.HttpRoute("POST", "/notifications"), Map.of(INBOX, TableAccess.READ_WRITE, CONNECTIONS, TableAccess.READ_WRITE,
-                        PUBLISHES, TableAccess.READ_WRITE, LIMITS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ, MEMBERSHIPS, TableAccess.READ),
-                true));
+                new Trigger.HttpRoute("POST", "/notifications"), publishing, true));
+        // Managing topics' subscribers: one function per method, as API Gateway routes a method and a path to one integration.
+        Map<String, String> topicsEnvironment = new java.util.HashMap<>(tables);
+        topicsEnvironment.putAll(Map.of(PublishSettings.CATEGORIES, PublishSettings.DEFAULT_CATEGORIES, PublishSettings.PUBLISHERS, "{}",
+                ParleyConfig.TOPICS_TABLE, TOPICS));
+        for (String method : List.of("PUT", "DELETE")) {
+            functions.add(new FunctionSpec("topics-" + method.toLowerCase(java.util.Locale.ROOT), TopicsHandler.class.getName(), 512, Duration.ofSeconds(29),
+                    topicsEnvironment, new Trigger.HttpRoute(method, "/topics/{key}/subscribers"), Map.of(TOPICS, TableAccess.READ_WRITE), false));
+        }
+        // The topic fan-out's workers: one piece of work (a page to plan, a chunk to deliver) per invocation, so that chunks
+        // run in parallel; they store, send and push as the publish function does (docs/notifications.md, "Topics").
+        Map<String, String> topicFanOut = new java.util.HashMap<>(publish);
+        topicFanOut.remove(PublishSettings.PUBLISHERS);
+        functions.add(new FunctionSpec("topic-fanout", TopicFanOutHandler.class.getName(), 1024, TOPIC_FANOUT_TIMEOUT, topicFanOut,
+                new Trigger.QueueMapping(TOPIC_FANOUT, 1, Duration.ZERO), publishing, true));
         // The redelivery checks: ten at a time, each a check of one device's acknowledgement (docs/notifications.md).
         Map<String, String> redelivery = new java.util.HashMap<>(tables);
         redelivery.put(ParleyConfig.REDELIVERY_QUEUE, REDELIVERY);
@@ -181,7 +207,9 @@ public final class ParleyManifest {
      */
     static List<QueueSpec> queues() {
         return List.of(new QueueSpec(REDELIVERY_DEAD, Duration.ofSeconds(30), Optional.empty()),
-                new QueueSpec(REDELIVERY, Duration.ofSeconds(180), Optional.of(new QueueSpec.DeadLetters(REDELIVERY_DEAD, 5))));
+                new QueueSpec(REDELIVERY, Duration.ofSeconds(180), Optional.of(new QueueSpec.DeadLetters(REDELIVERY_DEAD, 5))),
+                new QueueSpec(TOPIC_FANOUT_DEAD, Duration.ofSeconds(30), Optional.empty()),
+                new QueueSpec(TOPIC_FANOUT, TOPIC_FANOUT_TIMEOUT.multipliedBy(6), Optional.of(new QueueSpec.DeadLetters(TOPIC_FANOUT_DEAD, 5))));
     }
 
     /** The media bucket: objects go after the retention (docs/media.md). */
@@ -213,6 +241,9 @@ public final class ParleyManifest {
                         Optional.empty(), Optional.of(PresenceTable.EXPIRES)),
                 // End-to-end encryption's public keys: every item of a user in one partition (docs/e2e.md).
                 new TableSpec(KEYS, new Key(KeysTable.PK, KeyType.S), Optional.of(new Key(KeysTable.SK, KeyType.S)), List.of(), Optional.empty(),
-                        Optional.empty()));
+                        Optional.empty()),
+                // Topics' subscribers (both ways) and topic publishes' fan-outs, which run out after a week (docs/notifications.md).
+                new TableSpec(TOPICS, new Key(TopicsTable.PK, KeyType.S), Optional.of(new Key(TopicsTable.SK, KeyType.S)), List.of(), Optional.empty(),
+                        Optional.of(TopicsTable.EXPIRES)));
     }
 }

@@ -6,15 +6,11 @@ import dev.parley.model.DeviceId;
 import dev.parley.model.NotificationId;
 import dev.parley.model.UserId;
 import dev.parley.ports.RedeliveryTimers;
-import dev.parley.ports.UnavailableException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
-import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
-import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 
 /**
  * Redelivery checks as SQS message timers: each check a message of the redelivery queue, delayed by the check's delay (at
@@ -23,7 +19,6 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
  */
 public final class SqsRedeliveryTimers implements RedeliveryTimers {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final int BATCH = 10;
 
     private final Lazy<SqsClient> sqs;
     private final String queueUrl;
@@ -40,29 +35,9 @@ public final class SqsRedeliveryTimers implements RedeliveryTimers {
 
     @Override
     public void schedule(List<Check> checks) {
-        for (int from = 0; from < checks.size(); from += BATCH) {
-            List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
-            List<Check> batch = checks.subList(from, Math.min(checks.size(), from + BATCH));
-            for (int i = 0; i < batch.size(); i++) {
-                Check check = batch.get(i);
-                entries.add(SendMessageBatchRequestEntry.builder().id(Integer.toString(i)).messageBody(body(check))
-                        .delaySeconds((int) Math.min(900, Math.max(0, check.delay().toSeconds()))).build());
-            }
-            try {
-                SendMessageBatchResponse sent = client().sendMessageBatch(b -> b.queueUrl(queueUrl).entries(entries));
-                if (!sent.failed().isEmpty()) {
-                    // The failed ones once more, then give up loudly: a check not scheduled is a redelivery never made.
-                    List<SendMessageBatchRequestEntry> again = entries.stream().filter(e -> sent.failed().stream().anyMatch(f -> f.id().equals(e.id()))).toList();
-                    SendMessageBatchResponse retried = client().sendMessageBatch(b -> b.queueUrl(queueUrl).entries(again));
-                    if (!retried.failed().isEmpty()) {
-                        throw new UnavailableException("scheduling redelivery checks failed: " + retried.failed().getFirst().message(),
-                                SdkErrors.FAILING_RETRY_AFTER, null);
-                    }
-                }
-            } catch (SdkException e) {
-                throw new UnavailableException("scheduling redelivery checks failed: " + e.getMessage(), SdkErrors.FAILING_RETRY_AFTER, e);
-            }
-        }
+        // A check not scheduled is a redelivery never made: the caller hears of it.
+        SqsBatches.send(client(), queueUrl, checks.stream().map(check -> SendMessageBatchRequestEntry.builder().messageBody(body(check))
+                .delaySeconds((int) Math.min(900, Math.max(0, check.delay().toSeconds())))).toList(), "scheduling redelivery checks");
     }
 
     static String body(Check check) {

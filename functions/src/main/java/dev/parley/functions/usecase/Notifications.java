@@ -6,7 +6,10 @@ import dev.parley.model.Notification;
 import dev.parley.model.NotificationId;
 import dev.parley.model.UserId;
 import dev.parley.model.RateLimitedException;
+import dev.parley.model.TopicKey;
+import dev.parley.ports.FanOutQueue;
 import dev.parley.ports.Inbox;
+import dev.parley.ports.Topics;
 import dev.parley.ports.PublishRecords;
 import dev.parley.ports.RateLimits;
 import dev.parley.protocol.PublishRequest;
@@ -38,19 +41,39 @@ public final class Notifications {
         }
     }
 
-    /** Who publishes: its principal (an IAM ARN on AWS), the categories it may publish, and its rate limit in notifications. */
-    public record Publisher(String principal, Set<String> categories, RateLimits.Limit limit) {
+    /**
+     * Who publishes: its principal (an IAM ARN on AWS), the categories it may publish, its rate limit in notifications, and the
+     * topics whose subscribers it may manage and publish to.
+     */
+    public record Publisher(String principal, Set<String> categories, RateLimits.Limit limit, TopicGrants topics) {
         public Publisher {
             categories = Set.copyOf(categories);
+            java.util.Objects.requireNonNull(topics, "topics");
+        }
+
+        /** A publisher of named recipients only. */
+        public Publisher(String principal, Set<String> categories, RateLimits.Limit limit) {
+            this(principal, categories, limit, TopicGrants.NONE);
         }
     }
 
     /**
-     * What a publish did: the new notifications' id, how many recipients it stored for, how many of those it coalesced, and
-     * for how many the live send failed after the store (they find it in their inbox; the function counts them).
+     * What a publish did: the new notifications' id, how many named recipients it stored for, how many of those it coalesced,
+     * for how many the live send failed after the store (they find it in their inbox; the function counts them), and the topic
+     * whose fan-out it queued.
      */
-    public record Published(NotificationId id, int recipients, int coalesced, int notSent) {
+    public record Published(NotificationId id, int recipients, int coalesced, int notSent, Optional<TopicKey> topic) {
     }
+
+    /** What storing and sending to a list of recipients did: how many it coalesced, and how many live sends failed. */
+    public record Delivered(int recipients, int coalesced, int notSent) {
+    }
+
+    /**
+     * How many topic publishes a publisher may make, whatever their topics' sizes: 100 at once, then 10 a second. The
+     * subscribers' notifications are not counted against its notification limit: the fan-out's workers pace them.
+     */
+    public static final RateLimits.Limit TOPIC_PUBLISHES = new RateLimits.Limit(10, 100);
 
     /** An {@code Idempotency-Key}: 1 to 255 printable ASCII characters. */
     public static final java.util.regex.Pattern IDEMPOTENCY_KEY = java.util.regex.Pattern.compile("[\\x21-\\x7E]{1,255}");
@@ -60,6 +83,8 @@ public final class Notifications {
     private static final int STORES_IN_FLIGHT = 32;
 
     private final Inbox inbox;
+    private final Topics topics;
+    private final FanOutQueue fanOuts;
     private final PublishRecords records;
     private final RateLimits limits;
     private final NotificationDispatch dispatch;
@@ -68,9 +93,11 @@ public final class Notifications {
     private final RandomGenerator random;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
-    public Notifications(Inbox inbox, PublishRecords records, RateLimits limits, NotificationDispatch dispatch, Clock clock,
-                         Map<String, Category> categories, RandomGenerator random) {
+    public Notifications(Inbox inbox, Topics topics, FanOutQueue fanOuts, PublishRecords records, RateLimits limits, NotificationDispatch dispatch,
+                         Clock clock, Map<String, Category> categories, RandomGenerator random) {
         this.inbox = inbox;
+        this.topics = topics;
+        this.fanOuts = fanOuts;
         this.records = records;
         this.limits = limits;
         this.dispatch = dispatch;
@@ -82,23 +109,24 @@ public final class Notifications {
     /**
      * Publishes once per idempotency key and body (a key seen with the same body answers as the first time; with another,
      * {@code conflict}), within the publisher's rate limit (each recipient a token; over it, {@link RateLimitedException}),
-     * storing the event in each recipient's inbox and then sending it to their live devices. {@code forbidden} for a category
-     * the deployment does not know or the publisher may not publish. A store that fails fails the publish: retried with the
-     * same key, it finishes under the same id, storing no recipient twice.
+     * storing the event in each named recipient's inbox and then sending it to their live devices; for a topic, queueing its
+     * fan-out to the subscribers (never storing for them here: a topic of any size answers as fast). {@code forbidden} for a
+     * category the deployment does not know or the publisher may not publish, or a topic it may not publish to. A store that
+     * fails fails the publish: retried with the same key, it finishes under the same id, storing no recipient twice.
      */
     public Published publish(Publisher publisher, PublishRequest request, Optional<String> idempotencyKey, String bodyHash) {
-        Category category = categories.get(request.category());
-        if (category == null || !publisher.categories().contains(request.category())) {
-            throw new DomainException(ErrorCode.FORBIDDEN, category == null ? "category '" + request.category() + "' is not one this deployment knows"
-                    : publisher.principal() + " may not publish category '" + request.category() + "'");
+        category(request);
+        if (!publisher.categories().contains(request.category())) {
+            throw new DomainException(ErrorCode.FORBIDDEN, publisher.principal() + " may not publish category '" + request.category() + "'");
         }
+        request.topic().ifPresent(topic -> publisher.topics().require(publisher.principal(), topic));
         Instant now = clock.instant();
         NotificationId id = NotificationId.at(now.toEpochMilli(), random);
         boolean recordedNow = false;
         if (idempotencyKey.isPresent()) {
             switch (records.begin(publisher.principal(), idempotencyKey.get(), bodyHash, id, now)) {
                 case PublishRecords.Begun.Done done -> {
-                    return new Published(done.answer().id(), done.answer().recipients(), done.answer().coalesced(), 0);
+                    return new Published(done.answer().id(), done.answer().recipients(), done.answer().coalesced(), 0, request.topic());
                 }
                 case PublishRecords.Begun.OtherBody ignored -> throw new DomainException(ErrorCode.CONFLICT, "Idempotency-Key '"
                         + idempotencyKey.get() + "' was used with another body within " + PublishRecords.LIFE.toHours() + " hours");
@@ -113,29 +141,59 @@ public final class Notifications {
             throw new DomainException(ErrorCode.BAD_REQUEST, "field 'recipients' names " + request.recipients().size() + " users; "
                     + publisher.principal() + " may publish to at most " + (long) publisher.limit().burst() + " at once (its burst)");
         }
-        Optional<Duration> wait = limits.take("publisher#" + publisher.principal(), request.recipients().size(), publisher.limit(), now);
+        // A topic publish is counted against its own limit first; a refused publish may have spent the tokens of the other.
+        RateLimits.Limit over = TOPIC_PUBLISHES;
+        Optional<Duration> wait = request.topic().isEmpty() ? Optional.empty()
+                : limits.take("publisher-topics#" + publisher.principal(), 1, TOPIC_PUBLISHES, now);
+        if (wait.isEmpty() && !request.recipients().isEmpty()) {
+            over = publisher.limit();
+            wait = limits.take("publisher#" + publisher.principal(), request.recipients().size(), publisher.limit(), now);
+        }
         if (wait.isPresent()) {
             // A key recorded just now is forgotten, so the same request may come again; one an earlier attempt left unfinished
             // stays, so that its retry finishes under the id some recipients may hold already.
             if (recordedNow) {
                 records.abandon(publisher.principal(), idempotencyKey.get());
             }
-            throw new RateLimitedException(publisher.principal() + " is over its rate limit of " + (long) publisher.limit().perSecond()
-                    + " notifications a second (burst " + (long) publisher.limit().burst() + ")", wait.get());
+            throw new RateLimitedException(publisher.principal() + " is over its rate limit of " + (long) over.perSecond()
+                    + (over == TOPIC_PUBLISHES ? " topic publishes" : " notifications") + " a second (burst " + (long) over.burst() + ")", wait.get());
         }
-        Published published = store(request, category, id);
+        NotificationId notification = id;
+        Delivered delivered = deliver(notification, request, request.recipientsButActor());
+        request.topic().ifPresent(topic -> {
+            // Recorded before it is queued, so that every worker finds where the fan-out stands; a publish retried after a
+            // failure here queues its first page again, which the fan-out plans once.
+            topics.beginFanOut(notification);
+            fanOuts.enqueue(List.of(new FanOutQueue.Page(notification, request.withoutRecipients(), Optional.empty())));
+        });
+        Published published = new Published(notification, delivered.recipients(), delivered.coalesced(), delivered.notSent(), request.topic());
         idempotencyKey.ifPresent(key -> records.finish(publisher.principal(), key,
                 new PublishRecords.Answer(published.id(), published.recipients(), published.coalesced())));
         return published;
     }
 
-    private Published store(PublishRequest request, Category category, NotificationId id) {
+    /** The deployment's category the request names; {@code forbidden} when it knows none of that name. */
+    Category category(PublishRequest request) {
+        Category category = categories.get(request.category());
+        if (category == null) {
+            throw new DomainException(ErrorCode.FORBIDDEN, "category '" + request.category() + "' is not one this deployment knows");
+        }
+        return category;
+    }
+
+    /**
+     * Stores the notification {@code id} of the request in each recipient's inbox and sends it to their live devices (and
+     * pushes their offline ones): {@value #STORES_IN_FLIGHT} recipients at a time. Per recipient at most once, however often
+     * it is called: a recipient who has the notification already is neither stored for nor sent to again.
+     */
+    public Delivered deliver(NotificationId id, PublishRequest request, List<UserId> recipients) {
+        Category category = category(request);
         Inbox.Event event = new Inbox.Event(id, request.category(), request.content(), request.groupKey(), request.actor(), id.epochMillis(),
                 request.groupKey().isPresent() ? category.window() : Optional.empty());
         Semaphore slots = new Semaphore(STORES_IN_FLIGHT);
         java.util.concurrent.atomic.AtomicInteger notSent = new java.util.concurrent.atomic.AtomicInteger();
-        List<Future<Inbox.Stored>> stores = new ArrayList<>(request.recipients().size());
-        for (UserId recipient : request.recipients()) {
+        List<Future<Inbox.Stored>> stores = new ArrayList<>(recipients.size());
+        for (UserId recipient : recipients) {
             slots.acquireUninterruptibly();
             stores.add(threads.submit(() -> {
                 try {
@@ -153,7 +211,7 @@ public final class Notifications {
         for (Future<Inbox.Stored> store : stores) {
             coalesced += await(store).coalesced() ? 1 : 0;
         }
-        return new Published(id, request.recipients().size(), coalesced, notSent.get());
+        return new Delivered(recipients.size(), coalesced, notSent.get());
     }
 
     /**

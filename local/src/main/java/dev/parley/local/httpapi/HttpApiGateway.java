@@ -76,7 +76,8 @@ public final class HttpApiGateway implements AutoCloseable {
     private void handle(Request request, Response response, Callback callback) {
         String method = request.getMethod();
         String path = request.getHttpURI().getPath();
-        FunctionSpec function = routes.get(method + " " + path);
+        FunctionSpec function = routes.entrySet().stream().filter(route -> pathParameters(route.getKey(), method, path).isPresent())
+                .map(Map.Entry::getValue).findFirst().orElse(null);
         if (function == null) {
             answer(response, callback, 404, "{\"message\":\"Not Found\"}");
             return;
@@ -130,6 +131,34 @@ public final class HttpApiGateway implements AutoCloseable {
         }
     }
 
+    /**
+     * The path's parameters when the route ({@code METHOD /path/{name}/...}) matches the request, as API Gateway matches
+     * them: a {@code {name}} stands for one whole segment, given to the function decoded; empty when the route does not match.
+     */
+    static Optional<Map<String, String>> pathParameters(String routeKey, String method, String path) {
+        String[] route = routeKey.split(" ", 2);
+        if (!route[0].equals(method)) {
+            return Optional.empty();
+        }
+        String[] expected = route[1].split("/", -1);
+        String[] actual = path.split("/", -1);
+        if (expected.length != actual.length) {
+            return Optional.empty();
+        }
+        Map<String, String> parameters = new LinkedHashMap<>();
+        for (int i = 0; i < expected.length; i++) {
+            if (expected[i].startsWith("{") && expected[i].endsWith("}")) {
+                if (actual[i].isEmpty()) {
+                    return Optional.empty();
+                }
+                parameters.put(expected[i].substring(1, expected[i].length() - 1), java.net.URLDecoder.decode(actual[i].replace("+", "%2B"), StandardCharsets.UTF_8));
+            } else if (!expected[i].equals(actual[i])) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(parameters);
+    }
+
     /** The event an HTTP API gives a Lambda integration (payload format 2.0), with the IAM caller. */
     private ObjectNode event(Request request, FunctionSpec function, Map<String, List<String>> headers, byte[] body, SigV4Verifier.Caller caller) {
         Instant now = clock.instant();
@@ -139,6 +168,11 @@ public final class HttpApiGateway implements AutoCloseable {
         event.put("routeKey", routeKey);
         event.put("rawPath", request.getHttpURI().getPath());
         event.put("rawQueryString", Optional.ofNullable(request.getHttpURI().getQuery()).orElse(""));
+        Map<String, String> parameters = pathParameters(routeKey, request.getMethod(), request.getHttpURI().getPath()).orElse(Map.of());
+        if (!parameters.isEmpty()) {
+            ObjectNode eventParameters = event.putObject("pathParameters");
+            parameters.forEach(eventParameters::put);
+        }
         ObjectNode eventHeaders = event.putObject("headers");
         headers.forEach((name, values) -> eventHeaders.put(name.toLowerCase(Locale.ROOT), String.join(",", values)));
         String text = new String(body, StandardCharsets.UTF_8);

@@ -21,7 +21,10 @@ public final class LocalPublishers {
     private LocalPublishers() {
     }
 
-    /** The publish function's publishers: the local key's principal, allowed every category the function knows, at this limit. */
+    /**
+     * The publish and topics functions' publishers: the local key's principal, allowed every category the function knows and
+     * every topic, at this limit.
+     */
     public static String publishers(String categoriesJson, RateLimits.Limit limit) {
         ObjectNode publishers = Json.NODES.objectNode();
         ObjectNode local = publishers.putObject(PRINCIPAL);
@@ -29,6 +32,7 @@ public final class LocalPublishers {
         PublishSettings.parse(categoriesJson, "{}").categories().keySet().forEach(allowed::add);
         local.put("per_second", limit.perSecond());
         local.put("burst", limit.burst());
+        local.putArray("topics").add("*");
         return publishers.toString();
     }
 }

@@ -56,6 +56,21 @@ class DynamoContractsTest {
     }
 
     @Nested
+    class TopicSubscriptions extends dev.parley.testsupport.ports.TopicsContract {
+        private final OnTheEmulator emulated = new OnTheEmulator();
+
+        @Override
+        protected dev.parley.ports.Topics topics() {
+            return new dev.parley.functions.store.DynamoTopics(emulated.tables().dynamo, ParleyManifest.TOPICS, emulated.tables().backoff);
+        }
+
+        @AfterEach
+        void stop() {
+            emulated.stop();
+        }
+    }
+
+    @Nested
     class Keys extends dev.parley.testsupport.ports.KeyDirectoryContract {
         private final OnTheEmulator emulated = new OnTheEmulator();
 

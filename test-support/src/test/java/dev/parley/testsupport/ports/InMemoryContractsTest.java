@@ -18,6 +18,14 @@ class InMemoryContractsTest {
     }
 
     @Nested
+    class TopicSubscriptions extends TopicsContract {
+        @Override
+        protected dev.parley.ports.Topics topics() {
+            return new InMemoryTopics();
+        }
+    }
+
+    @Nested
     class Buckets extends RateLimitsContract {
         @Override
         protected dev.parley.ports.RateLimits limits() {

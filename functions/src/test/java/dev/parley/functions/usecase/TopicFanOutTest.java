@@ -1,0 +1,201 @@
+package dev.parley.functions.usecase;
+
+import static dev.parley.functions.usecase.Fixture.NOW;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.model.DomainException;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.InboxFilter;
+import dev.parley.model.Notification;
+import dev.parley.model.NotificationContent;
+import dev.parley.model.RateLimitedException;
+import dev.parley.model.TopicKey;
+import dev.parley.model.UserId;
+import dev.parley.ports.FanOutQueue;
+import dev.parley.ports.InMemoryRateLimits;
+import dev.parley.ports.Inbox;
+import dev.parley.ports.RateLimits;
+import dev.parley.ports.UnavailableException;
+import dev.parley.protocol.PublishRequest;
+import dev.parley.protocol.ServerFrame;
+import dev.parley.testsupport.ports.InMemoryFanOutQueue;
+import dev.parley.testsupport.ports.InMemoryInbox;
+import dev.parley.testsupport.ports.InMemoryPublishRecords;
+import dev.parley.testsupport.ports.InMemoryTopics;
+import dev.parley.testsupport.ports.RecordingRedeliveryTimers;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/** A topic publish: answered before any subscriber is stored for, then fanned out page by page, each subscriber once. */
+class TopicFanOutTest {
+    private static final TopicKey MATCH = TopicKey.of("match:final");
+    private static final UserId ACTOR = UserId.of("fan-00007");
+
+    private final Fixture world = new Fixture();
+    private final InMemoryInbox inbox = new InMemoryInbox();
+    private final InMemoryTopics topics = new InMemoryTopics();
+    private final InMemoryFanOutQueue queue = new InMemoryFanOutQueue();
+    private final Push push = new Push(world.pushDevices, new dev.parley.testsupport.ports.RecordingPushService(), new Badges(world.conversations, inbox),
+            world.clock, Duration.ofSeconds(20));
+    private final Map<String, Notifications.Category> categories = Map.of("goals", new Notifications.Category("goals", Optional.empty(), false));
+    private final Notifications.Publisher sports = new Notifications.Publisher("arn:aws:iam::1:role/sports", Set.of("goals"),
+            new RateLimits.Limit(1000, 10_000), new TopicGrants(List.of("match:*")));
+
+    private Notifications notifications(Inbox store, FanOutQueue work) {
+        return new Notifications(store, topics, work, new InMemoryPublishRecords(), new InMemoryRateLimits(),
+                new NotificationDispatch(world.registry, world.delivery, world.codec, new RecordingRedeliveryTimers(), push, world.clock,
+                        Duration.ofSeconds(30)), world.clock, categories, new Random(3));
+    }
+
+    private final Notifications notifications = notifications(inbox, queue);
+    private final TopicFanOut fanOut = new TopicFanOut(notifications, topics, queue);
+
+    private static List<UserId> fans(int count) {
+        return IntStream.range(0, count).mapToObj(i -> UserId.of("fan-%05d".formatted(i))).toList();
+    }
+
+    private static PublishRequest goal(List<UserId> named) {
+        return new PublishRequest(named, Optional.of(MATCH), "goals", new NotificationContent("Goal!", Optional.empty(), Optional.empty()),
+                Optional.empty(), Optional.of(ACTOR));
+    }
+
+    private void subscribe(List<UserId> users) {
+        for (int from = 0; from < users.size(); from += 1000) {
+            topics.subscribe(MATCH, users.subList(from, Math.min(users.size(), from + 1000)), NOW.toEpochMilli());
+        }
+    }
+
+    /** Every subscriber but the actor holds the notification exactly once; the actor none. */
+    private void assertEachHasItOnce(List<UserId> users, Notifications.Published published) {
+        for (UserId user : users) {
+            List<Notification> held = inbox.list(user, InboxFilter.ALL, Optional.empty(), 10).notifications();
+            if (user.equals(ACTOR)) {
+                assertThat(held).as("the actor is not notified of their own event").isEmpty();
+            } else {
+                assertThat(held).as(user.value()).singleElement().satisfies(n -> assertThat(n.id()).isEqualTo(published.id()));
+                assertThat(inbox.counts(user).unread()).as(user.value()).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    void aTopicPublishAnswersBeforeAnySubscriberIsStoredThenReachesEachOnce() {
+        List<UserId> users = fans(2345);
+        subscribe(users);
+        world.registry.add(UserId.of("fan-00001"), "fan-1-phone", NOW.plusSeconds(900));
+        UserId named = UserId.of("fan-00002");
+        Notifications.Published published = notifications.publish(sports, goal(List.of(named)), Optional.empty(), "h");
+        assertThat(published.topic()).contains(MATCH);
+        assertThat(published.recipients()).as("the one named").isEqualTo(1);
+        assertThat(inbox.counts(UserId.of("fan-00001")).unread()).as("not stored for a subscriber inside the publish").isZero();
+        assertThat(queue.queued()).as("the first page, and nothing else").singleElement().isInstanceOf(FanOutQueue.Page.class);
+
+        int pieces = queue.drain(fanOut::handle);
+        // 3 pages of 1000 and 12 chunks of at most 200 (the actor left out of the first page's).
+        assertThat(pieces).isEqualTo(3 + 5 + 5 + 2);
+        assertEachHasItOnce(users, published);
+        assertThat(world.framesOf("fan-1-phone", ServerFrame.NotificationReceive.class)).as("the live subscriber, once").hasSize(1);
+        assertThat(topics.fanOutProgress(published.id()).orElseThrow().done()).isTrue();
+    }
+
+    @Test
+    void workThatComesTwiceInAnyOrderDeliversOnce() {
+        List<UserId> users = fans(3100);
+        subscribe(users);
+        Notifications.Published published = notifications.publish(sports, goal(List.of()), Optional.empty(), "h");
+        Random random = new Random(11);
+        List<FanOutQueue.Work> pending = new ArrayList<>();
+        for (FanOutQueue.Work work = queue.take(); work != null || !pending.isEmpty(); work = queue.take()) {
+            if (work != null) {
+                // SQS may deliver a message twice, and in any order.
+                pending.add(work);
+                pending.add(work);
+            }
+            Collections.shuffle(pending, random);
+            fanOut.handle(pending.removeLast());
+        }
+        assertEachHasItOnce(users, published);
+    }
+
+    @Test
+    void aWorkerKilledMidChunkOrBeforeQueueingTheNextPageLosesNothingWhenItsWorkComesBack() {
+        List<UserId> users = fans(2500);
+        subscribe(users);
+        AtomicInteger stores = new AtomicInteger();
+        Inbox dying = new dev.parley.functions.usecase.DelegatingInbox(inbox) {
+            @Override
+            public Stored add(UserId user, Event event) {
+                // The 150th store of the fan-out kills its worker, with its chunk part done.
+                if (stores.incrementAndGet() == 150) {
+                    throw new UnavailableException("the worker died", Duration.ofSeconds(1), null);
+                }
+                return super.add(user, event);
+            }
+        };
+        AtomicInteger enqueues = new AtomicInteger();
+        FanOutQueue flaky = work -> {
+            // The first page's worker dies after moving the cursor, before the next page is queued.
+            if (work.size() == 1 && work.getFirst() instanceof FanOutQueue.Page page && page.after().isPresent() && enqueues.incrementAndGet() == 1) {
+                throw new UnavailableException("SQS refused", Duration.ofSeconds(1), null);
+            }
+            queue.enqueue(work);
+        };
+        Notifications storing = notifications(dying, flaky);
+        TopicFanOut worker = new TopicFanOut(storing, topics, flaky);
+        Notifications.Published published = storing.publish(sports, goal(List.of()), Optional.empty(), "h");
+        int failures = 0;
+        for (FanOutQueue.Work work = queue.take(); work != null; work = queue.take()) {
+            try {
+                worker.handle(work);
+            } catch (UnavailableException died) {
+                failures++;
+                queue.enqueue(List.of(work)); // back after the visibility timeout
+            }
+        }
+        assertThat(failures).isEqualTo(2);
+        assertEachHasItOnce(users, published);
+    }
+
+    @Test
+    void onlyAGrantedPublisherMayPublishToATopicAndTopicPublishesHaveTheirOwnLimit() {
+        Notifications.Publisher news = new Notifications.Publisher("arn:aws:iam::1:role/news", Set.of("goals"), new RateLimits.Limit(1000, 10_000),
+                new TopicGrants(List.of("match:semi")));
+        assertThatThrownBy(() -> notifications.publish(news, goal(List.of()), Optional.empty(), "h"))
+                .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.FORBIDDEN))
+                .hasMessageContaining("match:final");
+        assertThat(queue.queued()).isEmpty();
+        for (int i = 0; i < Notifications.TOPIC_PUBLISHES.burst(); i++) {
+            notifications.publish(sports, goal(List.of()), Optional.empty(), "h");
+        }
+        assertThatThrownBy(() -> notifications.publish(sports, goal(List.of()), Optional.empty(), "h"))
+                .isInstanceOf(RateLimitedException.class).hasMessageContaining("topic publishes");
+    }
+
+    @Test
+    void anActorNamedAsARecipientIsNotNotifiedEither() {
+        Notifications.Published published = notifications.publish(sports, new PublishRequest(List.of(ACTOR, UserId.of("fan-00001")), Optional.empty(),
+                "goals", new NotificationContent("Goal!", Optional.empty(), Optional.empty()), Optional.empty(), Optional.of(ACTOR)), Optional.empty(), "h");
+        assertThat(published.recipients()).isEqualTo(1);
+        assertThat(inbox.counts(ACTOR).unread()).isZero();
+        assertThat(inbox.counts(UserId.of("fan-00001")).unread()).isEqualTo(1);
+    }
+
+    @Test
+    void workForAFanOutWithNoRecordDoesNothing() {
+        subscribe(fans(10));
+        FanOutQueue.Page orphan = new FanOutQueue.Page(dev.parley.model.NotificationId.at(NOW.toEpochMilli(), new Random(1)), goal(List.of()),
+                Optional.empty());
+        assertThat(fanOut.handle(orphan)).isEqualTo(TopicFanOut.Outcome.UNKNOWN);
+        assertThat(queue.queued()).isEmpty();
+    }
+}

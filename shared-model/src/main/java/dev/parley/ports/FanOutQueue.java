@@ -1,0 +1,41 @@
+package dev.parley.ports;
+
+import dev.parley.model.NotificationId;
+import dev.parley.model.UserId;
+import dev.parley.protocol.PublishRequest;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The work of topic publishes' fan-outs, queued for the fan-out workers: planning a page of a topic's subscribers, or
+ * delivering to a chunk of them. Each piece carries the publish itself, so a worker reads nothing to know what to deliver.
+ * Delivery is at least once (a piece may come twice); the workers make each piece's effect happen once.
+ */
+public interface FanOutQueue {
+
+    sealed interface Work permits Page, Chunk {
+        NotificationId notification();
+
+        /** The publish, as its publisher asked for it (the recipients it named are served by the publish itself). */
+        PublishRequest request();
+    }
+
+    /** Plan the page of the topic's subscribers that starts after {@code after} (at the first when empty). */
+    record Page(NotificationId notification, PublishRequest request, Optional<UserId> after) implements Work {
+        public Page {
+            Objects.requireNonNull(request.topic().orElse(null), "a page of a fan-out needs the publish's topic");
+            Objects.requireNonNull(after, "after");
+        }
+    }
+
+    /** Deliver the notification to these subscribers. */
+    record Chunk(NotificationId notification, PublishRequest request, List<UserId> users) implements Work {
+        public Chunk {
+            users = List.copyOf(users);
+        }
+    }
+
+    /** Queues the work; an {@link UnavailableException} when some of it could not be queued (queueing it again is harmless). */
+    void enqueue(List<? extends Work> work);
+}

@@ -1,0 +1,104 @@
+package dev.parley.testsupport.ports;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.parley.model.NotificationId;
+import dev.parley.model.TopicKey;
+import dev.parley.model.UserId;
+import dev.parley.ports.Topics;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/** What every {@link Topics} does, run against the in-memory fake and the DynamoDB store. */
+public abstract class TopicsContract {
+    private static final TopicKey MATCH = TopicKey.of("match:final-2026");
+    private static final TopicKey ARTIST = TopicKey.of("artist:17");
+
+    protected abstract Topics topics();
+
+    private static List<UserId> users(int from, int to) {
+        return IntStream.range(from, to).mapToObj(i -> UserId.of("fan-%05d".formatted(i))).toList();
+    }
+
+    private static List<UserId> all(Topics topics, TopicKey topic, int pageSize) {
+        List<UserId> seen = new ArrayList<>();
+        Optional<UserId> after = Optional.empty();
+        do {
+            Topics.Page page = topics.subscribers(topic, after, pageSize);
+            assertThat(page.users().size()).isLessThanOrEqualTo(pageSize);
+            seen.addAll(page.users());
+            after = page.next();
+        } while (after.isPresent());
+        return seen;
+    }
+
+    @Test
+    void subscribingIsIdempotentAndCounted() {
+        Topics topics = topics();
+        assertThat(topics.subscribe(MATCH, users(0, 300), 1)).isEqualTo(300);
+        assertThat(topics.subscribe(MATCH, users(200, 400), 2)).as("the first 100 were subscribed already").isEqualTo(100);
+        assertThat(topics.subscribe(MATCH, users(0, 400), 3)).isZero();
+        assertThat(topics.subscriberCount(MATCH)).isEqualTo(400);
+        assertThat(topics.subscriberCount(ARTIST)).isZero();
+        assertThat(topics.unsubscribe(MATCH, users(350, 450))).as("50 of them were subscribers").isEqualTo(50);
+        assertThat(topics.unsubscribe(MATCH, users(350, 450))).isZero();
+        assertThat(topics.subscriberCount(MATCH)).isEqualTo(350);
+    }
+
+    @Test
+    void subscribersArePagedInUserIdOrderEachOnce() {
+        Topics topics = topics();
+        List<UserId> fans = new ArrayList<>(users(0, 1234));
+        java.util.Collections.shuffle(fans, new Random(7));
+        for (int from = 0; from < fans.size(); from += 500) {
+            topics.subscribe(MATCH, fans.subList(from, Math.min(fans.size(), from + 500)), 1);
+        }
+        topics.subscribe(ARTIST, users(5000, 5003), 1);
+        assertThat(all(topics, MATCH, 100)).containsExactlyElementsOf(users(0, 1234));
+        assertThat(all(topics, MATCH, 1234)).containsExactlyElementsOf(users(0, 1234));
+        assertThat(all(topics, ARTIST, 2)).containsExactlyElementsOf(users(5000, 5003));
+        assertThat(all(topics, TopicKey.of("nobody-follows"), 10)).isEmpty();
+        assertThat(topics.subscribers(MATCH, Optional.of(UserId.of("fan-01229")), 100).users()).containsExactlyElementsOf(users(1230, 1234));
+    }
+
+    @Test
+    void aFanOutsCursorMovesOnceFromEachPlace() {
+        Topics topics = topics();
+        NotificationId id = NotificationId.at(1_000, new Random(1));
+        assertThat(topics.fanOutProgress(id)).isEmpty();
+        topics.beginFanOut(id);
+        topics.beginFanOut(id);
+        assertThat(topics.fanOutProgress(id)).contains(Topics.Progress.START);
+        Optional<UserId> first = Optional.of(UserId.of("fan-00999"));
+        assertThat(topics.advanceFanOut(id, Optional.empty(), first)).isTrue();
+        assertThat(topics.advanceFanOut(id, Optional.empty(), first)).as("a second worker with the same page").isFalse();
+        assertThat(topics.fanOutProgress(id)).contains(new Topics.Progress(first, Optional.empty(), false, false));
+        topics.continuedFanOut(id, Optional.of(UserId.of("somebody-else")));
+        assertThat(topics.fanOutProgress(id).orElseThrow().continued()).as("not the page it stands at").isFalse();
+        topics.continuedFanOut(id, first);
+        assertThat(topics.fanOutProgress(id)).contains(new Topics.Progress(first, Optional.empty(), true, false));
+        topics.beginFanOut(id);
+        assertThat(topics.fanOutProgress(id).orElseThrow().after()).as("a retried publish begins nothing again").isEqualTo(first);
+        assertThat(topics.advanceFanOut(id, first, Optional.empty())).as("the last page").isTrue();
+        assertThat(topics.fanOutProgress(id)).contains(new Topics.Progress(Optional.empty(), first, false, true));
+        assertThat(topics.advanceFanOut(id, Optional.empty(), first)).as("done: nothing moves it").isFalse();
+    }
+
+    @Test
+    void concurrentWorkersWithTheSamePageMoveTheCursorOnce() throws Exception {
+        Topics topics = topics();
+        NotificationId id = NotificationId.at(2_000, new Random(2));
+        topics.beginFanOut(id);
+        List<Boolean> won = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (var threads = java.util.concurrent.Executors.newFixedThreadPool(8)) {
+            for (int i = 0; i < 8; i++) {
+                threads.submit(() -> won.add(topics.advanceFanOut(id, Optional.empty(), Optional.of(UserId.of("fan-00100")))));
+            }
+        }
+        assertThat(won).hasSize(8).containsOnlyOnce(true);
+    }
+}
