@@ -92,6 +92,11 @@ public final class LocalCloud implements Callable<Integer> {
                     + " manifest's, 30; tests use 1).")
     Integer redeliveryTimeoutSeconds;
 
+    @Option(names = "--queue-visibility-seconds", paramLabel = "S",
+            description = "How long a queue message whose handling failed (or whose worker died) waits before it comes back: every queue's"
+                    + " visibility timeout (default: the manifest's, six times its function's timeout; tests use 2).")
+    Integer queueVisibilitySeconds;
+
     @Option(names = "--redelivery-attempts", paramLabel = "N",
             description = "How many times a notification is sent to a device that does not acknowledge it (default: the manifest's, 5).")
     Integer redeliveryAttempts;
@@ -288,6 +293,9 @@ public final class LocalCloud implements Callable<Integer> {
         if (redeliveryTimeoutSeconds != null && (redeliveryTimeoutSeconds < 1 || redeliveryTimeoutSeconds > 900)) {
             throw new CommandLine.ParameterException(commandLine(), "--redelivery-timeout-seconds must be 1 to 900, was " + redeliveryTimeoutSeconds);
         }
+        if (queueVisibilitySeconds != null && (queueVisibilitySeconds < 1 || queueVisibilitySeconds > 43_200)) {
+            throw new CommandLine.ParameterException(commandLine(), "--queue-visibility-seconds must be 1 to 43200, was " + queueVisibilitySeconds);
+        }
         if (redeliveryAttempts != null && (redeliveryAttempts < 1 || redeliveryAttempts > 20)) {
             throw new CommandLine.ParameterException(commandLine(), "--redelivery-attempts must be 1 to 20, was " + redeliveryAttempts);
         }
@@ -339,7 +347,10 @@ public final class LocalCloud implements Callable<Integer> {
                 + sns.endpoint() + "/_parley/faults)"));
 
         if (!manifest.queues().isEmpty()) {
-            sqs = start(() -> SqsEmulator.start(host, sqsPort, manifest.queues()));
+            List<dev.parley.functions.manifest.QueueSpec> queues = queueVisibilitySeconds == null ? manifest.queues() : manifest.queues().stream()
+                    .map(queue -> new dev.parley.functions.manifest.QueueSpec(queue.name(), java.time.Duration.ofSeconds(queueVisibilitySeconds),
+                            queue.deadLetters())).toList();
+            sqs = start(() -> SqsEmulator.start(host, sqsPort, queues));
             reports.add(ComponentReport.running("SQS (ElasticMQ)", sqs.endpoint() + "  (" + manifest.queues().size() + " queues from the manifest)"));
         }
         if (!manifest.buckets().isEmpty()) {

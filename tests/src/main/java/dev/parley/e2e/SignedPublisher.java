@@ -49,14 +49,24 @@ public final class SignedPublisher {
     /** Signs {@code signedBody} at {@code signedAt}, and sends {@code sentBody}. */
     public HttpResponse<String> send(String signedBody, String sentBody, Instant signedAt, Map<String, String> extraHeaders)
             throws IOException, InterruptedException {
-        SdkHttpRequest.Builder unsigned = SdkHttpRequest.builder().method(SdkHttpMethod.POST).uri(url).putHeader("Content-Type", "application/json");
+        return send(SdkHttpMethod.POST, url, signedBody, sentBody, signedAt, extraHeaders);
+    }
+
+    /** A signed call of another route of the same API ({@code PUT /topics/{key}/subscribers}): {@code path} from the API's root. */
+    public HttpResponse<String> call(String method, String path, String body) throws IOException, InterruptedException {
+        return send(SdkHttpMethod.fromValue(method), url.resolve(path), body, body, Instant.now(), Map.of());
+    }
+
+    private HttpResponse<String> send(SdkHttpMethod method, URI target, String signedBody, String sentBody, Instant signedAt,
+                                      Map<String, String> extraHeaders) throws IOException, InterruptedException {
+        SdkHttpRequest.Builder unsigned = SdkHttpRequest.builder().method(method).uri(target).putHeader("Content-Type", "application/json");
         extraHeaders.forEach(unsigned::putHeader);
         var signed = AwsV4HttpSigner.create().sign(r -> r.identity(AwsCredentialsIdentity.create(accessKey, secretKey)).request(unsigned.build())
                 .payload(ContentStreamProvider.fromUtf8String(signedBody))
                 .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "execute-api")
                 .putProperty(AwsV4HttpSigner.REGION_NAME, region)
                 .putProperty(HttpSigner.SIGNING_CLOCK, Clock.fixed(signedAt, ZoneOffset.UTC)));
-        HttpRequest.Builder request = HttpRequest.newBuilder(url).POST(HttpRequest.BodyPublishers.ofString(sentBody, StandardCharsets.UTF_8));
+        HttpRequest.Builder request = HttpRequest.newBuilder(target).method(method.name(), HttpRequest.BodyPublishers.ofString(sentBody, StandardCharsets.UTF_8));
         signed.request().forEachHeader((name, values) -> {
             // The JDK's client sets Host itself, from the URL, as the signer did.
             if (!name.equalsIgnoreCase("Host")) {
