@@ -296,11 +296,13 @@ class ParleyStackTest {
         String httpApi = apiOf("HTTP");
         List<JsonNode> routes = ofType("AWS::ApiGatewayV2::Route").stream().map(e -> e.getValue().get("Properties"))
                 .filter(route -> refersTo(route.get("ApiId"), httpApi)).toList();
-        assertThat(routes).singleElement().satisfies(route -> {
-            assertThat(route.get("RouteKey").asText()).isEqualTo("POST /notifications");
+        Map<String, String> functionOfRoute = Map.of("POST /notifications", "publish", "PUT /topics/{key}/subscribers", "topics-put",
+                "DELETE /topics/{key}/subscribers", "topics-delete");
+        assertThat(routes).extracting(route -> route.get("RouteKey").asText()).containsExactlyInAnyOrderElementsOf(functionOfRoute.keySet());
+        assertThat(routes).allSatisfy(route -> {
             assertThat(route.get("AuthorizationType").asText()).as("SigV4, checked by API Gateway").isEqualTo("AWS_IAM");
             String integration = route.get("Target").get("Fn::Join").get(1).get(1).get("Ref").asText();
-            assertThat(refersTo(properties(integration).get("IntegrationUri"), aliasId("publish"))).isTrue();
+            assertThat(refersTo(properties(integration).get("IntegrationUri"), aliasId(functionOfRoute.get(route.get("RouteKey").asText())))).isTrue();
         });
         JsonNode stage = ofType("AWS::ApiGatewayV2::Stage").stream().map(e -> e.getValue().get("Properties"))
                 .filter(properties -> refersTo(properties.get("ApiId"), httpApi)).findFirst().orElseThrow();
@@ -310,6 +312,7 @@ class ParleyStackTest {
         JsonNode outputs = new com.fasterxml.jackson.databind.ObjectMapper().valueToTree(template.toJSON()).get("Outputs");
         assertThat(outputs.get("PublishRouteArn").toString()).as("the route's ARN, for publishers' policies")
                 .contains(":execute-api:").contains("/*/POST/notifications");
+        assertThat(outputs.get("TopicsRouteArn").toString()).as("the topics routes' ARN").contains("/*/*/topics/*");
     }
 
     @Test
@@ -326,17 +329,34 @@ class ParleyStackTest {
     }
 
     @Test
+    void theTopicFanOutQueueRedrivesToAnAlarmedDeadLetterQueueAndFeedsItsWorkersOneMessageAtATime() {
+        List<Map.Entry<String, JsonNode>> queues = ofType("AWS::SQS::Queue").stream().filter(e -> e.getKey().startsWith("Queueparleytopicfanout")).toList();
+        assertThat(queues).hasSize(2);
+        queues.forEach(queue -> assertThat(queue.getValue().get("Properties").path("SqsManagedSseEnabled").asBoolean()).as(queue.getKey()).isTrue());
+        JsonNode work = queues.stream().map(e -> e.getValue().get("Properties")).filter(p -> p.has("RedrivePolicy")).findFirst().orElseThrow();
+        assertThat(work.get("VisibilityTimeout").asInt()).as("six times the worker's timeout").isEqualTo(360);
+        assertThat(work.get("RedrivePolicy").get("maxReceiveCount").asInt()).isEqualTo(5);
+        JsonNode mapping = ofType("AWS::Lambda::EventSourceMapping").stream().map(e -> e.getValue().get("Properties"))
+                .filter(p -> refersTo(p.get("FunctionName"), aliasId("topic-fanout"))).findFirst().orElseThrow();
+        assertThat(mapping.get("BatchSize").asInt()).as("a chunk per invocation, so chunks run in parallel").isEqualTo(1);
+        assertThat(mapping.path("FunctionResponseTypes").toString()).contains("ReportBatchItemFailures");
+        assertThat(grants("publish")).as("the publish function queues a topic's first page").containsKey("sqs:SendMessage");
+        assertThat(grants("topic-fanout")).as("the workers queue the pages after").containsKey("sqs:SendMessage");
+        template.hasResourceProperties("AWS::CloudWatch::Alarm", Map.of("MetricName", "ApproximateNumberOfMessagesVisible",
+                "AlarmDescription", Match.stringLikeRegexp(".*parley-topic-fanout-dead.*")));
+    }
+
+    @Test
     void theRedeliveryQueueIsEncryptedRedrivesToAnAlarmedDeadLetterQueueAndFeedsTheRedeliveryFunction() {
         List<Map.Entry<String, JsonNode>> queues = ofType("AWS::SQS::Queue").stream().filter(e -> e.getKey().startsWith("Queueparleyredelivery")).toList();
-        assertThat(queues).hasSize(MANIFEST.queues().size());
+        assertThat(queues).hasSize(2);
         queues.forEach(queue -> assertThat(queue.getValue().get("Properties").path("SqsManagedSseEnabled").asBoolean()).as(queue.getKey()).isTrue());
         JsonNode redelivery = queues.stream().map(e -> e.getValue().get("Properties")).filter(p -> p.has("RedrivePolicy")).findFirst().orElseThrow();
         assertThat(redelivery.get("VisibilityTimeout").asInt()).isEqualTo(180);
         assertThat(redelivery.get("RedrivePolicy").get("maxReceiveCount").asInt()).isEqualTo(5);
         JsonNode mapping = ofType("AWS::Lambda::EventSourceMapping").stream().map(e -> e.getValue().get("Properties"))
-                .filter(p -> p.path("FunctionResponseTypes").toString().contains("ReportBatchItemFailures") && !p.has("StartingPosition"))
-                .findFirst().orElseThrow();
-        assertThat(refersTo(mapping.get("FunctionName"), aliasId("redelivery"))).isTrue();
+                .filter(p -> refersTo(p.get("FunctionName"), aliasId("redelivery"))).findFirst().orElseThrow();
+        assertThat(mapping.path("FunctionResponseTypes").toString()).contains("ReportBatchItemFailures");
         assertThat(mapping.get("BatchSize").asInt()).isEqualTo(10);
         assertThat(grants("publish")).as("the publish function times its checks").containsKey("sqs:SendMessage");
         template.hasResourceProperties("AWS::CloudWatch::Alarm", Map.of("MetricName", "NotificationDeliveriesDead"));
@@ -592,8 +612,8 @@ class ParleyStackTest {
                 }
             });
         });
-        assertThat(rolesWithSns).as("the device routes' functions, the fan-out, the publish API and the cleanup, and no other").hasSize(5)
-                .anyMatch(role -> role.startsWith("Rolefanout")).anyMatch(role -> role.startsWith("Rolepublish")).anyMatch(role -> role.startsWith("Roleroutedeviceregister"))
+        assertThat(rolesWithSns).as("the device routes' functions, the fan-outs, the publish API and the cleanup, and no other").hasSize(6)
+                .anyMatch(role -> role.startsWith("Rolefanout")).anyMatch(role -> role.startsWith("Roletopicfanout")).anyMatch(role -> role.startsWith("Rolepublish")).anyMatch(role -> role.startsWith("Roleroutedeviceregister"))
                 .anyMatch(role -> role.startsWith("Roleroutedeviceunregister")).anyMatch(role -> role.startsWith("Rolepushevents"));
         for (JsonNode statement : snsStatements) {
             List<String> actions = texts(statement.get("Action"));
@@ -608,10 +628,10 @@ class ParleyStackTest {
                 assertThat(targets).hasSize(2).allSatisfy(target -> assertThat(target).containsPattern(":endpoint/(GCM|APNS)/").contains("/*"));
             }
         }
-        assertThat(snsStatements).as("two for each registering function, one for the fan-out, one for the publish API, one for the cleanup")
-                .hasSize(7);
+        assertThat(snsStatements).as("two for each registering function, one for each fan-out, one for the publish API, one for the cleanup")
+                .hasSize(8);
         assertThat(snsStatements.stream().filter(statement -> texts(statement.get("Action")).contains("sns:Publish")))
-                .as("only the fan-out and the publish API (messages' and notifications' pushes) publish").hasSize(2);
+                .as("only the fan-outs and the publish API (messages' and notifications' pushes) publish").hasSize(3);
         assertThat(push.properties().stream().filter(e -> e.getValue().path("Type").asText().equals("AWS::Lambda::Function"))
                 .map(e -> e.getValue().path("Properties").path("Environment").path("Variables"))
                 .filter(variables -> variables.has(ParleyConfig.PUSH_WINDOW_MS)).map(variables -> variables.get(ParleyConfig.PUSH_WINDOW_MS).asText()))
