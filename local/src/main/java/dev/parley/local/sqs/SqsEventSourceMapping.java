@@ -19,7 +19,8 @@ import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
- * Lambda's SQS event source mapping, locally: long-polls the queue, invokes the function with up to {@code batchSize}
+ * Lambda's SQS event source mapping, locally: {@value #POLLERS} pollers, as Lambda starts with (it adds more under a backlog,
+ * which one machine has no cores for), each long-polls the queue, invokes the function with up to {@code batchSize}
  * messages as an {@code SQSEvent}, and deletes the messages the function did not name in its {@code batchItemFailures}
  * (partial batch responses). A failed invocation deletes none. What is not deleted comes back after the queue's visibility
  * timeout, and goes to its dead-letter queue after its receive count: the emulator's redrive, as SQS's.
@@ -32,8 +33,11 @@ public final class SqsEventSourceMapping implements AutoCloseable {
     private final String queueArn;
     private final int batchSize;
     private final AtomicBoolean running = new AtomicBoolean(true);
+    /** How many batches are handled at once: Lambda's first five pollers. */
+    static final int POLLERS = 5;
+
     private final AtomicInteger inFlight = new AtomicInteger();
-    private final Thread poller;
+    private final List<Thread> pollers = new java.util.ArrayList<>();
 
     public SqsEventSourceMapping(FunctionSpec function, LambdaRuntime runtime, SqsEmulator emulator) {
         Trigger.QueueMapping mapping = (Trigger.QueueMapping) function.trigger();
@@ -43,11 +47,13 @@ public final class SqsEventSourceMapping implements AutoCloseable {
         this.queueUrl = emulator.url(mapping.queue());
         this.queueArn = emulator.queueArn(mapping.queue());
         this.batchSize = mapping.batchSize();
-        this.poller = Thread.ofPlatform().daemon().name("sqs-mapping-" + function.name()).unstarted(this::poll);
+        for (int i = 0; i < POLLERS; i++) {
+            pollers.add(Thread.ofPlatform().daemon().name("sqs-mapping-" + function.name() + "-" + i).unstarted(this::poll));
+        }
     }
 
     public SqsEventSourceMapping start() {
-        poller.start();
+        pollers.forEach(Thread::start);
         return this;
     }
 
@@ -132,7 +138,9 @@ public final class SqsEventSourceMapping implements AutoCloseable {
     public void close() {
         running.set(false);
         try {
-            poller.join(3_000);
+            for (Thread poller : pollers) {
+                poller.join(3_000);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
