@@ -8,10 +8,11 @@ import java.util.regex.Pattern;
 /**
  * One notification in a user's inbox: what a publisher sent ({@code category}, {@code content}), and, when events with the
  * same {@code groupKey} were coalesced into it, how many ({@code count}) and by whom ({@code actors}, newest first, at most
- * {@link #MAX_ACTORS}). {@code createdAt} is when its first event came (epoch ms); {@code state} where it stands for its user.
+ * {@link #MAX_ACTORS}). {@code createdAt} is when its first event came (epoch ms); {@code state} where it stands for its user;
+ * {@code topic} the topic it came to the user through, when it was published to one.
  */
 public record Notification(NotificationId id, String category, NotificationContent content, Optional<String> groupKey, long count,
-                           List<UserId> actors, long createdAt, NotificationState state) {
+                           List<UserId> actors, long createdAt, NotificationState state, Optional<TopicKey> topic) {
     public static final int MAX_ACTORS = 10;
     public static final int MAX_CATEGORY_LENGTH = 64;
     public static final int MAX_GROUP_KEY_LENGTH = 128;
@@ -32,6 +33,13 @@ public record Notification(NotificationId id, String category, NotificationConte
             throw new InvalidFieldException("actors", "must have at most " + MAX_ACTORS + " entries, had " + actors.size());
         }
         Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(topic, "topic");
+    }
+
+    /** A notification published to named users, through no topic. */
+    public Notification(NotificationId id, String category, NotificationContent content, Optional<String> groupKey, long count,
+                        List<UserId> actors, long createdAt, NotificationState state) {
+        this(id, category, content, groupKey, count, actors, createdAt, state, Optional.empty());
     }
 
     /** A category: 1 to 64 of a-z, 0-9 and {@code . _ -}, starting with a letter or digit. */
@@ -54,6 +62,6 @@ public record Notification(NotificationId id, String category, NotificationConte
     }
 
     public Notification withState(NotificationState newState) {
-        return new Notification(id, category, content, groupKey, count, actors, createdAt, newState);
+        return new Notification(id, category, content, groupKey, count, actors, createdAt, newState, topic);
     }
 }

@@ -7,6 +7,7 @@ import dev.parley.model.InboxMark;
 import dev.parley.model.Notification;
 import dev.parley.model.NotificationContent;
 import dev.parley.model.NotificationId;
+import dev.parley.model.TopicKey;
 import dev.parley.model.UserId;
 import java.time.Duration;
 import java.util.List;
@@ -25,7 +26,13 @@ public interface Inbox {
      * a notification's first event others with its {@code groupKey} are coalesced into it (none: never coalesced).
      */
     record Event(NotificationId id, String category, NotificationContent content, Optional<String> groupKey, Optional<UserId> actor,
-                 long at, Optional<Duration> window) {
+                 long at, Optional<Duration> window, Optional<TopicKey> topic) {
+        /** An event published to named users, through no topic. */
+        public Event(NotificationId id, String category, NotificationContent content, Optional<String> groupKey, Optional<UserId> actor,
+                     long at, Optional<Duration> window) {
+            this(id, category, content, groupKey, actor, at, window, Optional.empty());
+        }
+
         public Event {
             Objects.requireNonNull(id, "id");
             Notification.requireCategory(category);
@@ -33,6 +40,7 @@ public interface Inbox {
             Objects.requireNonNull(groupKey, "groupKey");
             Objects.requireNonNull(actor, "actor");
             Objects.requireNonNull(window, "window");
+            Objects.requireNonNull(topic, "topic");
         }
     }
 

@@ -287,7 +287,8 @@ public final class FrameCodec {
     private static Notification notification(JsonObjectReader r) {
         return new Notification(r.parsed("notification_id", NotificationId::parse), Notification.requireCategory(r.string("category")),
                 r.object("content", FrameCodec::notificationContent), r.optionalString("group_key"), r.integer("count"),
-                r.parsedList("actors", UserId::of), r.integer("created_at"), r.enumValue("state", NotificationState.class));
+                r.parsedList("actors", UserId::of), r.integer("created_at"), r.enumValue("state", NotificationState.class),
+                r.optionalParsed("topic", dev.parley.model.TopicKey::of));
     }
 
     /** A notification's content, as the publish API takes it and the frames carry it. */
@@ -727,6 +728,7 @@ public final class FrameCodec {
         json.set("actors", users(notification.actors()));
         json.put("created_at", notification.createdAt());
         json.put("state", notification.state().wireName());
+        json.put("topic", notification.topic().map(dev.parley.model.TopicKey::value).orElse(null));
     }
 
     private static void putCounts(ObjectNode json, InboxCounts counts) {

@@ -256,9 +256,13 @@ public final class FrameArbitraries {
                         Arbitraries.of("{\"post\":\"p-17\"}", "{\"n\":3,\"deep\":{\"a\":[1,2,null],\"b\":true}}", "{}").optional())
                 .as(NotificationContent::new);
         Arbitrary<String> groupKeys = Arbitraries.strings().withChars("abAB09._:/@+=-").ofMinLength(1).ofMaxLength(40);
+        Arbitrary<dev.parley.model.TopicKey> topics = Arbitraries.strings().withChars("abAB09._:@+=-").ofMinLength(1).ofMaxLength(40)
+                .map(dev.parley.model.TopicKey::of);
         return Combinators.combine(notificationIds(), categories(), contents, groupKeys.optional(), Arbitraries.longs().between(1, 1_000_000),
                         userIds().list().uniqueElements().ofMaxSize(Notification.MAX_ACTORS), timestamps(), Arbitraries.of(NotificationState.class))
-                .as(Notification::new);
+                .as(Notification::new).flatMap(notification -> topics.optional().map(topic -> new Notification(notification.id(), notification.category(),
+                        notification.content(), notification.groupKey(), notification.count(), notification.actors(), notification.createdAt(),
+                        notification.state(), topic)));
     }
 
     static Arbitrary<ServerFrame.Presence> presences() {

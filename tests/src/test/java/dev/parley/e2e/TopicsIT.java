@@ -117,6 +117,7 @@ class TopicsIT extends EndToEndTest {
             for (ParleyClient device : List.of(live, alsoNamed)) {
                 Notification received = device.await(ServerFrame.NotificationReceive.class).notification();
                 assertThat(received.id().value()).isEqualTo(id);
+                assertThat(received.topic().map(dev.parley.model.TopicKey::value)).as("marked with its topic").contains(topic);
             }
             Duration everyone = awaitEveryInbox(cloud, fans, actor, List.of(id));
             System.out.printf("topic of 3,000: publish answered in %d ms; every inbox held it %d ms later%n", answered.toMillis(), everyone.toMillis());

@@ -92,7 +92,7 @@ public final class DynamoInbox implements Inbox {
             }
         }
         Notification created = new Notification(event.id(), event.category(), event.content(), event.groupKey(), 1,
-                event.actor().map(List::of).orElse(List.of()), event.at(), NotificationState.UNSEEN);
+                event.actor().map(List::of).orElse(List.of()), event.at(), NotificationState.UNSEEN, event.topic());
         Map<String, AttributeValue> item = InboxItems.item(user, created, 1);
         List<TransactWriteItem> writes = new ArrayList<>();
         writes.add(TransactWriteItem.builder().put(p -> p.tableName(table).item(item).conditionExpression("attribute_not_exists(#sk)")
@@ -128,7 +128,7 @@ public final class DynamoInbox implements Inbox {
         event.actor().ifPresent(actors::add);
         into.actors().stream().filter(actor -> !actors.contains(actor)).forEach(actors::add);
         Notification coalesced = new Notification(into.id(), into.category(), event.content(), into.groupKey(), into.count() + 1,
-                actors.subList(0, Math.min(actors.size(), Notification.MAX_ACTORS)), into.createdAt(), NotificationState.UNSEEN);
+                actors.subList(0, Math.min(actors.size(), Notification.MAX_ACTORS)), into.createdAt(), NotificationState.UNSEEN, into.topic());
         long version = Long.parseLong(holderItem.get(VERSION).n());
         Map<String, AttributeValue> item = InboxItems.item(user, coalesced, version + 1);
         Optional<List<CancellationReason>> refused = Transactions.attempt(dynamo, List.of(

@@ -46,6 +46,7 @@ final class InboxItems {
         item.put(ACTORS, AttributeValue.fromL(notification.actors().stream().map(actor -> s(actor.value())).toList()));
         item.put(CREATED, n(notification.createdAt()));
         item.put(STATE, s(notification.state().wireName()));
+        notification.topic().ifPresent(topic -> item.put(InboxTable.TOPIC, s(topic.value())));
         item.put(VERSION, n(version));
         return item;
     }
@@ -56,7 +57,8 @@ final class InboxItems {
                         Optional.ofNullable(item.get(DATA)).map(AttributeValue::s)),
                 Optional.ofNullable(item.get(GROUP_KEY)).map(AttributeValue::s), Long.parseLong(item.get(COUNT).n()),
                 item.get(ACTORS).l().stream().map(actor -> UserId.of(actor.s())).toList(), Long.parseLong(item.get(CREATED).n()),
-                WireEnum.fromWireName(NotificationState.class, item.get(STATE).s()).orElseThrow());
+                WireEnum.fromWireName(NotificationState.class, item.get(STATE).s()).orElseThrow(),
+                Optional.ofNullable(item.get(InboxTable.TOPIC)).map(topic -> dev.parley.model.TopicKey.of(topic.s())));
     }
 
     /** An item that only says something happened (an acknowledgement, a dead delivery), until {@code expires}. */

@@ -34,6 +34,8 @@ public final class InboxTable {
     public static final String ACTORS = "actors";
     public static final String CREATED = "createdAt";
     public static final String STATE = "state";
+    /** The topic a notification came through, when it was published to one. */
+    public static final String TOPIC = "topic";
     /** Raised by every write of the notification; each write is conditional on the version it read. */
     public static final String VERSION = "v";
 

@@ -189,7 +189,7 @@ public final class Notifications {
     public Delivered deliver(NotificationId id, PublishRequest request, List<UserId> recipients) {
         Category category = category(request);
         Inbox.Event event = new Inbox.Event(id, request.category(), request.content(), request.groupKey(), request.actor(), id.epochMillis(),
-                request.groupKey().isPresent() ? category.window() : Optional.empty());
+                request.groupKey().isPresent() ? category.window() : Optional.empty(), request.topic());
         Semaphore slots = new Semaphore(STORES_IN_FLIGHT);
         java.util.concurrent.atomic.AtomicInteger notSent = new java.util.concurrent.atomic.AtomicInteger();
         List<Future<Inbox.Stored>> stores = new ArrayList<>(recipients.size());

@@ -82,7 +82,10 @@ class TopicFanOutTest {
             if (user.equals(ACTOR)) {
                 assertThat(held).as("the actor is not notified of their own event").isEmpty();
             } else {
-                assertThat(held).as(user.value()).singleElement().satisfies(n -> assertThat(n.id()).isEqualTo(published.id()));
+                assertThat(held).as(user.value()).singleElement().satisfies(n -> {
+                    assertThat(n.id()).isEqualTo(published.id());
+                    assertThat(n.topic()).as("marked with its topic").contains(MATCH);
+                });
                 assertThat(inbox.counts(user).unread()).as(user.value()).isEqualTo(1);
             }
         }
@@ -104,7 +107,8 @@ class TopicFanOutTest {
         // 3 pages of 1000 and 12 chunks of at most 200 (the actor left out of the first page's).
         assertThat(pieces).isEqualTo(3 + 5 + 5 + 2);
         assertEachHasItOnce(users, published);
-        assertThat(world.framesOf("fan-1-phone", ServerFrame.NotificationReceive.class)).as("the live subscriber, once").hasSize(1);
+        assertThat(world.framesOf("fan-1-phone", ServerFrame.NotificationReceive.class)).as("the live subscriber, once").singleElement()
+                .satisfies(frame -> assertThat(frame.notification().topic()).contains(MATCH));
         assertThat(topics.fanOutProgress(published.id()).orElseThrow().done()).isTrue();
     }
 

@@ -62,7 +62,7 @@ public final class InMemoryInbox implements Inbox {
                 event.actor().ifPresent(actors::add);
                 into.actors().stream().filter(a -> !actors.contains(a)).forEach(actors::add);
                 Notification coalesced = new Notification(into.id(), into.category(), event.content(), into.groupKey(), into.count() + 1,
-                        actors.subList(0, Math.min(actors.size(), Notification.MAX_ACTORS)), into.createdAt(), NotificationState.UNSEEN);
+                        actors.subList(0, Math.min(actors.size(), Notification.MAX_ACTORS)), into.createdAt(), NotificationState.UNSEEN, into.topic());
                 move(inbox, into.state(), NotificationState.UNSEEN);
                 inbox.notifications.put(into.id(), coalesced);
                 inbox.events.get(into.id()).add(event.id());
@@ -71,7 +71,7 @@ public final class InMemoryInbox implements Inbox {
             }
         }
         Notification created = new Notification(event.id(), event.category(), event.content(), event.groupKey(), 1,
-                event.actor().map(List::of).orElse(List.of()), event.at(), NotificationState.UNSEEN);
+                event.actor().map(List::of).orElse(List.of()), event.at(), NotificationState.UNSEEN, event.topic());
         move(inbox, null, NotificationState.UNSEEN);
         inbox.notifications.put(event.id(), created);
         inbox.events.put(event.id(), new HashSet<>(Set.of(event.id())));

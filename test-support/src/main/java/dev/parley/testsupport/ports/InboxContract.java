@@ -54,6 +54,24 @@ public abstract class InboxContract {
     }
 
     @Test
+    void aTopicsEventKeepsItsTopicThroughStoreListAndCoalescing() {
+        Inbox inbox = inbox();
+        dev.parley.model.TopicKey topic = dev.parley.model.TopicKey.of("match:final");
+        Inbox.Event first = new Inbox.Event(id(NOW), "likes", content("goal"), Optional.of("match"), Optional.empty(), NOW, Optional.of(WINDOW),
+                Optional.of(topic));
+        assertThat(inbox.add(ALICE, first).notification().topic()).contains(topic);
+        Inbox.Event second = new Inbox.Event(id(NOW + 1), "likes", content("another goal"), Optional.of("match"), Optional.empty(), NOW + 1,
+                Optional.of(WINDOW), Optional.of(topic));
+        Inbox.Stored coalesced = inbox.add(ALICE, second);
+        assertThat(coalesced.coalesced()).isTrue();
+        assertThat(coalesced.notification().topic()).contains(topic);
+        assertThat(inbox.list(ALICE, InboxFilter.ALL, Optional.empty(), 10).notifications()).singleElement()
+                .satisfies(n -> assertThat(n.topic()).contains(topic));
+        inbox.add(ALICE, event(NOW + 2, "by name"));
+        assertThat(inbox.list(ALICE, InboxFilter.ALL, Optional.empty(), 10).notifications().getFirst().topic()).isEmpty();
+    }
+
+    @Test
     void anEventIsANewUnseenNotificationAndARetriedOneChangesNothing() {
         Inbox inbox = inbox();
         Inbox.Event event = event(NOW, "hello");
