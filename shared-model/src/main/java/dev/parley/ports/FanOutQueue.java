@@ -29,10 +29,11 @@ public interface FanOutQueue {
         }
     }
 
-    /** Deliver the notification to these subscribers. */
-    record Chunk(NotificationId notification, PublishRequest request, List<UserId> users) implements Work {
+    /** Deliver the notification to these subscribers; those {@code muted} get it read already, and nothing else. */
+    record Chunk(NotificationId notification, PublishRequest request, List<UserId> users, java.util.Set<UserId> muted) implements Work {
         public Chunk {
             users = List.copyOf(users);
+            muted = java.util.Set.copyOf(muted);
         }
     }
 

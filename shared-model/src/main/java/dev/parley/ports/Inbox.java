@@ -7,6 +7,7 @@ import dev.parley.model.InboxMark;
 import dev.parley.model.Notification;
 import dev.parley.model.NotificationContent;
 import dev.parley.model.NotificationId;
+import dev.parley.model.NotificationState;
 import dev.parley.model.TopicKey;
 import dev.parley.model.UserId;
 import java.time.Duration;
@@ -26,11 +27,21 @@ public interface Inbox {
      * a notification's first event others with its {@code groupKey} are coalesced into it (none: never coalesced).
      */
     record Event(NotificationId id, String category, NotificationContent content, Optional<String> groupKey, Optional<UserId> actor,
-                 long at, Optional<Duration> window, Optional<TopicKey> topic) {
+                 long at, Optional<Duration> window, Optional<TopicKey> topic, boolean quiet) {
         /** An event published to named users, through no topic. */
         public Event(NotificationId id, String category, NotificationContent content, Optional<String> groupKey, Optional<UserId> actor,
                      long at, Optional<Duration> window) {
-            this(id, category, content, groupKey, actor, at, window, Optional.empty());
+            this(id, category, content, groupKey, actor, at, window, Optional.empty(), false);
+        }
+
+        /** This event as the user's muted topic brings it: stored read, it counts nowhere, and changes no state it is coalesced into. */
+        public Event quietly() {
+            return new Event(id, category, content, groupKey, actor, at, window, topic, true);
+        }
+
+        /** The state a notification is in after this event: unseen, unless the event is quiet (then read, or as it was). */
+        public NotificationState stateAfter(Optional<NotificationState> before) {
+            return quiet ? before.orElse(NotificationState.READ) : NotificationState.UNSEEN;
         }
 
         public Event {

@@ -13,10 +13,14 @@ import java.util.Optional;
  */
 public interface Topics {
 
-    /** A page of subscribers, in user id order; {@code next} the cursor for the page after, empty on the last. */
-    record Page(List<UserId> users, Optional<UserId> next) {
+    /**
+     * A page of subscribers, in user id order, and those of them who muted the topic; {@code next} the cursor for the page
+     * after, empty on the last.
+     */
+    record Page(List<UserId> users, java.util.Set<UserId> muted, Optional<UserId> next) {
         public Page {
             users = List.copyOf(users);
+            muted = java.util.Set.copyOf(muted);
             Objects.requireNonNull(next, "next");
         }
     }
@@ -35,6 +39,9 @@ public interface Topics {
 
     /** Unsubscribes the users (those not subscribed are skipped); how many were subscribed. */
     int unsubscribe(TopicKey topic, List<UserId> users);
+
+    /** Mutes or unmutes the topic for a subscriber; false (and nothing changed) when the user does not follow it. */
+    boolean mute(TopicKey topic, UserId user, boolean muted);
 
     /** Up to {@code limit} subscribers after {@code after} (from the first when empty). */
     Page subscribers(TopicKey topic, Optional<UserId> after, int limit);

@@ -492,6 +492,23 @@ public sealed interface ClientFrame extends Frame {
         }
     }
 
+    /**
+     * Mutes or unmutes a topic the user follows: a muted topic's notifications still reach the inbox, but read already: they
+     * neither count, nor push, nor come live.
+     */
+    record TopicMute(dev.parley.model.TopicKey topic, boolean muted) implements ClientFrame {
+        public static final String TYPE = "topic.mute";
+
+        public TopicMute {
+            present(topic, "topic");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
     /** The most notifications one {@code inbox.list} page, {@code inbox.mark} or {@code notification.ack} names. */
     int MAX_INBOX_PAGE = 100;
     int DEFAULT_INBOX_PAGE = 50;

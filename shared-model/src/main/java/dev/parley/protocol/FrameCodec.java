@@ -88,6 +88,7 @@ public final class FrameCodec {
                     r.enumValue("platform", PushPlatform.class), r.string("token"))),
             Map.entry(ClientFrame.DeviceUnregister.TYPE, r -> new ClientFrame.DeviceUnregister()),
             Map.entry(ClientFrame.ConversationMute.TYPE, r -> new ClientFrame.ConversationMute(conversationId(r), r.optionalInteger("until"))),
+            Map.entry(ClientFrame.TopicMute.TYPE, r -> new ClientFrame.TopicMute(r.parsed("topic", dev.parley.model.TopicKey::of), r.bool("muted"))),
             Map.entry(ClientFrame.InboxList.TYPE, r -> new ClientFrame.InboxList(r.optionalParsed("cursor", NotificationId::parse),
                     r.optionalInt("limit", ClientFrame.DEFAULT_INBOX_PAGE), r.optionalEnumValue("filter", InboxFilter.class).orElse(InboxFilter.ALL))),
             Map.entry(ClientFrame.MarkInbox.TYPE, r -> new ClientFrame.MarkInbox(r.optionalParsedList("ids", NotificationId::parse),
@@ -128,6 +129,7 @@ public final class FrameCodec {
             Map.entry(ServerFrame.DeviceRegistered.TYPE, r -> new ServerFrame.DeviceRegistered(r.enumValue("platform", PushPlatform.class))),
             Map.entry(ServerFrame.DeviceUnregistered.TYPE, r -> new ServerFrame.DeviceUnregistered()),
             Map.entry(ServerFrame.ConversationMuted.TYPE, r -> new ServerFrame.ConversationMuted(conversationId(r), r.optionalInteger("until"))),
+            Map.entry(ServerFrame.TopicMuted.TYPE, r -> new ServerFrame.TopicMuted(r.parsed("topic", dev.parley.model.TopicKey::of), r.bool("muted"))),
             Map.entry(ServerFrame.NotificationReceive.TYPE, r -> new ServerFrame.NotificationReceive(notification(r))),
             Map.entry(ServerFrame.InboxPage.TYPE, r -> new ServerFrame.InboxPage(r.objects("notifications", FrameCodec::notification),
                     r.optionalParsed("next_cursor", NotificationId::parse), counts(r))),
@@ -465,6 +467,7 @@ public final class FrameCodec {
                 json.put("conversation_id", f.conversationId().value());
                 putOrNull(json, "until", f.until());
             }
+            case ClientFrame.TopicMute f -> json.put("topic", f.topic().value()).put("muted", f.muted());
             case ClientFrame.InboxList f -> {
                 f.cursor().ifPresent(c -> json.put("cursor", c.value()));
                 json.put("limit", f.limit());
@@ -586,6 +589,7 @@ public final class FrameCodec {
                 json.put("conversation_id", f.conversationId().value());
                 putOrNull(json, "until", f.until());
             }
+            case ServerFrame.TopicMuted f -> json.put("topic", f.topic().value()).put("muted", f.muted());
             case ServerFrame.NotificationReceive f -> writeNotification(f.notification(), json);
             case ServerFrame.InboxPage f -> {
                 ArrayNode notifications = json.putArray("notifications");

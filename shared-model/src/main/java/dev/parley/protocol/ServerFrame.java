@@ -334,6 +334,20 @@ public sealed interface ServerFrame extends Frame {
     }
 
     /** The conversation's mute as it now stands: until then (epoch ms), or none (unmuted). */
+    /** A topic's mute as it is now, for the user who changed it. */
+    record TopicMuted(dev.parley.model.TopicKey topic, boolean muted) implements ServerFrame {
+        public static final String TYPE = "topic.muted";
+
+        public TopicMuted {
+            present(topic, "topic");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
     record ConversationMuted(ConversationId conversationId, OptionalLong until) implements ServerFrame {
         public static final String TYPE = "conversation.muted";
 

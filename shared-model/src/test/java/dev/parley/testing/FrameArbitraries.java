@@ -149,6 +149,7 @@ public final class FrameArbitraries {
         all.add(Combinators.combine(Arbitraries.of(PushPlatform.class), text(300)).as(ClientFrame.DeviceRegister::new));
         all.add(Arbitraries.just(new ClientFrame.DeviceUnregister()));
         all.add(Combinators.combine(conversationIds(), optionalLong(timestamps())).as(ClientFrame.ConversationMute::new));
+        all.add(Combinators.combine(topicKeys(), Arbitraries.of(true, false)).as(ClientFrame.TopicMute::new));
         all.add(Combinators.combine(notificationIds().optional(), Arbitraries.integers().between(1, ClientFrame.MAX_INBOX_PAGE),
                 Arbitraries.of(InboxFilter.class)).as(ClientFrame.InboxList::new));
         all.add(Combinators.combine(notificationIds().list().uniqueElements().ofMinSize(1).ofMaxSize(ClientFrame.MAX_INBOX_PAGE),
@@ -194,6 +195,7 @@ public final class FrameArbitraries {
         all.add(Arbitraries.of(PushPlatform.class).map(ServerFrame.DeviceRegistered::new));
         all.add(Arbitraries.just(new ServerFrame.DeviceUnregistered()));
         all.add(Combinators.combine(conversationIds(), optionalLong(timestamps())).as(ServerFrame.ConversationMuted::new));
+        all.add(Combinators.combine(topicKeys(), Arbitraries.of(true, false)).as(ServerFrame.TopicMuted::new));
         all.add(notifications().map(ServerFrame.NotificationReceive::new));
         all.add(Combinators.combine(notifications().list().ofMaxSize(20), notificationIds().optional(), counts()).as(ServerFrame.InboxPage::new));
         all.add(counts().map(ServerFrame.InboxCountsUpdate::new));
@@ -249,6 +251,11 @@ public final class FrameArbitraries {
         return Arbitraries.maps(categories(), Arbitraries.of(true, false)).ofMaxSize(ClientFrame.SettingsUpdate.MAX_CATEGORIES);
     }
 
+    static Arbitrary<dev.parley.model.TopicKey> topicKeys() {
+        return Arbitraries.strings().withChars("abAB09._:@+=-").ofMinLength(1).ofMaxLength(dev.parley.model.TopicKey.MAX_LENGTH)
+                .map(dev.parley.model.TopicKey::of);
+    }
+
     public static Arbitrary<Notification> notifications() {
         Arbitrary<NotificationContent> contents = Combinators.combine(text(NotificationContent.MAX_TITLE_LENGTH / 2).filter(t -> !t.isBlank()),
                         text(300).filter(b -> !b.isEmpty()).optional(),
@@ -256,8 +263,7 @@ public final class FrameArbitraries {
                         Arbitraries.of("{\"post\":\"p-17\"}", "{\"n\":3,\"deep\":{\"a\":[1,2,null],\"b\":true}}", "{}").optional())
                 .as(NotificationContent::new);
         Arbitrary<String> groupKeys = Arbitraries.strings().withChars("abAB09._:/@+=-").ofMinLength(1).ofMaxLength(40);
-        Arbitrary<dev.parley.model.TopicKey> topics = Arbitraries.strings().withChars("abAB09._:@+=-").ofMinLength(1).ofMaxLength(40)
-                .map(dev.parley.model.TopicKey::of);
+        Arbitrary<dev.parley.model.TopicKey> topics = topicKeys();
         return Combinators.combine(notificationIds(), categories(), contents, groupKeys.optional(), Arbitraries.longs().between(1, 1_000_000),
                         userIds().list().uniqueElements().ofMaxSize(Notification.MAX_ACTORS), timestamps(), Arbitraries.of(NotificationState.class))
                 .as(Notification::new).flatMap(notification -> topics.optional().map(topic -> new Notification(notification.id(), notification.category(),

@@ -78,7 +78,7 @@ class TopicsIT extends EndToEndTest {
         long deadline = started + FAN_OUT_DEADLINE.toNanos();
         List<String> waiting = new ArrayList<>(users.stream().filter(user -> !user.equals(actor)).toList());
         while (!waiting.isEmpty() && System.nanoTime() < deadline) {
-            waiting.removeIf(user -> inbox.counts(UserId.of(user)).unread() >= expected.size());
+            waiting.removeIf(user -> inbox.list(UserId.of(user), InboxFilter.ALL, Optional.empty(), 10).notifications().size() >= expected.size());
             if (!waiting.isEmpty()) {
                 Thread.sleep(250);
             }
@@ -108,8 +108,13 @@ class TopicsIT extends EndToEndTest {
         String actor = fans.get(7);
         String named = fans.get(2);
         String id;
+        String quiet = fans.get(3);
         try (ParleyClient live = connect(fans.get(1), "phone"); ParleyClient alsoNamed = connect(named, "phone");
-             ParleyClient actorPhone = connect(actor, "phone")) {
+             ParleyClient actorPhone = connect(actor, "phone"); ParleyClient quietPhone = connect(quiet, "phone")) {
+            quietPhone.send(new dev.parley.protocol.ClientFrame.TopicMute(dev.parley.model.TopicKey.of(topic), true));
+            assertThat(quietPhone.await(ServerFrame.TopicMuted.class).muted()).isTrue();
+            quietPhone.send(new dev.parley.protocol.ClientFrame.TopicMute(dev.parley.model.TopicKey.of("not-followed"), true));
+            assertThat(quietPhone.await(ServerFrame.Error.class).code()).isEqualTo(dev.parley.model.ErrorCode.NOT_FOUND);
             long started = System.nanoTime();
             id = publish(publisher, topicBody(topic, "Goal!", List.of(named), actor));
             Duration answered = Duration.ofNanos(System.nanoTime() - started);
@@ -124,6 +129,9 @@ class TopicsIT extends EndToEndTest {
             assertThat(live.drain(ServerFrame.NotificationReceive.class, Duration.ofMillis(500))).as("once").isEmpty();
             assertThat(alsoNamed.drain(ServerFrame.NotificationReceive.class, Duration.ZERO)).as("named and subscribed: once").isEmpty();
             assertThat(actorPhone.drain(ServerFrame.NotificationReceive.class, Duration.ZERO)).as("the actor: never").isEmpty();
+            assertThat(quietPhone.drain(ServerFrame.NotificationReceive.class, Duration.ZERO)).as("muted: nothing live").isEmpty();
+            DynamoInbox inbox = new DynamoInbox(localDynamoDb(cloud), ParleyManifest.INBOX, Clock.systemUTC());
+            assertThat(inbox.counts(UserId.of(quiet))).as("muted: counts nothing").isEqualTo(dev.parley.model.InboxCounts.ZERO);
         }
 
         JsonNode left = subscribe(publisher, "DELETE", topic, fans.subList(2000, 3000));

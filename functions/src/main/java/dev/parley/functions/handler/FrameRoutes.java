@@ -4,6 +4,7 @@ import dev.parley.functions.retry.Backoff;
 import dev.parley.functions.usecase.Caller;
 import dev.parley.functions.usecase.Connections;
 import dev.parley.functions.usecase.Conversations;
+import dev.parley.functions.usecase.TopicMutes;
 import dev.parley.functions.usecase.Delivery;
 import dev.parley.functions.usecase.Devices;
 import dev.parley.functions.usecase.FrameLimits;
@@ -44,11 +45,13 @@ final class FrameRoutes {
     private final FrameLimits limits;
     private final Keys keys;
     private final Media media;
+    private final TopicMutes topicMutes;
 
     FrameRoutes(Connections connections, SendMessage sending, Conversations conversations, Receipts receipts, SyncAndHistory sync,
                 Devices devices, Presence presence, Typing typing, Inboxes inboxes, NotificationPushSettings notificationPush, FrameLimits limits,
-                Keys keys, Media media) {
+                Keys keys, Media media, TopicMutes topicMutes) {
         this.connections = connections;
+        this.topicMutes = topicMutes;
         this.media = media;
         this.keys = keys;
         this.limits = limits;
@@ -67,14 +70,15 @@ final class FrameRoutes {
     static FrameRoutes over(ConversationRepository conversations, MessageLog messages, ConnectionRegistry registry, Delivery delivery,
                             FrameCodec codec, Clock clock, Backoff backoff, Optional<MessageLog.FastPathOffer> fastPath,
                             Devices devices, PresenceSubscriptions subscriptions, Inbox inbox, Duration connectionLease, Duration typingInterval,
-                            NotificationPushSettings notificationPush, FrameLimits limits, KeyDirectory keyDirectory, Media media) {
+                            NotificationPushSettings notificationPush, FrameLimits limits, KeyDirectory keyDirectory, Media media,
+                            dev.parley.ports.Topics topics) {
         Presence presence = new Presence(registry, subscriptions, conversations, delivery, codec, clock);
         return new FrameRoutes(new Connections(registry, clock, presence, connectionLease),
                 new SendMessage(messages, conversations, keyDirectory, media, delivery, codec, clock, fastPath),
                 new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
                 new SyncAndHistory(conversations, messages, delivery, codec), devices, presence,
                 new Typing(conversations, registry, delivery, codec, clock, typingInterval), new Inboxes(inbox, delivery, codec), notificationPush, limits,
-                new Keys(keyDirectory, conversations, delivery, codec), media);
+                new Keys(keyDirectory, conversations, delivery, codec), media, new TopicMutes(topics));
     }
 
     /** Takes the frame from its rate limit, if it has one: over it, nothing of the frame is done ({@link FrameLimits}). */
@@ -119,6 +123,7 @@ final class FrameRoutes {
             case ClientFrame.DeviceRegister register -> Optional.of(devices.register(caller, register));
             case ClientFrame.DeviceUnregister ignored -> Optional.of(devices.unregister(caller));
             case ClientFrame.ConversationMute mute -> Optional.of(devices.mute(caller, mute));
+            case ClientFrame.TopicMute mute -> Optional.of(topicMutes.mute(caller, mute));
             case ClientFrame.InboxList list -> Optional.of(inboxes.list(caller, list));
             case ClientFrame.MarkInbox mark -> Optional.of(inboxes.mark(caller, mark));
             case ClientFrame.KeysUpload upload -> Optional.of(keys.upload(caller, upload));

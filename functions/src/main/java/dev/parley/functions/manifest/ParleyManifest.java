@@ -87,7 +87,7 @@ public final class ParleyManifest {
                 ParleyConfig.INBOX_TABLE, INBOX);
         Map<String, TableAccess> everyTable = Map.of(CONNECTIONS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ_WRITE,
                 MEMBERSHIPS, TableAccess.READ_WRITE, MESSAGES, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ_WRITE,
-                INBOX, TableAccess.READ_WRITE, LIMITS, TableAccess.READ_WRITE, KEYS, TableAccess.READ_WRITE);
+                INBOX, TableAccess.READ_WRITE, LIMITS, TableAccess.READ_WRITE, KEYS, TableAccess.READ_WRITE, TOPICS, TableAccess.READ_WRITE);
         // The frame functions' send takes the fast path for conversations up to this bound (docs/functions.md);
         // scripts/run-local --fast-path-max-connections and the stack's parley:fastPathMaxConnections override it.
         Map<String, String> frames = new java.util.HashMap<>(tables);
@@ -100,6 +100,7 @@ public final class ParleyManifest {
         frames.putAll(FrameLimitSettings.defaultEnvironment());
         frames.put(ParleyConfig.LIMITS_TABLE, LIMITS);
         frames.put(ParleyConfig.KEYS_TABLE, KEYS);
+        frames.put(ParleyConfig.TOPICS_TABLE, TOPICS); // topic.mute marks the subscriber's own subscription
         // Media: grants signed for the media bucket (the stack names it and grants its media prefix), objects up to the maximum.
         frames.put(dev.parley.functions.config.MediaSettings.BUCKET, MEDIA);
         frames.put(dev.parley.functions.config.MediaSettings.MAX_BYTES, Long.toString(dev.parley.functions.usecase.Media.DEFAULT_MAX_BYTES));
@@ -168,8 +169,7 @@ public final class ParleyManifest {
         // Each send to a device is timed for its redelivery check, on the redelivery queue.
         publish.put(ParleyConfig.REDELIVERY_QUEUE, REDELIVERY);
         publish.put(ParleyConfig.REDELIVERY_TIMEOUT_SECONDS, Long.toString(ParleyConfig.DEFAULT_REDELIVERY_TIMEOUT.toSeconds()));
-        // A topic publish records its fan-out and queues its first page; the fan-out's workers do the rest.
-        publish.put(ParleyConfig.TOPICS_TABLE, TOPICS);
+        publish.put(ParleyConfig.TOPICS_TABLE, TOPICS); // a topic publish records its fan-out and queues its first page
         publish.put(ParleyConfig.FAN_OUT_QUEUE, TOPIC_FANOUT);
         Map<String, TableAccess> publishing = Map.of(INBOX, TableAccess.READ_WRITE, CONNECTIONS, TableAccess.READ_WRITE,
                 PUBLISHES, TableAccess.READ_WRITE, LIMITS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ, MEMBERSHIPS, TableAccess.READ,

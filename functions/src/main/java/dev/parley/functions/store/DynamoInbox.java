@@ -92,12 +92,12 @@ public final class DynamoInbox implements Inbox {
             }
         }
         Notification created = new Notification(event.id(), event.category(), event.content(), event.groupKey(), 1,
-                event.actor().map(List::of).orElse(List.of()), event.at(), NotificationState.UNSEEN, event.topic());
+                event.actor().map(List::of).orElse(List.of()), event.at(), event.stateAfter(Optional.empty()), event.topic());
         Map<String, AttributeValue> item = InboxItems.item(user, created, 1);
         List<TransactWriteItem> writes = new ArrayList<>();
         writes.add(TransactWriteItem.builder().put(p -> p.tableName(table).item(item).conditionExpression("attribute_not_exists(#sk)")
                 .expressionAttributeNames(Map.of("#sk", SORT))).build());
-        writes.add(InboxMarks.countsChange(table, user, InboxCounts.change(null, NotificationState.UNSEEN)));
+        writes.add(InboxMarks.countsChange(table, user, InboxCounts.change(null, created.state())));
         group.ifPresent(key -> {
             Map<String, AttributeValue> groupItem = Map.of(USER, InboxItems.s(user.value()), SORT, InboxItems.s(InboxTable.groupSort(event.category(), key)),
                     HOLDER, InboxItems.s(event.id().value()), UNTIL, InboxItems.n(event.at() + event.window().orElseThrow().toMillis()),
@@ -128,13 +128,14 @@ public final class DynamoInbox implements Inbox {
         event.actor().ifPresent(actors::add);
         into.actors().stream().filter(actor -> !actors.contains(actor)).forEach(actors::add);
         Notification coalesced = new Notification(into.id(), into.category(), event.content(), into.groupKey(), into.count() + 1,
-                actors.subList(0, Math.min(actors.size(), Notification.MAX_ACTORS)), into.createdAt(), NotificationState.UNSEEN, into.topic());
+                actors.subList(0, Math.min(actors.size(), Notification.MAX_ACTORS)), into.createdAt(), event.stateAfter(Optional.of(into.state())),
+                into.topic());
         long version = Long.parseLong(holderItem.get(VERSION).n());
         Map<String, AttributeValue> item = InboxItems.item(user, coalesced, version + 1);
         Optional<List<CancellationReason>> refused = Transactions.attempt(dynamo, List.of(
                 TransactWriteItem.builder().put(p -> p.tableName(table).item(item).conditionExpression("#v = :v")
                         .expressionAttributeNames(Map.of("#v", VERSION)).expressionAttributeValues(Map.of(":v", InboxItems.n(version)))).build(),
-                InboxMarks.countsChange(table, user, InboxCounts.change(into.state(), NotificationState.UNSEEN)),
+                InboxMarks.countsChange(table, user, InboxCounts.change(into.state(), coalesced.state())),
                 eventMarker(user, event, into.id())));
         return refused.isEmpty() ? Optional.of(new Stored(coalesced, true, true, counts(user))) : Optional.empty();
     }

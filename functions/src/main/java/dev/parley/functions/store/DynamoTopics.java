@@ -111,16 +111,43 @@ public final class DynamoTopics implements Topics {
         return SdkErrors.translating("reading a topic's subscribers", () -> {
             QueryResponse page = dynamo.query(b -> {
                 b.tableName(table).keyConditionExpression("#pk = :topic AND begins_with(#sk, :subscriber)")
-                        .expressionAttributeNames(Map.of("#pk", PK, "#sk", SK))
+                        .expressionAttributeNames(Map.of("#pk", PK, "#sk", SK, "#muted", TopicsTable.MUTED))
                         .expressionAttributeValues(Map.of(":topic", AttributeValue.fromS(TopicsTable.topic(topic)),
                                 ":subscriber", AttributeValue.fromS(SUBSCRIBER)))
-                        .projectionExpression("#sk").limit(limit);
+                        .projectionExpression("#sk, #muted").limit(limit);
                 after.ifPresent(user -> b.exclusiveStartKey(TopicsTable.subscription(topic, user)));
             });
             List<UserId> users = page.items().stream().map(item -> UserId.of(item.get(SK).s().substring(SUBSCRIBER.length()))).toList();
+            Set<UserId> muted = new HashSet<>();
+            page.items().stream().filter(item -> item.containsKey(TopicsTable.MUTED) && item.get(TopicsTable.MUTED).bool())
+                    .forEach(item -> muted.add(UserId.of(item.get(SK).s().substring(SUBSCRIBER.length()))));
             boolean more = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() && !users.isEmpty();
-            return new Page(users, more ? Optional.of(users.getLast()) : Optional.empty());
+            return new Page(users, muted, more ? Optional.of(users.getLast()) : Optional.empty());
         });
+    }
+
+    @Override
+    public boolean mute(TopicKey topic, UserId user, boolean muted) {
+        return SdkErrors.translating("muting a topic", () -> {
+            try {
+                // Both items of the subscription, at once, and only if it is one: the fan-out reads the first, the user's topics the second.
+                dynamo.transactWriteItems(b -> b.transactItems(
+                        muteItem(TopicsTable.subscription(topic, user), muted), muteItem(TopicsTable.userTopic(user, topic), muted)));
+                return true;
+            } catch (software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException e) {
+                if (e.cancellationReasons().stream().anyMatch(reason -> "ConditionalCheckFailed".equals(reason.code()))) {
+                    return false;
+                }
+                throw e;
+            }
+        });
+    }
+
+    private software.amazon.awssdk.services.dynamodb.model.TransactWriteItem muteItem(Map<String, AttributeValue> key, boolean muted) {
+        return software.amazon.awssdk.services.dynamodb.model.TransactWriteItem.builder().update(u -> u.tableName(table).key(key)
+                .updateExpression("SET #muted = :muted").conditionExpression("attribute_exists(#pk)")
+                .expressionAttributeNames(Map.of("#muted", TopicsTable.MUTED, "#pk", PK))
+                .expressionAttributeValues(Map.of(":muted", AttributeValue.fromBool(muted)))).build();
     }
 
     @Override

@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 /**
  * The fan-out work as messages of the topic fan-out queue, ten to a SendMessageBatch. A page's body is
  * {@code {"notification", "request", "after"}} ({@code after} null for the first page), a chunk's
- * {@code {"notification", "request", "users"}}; {@code request} is the publish's own body. {@link #parse} reads one back.
+ * {@code {"notification", "request", "users", "muted"}}; {@code request} is the publish's own body. {@link #parse} reads one back.
  */
 public final class SqsFanOutQueue implements FanOutQueue {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -50,6 +50,8 @@ public final class SqsFanOutQueue implements FanOutQueue {
             case Chunk chunk -> {
                 var users = body.putArray("users");
                 chunk.users().forEach(user -> users.add(user.value()));
+                var muted = body.putArray("muted");
+                chunk.muted().stream().map(UserId::value).sorted().forEach(muted::add);
             }
         }
         return body.toString();
@@ -67,7 +69,9 @@ public final class SqsFanOutQueue implements FanOutQueue {
             if (json.has("users")) {
                 List<UserId> users = new ArrayList<>();
                 json.path("users").forEach(user -> users.add(UserId.of(user.asText())));
-                return new Chunk(id, request, users);
+                java.util.Set<UserId> muted = new java.util.HashSet<>();
+                json.path("muted").forEach(user -> muted.add(UserId.of(user.asText())));
+                return new Chunk(id, request, users, muted);
             }
             JsonNode after = json.path("after");
             return new Page(id, request, after.isTextual() ? Optional.of(UserId.of(after.asText())) : Optional.empty());

@@ -21,6 +21,8 @@ public final class TopicsTable {
     public static final String PK = "pk";
     public static final String SK = "sk";
     static final String AT = "at";
+    /** On both items of a subscription: the user muted the topic. */
+    static final String MUTED = "muted";
     static final String COUNT = "subscribers";
     static final String AFTER = "after";
     static final String PREVIOUS = "previous";

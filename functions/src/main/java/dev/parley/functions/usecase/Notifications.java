@@ -159,7 +159,7 @@ public final class Notifications {
                     + (over == TOPIC_PUBLISHES ? " topic publishes" : " notifications") + " a second (burst " + (long) over.burst() + ")", wait.get());
         }
         NotificationId notification = id;
-        Delivered delivered = deliver(notification, request, request.recipientsButActor());
+        Delivered delivered = deliver(notification, request, request.recipientsButActor(), Set.of());
         request.topic().ifPresent(topic -> {
             // Recorded before it is queued, so that every worker finds where the fan-out stands; a publish retried after a
             // failure here queues its first page again, which the fan-out plans once.
@@ -184,12 +184,13 @@ public final class Notifications {
     /**
      * Stores the notification {@code id} of the request in each recipient's inbox and sends it to their live devices (and
      * pushes their offline ones): {@value #STORES_IN_FLIGHT} recipients at a time. Per recipient at most once, however often
-     * it is called: a recipient who has the notification already is neither stored for nor sent to again.
+     * it is called: a recipient who has the notification already is neither stored for nor sent to again. Those who muted the
+     * topic it comes through ({@code muted}) get it stored read, and nothing else.
      */
-    public Delivered deliver(NotificationId id, PublishRequest request, List<UserId> recipients) {
+    public Delivered deliver(NotificationId id, PublishRequest request, List<UserId> recipients, Set<UserId> muted) {
         Category category = category(request);
         Inbox.Event event = new Inbox.Event(id, request.category(), request.content(), request.groupKey(), request.actor(), id.epochMillis(),
-                request.groupKey().isPresent() ? category.window() : Optional.empty(), request.topic());
+                request.groupKey().isPresent() ? category.window() : Optional.empty(), request.topic(), false);
         Semaphore slots = new Semaphore(STORES_IN_FLIGHT);
         java.util.concurrent.atomic.AtomicInteger notSent = new java.util.concurrent.atomic.AtomicInteger();
         List<Future<Inbox.Stored>> stores = new ArrayList<>(recipients.size());
@@ -197,8 +198,9 @@ public final class Notifications {
             slots.acquireUninterruptibly();
             stores.add(threads.submit(() -> {
                 try {
-                    Inbox.Stored stored = inbox.add(recipient, event);
-                    if (stored.added()) {
+                    boolean quiet = muted.contains(recipient);
+                    Inbox.Stored stored = inbox.add(recipient, quiet ? event.quietly() : event);
+                    if (stored.added() && !quiet) {
                         send(recipient, stored, category, notSent);
                     }
                     return stored;

@@ -75,7 +75,9 @@ public final class TopicFanOut {
         List<FanOutQueue.Chunk> chunks = new ArrayList<>();
         List<UserId> users = subscribers.users().stream().filter(user -> !page.request().actor().equals(Optional.of(user))).toList();
         for (int from = 0; from < users.size(); from += CHUNK) {
-            chunks.add(new FanOutQueue.Chunk(id, page.request(), users.subList(from, Math.min(users.size(), from + CHUNK))));
+            List<UserId> chunk = users.subList(from, Math.min(users.size(), from + CHUNK));
+            chunks.add(new FanOutQueue.Chunk(id, page.request(), chunk, subscribers.muted().stream().filter(chunk::contains)
+                    .collect(java.util.stream.Collectors.toSet())));
         }
         queue.enqueue(chunks);
         if (!topics.advanceFanOut(id, page.after(), subscribers.next())) {
@@ -92,7 +94,7 @@ public final class TopicFanOut {
 
     private Outcome deliver(FanOutQueue.Chunk chunk) {
         List<UserId> users = chunk.users().stream().filter(user -> !chunk.request().actor().equals(Optional.of(user))).toList();
-        notifications.deliver(chunk.notification(), chunk.request(), users);
+        notifications.deliver(chunk.notification(), chunk.request(), users, chunk.muted());
         return Outcome.DELIVERED;
     }
 }

@@ -57,7 +57,8 @@ class FrameHandlerTest {
                                 dev.parley.functions.config.PublishSettings.DEFAULT_CATEGORIES, "{}").categories()),
                 new dev.parley.functions.usecase.FrameLimits(new dev.parley.ports.InMemoryRateLimits(), limits, clock),
                 new dev.parley.testsupport.ports.InMemoryKeyDirectory(), new dev.parley.functions.usecase.Media(
-                        new dev.parley.testsupport.ports.InMemoryMediaStore(clock), conversations, dev.parley.functions.usecase.Media.DEFAULT_MAX_BYTES)));
+                        new dev.parley.testsupport.ports.InMemoryMediaStore(clock), conversations, dev.parley.functions.usecase.Media.DEFAULT_MAX_BYTES),
+                new dev.parley.testsupport.ports.InMemoryTopics()));
     }
 
     @Test

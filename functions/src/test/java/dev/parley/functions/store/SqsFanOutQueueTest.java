@@ -21,7 +21,7 @@ class SqsFanOutQueueTest {
     @Test
     void pagesAndChunksComeBackAsTheyWent() {
         List<FanOutQueue.Work> work = List.of(new FanOutQueue.Page(ID, GOAL, Optional.empty()), new FanOutQueue.Page(ID, GOAL, Optional.of(UserId.of("fan-00999"))),
-                new FanOutQueue.Chunk(ID, GOAL, List.of(UserId.of("a"), UserId.of("b@x.org"))));
+                new FanOutQueue.Chunk(ID, GOAL, List.of(UserId.of("a"), UserId.of("b@x.org")), java.util.Set.of(UserId.of("b@x.org"))));
         for (FanOutQueue.Work piece : work) {
             assertThat(SqsFanOutQueue.parse(SqsFanOutQueue.body(piece))).isEqualTo(piece);
         }

@@ -195,6 +195,31 @@ class TopicFanOutTest {
     }
 
     @Test
+    void aSubscriberWhoMutedTheTopicGetsItReadAndNothingElse() {
+        List<UserId> users = fans(300);
+        subscribe(users);
+        UserId quiet = UserId.of("fan-00250");
+        UserId loud = UserId.of("fan-00251");
+        world.registry.add(quiet, "quiet-phone", NOW.plusSeconds(900));
+        world.registry.add(loud, "loud-phone", NOW.plusSeconds(900));
+        TopicMutes mutes = new TopicMutes(topics);
+        assertThat(mutes.mute(new Caller(quiet, dev.parley.model.DeviceId.DEFAULT, dev.parley.model.ConnectionId.of("quiet-phone")),
+                new dev.parley.protocol.ClientFrame.TopicMute(MATCH, true)).muted()).isTrue();
+        assertThatThrownBy(() -> mutes.mute(new Caller(quiet, dev.parley.model.DeviceId.DEFAULT, dev.parley.model.ConnectionId.of("quiet-phone")),
+                new dev.parley.protocol.ClientFrame.TopicMute(TopicKey.of("match:other"), true)))
+                .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+
+        notifications.publish(sports, goal(List.of()), Optional.empty(), "h");
+        queue.drain(fanOut::handle);
+        assertThat(inbox.list(quiet, InboxFilter.ALL, Optional.empty(), 10).notifications()).singleElement()
+                .satisfies(n -> assertThat(n.state()).isEqualTo(dev.parley.model.NotificationState.READ));
+        assertThat(inbox.counts(quiet)).as("counts nothing").isEqualTo(dev.parley.model.InboxCounts.ZERO);
+        assertThat(world.framesOf("quiet-phone", ServerFrame.NotificationReceive.class)).as("nothing live").isEmpty();
+        assertThat(world.framesOf("loud-phone", ServerFrame.NotificationReceive.class)).hasSize(1);
+        assertThat(inbox.counts(loud).unread()).isEqualTo(1);
+    }
+
+    @Test
     void workForAFanOutWithNoRecordDoesNothing() {
         subscribe(fans(10));
         FanOutQueue.Page orphan = new FanOutQueue.Page(dev.parley.model.NotificationId.at(NOW.toEpochMilli(), new Random(1)), goal(List.of()),

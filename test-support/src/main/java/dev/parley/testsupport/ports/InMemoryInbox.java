@@ -62,8 +62,9 @@ public final class InMemoryInbox implements Inbox {
                 event.actor().ifPresent(actors::add);
                 into.actors().stream().filter(a -> !actors.contains(a)).forEach(actors::add);
                 Notification coalesced = new Notification(into.id(), into.category(), event.content(), into.groupKey(), into.count() + 1,
-                        actors.subList(0, Math.min(actors.size(), Notification.MAX_ACTORS)), into.createdAt(), NotificationState.UNSEEN, into.topic());
-                move(inbox, into.state(), NotificationState.UNSEEN);
+                        actors.subList(0, Math.min(actors.size(), Notification.MAX_ACTORS)), into.createdAt(), event.stateAfter(Optional.of(into.state())),
+                        into.topic());
+                move(inbox, into.state(), coalesced.state());
                 inbox.notifications.put(into.id(), coalesced);
                 inbox.events.get(into.id()).add(event.id());
                 inbox.holder.put(event.id(), into.id());
@@ -71,8 +72,8 @@ public final class InMemoryInbox implements Inbox {
             }
         }
         Notification created = new Notification(event.id(), event.category(), event.content(), event.groupKey(), 1,
-                event.actor().map(List::of).orElse(List.of()), event.at(), NotificationState.UNSEEN, event.topic());
-        move(inbox, null, NotificationState.UNSEEN);
+                event.actor().map(List::of).orElse(List.of()), event.at(), event.stateAfter(Optional.empty()), event.topic());
+        move(inbox, null, created.state());
         inbox.notifications.put(event.id(), created);
         inbox.events.put(event.id(), new HashSet<>(Set.of(event.id())));
         inbox.holder.put(event.id(), event.id());

@@ -16,6 +16,7 @@ import java.util.TreeMap;
 public final class InMemoryTopics implements Topics {
     private final Map<TopicKey, NavigableMap<String, Long>> subscribers = new HashMap<>();
     private final Map<NotificationId, Progress> fanOuts = new HashMap<>();
+    private final Map<TopicKey, java.util.Set<UserId>> muted = new HashMap<>();
 
     @Override
     public synchronized int subscribe(TopicKey topic, List<UserId> users, long at) {
@@ -33,6 +34,7 @@ public final class InMemoryTopics implements Topics {
         int removed = 0;
         for (UserId user : users) {
             removed += of.remove(user.value()) != null ? 1 : 0;
+            muted.getOrDefault(topic, new java.util.HashSet<>()).remove(user);
         }
         return removed;
     }
@@ -49,7 +51,22 @@ public final class InMemoryTopics implements Topics {
             page.add(UserId.of(user));
         }
         boolean more = page.size() == limit && rest.size() > limit;
-        return new Page(page, more ? Optional.of(page.getLast()) : Optional.empty());
+        java.util.Set<UserId> quiet = muted.getOrDefault(topic, java.util.Set.of()).stream().filter(page::contains).collect(java.util.stream.Collectors.toSet());
+        return new Page(page, quiet, more ? Optional.of(page.getLast()) : Optional.empty());
+    }
+
+    @Override
+    public synchronized boolean mute(TopicKey topic, UserId user, boolean mute) {
+        if (!subscribers.getOrDefault(topic, new TreeMap<>()).containsKey(user.value())) {
+            return false;
+        }
+        java.util.Set<UserId> of = muted.computeIfAbsent(topic, t -> new java.util.HashSet<>());
+        if (mute) {
+            of.add(user);
+        } else {
+            of.remove(user);
+        }
+        return true;
     }
 
     @Override

@@ -58,10 +58,10 @@ public abstract class InboxContract {
         Inbox inbox = inbox();
         dev.parley.model.TopicKey topic = dev.parley.model.TopicKey.of("match:final");
         Inbox.Event first = new Inbox.Event(id(NOW), "likes", content("goal"), Optional.of("match"), Optional.empty(), NOW, Optional.of(WINDOW),
-                Optional.of(topic));
+                Optional.of(topic), false);
         assertThat(inbox.add(ALICE, first).notification().topic()).contains(topic);
         Inbox.Event second = new Inbox.Event(id(NOW + 1), "likes", content("another goal"), Optional.of("match"), Optional.empty(), NOW + 1,
-                Optional.of(WINDOW), Optional.of(topic));
+                Optional.of(WINDOW), Optional.of(topic), false);
         Inbox.Stored coalesced = inbox.add(ALICE, second);
         assertThat(coalesced.coalesced()).isTrue();
         assertThat(coalesced.notification().topic()).contains(topic);
@@ -69,6 +69,23 @@ public abstract class InboxContract {
                 .satisfies(n -> assertThat(n.topic()).contains(topic));
         inbox.add(ALICE, event(NOW + 2, "by name"));
         assertThat(inbox.list(ALICE, InboxFilter.ALL, Optional.empty(), 10).notifications().getFirst().topic()).isEmpty();
+    }
+
+    @Test
+    void aQuietEventIsStoredReadCountsNothingAndLeavesTheStateItCoalescesInto() {
+        Inbox inbox = inbox();
+        Inbox.Stored quiet = inbox.add(ALICE, like(NOW, "p1", "bob").quietly());
+        assertThat(quiet.notification().state()).isEqualTo(NotificationState.READ);
+        assertThat(quiet.counts()).isEqualTo(InboxCounts.ZERO);
+        Inbox.Stored again = inbox.add(ALICE, like(NOW + 1, "p1", "carol").quietly());
+        assertThat(again.coalesced()).isTrue();
+        assertThat(again.notification().count()).isEqualTo(2);
+        assertThat(again.notification().state()).as("still read").isEqualTo(NotificationState.READ);
+        assertThat(inbox.counts(ALICE)).isEqualTo(InboxCounts.ZERO);
+        inbox.add(ALICE, like(NOW + 2, "p1", "dave"));
+        assertThat(inbox.counts(ALICE)).as("a loud event makes it unseen again").isEqualTo(new InboxCounts(1, 1));
+        inbox.add(ALICE, like(NOW + 3, "p1", "erin").quietly());
+        assertThat(inbox.counts(ALICE)).as("and a quiet one leaves it unseen").isEqualTo(new InboxCounts(1, 1));
     }
 
     @Test

@@ -66,6 +66,26 @@ public abstract class TopicsContract {
     }
 
     @Test
+    void aSubscriberMutesATopicOnlyTheyFollowAndItsPagesSayWho() {
+        Topics topics = topics();
+        topics.subscribe(MATCH, users(0, 10), 1);
+        UserId fan = UserId.of("fan-00003");
+        assertThat(topics.mute(MATCH, fan, true)).isTrue();
+        assertThat(topics.mute(ARTIST, fan, true)).as("not a subscriber of it").isFalse();
+        assertThat(topics.subscribers(ARTIST, Optional.empty(), 10).users()).as("muting subscribes nobody").isEmpty();
+        assertThat(topics.subscribers(MATCH, Optional.empty(), 5).muted()).containsExactly(fan);
+        assertThat(topics.subscribers(MATCH, Optional.of(UserId.of("fan-00004")), 5).muted()).as("not on this page").isEmpty();
+        topics.subscribe(MATCH, List.of(fan), 2);
+        assertThat(topics.subscribers(MATCH, Optional.empty(), 10).muted()).as("subscribing again keeps the mute").containsExactly(fan);
+        assertThat(topics.mute(MATCH, fan, false)).isTrue();
+        assertThat(topics.subscribers(MATCH, Optional.empty(), 10).muted()).isEmpty();
+        topics.mute(MATCH, fan, true);
+        topics.unsubscribe(MATCH, List.of(fan));
+        topics.subscribe(MATCH, List.of(fan), 3);
+        assertThat(topics.subscribers(MATCH, Optional.empty(), 10).muted()).as("a new subscription starts unmuted").isEmpty();
+    }
+
+    @Test
     void aFanOutsCursorMovesOnceFromEachPlace() {
         Topics topics = topics();
         NotificationId id = NotificationId.at(1_000, new Random(1));
