@@ -41,6 +41,16 @@ public record NotificationId(String value) implements Comparable<NotificationId>
         return new NotificationId(new String(text));
     }
 
+    /** The smallest id of this moment: every id made at it or later sorts at or after it. */
+    public static NotificationId first(long epochMillis) {
+        return at(epochMillis, new java.util.Random() {
+            @Override
+            public int nextInt(int bound) {
+                return 0;
+            }
+        });
+    }
+
     /** When it was made, epoch milliseconds. */
     public long epochMillis() {
         long time = 0;

@@ -64,6 +64,11 @@ class DynamoContractsTest {
             return new dev.parley.functions.store.DynamoTopics(emulated.tables().dynamo, ParleyManifest.TOPICS, emulated.tables().backoff);
         }
 
+        @Override
+        protected dev.parley.ports.TopicFeeds feeds() {
+            return new dev.parley.functions.store.DynamoTopicFeeds(emulated.tables().dynamo, ParleyManifest.TOPICS, emulated.tables().backoff);
+        }
+
         @AfterEach
         void stop() {
             emulated.stop();

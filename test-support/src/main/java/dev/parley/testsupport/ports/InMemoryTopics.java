@@ -12,11 +12,15 @@ import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
 
-/** Topics in memory, one lock for all; {@link TopicsContract} holds it to the DynamoDB store's behaviour. */
-public final class InMemoryTopics implements Topics {
+/** Topics and their feeds in memory, one lock for all; {@link TopicsContract} holds it to the DynamoDB stores' behaviour. */
+public final class InMemoryTopics implements Topics, dev.parley.ports.TopicFeeds {
     private final Map<TopicKey, NavigableMap<String, Long>> subscribers = new HashMap<>();
     private final Map<NotificationId, Progress> fanOuts = new HashMap<>();
     private final Map<TopicKey, java.util.Set<UserId>> muted = new HashMap<>();
+    private final Map<TopicKey, NavigableMap<NotificationId, Entry>> feeds = new HashMap<>();
+    private final Map<String, NotificationId> pulled = new HashMap<>();
+    private final Map<TopicKey, NavigableMap<String, Listener>> listening = new HashMap<>();
+    private final Map<String, Long> listeningUntil = new HashMap<>();
 
     @Override
     public synchronized int subscribe(TopicKey topic, List<UserId> users, long at) {
@@ -98,5 +102,69 @@ public final class InMemoryTopics implements Topics {
     public synchronized void continuedFanOut(NotificationId notification, Optional<UserId> after) {
         fanOuts.computeIfPresent(notification, (id, progress) -> progress.after().equals(after)
                 ? new Progress(progress.after(), progress.previous(), true, progress.done()) : progress);
+    }
+
+    @Override
+    public synchronized List<Followed> followed(UserId user, int limit) {
+        return subscribers.entrySet().stream().filter(topic -> topic.getValue().containsKey(user.value()))
+                .sorted(Map.Entry.comparingByKey(java.util.Comparator.comparing(TopicKey::value))).limit(limit)
+                .map(topic -> new Followed(topic.getKey(), topic.getValue().get(user.value()),
+                        Optional.ofNullable(pulled.get(user.value() + "#" + topic.getKey().value())),
+                        muted.getOrDefault(topic.getKey(), java.util.Set.of()).contains(user))).toList();
+    }
+
+    @Override
+    public synchronized Map<TopicKey, NotificationId> newest(java.util.Collection<TopicKey> topics) {
+        Map<TopicKey, NotificationId> newest = new HashMap<>();
+        topics.forEach(topic -> Optional.ofNullable(feeds.get(topic)).filter(feed -> !feed.isEmpty()).ifPresent(feed -> newest.put(topic, feed.lastKey())));
+        return newest;
+    }
+
+    @Override
+    public synchronized void append(TopicKey topic, Entry entry) {
+        feeds.computeIfAbsent(topic, t -> new TreeMap<>()).putIfAbsent(entry.id(), entry);
+    }
+
+    @Override
+    public synchronized List<Entry> entries(TopicKey topic, Optional<NotificationId> after, long since, int limit) {
+        NavigableMap<NotificationId, Entry> feed = feeds.getOrDefault(topic, new TreeMap<>());
+        return (after.isPresent() ? feed.tailMap(after.get(), false) : feed).values().stream()
+                .filter(entry -> entry.id().epochMillis() >= since).limit(limit).toList();
+    }
+
+    @Override
+    public synchronized void pulled(UserId user, TopicKey topic, NotificationId upTo) {
+        pulled.merge(user.value() + "#" + topic.value(), upTo, (was, now) -> was.compareTo(now) >= 0 ? was : now);
+    }
+
+    @Override
+    public synchronized void listen(Listener listener, java.util.Collection<Followed> topics, long until) {
+        for (Followed followed : topics) {
+            listening.computeIfAbsent(followed.topic(), t -> new TreeMap<>()).put(listener.connection().value(),
+                    new Listener(listener.connection(), listener.user(), listener.device(), followed.muted()));
+            listeningUntil.put(followed.topic().value() + "#" + listener.connection().value(), until);
+        }
+    }
+
+    @Override
+    public synchronized void stopListening(dev.parley.model.ConnectionId connection, java.util.Collection<TopicKey> topics) {
+        topics.forEach(topic -> Optional.ofNullable(listening.get(topic)).ifPresent(index -> index.remove(connection.value())));
+    }
+
+    @Override
+    public synchronized Listeners listeners(TopicKey topic, Optional<dev.parley.model.ConnectionId> after, int limit, long now) {
+        NavigableMap<String, Listener> index = listening.getOrDefault(topic, new TreeMap<>());
+        List<Listener> page = new ArrayList<>();
+        String last = null;
+        for (var entry : (after.isPresent() ? index.tailMap(after.get().value(), false) : index).entrySet()) {
+            if (page.size() == limit) {
+                return new Listeners(page, Optional.of(dev.parley.model.ConnectionId.of(last)));
+            }
+            last = entry.getKey();
+            if (listeningUntil.getOrDefault(topic.value() + "#" + entry.getKey(), 0L) > now) {
+                page.add(entry.getValue());
+            }
+        }
+        return new Listeners(page, Optional.empty());
     }
 }

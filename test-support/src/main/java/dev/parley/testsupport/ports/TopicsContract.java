@@ -20,6 +20,68 @@ public abstract class TopicsContract {
 
     protected abstract Topics topics();
 
+    /** The feeds and live indexes of the same store as {@link #topics()}. */
+    protected abstract dev.parley.ports.TopicFeeds feeds();
+
+    private static dev.parley.protocol.PublishRequest goal(String title) {
+        return dev.parley.protocol.PublishRequest.parse("{\"topic\":\"" + MATCH.value() + "\",\"category\":\"goals\",\"content\":{\"title\":\""
+                + title + "\"},\"group_key\":\"score\"}");
+    }
+
+    @Test
+    void aFeedIsReadOldestFirstAfterWhatWasPulledAndNeverBeforeTheSubscription() {
+        Topics topics = topics();
+        dev.parley.ports.TopicFeeds feeds = feeds();
+        Random random = new Random(9);
+        List<NotificationId> ids = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ids.add(NotificationId.at(10_000 + i * 1000L, random));
+            feeds.append(MATCH, new dev.parley.ports.TopicFeeds.Entry(ids.getLast(), goal("goal " + i)));
+        }
+        feeds.append(MATCH, new dev.parley.ports.TopicFeeds.Entry(ids.get(2), goal("goal 2")));
+        assertThat(feeds.newest(List.of(MATCH, ARTIST))).isEqualTo(java.util.Map.of(MATCH, ids.getLast()));
+        assertThat(feeds.entries(MATCH, Optional.empty(), 0, 10)).extracting(dev.parley.ports.TopicFeeds.Entry::id).containsExactlyElementsOf(ids);
+        assertThat(feeds.entries(MATCH, Optional.empty(), 0, 10).get(1).request()).isEqualTo(goal("goal 1"));
+        assertThat(feeds.entries(MATCH, Optional.of(ids.get(1)), 0, 2)).extracting(dev.parley.ports.TopicFeeds.Entry::id)
+                .containsExactly(ids.get(2), ids.get(3));
+        assertThat(feeds.entries(MATCH, Optional.empty(), 12_000, 10)).as("not before the subscription").extracting(dev.parley.ports.TopicFeeds.Entry::id)
+                .containsExactlyElementsOf(ids.subList(2, 5));
+
+        UserId fan = UserId.of("fan-00001");
+        topics.subscribe(MATCH, List.of(fan), 12_000);
+        topics.mute(MATCH, fan, true);
+        assertThat(feeds.followed(fan, 10)).containsExactly(new dev.parley.ports.TopicFeeds.Followed(MATCH, 12_000, Optional.empty(), true));
+        feeds.pulled(fan, MATCH, ids.get(3));
+        feeds.pulled(fan, MATCH, ids.get(2));
+        assertThat(feeds.followed(fan, 10).getFirst().pulled()).as("never moved back").contains(ids.get(3));
+        feeds.pulled(UserId.of("stranger"), MATCH, ids.get(3));
+        assertThat(feeds.followed(UserId.of("stranger"), 10)).as("a pull subscribes nobody").isEmpty();
+    }
+
+    @Test
+    void aTopicsLiveIndexHoldsItsListenersUntilTheyLeaveOrRunOut() {
+        dev.parley.ports.TopicFeeds feeds = feeds();
+        var followed = List.of(new dev.parley.ports.TopicFeeds.Followed(MATCH, 0, Optional.empty(), false),
+                new dev.parley.ports.TopicFeeds.Followed(ARTIST, 0, Optional.empty(), true));
+        for (int i = 0; i < 7; i++) {
+            feeds.listen(new dev.parley.ports.TopicFeeds.Listener(dev.parley.model.ConnectionId.of("conn-" + i), UserId.of("fan-0000" + i),
+                    dev.parley.model.DeviceId.DEFAULT, false), followed, i == 6 ? 500 : 10_000);
+        }
+        List<dev.parley.ports.TopicFeeds.Listener> seen = new ArrayList<>();
+        Optional<dev.parley.model.ConnectionId> after = Optional.empty();
+        do {
+            dev.parley.ports.TopicFeeds.Listeners page = feeds.listeners(MATCH, after, 3, 1_000);
+            seen.addAll(page.listeners());
+            after = page.next();
+        } while (after.isPresent());
+        assertThat(seen).extracting(listener -> listener.connection().value()).as("the run-out one left out")
+                .containsExactly("conn-0", "conn-1", "conn-2", "conn-3", "conn-4", "conn-5");
+        assertThat(feeds.listeners(ARTIST, Optional.empty(), 10, 1_000).listeners()).allSatisfy(listener -> assertThat(listener.muted()).isTrue());
+        feeds.stopListening(dev.parley.model.ConnectionId.of("conn-0"), List.of(MATCH, ARTIST));
+        assertThat(feeds.listeners(MATCH, Optional.empty(), 10, 1_000).listeners()).extracting(listener -> listener.connection().value())
+                .doesNotContain("conn-0").hasSize(5);
+    }
+
     private static List<UserId> users(int from, int to) {
         return IntStream.range(from, to).mapToObj(i -> UserId.of("fan-%05d".formatted(i))).toList();
     }

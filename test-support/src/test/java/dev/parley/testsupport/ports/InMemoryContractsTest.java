@@ -19,9 +19,16 @@ class InMemoryContractsTest {
 
     @Nested
     class TopicSubscriptions extends TopicsContract {
+        private final InMemoryTopics store = new InMemoryTopics();
+
         @Override
         protected dev.parley.ports.Topics topics() {
-            return new InMemoryTopics();
+            return store;
+        }
+
+        @Override
+        protected dev.parley.ports.TopicFeeds feeds() {
+            return store;
         }
     }
 

@@ -1,0 +1,181 @@
+package dev.parley.functions.store;
+
+import static dev.parley.functions.store.TopicsTable.AT;
+import static dev.parley.functions.store.TopicsTable.EXPIRES;
+import static dev.parley.functions.store.TopicsTable.MUTED;
+import static dev.parley.functions.store.TopicsTable.PK;
+import static dev.parley.functions.store.TopicsTable.SK;
+
+import dev.parley.functions.retry.Backoff;
+import dev.parley.model.ConnectionId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.NotificationId;
+import dev.parley.model.TopicKey;
+import dev.parley.model.UserId;
+import dev.parley.ports.TopicFeeds;
+import dev.parley.protocol.PublishRequest;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.DeleteRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+/**
+ * Topics' feeds and live indexes in the topics table ({@link TopicsTable}): a feed entry is {@code T#<topic>}/{@code N#<id>}
+ * with the publish's body, the topic's head names the newest; a user's subscription item ({@code U#<user>}/{@code T#<topic>})
+ * carries what their inbox pulled; a live registration is {@code L#<topic>}/{@code <connection>}, until the connection's
+ * longest life.
+ */
+public final class DynamoTopicFeeds implements TopicFeeds {
+    private static final String ENTRY = "N#";
+    /** Sorts after every entry's sort key (Crockford base32 has no '~'), before nothing else of the partition that matters. */
+    private static final String ENTRIES_END = "N#~";
+    private static final String REQUEST = "request";
+    private static final String NEWEST = "newest";
+    private static final String PULLED = "pulled";
+    private static final String USER = "user";
+    private static final String DEVICE = "device";
+    private static final String UNTIL = "until";
+
+    private final DynamoDbClient dynamo;
+    private final String table;
+    private final Backoff backoff;
+
+    public DynamoTopicFeeds(DynamoDbClient dynamo, String table, Backoff backoff) {
+        this.dynamo = dynamo;
+        this.table = table;
+        this.backoff = backoff;
+    }
+
+    @Override
+    public List<Followed> followed(UserId user, int limit) {
+        return SdkErrors.translating("reading a user's topics", () -> {
+            QueryResponse page = dynamo.query(b -> b.tableName(table).keyConditionExpression("#pk = :user AND begins_with(#sk, :topic)")
+                    .expressionAttributeNames(Map.of("#pk", PK, "#sk", SK))
+                    .expressionAttributeValues(Map.of(":user", AttributeValue.fromS("U#" + user.value()), ":topic", AttributeValue.fromS("T#")))
+                    .limit(limit));
+            return page.items().stream().map(item -> new Followed(TopicKey.of(item.get(SK).s().substring(2)), Long.parseLong(item.get(AT).n()),
+                    Optional.ofNullable(item.get(PULLED)).map(id -> NotificationId.parse(id.s())),
+                    item.containsKey(MUTED) && item.get(MUTED).bool())).toList();
+        });
+    }
+
+    @Override
+    public Map<TopicKey, NotificationId> newest(Collection<TopicKey> topics) {
+        return SdkErrors.translating("reading topics' newest entries", () -> {
+            Map<TopicKey, NotificationId> newest = new HashMap<>();
+            Batches.getAll(dynamo, backoff, table, topics.stream().map(TopicsTable::head).toList(), false, item -> {
+                if (item.containsKey(NEWEST)) {
+                    newest.put(TopicKey.of(item.get(PK).s().substring(2)), NotificationId.parse(item.get(NEWEST).s()));
+                }
+            });
+            return newest;
+        });
+    }
+
+    @Override
+    public void append(TopicKey topic, Entry entry) {
+        SdkErrors.translating("adding to a topic's feed", () -> {
+            Map<String, AttributeValue> item = new HashMap<>(TopicsTable.key(TopicsTable.topic(topic), ENTRY + entry.id().value()));
+            item.put(REQUEST, AttributeValue.fromS(entry.request().toJson()));
+            try {
+                dynamo.putItem(b -> b.tableName(table).item(item).conditionExpression("attribute_not_exists(#pk)").expressionAttributeNames(Map.of("#pk", PK)));
+            } catch (ConditionalCheckFailedException again) {
+                // A retried publish: the entry is there.
+            }
+            try {
+                dynamo.updateItem(b -> b.tableName(table).key(TopicsTable.head(topic)).updateExpression("SET #newest = :id")
+                        .conditionExpression("attribute_not_exists(#newest) OR #newest < :id").expressionAttributeNames(Map.of("#newest", NEWEST))
+                        .expressionAttributeValues(Map.of(":id", AttributeValue.fromS(entry.id().value()))));
+            } catch (ConditionalCheckFailedException newer) {
+                // A newer entry is named already.
+            }
+        });
+    }
+
+    @Override
+    public List<Entry> entries(TopicKey topic, Optional<NotificationId> after, long since, int limit) {
+        return SdkErrors.translating("reading a topic's feed", () -> {
+            String from = ENTRY + after.orElse(NotificationId.first(since)).value();
+            QueryResponse page = dynamo.query(b -> b.tableName(table).keyConditionExpression("#pk = :topic AND #sk BETWEEN :from AND :to")
+                    .expressionAttributeNames(Map.of("#pk", PK, "#sk", SK))
+                    .expressionAttributeValues(Map.of(":topic", AttributeValue.fromS(TopicsTable.topic(topic)), ":from", AttributeValue.fromS(from),
+                            ":to", AttributeValue.fromS(ENTRIES_END)))
+                    .consistentRead(true).limit(limit + 1));
+            List<Entry> entries = new ArrayList<>();
+            for (Map<String, AttributeValue> item : page.items()) {
+                NotificationId id = NotificationId.parse(item.get(SK).s().substring(ENTRY.length()));
+                if (after.map(id::equals).orElse(false) || id.epochMillis() < since || entries.size() == limit) {
+                    continue;
+                }
+                entries.add(new Entry(id, PublishRequest.parse(item.get(REQUEST).s())));
+            }
+            return entries;
+        });
+    }
+
+    @Override
+    public void pulled(UserId user, TopicKey topic, NotificationId upTo) {
+        SdkErrors.translating("recording what an inbox pulled", () -> {
+            try {
+                dynamo.updateItem(b -> b.tableName(table).key(TopicsTable.userTopic(user, topic)).updateExpression("SET #pulled = :id")
+                        .conditionExpression("attribute_exists(#pk) AND (attribute_not_exists(#pulled) OR #pulled < :id)")
+                        .expressionAttributeNames(Map.of("#pulled", PULLED, "#pk", PK))
+                        .expressionAttributeValues(Map.of(":id", AttributeValue.fromS(upTo.value()))));
+            } catch (ConditionalCheckFailedException movedOnOrGone) {
+                // Another device pulled further, or the user unsubscribed meanwhile.
+            }
+        });
+    }
+
+    @Override
+    public void listen(Listener listener, Collection<Followed> topics, long until) {
+        SdkErrors.translating("registering a connection with its topics", () -> {
+            List<WriteRequest> writes = new ArrayList<>();
+            for (Followed followed : topics) {
+                Map<String, AttributeValue> item = new HashMap<>(live(followed.topic(), listener.connection()));
+                item.put(USER, AttributeValue.fromS(listener.user().value()));
+                item.put(DEVICE, AttributeValue.fromS(listener.device().value()));
+                item.put(MUTED, AttributeValue.fromBool(followed.muted()));
+                item.put(UNTIL, AttributeValue.fromN(Long.toString(until)));
+                item.put(EXPIRES, AttributeValue.fromN(Long.toString(until / 1000 + 3600)));
+                writes.add(WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build());
+            }
+            Batches.writeAll(dynamo, backoff, table, writes);
+        });
+    }
+
+    @Override
+    public void stopListening(ConnectionId connection, Collection<TopicKey> topics) {
+        SdkErrors.translating("taking a connection out of its topics", () -> Batches.writeAll(dynamo, backoff, table, topics.stream()
+                .map(topic -> WriteRequest.builder().deleteRequest(DeleteRequest.builder().key(live(topic, connection)).build()).build()).toList()));
+    }
+
+    @Override
+    public Listeners listeners(TopicKey topic, Optional<ConnectionId> after, int limit, long now) {
+        return SdkErrors.translating("reading a topic's live index", () -> {
+            QueryResponse page = dynamo.query(b -> {
+                b.tableName(table).keyConditionExpression("#pk = :topic").expressionAttributeNames(Map.of("#pk", PK))
+                        .expressionAttributeValues(Map.of(":topic", AttributeValue.fromS("L#" + topic.value()))).limit(limit);
+                after.ifPresent(connection -> b.exclusiveStartKey(live(topic, connection)));
+            });
+            List<Listener> listeners = page.items().stream().filter(item -> Long.parseLong(item.get(UNTIL).n()) > now)
+                    .map(item -> new Listener(ConnectionId.of(item.get(SK).s()), UserId.of(item.get(USER).s()), DeviceId.of(item.get(DEVICE).s()),
+                            item.get(MUTED).bool())).toList();
+            boolean more = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() && !page.items().isEmpty();
+            return new Listeners(listeners, more ? Optional.of(ConnectionId.of(page.items().getLast().get(SK).s())) : Optional.empty());
+        });
+    }
+
+    private static Map<String, AttributeValue> live(TopicKey topic, ConnectionId connection) {
+        return TopicsTable.key("L#" + topic.value(), connection.value());
+    }
+}

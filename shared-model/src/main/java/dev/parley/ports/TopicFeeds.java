@@ -1,0 +1,63 @@
+package dev.parley.ports;
+
+import dev.parley.model.ConnectionId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.NotificationId;
+import dev.parley.model.TopicKey;
+import dev.parley.model.UserId;
+import dev.parley.protocol.PublishRequest;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The fan-out on read of topics too large to fan out on write: each publish is one entry of the topic's feed; a follower's
+ * inbox pulls the entries it has not pulled yet when it is read; and the connections of followers register, when they
+ * connect, in each followed topic's live index, which a publish posts to instead of reading every subscriber.
+ */
+public interface TopicFeeds {
+
+    /** A topic the user follows: since when (epoch ms), the last feed entry their inbox pulled, and whether they muted it. */
+    record Followed(TopicKey topic, long since, Optional<NotificationId> pulled, boolean muted) {
+    }
+
+    /** One publish to a topic read on demand. */
+    record Entry(NotificationId id, PublishRequest request) {
+    }
+
+    /** A connection registered in a topic's live index: who it is, and whether they muted the topic. */
+    record Listener(ConnectionId connection, UserId user, DeviceId device, boolean muted) {
+    }
+
+    /** A page of a live index; {@code next} the cursor for the page after, empty on the last. */
+    record Listeners(List<Listener> listeners, Optional<ConnectionId> next) {
+        public Listeners {
+            listeners = List.copyOf(listeners);
+        }
+    }
+
+    /** The user's topics, at most {@code limit} (in topic key order). */
+    List<Followed> followed(UserId user, int limit);
+
+    /** The newest entry of each of these topics' feeds; a topic without one is left out. */
+    Map<TopicKey, NotificationId> newest(Collection<TopicKey> topics);
+
+    /** Adds the publish to the topic's feed (again: nothing changes). */
+    void append(TopicKey topic, Entry entry);
+
+    /** Up to {@code limit} entries after {@code after}, oldest first, none made before {@code since} (epoch ms). */
+    List<Entry> entries(TopicKey topic, Optional<NotificationId> after, long since, int limit);
+
+    /** The user's inbox holds the topic's entries up to this one: never moved back. */
+    void pulled(UserId user, TopicKey topic, NotificationId upTo);
+
+    /** Registers the connection in these topics' live indexes until {@code until} (epoch ms). */
+    void listen(Listener listener, Collection<Followed> topics, long until);
+
+    /** Takes the connection out of these topics' live indexes. */
+    void stopListening(ConnectionId connection, Collection<TopicKey> topics);
+
+    /** A page of the topic's live index, registrations run out left out. */
+    Listeners listeners(TopicKey topic, Optional<ConnectionId> after, int limit, long now);
+}
