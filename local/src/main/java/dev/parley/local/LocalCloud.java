@@ -97,6 +97,10 @@ public final class LocalCloud implements Callable<Integer> {
                     + " visibility timeout (default: the manifest's, six times its function's timeout; tests use 2).")
     Integer queueVisibilitySeconds;
 
+    @Option(names = "--topic-read-above", paramLabel = "N",
+            description = "Topics with more subscribers than this fan out on read (default: the manifest's, 10000; tests use a few).")
+    Long topicReadAbove;
+
     @Option(names = "--redelivery-attempts", paramLabel = "N",
             description = "How many times a notification is sent to a device that does not acknowledge it (default: the manifest's, 5).")
     Integer redeliveryAttempts;
@@ -296,6 +300,9 @@ public final class LocalCloud implements Callable<Integer> {
         if (queueVisibilitySeconds != null && (queueVisibilitySeconds < 1 || queueVisibilitySeconds > 43_200)) {
             throw new CommandLine.ParameterException(commandLine(), "--queue-visibility-seconds must be 1 to 43200, was " + queueVisibilitySeconds);
         }
+        if (topicReadAbove != null && topicReadAbove < 0) {
+            throw new CommandLine.ParameterException(commandLine(), "--topic-read-above must be at least 0, was " + topicReadAbove);
+        }
         if (redeliveryAttempts != null && (redeliveryAttempts < 1 || redeliveryAttempts > 20)) {
             throw new CommandLine.ParameterException(commandLine(), "--redelivery-attempts must be 1 to 20, was " + redeliveryAttempts);
         }
@@ -465,6 +472,9 @@ public final class LocalCloud implements Callable<Integer> {
         }
         if (redeliveryTimeoutSeconds != null) {
             environment.computeIfPresent(ParleyConfig.REDELIVERY_TIMEOUT_SECONDS, (name, value) -> Integer.toString(redeliveryTimeoutSeconds));
+        }
+        if (topicReadAbove != null) {
+            environment.computeIfPresent(ParleyConfig.TOPIC_READ_ABOVE, (name, value) -> Long.toString(topicReadAbove));
         }
         if (redeliveryAttempts != null) {
             environment.computeIfPresent(ParleyConfig.REDELIVERY_ATTEMPTS, (name, value) -> Integer.toString(redeliveryAttempts));

@@ -14,7 +14,7 @@ import java.util.Optional;
  */
 public interface FanOutQueue {
 
-    sealed interface Work permits Page, Chunk {
+    sealed interface Work permits Page, Chunk, Live {
         NotificationId notification();
 
         /** The publish, as its publisher asked for it (the recipients it named are served by the publish itself). */
@@ -34,6 +34,14 @@ public interface FanOutQueue {
         public Chunk {
             users = List.copyOf(users);
             muted = java.util.Set.copyOf(muted);
+        }
+    }
+
+    /** Post the notification live to the page of the topic's live index after {@code after} (fan-out on read). */
+    record Live(NotificationId notification, PublishRequest request, Optional<dev.parley.model.ConnectionId> after) implements Work {
+        public Live {
+            Objects.requireNonNull(request.topic().orElse(null), "a live index belongs to a topic");
+            Objects.requireNonNull(after, "after");
         }
     }
 

@@ -61,6 +61,22 @@ public record ParleyConfig(
     /** The key directory of end-to-end encryption, which the frame functions serve (docs/e2e.md). */
     public static final String KEYS_TABLE = "PARLEY_TABLE_KEYS";
     public static final String TOPICS_TABLE = "PARLEY_TABLE_TOPICS";
+    /** Topics with more subscribers than this fan out on read (TopicAudiences.DEFAULT_READ_ABOVE unless set). */
+    public static final String TOPIC_READ_ABOVE = "PARLEY_TOPIC_READ_ABOVE";
+
+    /** The topic size above which a publish fans out on read: a whole number, at least 0. */
+    public static long topicReadAbove() {
+        String value = FunctionEnvironment.get(TOPIC_READ_ABOVE).orElse(Long.toString(dev.parley.functions.usecase.TopicAudiences.DEFAULT_READ_ABOVE));
+        try {
+            long above = Long.parseLong(value);
+            if (above >= 0) {
+                return above;
+            }
+        } catch (NumberFormatException e) {
+            // named below
+        }
+        throw new IllegalStateException(TOPIC_READ_ABOVE + " must be a whole number of subscribers, at least 0, was " + value);
+    }
 
     /** A table's name from the variable the manifest sets it in. */
     public static String table(String variable) {

@@ -38,20 +38,22 @@ public final class ConnectionHandlers {
     public static final class Connect extends PrimedHandler implements RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse> {
         private final Connections connections;
         private final int maxConnectionsPerUser;
+        private final dev.parley.functions.usecase.TopicListening topics;
 
         public Connect() {
             this(Wiring.fromEnvironment());
         }
 
         private Connect(Wiring wiring) {
-            this.connections = new Connections(wiring.connections(), wiring.clock, wiring.presence(), ParleyConfig.connectionLease());
-            this.maxConnectionsPerUser = dev.parley.functions.config.FrameLimitSettings.fromEnvironment().connectionsPerUser();
+            this(new Connections(wiring.connections(), wiring.clock, wiring.presence(), ParleyConfig.connectionLease()),
+                    dev.parley.functions.config.FrameLimitSettings.fromEnvironment().connectionsPerUser(), wiring.topicListening());
             primeBeforeSnapshot(() -> primeConnections(wiring));
         }
 
-        Connect(Connections connections, int maxConnectionsPerUser) {
+        Connect(Connections connections, int maxConnectionsPerUser, dev.parley.functions.usecase.TopicListening topics) {
             this.connections = connections;
             this.maxConnectionsPerUser = maxConnectionsPerUser;
+            this.topics = topics;
         }
 
         @Override
@@ -65,7 +67,9 @@ public final class ConnectionHandlers {
                             StructuredArguments.entry("most", maxConnectionsPerUser));
                     return status(429);
                 }
-                LOG.info("connected", StructuredArguments.entry("user", caller.user().value()), StructuredArguments.entry("device", caller.device().value()));
+                int listening = topics.opened(caller);
+                LOG.info("connected", StructuredArguments.entry("user", caller.user().value()), StructuredArguments.entry("device", caller.device().value()),
+                        StructuredArguments.entry("topics", listening));
                 return ok();
             });
         }
@@ -73,18 +77,20 @@ public final class ConnectionHandlers {
 
     public static final class Disconnect extends PrimedHandler implements RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse> {
         private final Connections connections;
+        private final dev.parley.functions.usecase.TopicListening topics;
 
         public Disconnect() {
             this(Wiring.fromEnvironment());
         }
 
         private Disconnect(Wiring wiring) {
-            this.connections = new Connections(wiring.connections(), wiring.clock, wiring.presence(), ParleyConfig.connectionLease());
+            this(new Connections(wiring.connections(), wiring.clock, wiring.presence(), ParleyConfig.connectionLease()), wiring.topicListening());
             primeBeforeSnapshot(() -> primeConnections(wiring));
         }
 
-        Disconnect(Connections connections) {
+        Disconnect(Connections connections, dev.parley.functions.usecase.TopicListening topics) {
             this.connections = connections;
+            this.topics = topics;
         }
 
         @Override
@@ -93,6 +99,7 @@ public final class ConnectionHandlers {
                 var caller = AuthorizerContext.caller(event);
                 MDC.put(LogFields.CONNECTION, caller.connection().value());
                 connections.closed(caller);
+                topics.closed(caller);
                 LOG.info("disconnected", StructuredArguments.entry("user", caller.user().value()));
                 return ok();
             });

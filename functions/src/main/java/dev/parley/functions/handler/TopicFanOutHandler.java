@@ -56,6 +56,7 @@ public final class TopicFanOutHandler extends PrimedHandler implements RequestHa
                     LOG.info("fan-out of {}: {} {}", work.notification(), outcome, switch (work) {
                         case FanOutQueue.Page page -> "page after " + page.after().map(Object::toString).orElse("the start");
                         case FanOutQueue.Chunk chunk -> chunk.users().size() + " subscribers";
+                        case FanOutQueue.Live live -> "live index after " + live.after().map(Object::toString).orElse("the start");
                     });
                 } catch (RuntimeException e) {
                     LOG.warn("a topic's fan-out work failed and comes back after the visibility timeout", e);

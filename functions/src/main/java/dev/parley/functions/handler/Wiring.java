@@ -140,7 +140,8 @@ final class Wiring {
 
     /** Publishing, with the deployment's categories; a topic publish queues its fan-out. */
     dev.parley.functions.usecase.Notifications notifications(dev.parley.functions.config.PublishSettings settings) {
-        return new dev.parley.functions.usecase.Notifications(inbox(), topics(), fanOutQueue(),
+        return new dev.parley.functions.usecase.Notifications(inbox(), new dev.parley.functions.usecase.TopicAudiences(topics(), topicFeeds(),
+                fanOutQueue(), ParleyConfig.topicReadAbove()),
                 new dev.parley.functions.store.DynamoPublishRecords(dynamo, ParleyConfig.table(ParleyConfig.PUBLISHES_TABLE)),
                 new dev.parley.functions.store.DynamoRateLimits(dynamo, ParleyConfig.table(ParleyConfig.LIMITS_TABLE)), notificationDispatch(),
                 clock, settings.categories(), new java.security.SecureRandom());
@@ -165,7 +166,22 @@ final class Wiring {
 
     /** The topic fan-out's workers: they deliver as publishing does, and queue the fan-out's next pages. */
     dev.parley.functions.usecase.TopicFanOut topicFanOut(dev.parley.functions.config.PublishSettings settings) {
-        return new dev.parley.functions.usecase.TopicFanOut(notifications(settings), topics(), fanOutQueue());
+        return new dev.parley.functions.usecase.TopicFanOut(notifications(settings), topics(), fanOutQueue(), topicFeeds(), delivery(),
+                new dev.parley.protocol.FrameCodec(), clock);
+    }
+
+    dev.parley.ports.TopicFeeds topicFeeds() {
+        return new dev.parley.functions.store.DynamoTopicFeeds(dynamo, ParleyConfig.table(ParleyConfig.TOPICS_TABLE), dev.parley.functions.retry.Backoff.DYNAMODB);
+    }
+
+    /** The frame functions' pull of large topics' feeds into an inbox about to be read. */
+    dev.parley.functions.usecase.TopicFeedPulls topicFeedPulls() {
+        return new dev.parley.functions.usecase.TopicFeedPulls(topicFeeds(), inbox(), dev.parley.functions.config.PublishSettings.categoriesFromEnvironment());
+    }
+
+    /** Connections registering in, and leaving, their user's topics' live indexes. */
+    dev.parley.functions.usecase.TopicListening topicListening() {
+        return new dev.parley.functions.usecase.TopicListening(topicFeeds(), clock);
     }
 
     private dev.parley.ports.FanOutQueue fanOutQueue;

@@ -14,18 +14,6 @@ import dev.parley.functions.handler.TopicFanOutHandler;
 import dev.parley.functions.handler.TopicsHandler;
 import dev.parley.functions.handler.ReceiptNoticesHandler;
 import dev.parley.functions.manifest.FunctionSpec.TableAccess;
-import dev.parley.functions.manifest.TableSpec.Key;
-import dev.parley.functions.manifest.TableSpec.KeyType;
-import dev.parley.functions.store.ConnectionsTable;
-import dev.parley.functions.store.ConversationsTable;
-import dev.parley.functions.store.MembershipsTable;
-import dev.parley.functions.store.MessagesTable;
-import dev.parley.functions.store.InboxTable;
-import dev.parley.functions.store.KeysTable;
-import dev.parley.functions.store.LimitsTable;
-import dev.parley.functions.store.PublishesTable;
-import dev.parley.functions.store.PresenceTable;
-import dev.parley.functions.store.TopicsTable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -108,6 +96,7 @@ public final class ParleyManifest {
         String lease = Long.toString(ParleyConfig.DEFAULT_CONNECTION_LEASE.toMillis());
         frames.put(ParleyConfig.CONNECTION_LEASE_MS, lease);
         Map<String, String> connectionEnds = new java.util.HashMap<>(tables);
+        connectionEnds.put(ParleyConfig.TOPICS_TABLE, TOPICS); // connections join and leave their users' topics' live indexes
         connectionEnds.put(ParleyConfig.CONNECTION_LEASE_MS, lease);
         // $connect refuses a user's connection past the cap (429).
         Map<String, String> connect = new java.util.HashMap<>(connectionEnds);
@@ -118,9 +107,10 @@ public final class ParleyManifest {
         // $connect and $disconnect write their connection, and tell the user's presence subscribers when it came online or went
         // offline (their watchers read, a post to each); $disconnect also ends the closing connection's own subscriptions.
         functions.add(new FunctionSpec("connect", ConnectionHandlers.Connect.class.getName(), 512, Duration.ofSeconds(5), connect,
-                new Trigger.WebSocketRoute("$connect"), Map.of(CONNECTIONS, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ), true));
+                new Trigger.WebSocketRoute("$connect"), Map.of(CONNECTIONS, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ, TOPICS, TableAccess.READ_WRITE), true));
         functions.add(new FunctionSpec("disconnect", ConnectionHandlers.Disconnect.class.getName(), 512, Duration.ofSeconds(5), connectionEnds,
-                new Trigger.WebSocketRoute("$disconnect"), Map.of(CONNECTIONS, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ_WRITE), true));
+                new Trigger.WebSocketRoute("$disconnect"), Map.of(CONNECTIONS, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ_WRITE, TOPICS,
+                TableAccess.READ_WRITE), true));
         functions.add(new FunctionSpec("default", FrameHandler.class.getName(), 1024, Duration.ofSeconds(10), frames,
                 new Trigger.WebSocketRoute("$default"), everyTable, true));
         for (String route : FRAME_ROUTES) {
@@ -170,6 +160,8 @@ public final class ParleyManifest {
         publish.put(ParleyConfig.REDELIVERY_QUEUE, REDELIVERY);
         publish.put(ParleyConfig.REDELIVERY_TIMEOUT_SECONDS, Long.toString(ParleyConfig.DEFAULT_REDELIVERY_TIMEOUT.toSeconds()));
         publish.put(ParleyConfig.TOPICS_TABLE, TOPICS); // a topic publish records its fan-out and queues its first page
+        // Above this many subscribers a topic fans out on read (scripts/run-local --topic-read-above, parley:topicReadAbove).
+        publish.put(ParleyConfig.TOPIC_READ_ABOVE, Long.toString(dev.parley.functions.usecase.TopicAudiences.DEFAULT_READ_ABOVE));
         publish.put(ParleyConfig.FAN_OUT_QUEUE, TOPIC_FANOUT);
         Map<String, TableAccess> publishing = Map.of(INBOX, TableAccess.READ_WRITE, CONNECTIONS, TableAccess.READ_WRITE,
                 PUBLISHES, TableAccess.READ_WRITE, LIMITS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ, MEMBERSHIPS, TableAccess.READ,
@@ -184,8 +176,7 @@ public final class ParleyManifest {
             functions.add(new FunctionSpec("topics-" + method.toLowerCase(java.util.Locale.ROOT), TopicsHandler.class.getName(), 512, Duration.ofSeconds(29),
                     topicsEnvironment, new Trigger.HttpRoute(method, "/topics/{key}/subscribers"), Map.of(TOPICS, TableAccess.READ_WRITE), false));
         }
-        // The topic fan-out's workers: one piece of work (a page to plan, a chunk to deliver) per invocation, so that chunks
-        // run in parallel; they store, send and push as the publish function does (docs/notifications.md, "Topics").
+        // The topic fan-out's workers: a piece of work an invocation, so that chunks run in parallel (docs/notifications.md).
         Map<String, String> topicFanOut = new java.util.HashMap<>(publish);
         topicFanOut.remove(PublishSettings.PUBLISHERS);
         functions.add(new FunctionSpec("topic-fanout", TopicFanOutHandler.class.getName(), 1024, TOPIC_FANOUT_TIMEOUT, topicFanOut,
@@ -198,7 +189,7 @@ public final class ParleyManifest {
         functions.add(new FunctionSpec("redelivery", RedeliveryHandler.class.getName(), 512, Duration.ofSeconds(30), redelivery,
                 new Trigger.QueueMapping(REDELIVERY, 10, Duration.ZERO), Map.of(INBOX, TableAccess.READ_WRITE, CONNECTIONS, TableAccess.READ_WRITE),
                 true));
-        return new Manifest(functions, tables(), queues(), buckets());
+        return new Manifest(functions, ParleyTables.tables(), queues(), buckets());
     }
 
     /**
@@ -215,35 +206,5 @@ public final class ParleyManifest {
     /** The media bucket: objects go after the retention (docs/media.md). */
     static List<BucketSpec> buckets() {
         return List.of(new BucketSpec(MEDIA, MEDIA_RETENTION));
-    }
-
-    /** Each table as its owner in {@code store} describes it: the same constants the stores read and write. */
-    static List<TableSpec> tables() {
-        return List.of(
-                new TableSpec(CONNECTIONS, new Key(ConnectionsTable.PK, KeyType.S), Optional.empty(), List.of(), Optional.empty(),
-                        Optional.of(ConnectionsTable.LEASE)),
-                new TableSpec(CONVERSATIONS, new Key(ConversationsTable.PK, KeyType.S), Optional.empty(), List.of(), Optional.empty(), Optional.empty()),
-                new TableSpec(MEMBERSHIPS, new Key(MembershipsTable.USER, KeyType.S), Optional.of(new Key(MembershipsTable.CONVERSATION, KeyType.S)),
-                        List.of(new TableSpec.GlobalIndex(MembershipsTable.BY_CONVERSATION, new Key(MembershipsTable.CONVERSATION, KeyType.S),
-                                Optional.of(new Key(MembershipsTable.USER, KeyType.S)), false, MembershipsTable.PROJECTED)),
-                        Optional.of("NEW_AND_OLD_IMAGES"), Optional.empty()),
-                // No index: a retried send finds its original through the seq on its claim, not a write unit more on every message.
-                new TableSpec(MESSAGES, new Key(MessagesTable.CONVERSATION, KeyType.S), Optional.of(new Key(MessagesTable.SEQ, KeyType.N)), List.of(),
-                        Optional.of("NEW_IMAGE"), Optional.empty()),
-                new TableSpec(PUBLISHES, new Key(PublishesTable.KEY, KeyType.S), Optional.empty(), List.of(), Optional.empty(),
-                        Optional.of(PublishesTable.EXPIRES)),
-                new TableSpec(LIMITS, new Key(LimitsTable.BUCKET, KeyType.S), Optional.empty(), List.of(), Optional.empty(),
-                        Optional.of(LimitsTable.EXPIRES)),
-                // Notifications are kept: no TTL removes one behind its counts' back. Only acknowledgements run out.
-                new TableSpec(INBOX, new Key(InboxTable.USER, KeyType.S), Optional.of(new Key(InboxTable.SORT, KeyType.S)), List.of(),
-                        Optional.empty(), Optional.of(InboxTable.EXPIRES)),
-                new TableSpec(PRESENCE, new Key(PresenceTable.TARGET, KeyType.S), Optional.of(new Key(PresenceTable.SUBSCRIBER, KeyType.S)), List.of(),
-                        Optional.empty(), Optional.of(PresenceTable.EXPIRES)),
-                // End-to-end encryption's public keys: every item of a user in one partition (docs/e2e.md).
-                new TableSpec(KEYS, new Key(KeysTable.PK, KeyType.S), Optional.of(new Key(KeysTable.SK, KeyType.S)), List.of(), Optional.empty(),
-                        Optional.empty()),
-                // Topics' subscribers (both ways) and topic publishes' fan-outs, which run out after a week (docs/notifications.md).
-                new TableSpec(TOPICS, new Key(TopicsTable.PK, KeyType.S), Optional.of(new Key(TopicsTable.SK, KeyType.S)), List.of(), Optional.empty(),
-                        Optional.of(TopicsTable.EXPIRES)));
     }
 }

@@ -7,9 +7,7 @@ import dev.parley.model.NotificationId;
 import dev.parley.model.UserId;
 import dev.parley.model.RateLimitedException;
 import dev.parley.model.TopicKey;
-import dev.parley.ports.FanOutQueue;
 import dev.parley.ports.Inbox;
-import dev.parley.ports.Topics;
 import dev.parley.ports.PublishRecords;
 import dev.parley.ports.RateLimits;
 import dev.parley.protocol.PublishRequest;
@@ -83,8 +81,7 @@ public final class Notifications {
     private static final int STORES_IN_FLIGHT = 32;
 
     private final Inbox inbox;
-    private final Topics topics;
-    private final FanOutQueue fanOuts;
+    private final TopicAudiences audiences;
     private final PublishRecords records;
     private final RateLimits limits;
     private final NotificationDispatch dispatch;
@@ -93,11 +90,10 @@ public final class Notifications {
     private final RandomGenerator random;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
-    public Notifications(Inbox inbox, Topics topics, FanOutQueue fanOuts, PublishRecords records, RateLimits limits, NotificationDispatch dispatch,
+    public Notifications(Inbox inbox, TopicAudiences audiences, PublishRecords records, RateLimits limits, NotificationDispatch dispatch,
                          Clock clock, Map<String, Category> categories, RandomGenerator random) {
         this.inbox = inbox;
-        this.topics = topics;
-        this.fanOuts = fanOuts;
+        this.audiences = audiences;
         this.records = records;
         this.limits = limits;
         this.dispatch = dispatch;
@@ -160,16 +156,17 @@ public final class Notifications {
         }
         NotificationId notification = id;
         Delivered delivered = deliver(notification, request, request.recipientsButActor(), Set.of());
-        request.topic().ifPresent(topic -> {
-            // Recorded before it is queued, so that every worker finds where the fan-out stands; a publish retried after a
-            // failure here queues its first page again, which the fan-out plans once.
-            topics.beginFanOut(notification);
-            fanOuts.enqueue(List.of(new FanOutQueue.Page(notification, request.withoutRecipients(), Optional.empty())));
-        });
+        request.topic().ifPresent(topic -> audiences.fanOut(notification, request));
         Published published = new Published(notification, delivered.recipients(), delivered.coalesced(), delivered.notSent(), request.topic());
         idempotencyKey.ifPresent(key -> records.finish(publisher.principal(), key,
                 new PublishRecords.Answer(published.id(), published.recipients(), published.coalesced())));
         return published;
+    }
+
+    /** The event the publish {@code id} of this category is in each recipient's inbox. */
+    static Inbox.Event event(NotificationId id, PublishRequest request, Category category) {
+        return new Inbox.Event(id, request.category(), request.content(), request.groupKey(), request.actor(), id.epochMillis(),
+                request.groupKey().isPresent() ? category.window() : Optional.empty(), request.topic(), false);
     }
 
     /** The deployment's category the request names; {@code forbidden} when it knows none of that name. */
@@ -189,8 +186,7 @@ public final class Notifications {
      */
     public Delivered deliver(NotificationId id, PublishRequest request, List<UserId> recipients, Set<UserId> muted) {
         Category category = category(request);
-        Inbox.Event event = new Inbox.Event(id, request.category(), request.content(), request.groupKey(), request.actor(), id.epochMillis(),
-                request.groupKey().isPresent() ? category.window() : Optional.empty(), request.topic(), false);
+        Inbox.Event event = event(id, request, category);
         Semaphore slots = new Semaphore(STORES_IN_FLIGHT);
         java.util.concurrent.atomic.AtomicInteger notSent = new java.util.concurrent.atomic.AtomicInteger();
         List<Future<Inbox.Stored>> stores = new ArrayList<>(recipients.size());

@@ -28,6 +28,8 @@ public final class TopicFanOut {
     public static final int PAGE = 1000;
     /** Subscribers delivered by one chunk: 32 at a time, about a tenth of a second's work on AWS (docs/notifications.md). */
     public static final int CHUNK = 200;
+    /** Connections of a live index posted to by one piece of work (fan-out on read). */
+    public static final int LIVE_PAGE = 1000;
 
     /** What one piece of work came to. */
     public enum Outcome {
@@ -38,25 +40,59 @@ public final class TopicFanOut {
         /** A fan-out with no record (it expired, or was never begun): nothing done. */
         UNKNOWN,
         /** A chunk delivered. */
-        DELIVERED
+        DELIVERED,
+        /** A page of a live index posted to. */
+        POSTED
     }
 
     private final Notifications notifications;
     private final Topics topics;
     private final FanOutQueue queue;
+    private final dev.parley.ports.TopicFeeds feeds;
+    private final Delivery delivery;
+    private final dev.parley.protocol.FrameCodec codec;
+    private final java.time.Clock clock;
 
-    public TopicFanOut(Notifications notifications, Topics topics, FanOutQueue queue) {
+    public TopicFanOut(Notifications notifications, Topics topics, FanOutQueue queue, dev.parley.ports.TopicFeeds feeds, Delivery delivery,
+                       dev.parley.protocol.FrameCodec codec, java.time.Clock clock) {
         this.notifications = notifications;
         this.topics = topics;
         this.queue = queue;
+        this.feeds = feeds;
+        this.delivery = delivery;
+        this.codec = codec;
+        this.clock = clock;
     }
 
     public Outcome handle(FanOutQueue.Work work) {
         return switch (work) {
             case FanOutQueue.Page page -> plan(page);
             case FanOutQueue.Chunk chunk -> deliver(chunk);
+            case FanOutQueue.Live live -> post(live);
         };
     }
+
+    /**
+     * A page of the topic's live index: the notification posted to each connection registered there (not to those who muted
+     * the topic, nor to the actor), then the next page queued. Connections gone are taken out of the index. Posted again if
+     * the work comes again: a device may get the frame twice, and keeps one by its id.
+     */
+    private Outcome post(FanOutQueue.Live live) {
+        dev.parley.model.TopicKey topic = live.request().topic().orElseThrow();
+        dev.parley.ports.TopicFeeds.Listeners page = feeds.listeners(topic, live.after(), LIVE_PAGE, clock.millis());
+        List<dev.parley.ports.LiveConnection> targets = page.listeners().stream()
+                .filter(listener -> !listener.muted() && !live.request().actor().equals(Optional.of(listener.user())))
+                .map(listener -> new dev.parley.ports.LiveConnection(listener.connection(), listener.user(), listener.device(), clock.instant())).toList();
+        dev.parley.protocol.PublishRequest request = live.request();
+        dev.parley.model.Notification notification = new dev.parley.model.Notification(live.notification(), request.category(), request.content(),
+                request.groupKey(), 1, request.actor().map(List::of).orElse(List.of()), live.notification().epochMillis(),
+                dev.parley.model.NotificationState.UNSEEN, Optional.of(topic));
+        Delivery.Posted posted = delivery.post(targets, codec.encode(new dev.parley.protocol.ServerFrame.NotificationReceive(notification)));
+        posted.goneConnections().forEach(gone -> feeds.stopListening(gone.connectionId(), List.of(topic)));
+        page.next().ifPresent(next -> queue.enqueue(List.of(new FanOutQueue.Live(live.notification(), live.request(), Optional.of(next)))));
+        return Outcome.POSTED;
+    }
+
 
     private Outcome plan(FanOutQueue.Page page) {
         NotificationId id = page.notification();

@@ -23,6 +23,8 @@ class ConnectionHandlersTest {
     private static final UserId ALICE = UserId.of("alice");
     private final InMemoryConnectionRegistry registry = new InMemoryConnectionRegistry();
     private final Connections connections = new Connections(registry, new ManualClock(NOW), ParleyConfig.DEFAULT_CONNECTION_LEASE);
+    private final dev.parley.testsupport.ports.InMemoryTopics topics = new dev.parley.testsupport.ports.InMemoryTopics();
+    private final dev.parley.functions.usecase.TopicListening listening = new dev.parley.functions.usecase.TopicListening(topics, new ManualClock(NOW));
 
     private static APIGatewayV2WebSocketEvent event(String name) {
         return EventLoader.loadEvent("events/" + name, APIGatewayV2WebSocketEvent.class);
@@ -30,21 +32,34 @@ class ConnectionHandlersTest {
 
     @Test
     void aConnectionIsRecordedWithTheAuthorizersUserAndDeviceAndForgottenWhenItCloses() {
-        var connected = new ConnectionHandlers.Connect(connections, 10).handleRequest(event("websocket-connect.json"), LambdaContexts.of("connect"));
+        var connected = new ConnectionHandlers.Connect(connections, 10, listening).handleRequest(event("websocket-connect.json"), LambdaContexts.of("connect"));
         assertThat(connected.getStatusCode()).isEqualTo(200);
         assertThat(registry.liveConnections(List.of(ALICE), NOW).get(ALICE)).containsExactly(
                 new LiveConnection(ConnectionId.of("Ab1CdEfGhIJ="), ALICE, DeviceId.of("phone"), NOW.plus(ParleyConfig.DEFAULT_CONNECTION_LEASE)));
 
-        var disconnected = new ConnectionHandlers.Disconnect(connections).handleRequest(event("websocket-disconnect.json"), LambdaContexts.of("disconnect"));
+        var disconnected = new ConnectionHandlers.Disconnect(connections, listening).handleRequest(event("websocket-disconnect.json"), LambdaContexts.of("disconnect"));
         assertThat(disconnected.getStatusCode()).isEqualTo(200);
         assertThat(registry.liveConnections(List.of(ALICE), NOW)).isEmpty();
+    }
+
+    @Test
+    void aConnectionJoinsItsUsersTopicsLiveIndexesAndLeavesThemWhenItCloses() {
+        dev.parley.model.TopicKey match = dev.parley.model.TopicKey.of("match:final");
+        topics.subscribe(match, List.of(ALICE), NOW.toEpochMilli());
+        new ConnectionHandlers.Connect(connections, 10, listening).handleRequest(event("websocket-connect.json"), LambdaContexts.of("connect"));
+        assertThat(topics.listeners(match, java.util.Optional.empty(), 10, NOW.toEpochMilli()).listeners()).singleElement()
+                .satisfies(listener -> assertThat(listener.connection()).isEqualTo(ConnectionId.of("Ab1CdEfGhIJ=")));
+        assertThat(topics.listeners(match, java.util.Optional.empty(), 10, NOW.plus(java.time.Duration.ofHours(3)).toEpochMilli()).listeners())
+                .as("run out after API Gateway's longest connection").isEmpty();
+        new ConnectionHandlers.Disconnect(connections, listening).handleRequest(event("websocket-disconnect.json"), LambdaContexts.of("disconnect"));
+        assertThat(topics.listeners(match, java.util.Optional.empty(), 10, NOW.toEpochMilli()).listeners()).isEmpty();
     }
 
     @Test
     void anEventWithoutTheAuthorizersContextFailsNamingTheCause() {
         APIGatewayV2WebSocketEvent event = event("websocket-connect.json");
         event.getRequestContext().setAuthorizer(null);
-        assertThatThrownBy(() -> new ConnectionHandlers.Connect(connections, 10).handleRequest(event, LambdaContexts.of("connect")))
+        assertThatThrownBy(() -> new ConnectionHandlers.Connect(connections, 10, listening).handleRequest(event, LambdaContexts.of("connect")))
                 .hasMessageContaining("authorizer");
         assertThat(registry.liveConnections(List.of(ALICE), NOW)).isEmpty();
     }
@@ -53,13 +68,13 @@ class ConnectionHandlersTest {
     void aUserAtTheCapIsRefused429AndNothingOfTheConnectionIsKept() {
         registry.add(ALICE, "alice-laptop", NOW.plusSeconds(600));
         registry.add(ALICE, "alice-tablet", NOW.plusSeconds(600));
-        var refused = new ConnectionHandlers.Connect(connections, 2).handleRequest(event("websocket-connect.json"), LambdaContexts.of("connect"));
+        var refused = new ConnectionHandlers.Connect(connections, 2, listening).handleRequest(event("websocket-connect.json"), LambdaContexts.of("connect"));
         assertThat(refused.getStatusCode()).isEqualTo(429);
         assertThat(registry.liveConnections(List.of(ALICE), NOW).get(ALICE)).extracting(LiveConnection::connectionId)
                 .containsExactlyInAnyOrder(ConnectionId.of("alice-laptop"), ConnectionId.of("alice-tablet"));
 
         registry.add(ALICE, "alice-old", NOW.minusSeconds(1));
-        var third = new ConnectionHandlers.Connect(connections, 3).handleRequest(event("websocket-connect.json"), LambdaContexts.of("connect"));
+        var third = new ConnectionHandlers.Connect(connections, 3, listening).handleRequest(event("websocket-connect.json"), LambdaContexts.of("connect"));
         assertThat(third.getStatusCode()).as("a lease that ran out does not count").isEqualTo(200);
     }
 }

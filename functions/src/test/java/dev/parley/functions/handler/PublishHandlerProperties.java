@@ -66,7 +66,7 @@ class PublishHandlerProperties {
         Push push = new Push(pushDevices, new RecordingPushService(), new Badges(new InMemoryConversations(), inbox), clock, Duration.ofSeconds(20));
         NotificationDispatch dispatch = new NotificationDispatch(registry, new Delivery(registry, new RecordingPoster(), clock, 8), new FrameCodec(),
                 new RecordingRedeliveryTimers(), push, clock, Duration.ofSeconds(30));
-        return new PublishHandler(new Notifications(inbox, new dev.parley.testsupport.ports.InMemoryTopics(), new dev.parley.testsupport.ports.InMemoryFanOutQueue(), new InMemoryPublishRecords(), new InMemoryRateLimits(), dispatch, clock,
+        return new PublishHandler(new Notifications(inbox, dev.parley.functions.usecase.InMemoryAudiences.create(), new InMemoryPublishRecords(), new InMemoryRateLimits(), dispatch, clock,
                 settings.categories(), new Random(1)), settings);
     }
 

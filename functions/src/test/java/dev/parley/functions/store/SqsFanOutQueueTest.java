@@ -21,7 +21,8 @@ class SqsFanOutQueueTest {
     @Test
     void pagesAndChunksComeBackAsTheyWent() {
         List<FanOutQueue.Work> work = List.of(new FanOutQueue.Page(ID, GOAL, Optional.empty()), new FanOutQueue.Page(ID, GOAL, Optional.of(UserId.of("fan-00999"))),
-                new FanOutQueue.Chunk(ID, GOAL, List.of(UserId.of("a"), UserId.of("b@x.org")), java.util.Set.of(UserId.of("b@x.org"))));
+                new FanOutQueue.Chunk(ID, GOAL, List.of(UserId.of("a"), UserId.of("b@x.org")), java.util.Set.of(UserId.of("b@x.org"))),
+                new FanOutQueue.Live(ID, GOAL, Optional.empty()), new FanOutQueue.Live(ID, GOAL, Optional.of(dev.parley.model.ConnectionId.of("Abc123="))));
         for (FanOutQueue.Work piece : work) {
             assertThat(SqsFanOutQueue.parse(SqsFanOutQueue.body(piece))).isEqualTo(piece);
         }

@@ -40,7 +40,7 @@ class NotificationPushTest {
     private final RecordingPushService sns = new RecordingPushService();
     private final Push push = new Push(world.pushDevices, sns, new Badges(world.conversations, inbox), world.clock, Duration.ofSeconds(20));
     private final Map<String, Notifications.Category> categories = categories();
-    private final Notifications notifications = new Notifications(inbox, new dev.parley.testsupport.ports.InMemoryTopics(), new dev.parley.testsupport.ports.InMemoryFanOutQueue(), new InMemoryPublishRecords(), new InMemoryRateLimits(),
+    private final Notifications notifications = new Notifications(inbox, dev.parley.functions.usecase.InMemoryAudiences.create(), new InMemoryPublishRecords(), new InMemoryRateLimits(),
             new NotificationDispatch(world.registry, world.delivery, world.codec, new RecordingRedeliveryTimers(), push, world.clock,
                     Duration.ofSeconds(30)), world.clock, categories, new Random(3));
     private final Notifications.Publisher service = new Notifications.Publisher("arn:aws:iam::1:role/social", categories.keySet(),

@@ -36,7 +36,7 @@ class NotificationsTest {
     private final Push push = new Push(world.pushDevices, sns, new Badges(world.conversations, inbox), world.clock, Duration.ofSeconds(20));
     private final NotificationDispatch dispatch = new NotificationDispatch(world.registry, world.delivery, world.codec, timers, push, world.clock,
             Duration.ofSeconds(30));
-    private final Notifications notifications = new Notifications(inbox, new dev.parley.testsupport.ports.InMemoryTopics(), new dev.parley.testsupport.ports.InMemoryFanOutQueue(), new InMemoryPublishRecords(), new InMemoryRateLimits(), dispatch,
+    private final Notifications notifications = new Notifications(inbox, dev.parley.functions.usecase.InMemoryAudiences.create(), new InMemoryPublishRecords(), new InMemoryRateLimits(), dispatch,
             world.clock, Map.of("comments", new Notifications.Category("comments", Optional.empty(), false),
             "likes", new Notifications.Category("likes", Optional.of(Duration.ofMinutes(10)), false)), new Random(5));
     private final Notifications.Publisher comments = new Notifications.Publisher("arn:aws:iam::1:role/comments", Set.of("comments"),
@@ -115,7 +115,7 @@ class NotificationsTest {
         RedeliveryTimers failing = checks -> {
             throw new dev.parley.ports.UnavailableException("SQS is down", Duration.ofSeconds(1), null);
         };
-        Notifications withoutTimers = new Notifications(inbox, new dev.parley.testsupport.ports.InMemoryTopics(), new dev.parley.testsupport.ports.InMemoryFanOutQueue(), new InMemoryPublishRecords(), new InMemoryRateLimits(),
+        Notifications withoutTimers = new Notifications(inbox, dev.parley.functions.usecase.InMemoryAudiences.create(), new InMemoryPublishRecords(), new InMemoryRateLimits(),
                 new NotificationDispatch(world.registry, world.delivery, world.codec, failing, push, world.clock, Duration.ofSeconds(30)), world.clock,
                 Map.of("comments", new Notifications.Category("comments", Optional.empty(), false)), new Random(5));
         Notifications.Published published = withoutTimers.publish(comments, request("comments", "hi", ALICE, BOB), Optional.empty(), "h");

@@ -48,17 +48,23 @@ class TopicFanOutTest {
     private final Push push = new Push(world.pushDevices, new dev.parley.testsupport.ports.RecordingPushService(), new Badges(world.conversations, inbox),
             world.clock, Duration.ofSeconds(20));
     private final Map<String, Notifications.Category> categories = Map.of("goals", new Notifications.Category("goals", Optional.empty(), false));
+    /** Above this many subscribers a topic fans out on read. */
+    private long readAbove = TopicAudiences.DEFAULT_READ_ABOVE;
     private final Notifications.Publisher sports = new Notifications.Publisher("arn:aws:iam::1:role/sports", Set.of("goals"),
             new RateLimits.Limit(1000, 10_000), new TopicGrants(List.of("match:*")));
 
     private Notifications notifications(Inbox store, FanOutQueue work) {
-        return new Notifications(store, topics, work, new InMemoryPublishRecords(), new InMemoryRateLimits(),
+        return new Notifications(store, new TopicAudiences(topics, topics, work, readAbove), new InMemoryPublishRecords(), new InMemoryRateLimits(),
                 new NotificationDispatch(world.registry, world.delivery, world.codec, new RecordingRedeliveryTimers(), push, world.clock,
                         Duration.ofSeconds(30)), world.clock, categories, new Random(3));
     }
 
     private final Notifications notifications = notifications(inbox, queue);
-    private final TopicFanOut fanOut = new TopicFanOut(notifications, topics, queue);
+    private final TopicFanOut fanOut = worker(notifications, queue);
+
+    private TopicFanOut worker(Notifications publishing, FanOutQueue work) {
+        return new TopicFanOut(publishing, topics, work, topics, world.delivery, world.codec, world.clock);
+    }
 
     private static List<UserId> fans(int count) {
         return IntStream.range(0, count).mapToObj(i -> UserId.of("fan-%05d".formatted(i))).toList();
@@ -155,7 +161,7 @@ class TopicFanOutTest {
             queue.enqueue(work);
         };
         Notifications storing = notifications(dying, flaky);
-        TopicFanOut worker = new TopicFanOut(storing, topics, flaky);
+        TopicFanOut worker = worker(storing, flaky);
         Notifications.Published published = storing.publish(sports, goal(List.of()), Optional.empty(), "h");
         int failures = 0;
         for (FanOutQueue.Work work = queue.take(); work != null; work = queue.take()) {
@@ -217,6 +223,58 @@ class TopicFanOutTest {
         assertThat(world.framesOf("quiet-phone", ServerFrame.NotificationReceive.class)).as("nothing live").isEmpty();
         assertThat(world.framesOf("loud-phone", ServerFrame.NotificationReceive.class)).hasSize(1);
         assertThat(inbox.counts(loud).unread()).isEqualTo(1);
+    }
+
+    @Test
+    void aTopicOverTheThresholdIsOneFeedEntryPulledByEachReaderAndPostedToItsLiveIndex() {
+        readAbove = 100;
+        Notifications reading = notifications(inbox, queue);
+        TopicFanOut readingWorker = worker(reading, queue);
+        List<UserId> users = fans(300);
+        subscribe(users);
+        TopicListening listening = new TopicListening(topics, world.clock);
+        UserId quiet = UserId.of("fan-00005");
+        topics.mute(MATCH, quiet, true);
+        for (UserId online : List.of(UserId.of("fan-00001"), UserId.of("fan-00002"), quiet, ACTOR)) {
+            world.registry.add(online, online.value() + "-phone", NOW.plusSeconds(900));
+            listening.opened(new Caller(online, dev.parley.model.DeviceId.DEFAULT, dev.parley.model.ConnectionId.of(online.value() + "-phone")));
+        }
+        UserId late = UserId.of("late-fan");
+
+        Notifications.Published published = reading.publish(sports, goal(List.of()), Optional.empty(), "h");
+        assertThat(queue.queued()).singleElement().isInstanceOf(FanOutQueue.Live.class);
+        assertThat(topics.newest(List.of(MATCH))).containsEntry(MATCH, published.id());
+        assertThat(queue.drain(readingWorker::handle)).as("one page of the live index").isEqualTo(1);
+        assertThat(world.framesOf("fan-00001-phone", ServerFrame.NotificationReceive.class)).singleElement()
+                .satisfies(frame -> assertThat(frame.notification().topic()).contains(MATCH));
+        assertThat(world.framesOf("fan-00002-phone", ServerFrame.NotificationReceive.class)).hasSize(1);
+        assertThat(world.framesOf(quiet.value() + "-phone", ServerFrame.NotificationReceive.class)).as("muted").isEmpty();
+        assertThat(world.framesOf(ACTOR.value() + "-phone", ServerFrame.NotificationReceive.class)).as("the actor").isEmpty();
+        assertThat(inbox.counts(UserId.of("fan-00100")).unread()).as("nothing stored per subscriber").isZero();
+
+        topics.subscribe(MATCH, List.of(late), NOW.toEpochMilli() + 1);
+        TopicFeedPulls pulls = new TopicFeedPulls(topics, inbox, categories);
+        for (UserId user : users) {
+            pulls.pull(user);
+        }
+        assertThat(pulls.pull(UserId.of("fan-00001"))).as("a second pull stores nothing").isZero();
+        assertEachHasItOnce(users.stream().filter(user -> !user.equals(quiet)).toList(), published);
+        assertThat(inbox.list(quiet, InboxFilter.ALL, Optional.empty(), 10).notifications()).singleElement()
+                .satisfies(n -> assertThat(n.state()).isEqualTo(dev.parley.model.NotificationState.READ));
+        assertThat(inbox.counts(quiet).unread()).isZero();
+        assertThat(pulls.pull(late)).as("published before they followed").isZero();
+
+        // Under the threshold again: the next publish fans out on write, and each inbox holds both, once each.
+        topics.unsubscribe(MATCH, users.subList(100, 300));
+        Notifications.Published second = reading.publish(sports, goal(List.of()), Optional.empty(), "h2");
+        queue.drain(readingWorker::handle);
+        for (UserId user : users.subList(0, 100)) {
+            pulls.pull(user);
+            if (!user.equals(ACTOR)) {
+                assertThat(inbox.list(user, InboxFilter.ALL, Optional.empty(), 10).notifications()).extracting(Notification::id)
+                        .as(user.value()).containsExactlyInAnyOrder(published.id(), second.id());
+            }
+        }
     }
 
     @Test
