@@ -160,6 +160,59 @@ class TopicsIT extends EndToEndTest {
     }
 
     @Test
+    void aTopicOverTheThresholdIsReadOnDemandLiveToItsOnlineFollowersAndCountedRightInEveryInbox() throws Exception {
+        StackUnderTest reading = StackUnderTest.ownLocalCloud("--topic-read-above", "100");
+        try {
+            LocalCloud cloud = reading.local().orElseThrow();
+            SignedPublisher publisher = publisher(cloud);
+            String topic = "artist:" + user("huge");
+            List<String> fans = fans(400);
+            subscribe(publisher, "PUT", topic, fans);
+            String actor = fans.get(0);
+            String quiet = fans.get(3);
+            try (ParleyClient live = ParleyClient.connect(reading, fans.get(1), "phone"); ParleyClient laptop = ParleyClient.connect(reading, fans.get(1), "laptop");
+                 ParleyClient quietPhone = ParleyClient.connect(reading, quiet, "phone")) {
+                quietPhone.send(new dev.parley.protocol.ClientFrame.TopicMute(dev.parley.model.TopicKey.of(topic), true));
+                quietPhone.await(ServerFrame.TopicMuted.class);
+                long started = System.nanoTime();
+                String id = publish(publisher, topicBody(topic, "New album", List.of(), actor));
+                Duration answered = Duration.ofNanos(System.nanoTime() - started);
+                for (ParleyClient device : List.of(live, laptop)) {
+                    Notification received = device.await(ServerFrame.NotificationReceive.class).notification();
+                    assertThat(received.id().value()).isEqualTo(id);
+                    assertThat(received.topic().map(dev.parley.model.TopicKey::value)).contains(topic);
+                }
+                Duration liveAfter = Duration.ofNanos(System.nanoTime() - started);
+                assertThat(quietPhone.drain(ServerFrame.NotificationReceive.class, Duration.ofMillis(500))).as("muted: nothing live").isEmpty();
+                DynamoInbox store = new DynamoInbox(localDynamoDb(cloud), ParleyManifest.INBOX, Clock.systemUTC());
+                assertThat(store.counts(UserId.of(fans.get(200))).unread()).as("nothing stored per subscriber by the publish").isZero();
+
+                live.send(new dev.parley.protocol.ClientFrame.InboxList(Optional.empty(), 10, InboxFilter.ALL));
+                ServerFrame.InboxPage page = live.await(ServerFrame.InboxPage.class);
+                assertThat(page.notifications()).extracting(n -> n.id().value()).containsExactly(id);
+                assertThat(page.counts()).isEqualTo(new dev.parley.model.InboxCounts(1, 1));
+                quietPhone.send(new dev.parley.protocol.ClientFrame.InboxList(Optional.empty(), 10, InboxFilter.ALL));
+                ServerFrame.InboxPage quietPage = quietPhone.await(ServerFrame.InboxPage.class);
+                assertThat(quietPage.notifications()).singleElement().satisfies(n -> assertThat(n.state()).isEqualTo(dev.parley.model.NotificationState.READ));
+                assertThat(quietPage.counts()).isEqualTo(dev.parley.model.InboxCounts.ZERO);
+                System.out.printf("topic of 400 read on demand: publish answered in %d ms, live on two devices after %d ms%n", answered.toMillis(),
+                        liveAfter.toMillis());
+            }
+            // Offline followers: their inbox pulls it the first time they read it.
+            for (String fan : List.of(fans.get(200), fans.get(399), actor)) {
+                try (ParleyClient later = ParleyClient.connect(reading, fan, "phone")) {
+                    later.send(new dev.parley.protocol.ClientFrame.InboxList(Optional.empty(), 10, InboxFilter.ALL));
+                    ServerFrame.InboxPage page = later.await(ServerFrame.InboxPage.class);
+                    assertThat(page.notifications()).as(fan).hasSize(fan.equals(actor) ? 0 : 1);
+                    assertThat(page.counts().unread()).as(fan).isEqualTo(fan.equals(actor) ? 0 : 1);
+                }
+            }
+        } finally {
+            reading.stop();
+        }
+    }
+
+    @Test
     void workersKilledAfterMovingTheCursorAndMidChunkLoseNothingAndDuplicateNothing() throws Exception {
         StackUnderTest quick = StackUnderTest.ownLocalCloud("--queue-visibility-seconds", "2");
         try {

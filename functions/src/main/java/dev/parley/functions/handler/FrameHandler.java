@@ -52,7 +52,7 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
         this.routes = FrameRoutes.over(wiring.conversations(), wiring.messages(), wiring.connections(), wiring.delivery(), codec, wiring.clock,
                 Backoff.DYNAMODB, wiring.fastPath(), wiring.devices(), wiring.presenceSubscriptions(), wiring.inbox(), ParleyConfig.connectionLease(),
                 ParleyConfig.typingInterval(), wiring.notificationPushSettings(), wiring.frameLimits(), wiring.keyDirectory(), wiring.media(),
-                wiring.topics(), wiring.topicFeedPulls());
+                wiring.topics(), wiring.topicFeeds(), wiring.topicFeedPulls());
         primeBeforeSnapshot(() -> {
             if (codec.decodeClient(SAMPLE_SEND) instanceof DecodeResult.Decoded<ClientFrame> decoded
                     && decoded.frame() instanceof ClientFrame.MessageSend send) {

@@ -71,14 +71,14 @@ final class FrameRoutes {
                             FrameCodec codec, Clock clock, Backoff backoff, Optional<MessageLog.FastPathOffer> fastPath,
                             Devices devices, PresenceSubscriptions subscriptions, Inbox inbox, Duration connectionLease, Duration typingInterval,
                             NotificationPushSettings notificationPush, FrameLimits limits, KeyDirectory keyDirectory, Media media,
-                            dev.parley.ports.Topics topics, dev.parley.functions.usecase.TopicFeedPulls pulls) {
+                            dev.parley.ports.Topics topics, dev.parley.ports.TopicFeeds feeds, dev.parley.functions.usecase.TopicFeedPulls pulls) {
         Presence presence = new Presence(registry, subscriptions, conversations, delivery, codec, clock);
         return new FrameRoutes(new Connections(registry, clock, presence, connectionLease),
                 new SendMessage(messages, conversations, keyDirectory, media, delivery, codec, clock, fastPath),
                 new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
                 new SyncAndHistory(conversations, messages, delivery, codec), devices, presence,
                 new Typing(conversations, registry, delivery, codec, clock, typingInterval), new Inboxes(inbox, delivery, codec, pulls), notificationPush, limits,
-                new Keys(keyDirectory, conversations, delivery, codec), media, new TopicMutes(topics));
+                new Keys(keyDirectory, conversations, delivery, codec), media, new TopicMutes(topics, feeds, registry, clock));
     }
 
     /** Takes the frame from its rate limit, if it has one: over it, nothing of the frame is done ({@link FrameLimits}). */

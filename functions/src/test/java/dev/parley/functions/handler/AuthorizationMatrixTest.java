@@ -78,7 +78,7 @@ class AuthorizationMatrixTest {
             new NotificationPushSettings(pushDevices, PublishSettings.parse(PublishSettings.DEFAULT_CATEGORIES, "{}").categories()),
             new FrameLimits(new InMemoryRateLimits(), FrameLimits.Settings.DEFAULTS, clock), new dev.parley.testsupport.ports.InMemoryKeyDirectory(),
             new dev.parley.functions.usecase.Media(new dev.parley.testsupport.ports.InMemoryMediaStore(clock), conversations,
-                    dev.parley.functions.usecase.Media.DEFAULT_MAX_BYTES), new dev.parley.testsupport.ports.InMemoryTopics(),
+                    dev.parley.functions.usecase.Media.DEFAULT_MAX_BYTES), new dev.parley.testsupport.ports.InMemoryTopics(), new dev.parley.testsupport.ports.InMemoryTopics(),
             new dev.parley.functions.usecase.TopicFeedPulls(new dev.parley.testsupport.ports.InMemoryTopics(), inbox, Map.of()));
 
     private final Caller alice = caller(ALICE);

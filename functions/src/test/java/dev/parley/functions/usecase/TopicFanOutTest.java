@@ -208,7 +208,7 @@ class TopicFanOutTest {
         UserId loud = UserId.of("fan-00251");
         world.registry.add(quiet, "quiet-phone", NOW.plusSeconds(900));
         world.registry.add(loud, "loud-phone", NOW.plusSeconds(900));
-        TopicMutes mutes = new TopicMutes(topics);
+        TopicMutes mutes = new TopicMutes(topics, topics, world.registry, world.clock);
         assertThat(mutes.mute(new Caller(quiet, dev.parley.model.DeviceId.DEFAULT, dev.parley.model.ConnectionId.of("quiet-phone")),
                 new dev.parley.protocol.ClientFrame.TopicMute(MATCH, true)).muted()).isTrue();
         assertThatThrownBy(() -> mutes.mute(new Caller(quiet, dev.parley.model.DeviceId.DEFAULT, dev.parley.model.ConnectionId.of("quiet-phone")),
@@ -234,11 +234,13 @@ class TopicFanOutTest {
         subscribe(users);
         TopicListening listening = new TopicListening(topics, world.clock);
         UserId quiet = UserId.of("fan-00005");
-        topics.mute(MATCH, quiet, true);
         for (UserId online : List.of(UserId.of("fan-00001"), UserId.of("fan-00002"), quiet, ACTOR)) {
             world.registry.add(online, online.value() + "-phone", NOW.plusSeconds(900));
             listening.opened(new Caller(online, dev.parley.model.DeviceId.DEFAULT, dev.parley.model.ConnectionId.of(online.value() + "-phone")));
         }
+        // Muted while connected: the connection's live registration says so from then on.
+        new TopicMutes(topics, topics, world.registry, world.clock).mute(new Caller(quiet, dev.parley.model.DeviceId.DEFAULT,
+                dev.parley.model.ConnectionId.of(quiet.value() + "-phone")), new dev.parley.protocol.ClientFrame.TopicMute(MATCH, true));
         UserId late = UserId.of("late-fan");
 
         Notifications.Published published = reading.publish(sports, goal(List.of()), Optional.empty(), "h");
