@@ -201,6 +201,7 @@ public final class ParleyStack extends Stack {
             environment.computeIfPresent(PublishSettings.PUBLISHERS, (name, value) -> settings.publishers());
             environment.computeIfPresent(ParleyConfig.PUSH_WINDOW_MS, (name, value) -> Long.toString(settings.pushWindowSeconds() * 1000L));
             environment.computeIfPresent(MediaSettings.MAX_BYTES, (name, value) -> Long.toString(settings.mediaMaxBytes()));
+            environment.computeIfPresent(ParleyConfig.TOPIC_READ_ABOVE, (name, value) -> Integer.toString(settings.topicReadAbove()));
             // The deployer's rate limits, on the functions the manifest gives each one.
             settings.rateLimits().forEach((name, value) -> environment.computeIfPresent(
                     dev.parley.functions.config.FrameLimitSettings.NAMES.get(name), (variable, old) -> value));

@@ -38,6 +38,7 @@ import software.amazon.awscdk.services.logs.RetentionDays;
  * @param mediaRetentionDays how long media objects stay before the bucket's lifecycle rule deletes them
  * @param mediaMaxBytes the largest media object an upload grant allows
  * @param mediaCorsOrigins the web origins browsers may upload and download media from (none: apps only)
+ * @param topicReadAbove topics with more subscribers than this fan out on read (docs/notifications.md)
  */
 public record StackSettings(
         String stackName,
@@ -60,7 +61,8 @@ public record StackSettings(
         boolean webSocketAccessLogs,
         int mediaRetentionDays,
         long mediaMaxBytes,
-        List<String> mediaCorsOrigins) {
+        List<String> mediaCorsOrigins,
+        int topicReadAbove) {
 
     public static final String STACK_NAME = "parley:stackName";
     public static final String STAGE = "parley:stage";
@@ -88,6 +90,7 @@ public record StackSettings(
     public static final String WEBSOCKET_ACCESS_LOGS = "parley:webSocketAccessLogs";
     public static final String MEDIA_RETENTION_DAYS = "parley:mediaRetentionDays";
     public static final String MEDIA_MAX_BYTES = "parley:mediaMaxBytes";
+    public static final String TOPIC_READ_ABOVE = "parley:topicReadAbove";
     /** Comma-separated origins (https://chat.example.com), or * for any. */
     public static final String MEDIA_CORS_ORIGINS = "parley:mediaCorsOrigins";
 
@@ -131,6 +134,9 @@ public record StackSettings(
         });
         if (mediaRetentionDays < 1 || mediaRetentionDays > 3650) {
             throw new IllegalArgumentException(MEDIA_RETENTION_DAYS + " must be 1 to 3650 days, was " + mediaRetentionDays);
+        }
+        if (topicReadAbove < 0) {
+            throw new IllegalArgumentException(TOPIC_READ_ABOVE + " must be at least 0 subscribers, was " + topicReadAbove);
         }
         if (mediaMaxBytes < 1 || mediaMaxBytes > dev.parley.functions.config.MediaSettings.LARGEST_MAX_BYTES) {
             throw new IllegalArgumentException(MEDIA_MAX_BYTES + " must be 1 to " + dev.parley.functions.config.MediaSettings.LARGEST_MAX_BYTES
@@ -191,7 +197,8 @@ public record StackSettings(
                     }
                 }).orElse(dev.parley.functions.usecase.Media.DEFAULT_MAX_BYTES),
                 text(context, MEDIA_CORS_ORIGINS).map(value -> java.util.Arrays.stream(value.split(",")).map(String::strip)
-                        .filter(origin -> !origin.isEmpty()).toList()).orElse(List.of()));
+                        .filter(origin -> !origin.isEmpty()).toList()).orElse(List.of()),
+                number(context, TOPIC_READ_ABOVE, (int) dev.parley.functions.usecase.TopicAudiences.DEFAULT_READ_ABOVE));
     }
 
     /** {@link #RATE_LIMITS}'s object, each value as text. */

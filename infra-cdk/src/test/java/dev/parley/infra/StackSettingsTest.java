@@ -33,6 +33,7 @@ class StackSettingsTest {
         assertThat(settings.pushWindowSeconds()).isEqualTo(20);
         assertThat(settings.functionsJar()).isEqualTo(ROOT.resolve(StackSettings.DEFAULT_FUNCTIONS_JAR));
         assertThat(settings.webSocketAccessLogs()).as("off until the account's API Gateway logging role is set").isFalse();
+        assertThat(settings.topicReadAbove()).isEqualTo(10_000);
     }
 
     @Test
@@ -46,6 +47,7 @@ class StackSettingsTest {
         assertThat(settings.apnsSecret()).isEqualTo(Optional.of("parley/apns"));
         assertThat(settings(Map.of(StackSettings.FAST_PATH_MAX_CONNECTIONS, "0")).fastPathMaxConnections()).as("off").isZero();
         assertThat(settings(Map.of(StackSettings.PUSH_WINDOW_SECONDS, "60")).pushWindowSeconds()).isEqualTo(60);
+        assertThat(settings(Map.of(StackSettings.TOPIC_READ_ABOVE, "50000")).topicReadAbove()).isEqualTo(50_000);
     }
 
     @Test
@@ -58,6 +60,7 @@ class StackSettingsTest {
         assertThatThrownBy(() -> settings(Map.of(StackSettings.MEDIA_MAX_BYTES, "2000000000"))).as("more than a day's bytes: never grantable")
                 .hasMessageContaining(StackSettings.MEDIA_MAX_BYTES).hasMessageContaining("media_bytes");
         assertThatThrownBy(() -> settings(Map.of(StackSettings.MEDIA_RETENTION_DAYS, "0"))).hasMessageContaining(StackSettings.MEDIA_RETENTION_DAYS);
+        assertThatThrownBy(() -> settings(Map.of(StackSettings.TOPIC_READ_ABOVE, "-1"))).hasMessageContaining(StackSettings.TOPIC_READ_ABOVE);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.MEDIA_CORS_ORIGINS, "chat.example.com"))).hasMessageContaining(StackSettings.MEDIA_CORS_ORIGINS);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.STAGE, "s".repeat(129)))).hasMessageContaining(StackSettings.STAGE);
         assertThatThrownBy(() -> settings(Map.of(StackSettings.THROTTLE_RATE, "0"))).hasMessageContaining(StackSettings.THROTTLE_RATE);
