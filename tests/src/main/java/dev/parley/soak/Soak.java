@@ -93,6 +93,9 @@ public final class Soak implements Callable<Integer> {
     @Option(names = "--poison-records-per-minute", defaultValue = "2",
             description = "Items the fan-out cannot read written to the messages table, a minute (default: ${DEFAULT-VALUE}).")
     double poisonPerMinute;
+    @Option(names = "--topic-subscribers", defaultValue = "500",
+            description = "Users of their own subscribed to the soak's topic, besides the soak's users (default: ${DEFAULT-VALUE}).")
+    int topicSubscribers;
     @Option(names = "--report", defaultValue = "tests/target/soak", description = "Where the report goes (default: ${DEFAULT-VALUE}).")
     Path reportDirectory;
 
@@ -120,7 +123,9 @@ public final class Soak implements Callable<Integer> {
         List<String> options = new ArrayList<>(LocalCloud.FREE_PORTS);
         options.addAll(List.of("--stream-polling", "FAST", "--concurrency", "64", "--connection-lease-ms", Long.toString(LEASE.toMillis()),
                 "--rate-limit", "messages=1000000/1000000", "--rate-limit", "reads=1000000/1000000", "--rate-limit", "creations=1000000/1000000",
-                "--rate-limit", "frames=1000000/1000000"));
+                "--rate-limit", "frames=1000000/1000000",
+                // A topic's fan-out work that failed comes back in seconds, not the deployed six minutes.
+                "--queue-visibility-seconds", "5"));
         LocalCloud.Endpoints endpoints = cloud.start(options.toArray(String[]::new));
         try {
             return run(cloud, endpoints);
@@ -168,12 +173,16 @@ public final class Soak implements Callable<Integer> {
                 members.put(clients.get(creator).createGroup("soak " + i, group.subList(1, group.size())).get(30, TimeUnit.SECONDS).id(), group);
             }
         }
+        TopicSoak topic = new TopicSoak(endpoints, topicSubscribers, everyone);
+        topic.subscribe();
         System.out.printf("soak: %d users online, %d conversations; sending %d messages under faults%n", users, conversations, messages);
 
         cloud.runtime().failInvocations(lambdaFailures);
         cloud.gateway().faults().postFaults(postsGone, postsLost);
         long throttleRule = cloud.dynamoDb().faults().add(new Faults.Rule("*", "*", Faults.Kind.THROTTLING, throttling, 0));
         cloud.mappings().forEach(mapping -> mapping.replayBatches(streamReplays));
+        // The topic's publishes go out under every fault, and fan out while the messages are sent.
+        topic.publish();
         DynamoDbClient tables = dynamo(endpoints.dynamoDb());
         PoisonRecords poison = new PoisonRecords(tables);
         long nextPoison = System.nanoTime();
@@ -258,6 +267,7 @@ public final class Soak implements Callable<Integer> {
         Map<ConversationId, List<Message>> stored = readTable(endpoints.dynamoDb(), ids);
         awaitDelivered(stored, members, Duration.ofSeconds(120));
         List<String> problems = check(stored, members);
+        problems.addAll(topic.check(tables, Duration.ofSeconds(180)));
         PoisonRecords.Outcome quarantine;
         try (DynamoDbStreamsClient streams = streams(endpoints.dynamoDb())) {
             quarantine = awaitQuarantine(poison, streams, fanOutFailures(cloud), Duration.ofSeconds(60));
@@ -283,6 +293,9 @@ public final class Soak implements Callable<Integer> {
         report.put("staleConnectionRowsAfterTheLease", staleRows);
         report.put("poisonRecordsQuarantined", quarantine.quarantined());
         report.put("messagesQuarantinedWithThem", quarantine.messagesQuarantined());
+        report.put("topicSubscribers", topic.subscribers());
+        report.put("topicPublishes", TopicSoak.PUBLISHES);
+        report.put("topicPublishRetries", topic.publishRetries());
         report.put("voidEntries", stored.values().stream().flatMap(List::stream).filter(Message::isVoid).count());
         report.put("problems", problems);
         write(report);

@@ -28,6 +28,9 @@ class SoakIT {
         assertThat(figures.path("problems")).as(figures.toPrettyString()).isEmpty();
         assertThat(exit).isZero();
         assertThat(figures.path("messagesAcknowledged").asLong()).isEqualTo(800);
+        assertThat(figures.path("topicSubscribers").asInt()).as("the topic case ran: its problems would be among the problems")
+                .isEqualTo(500 + 8);
+        assertThat(figures.path("topicPublishes").asInt()).isEqualTo(3);
         figures.path("faultsInjected").properties().forEach(fault ->
                 assertThat(fault.getValue().asLong()).as(fault.getKey() + " injected").isPositive());
     }

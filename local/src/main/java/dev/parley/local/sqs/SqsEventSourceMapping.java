@@ -19,8 +19,9 @@ import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
- * Lambda's SQS event source mapping, locally: {@value #POLLERS} pollers, as Lambda starts with (it adds more under a backlog,
- * which one machine has no cores for), each long-polls the queue, invokes the function with up to {@code batchSize}
+ * Lambda's SQS event source mapping, locally: {@value #POLLERS} pollers (Lambda starts with five and adds more under a backlog;
+ * on two cores, five workers storing 32 notifications each at once time the emulated DynamoDB out), each long-polls the queue,
+ * invokes the function with up to {@code batchSize}
  * messages as an {@code SQSEvent}, and deletes the messages the function did not name in its {@code batchItemFailures}
  * (partial batch responses). A failed invocation deletes none. What is not deleted comes back after the queue's visibility
  * timeout, and goes to its dead-letter queue after its receive count: the emulator's redrive, as SQS's.
@@ -33,8 +34,8 @@ public final class SqsEventSourceMapping implements AutoCloseable {
     private final String queueArn;
     private final int batchSize;
     private final AtomicBoolean running = new AtomicBoolean(true);
-    /** How many batches are handled at once: Lambda's first five pollers. */
-    static final int POLLERS = 5;
+    /** How many batches are handled at once. */
+    static final int POLLERS = 2;
 
     private final AtomicInteger inFlight = new AtomicInteger();
     private final List<Thread> pollers = new java.util.ArrayList<>();
