@@ -43,6 +43,8 @@ final class TopicPhases {
     static final int WRITE_SUBSCRIBERS = 5000;
     static final int PUBLISHES = 3;
     static final int WARM_UP_PUBLISHES = 5;
+    /** Publishes whose answer alone is timed, to each kind of topic: enough for a p99 of the answer. */
+    static final int ANSWER_PUBLISHES = 100;
     static final int THREADS = 16;
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -77,8 +79,16 @@ final class TopicPhases {
         List<String> warmUsers = new ArrayList<>(IntStream.rangeClosed(0, (int) TopicAudiences.DEFAULT_READ_ABOVE).mapToObj(i -> "tw" + i).toList());
         warmUsers.addAll(IntStream.range(0, ONLINE).mapToObj(TopicPhases::user).toList());
         subscribe(warm, warmUsers);
+        // Topics whose publishes time the answer alone, of users nobody checks and nobody connects: one over the threshold (on
+        // read) and one of 10 (on write).
+        String answersRead = "bench:answers-read";
+        subscribe(answersRead, IntStream.rangeClosed(0, (int) TopicAudiences.DEFAULT_READ_ABOVE).mapToObj(i -> "ta" + i).toList());
+        String tiny = "bench:answers-write";
+        subscribe(tiny, IntStream.range(0, 10).mapToObj(i -> "ta" + i).toList());
         asleep();
 
+        bench.awaitQuiet();
+        Snapshot beforeConnects = bench.snapshot();
         List<Client> online = new ArrayList<>();
         for (int i = 0; i < ONLINE; i++) {
             Client client = bench.connect(user(i));
@@ -91,9 +101,19 @@ final class TopicPhases {
             };
             online.add(client);
         }
+        bench.awaitQuiet();
+        Map<String, Object> connects = bench.costs(beforeConnects, bench.snapshot(), ONLINE, 0, 0);
         for (int i = 0; i < WARM_UP_PUBLISHES; i++) {
             publish(warm, "warm " + i);
             publish(small, "warm small " + i);
+        }
+        bench.awaitQuiet();
+        // The answer alone, over many publishes.
+        Histogram readAnswers = new ConcurrentHistogram(3);
+        Histogram writeAnswers = new ConcurrentHistogram(3);
+        for (int i = 0; i < ANSWER_PUBLISHES; i++) {
+            readAnswers.recordValue(publish(answersRead, "answer " + i));
+            writeAnswers.recordValue(publish(tiny, "answer " + i));
         }
         bench.awaitQuiet();
 
@@ -106,6 +126,22 @@ final class TopicPhases {
         bench.section.put("topicsRead", read);
         bench.section.put("topicsWrite", write);
         bench.section.put("topicsCounts", counts);
+        bench.section.put("topicsConnects", connects);
+        bench.section.put("topicsAnswerReadMs", MessagingBenchmark.percentiles(readAnswers));
+        bench.section.put("topicsAnswerWriteMs", MessagingBenchmark.percentiles(writeAnswers));
+        bench.markdown.add(String.format("""
+                The publish's answer alone, %d publishes to each kind of topic (to one of %,d subscribers, on read, and to one of 10, \
+                on write; their users not online), ms:%n
+                | | p50 | p95 | p99 | max |
+                |---|---|---|---|---|
+                %s
+                %s
+
+                A connect of a user following 3 topics (its registrations in their live indexes, beside the connection's own \
+                write): %.2f write and %.2f read units, %.2f DynamoDB requests.%n""", ANSWER_PUBLISHES, TopicAudiences.DEFAULT_READ_ABOVE + 1,
+                MessagingBenchmark.row("publish answered (read)", readAnswers), MessagingBenchmark.row("publish answered (write)", writeAnswers),
+                connects.get("writeUnitsPerMessage"), connects.get("readUnitsPerMessage"),
+                ((Number) connects.get("dynamoDbWriteRequestsPerMessage")).doubleValue() + ((Number) connects.get("dynamoDbReadRequestsPerMessage")).doubleValue()));
         bench.markdown.add("## Topics: a publish to " + String.format("%,d", subscribers) + " subscribers, and to " + String.format("%,d", WRITE_SUBSCRIBERS) + "\n");
         bench.markdown.add(String.format("""
                 %,d users subscribed to one topic (%.1f s, 1,000 a call, %d calls at a time), %,d of them to another; %,d of them \
@@ -248,7 +284,8 @@ final class TopicPhases {
                         UserId user = UserId.of(user(i));
                         pulls.pull(user);
                         // Read topic: its measured publishes; write topic: its warm-ups and measured ones; the warm-up topic's too for the online.
-                        long expected = PUBLISHES + (i < WRITE_SUBSCRIBERS ? WARM_UP_PUBLISHES + PUBLISHES : 0) + (i < ONLINE ? WARM_UP_PUBLISHES : 0);
+                        long expected = PUBLISHES + (i < WRITE_SUBSCRIBERS ? WARM_UP_PUBLISHES + PUBLISHES : 0)
+                                + (i < ONLINE ? WARM_UP_PUBLISHES : 0);
                         long unread = inbox.counts(user).unread();
                         if (unread != expected) {
                             wrong.incrementAndGet();

@@ -1,18 +1,29 @@
 package dev.parley.functions.usecase;
 
+import dev.parley.model.Notification;
 import dev.parley.model.NotificationId;
+import dev.parley.model.NotificationState;
+import dev.parley.model.TopicKey;
 import dev.parley.model.UserId;
 import dev.parley.ports.FanOutQueue;
+import dev.parley.ports.LiveConnection;
+import dev.parley.ports.TopicFeeds;
 import dev.parley.ports.Topics;
+import dev.parley.protocol.FrameCodec;
+import dev.parley.protocol.PublishRequest;
+import dev.parley.protocol.ServerFrame;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * A topic publish's fan-out on write, behind the publish's answer, as queued work ({@link FanOutQueue}): a page plans
  * {@value #PAGE} subscribers (one query, with the cursor the page before left) into chunks of {@value #CHUNK}, queued for
  * workers to deliver in parallel, and then queues the page after it; a chunk stores the notification in each subscriber's
- * inbox and sends it to their live devices ({@link Notifications#deliver}). Nothing holds a topic in memory.
+ * inbox and sends it to their live devices ({@link Notifications#deliver}). Nothing holds a topic in memory. A topic over the
+ * threshold is fanned out on read instead ({@link TopicAudiences}): its work here is the live index's pages, posted to.
  * <p>
  * Work may come twice (a queue delivers at least once; a worker may die after doing part of it), and does what it does once:
  * <ul>
@@ -48,13 +59,13 @@ public final class TopicFanOut {
     private final Notifications notifications;
     private final Topics topics;
     private final FanOutQueue queue;
-    private final dev.parley.ports.TopicFeeds feeds;
+    private final TopicFeeds feeds;
     private final Delivery delivery;
-    private final dev.parley.protocol.FrameCodec codec;
-    private final java.time.Clock clock;
+    private final FrameCodec codec;
+    private final Clock clock;
 
-    public TopicFanOut(Notifications notifications, Topics topics, FanOutQueue queue, dev.parley.ports.TopicFeeds feeds, Delivery delivery,
-                       dev.parley.protocol.FrameCodec codec, java.time.Clock clock) {
+    public TopicFanOut(Notifications notifications, Topics topics, FanOutQueue queue, TopicFeeds feeds, Delivery delivery, FrameCodec codec,
+                       Clock clock) {
         this.notifications = notifications;
         this.topics = topics;
         this.queue = queue;
@@ -78,21 +89,19 @@ public final class TopicFanOut {
      * the work comes again: a device may get the frame twice, and keeps one by its id.
      */
     private Outcome post(FanOutQueue.Live live) {
-        dev.parley.model.TopicKey topic = live.request().topic().orElseThrow();
-        dev.parley.ports.TopicFeeds.Listeners page = feeds.listeners(topic, live.after(), LIVE_PAGE, clock.millis());
-        List<dev.parley.ports.LiveConnection> targets = page.listeners().stream()
+        TopicKey topic = live.request().topic().orElseThrow();
+        TopicFeeds.Listeners page = feeds.listeners(topic, live.after(), LIVE_PAGE, clock.millis());
+        List<LiveConnection> targets = page.listeners().stream()
                 .filter(listener -> !listener.muted() && !live.request().actor().equals(Optional.of(listener.user())))
-                .map(listener -> new dev.parley.ports.LiveConnection(listener.connection(), listener.user(), listener.device(), clock.instant())).toList();
-        dev.parley.protocol.PublishRequest request = live.request();
-        dev.parley.model.Notification notification = new dev.parley.model.Notification(live.notification(), request.category(), request.content(),
-                request.groupKey(), 1, request.actor().map(List::of).orElse(List.of()), live.notification().epochMillis(),
-                dev.parley.model.NotificationState.UNSEEN, Optional.of(topic));
-        Delivery.Posted posted = delivery.post(targets, codec.encode(new dev.parley.protocol.ServerFrame.NotificationReceive(notification)));
+                .map(listener -> new LiveConnection(listener.connection(), listener.user(), listener.device(), clock.instant())).toList();
+        PublishRequest request = live.request();
+        Notification notification = new Notification(live.notification(), request.category(), request.content(), request.groupKey(), 1,
+                request.actor().map(List::of).orElse(List.of()), live.notification().epochMillis(), NotificationState.UNSEEN, Optional.of(topic));
+        Delivery.Posted posted = delivery.post(targets, codec.encode(new ServerFrame.NotificationReceive(notification)));
         posted.goneConnections().forEach(gone -> feeds.stopListening(gone.connectionId(), List.of(topic)));
         page.next().ifPresent(next -> queue.enqueue(List.of(new FanOutQueue.Live(live.notification(), live.request(), Optional.of(next)))));
         return Outcome.POSTED;
     }
-
 
     private Outcome plan(FanOutQueue.Page page) {
         NotificationId id = page.notification();
@@ -113,7 +122,7 @@ public final class TopicFanOut {
         for (int from = 0; from < users.size(); from += CHUNK) {
             List<UserId> chunk = users.subList(from, Math.min(users.size(), from + CHUNK));
             chunks.add(new FanOutQueue.Chunk(id, page.request(), chunk, subscribers.muted().stream().filter(chunk::contains)
-                    .collect(java.util.stream.Collectors.toSet())));
+                    .collect(Collectors.toSet())));
         }
         queue.enqueue(chunks);
         if (!topics.advanceFanOut(id, page.after(), subscribers.next())) {
