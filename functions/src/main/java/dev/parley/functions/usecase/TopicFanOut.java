@@ -137,9 +137,9 @@ public final class TopicFanOut {
         topics.continuedFanOut(page.notification(), after);
     }
 
+    /** A chunk's subscribers, the actor left out when its page planned it. */
     private Outcome deliver(FanOutQueue.Chunk chunk) {
-        List<UserId> users = chunk.users().stream().filter(user -> !chunk.request().actor().equals(Optional.of(user))).toList();
-        notifications.deliver(chunk.notification(), chunk.request(), users, chunk.muted());
+        notifications.deliver(chunk.notification(), chunk.request(), chunk.users(), chunk.muted());
         return Outcome.DELIVERED;
     }
 }

@@ -45,5 +45,20 @@ class PublishSettingsTest {
         assertThatThrownBy(() -> PublishSettings.parse("{\"likes\":{}}", "{\"" + ROLE + "\":{\"categories\":[],\"per_second\":0}}"))
                 .hasMessageContaining(PublishSettings.PUBLISHERS).hasMessageContaining("perSecond");
         assertThatThrownBy(() -> PublishSettings.parse("{\"likes\":{}}", "not json")).hasMessageContaining(PublishSettings.PUBLISHERS);
+        assertThatThrownBy(() -> PublishSettings.parse("{\"likes\":{}}", "{\"" + ROLE + "\":{\"categories\":[],\"topics\":\"match:*\"}}"))
+                .hasMessageContaining(PublishSettings.PUBLISHERS).hasMessageContaining("topics");
+        assertThatThrownBy(() -> PublishSettings.parse("{\"likes\":{}}", "{\"" + ROLE + "\":{\"categories\":[],\"topics\":[\"a/b*\"]}}"))
+                .hasMessageContaining(PublishSettings.PUBLISHERS).hasMessageContaining("topics");
+    }
+
+    @Test
+    void aPublishersTopicGrantsNameKeysPrefixesOrEveryTopic() {
+        var publisher = PublishSettings.parse("{\"likes\":{}}", "{\"" + ROLE + "\":{\"categories\":[\"likes\"],\"topics\":[\"match:*\",\"news\"]}}")
+                .publisher(ROLE).orElseThrow();
+        assertThat(publisher.topics().allows(dev.parley.model.TopicKey.of("match:final"))).isTrue();
+        assertThat(publisher.topics().allows(dev.parley.model.TopicKey.of("news"))).isTrue();
+        assertThat(publisher.topics().allows(dev.parley.model.TopicKey.of("news:2"))).as("a key, not a prefix").isFalse();
+        assertThat(PublishSettings.parse("{\"likes\":{}}", "{\"" + ROLE + "\":[\"likes\"]}").publisher(ROLE).orElseThrow().topics()
+                .allows(dev.parley.model.TopicKey.of("news"))).as("no topics named: none").isFalse();
     }
 }
