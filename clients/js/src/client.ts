@@ -1,0 +1,861 @@
+import { ParleyError } from "./errors.js";
+import { LIMITS } from "./frames.generated.js";
+import type {
+  ClientFrame, Content, Conversation, ConversationId, ConversationPage, ErrorFrame, HistoryBatch, HistoryRequest, InboxFilter,
+  InboxMark, InboxPage, LastSeenVisibility, Message, MessageAck, MessageSend, Notification, Presence, PresenceBatch,
+  PushPlatform, ReceiptUpdate, ServerFrame, SettingsUpdated, TopicKey, TopicMuted, ConversationMuted, TypingState, TypingUpdate,
+  UserId, DeviceRegistered, InboxCounts,
+} from "./frames.generated.js";
+import { Timelines } from "./ordering.js";
+import { Outbox } from "./outbox.js";
+import { decodeClientFrame, decodeServerFrame } from "./schema-check.js";
+import { MemoryClientStore } from "./store.js";
+import type { ClientStore, PendingSend } from "./store.js";
+import { isGatewayRefusal, platformWebSocket } from "./transport.js";
+import type { WebSocketFactory, WebSocketLike } from "./transport.js";
+
+/** Where the client's connection stands. */
+export type ConnectionState =
+  /** Opening the WebSocket. */
+  | "connecting"
+  /** Connected, catching up on what it missed (sync.request until sync.done). */
+  | "syncing"
+  /** Caught up: live messages flow, sends go out. */
+  | "online"
+  /** Lost or refused; a reconnect is scheduled with backoff. */
+  | "offline"
+  /** close() was called. */
+  | "closed";
+
+/** What the client tells the app, by event name. */
+export interface ParleyEvents {
+  /** A message, per conversation in seq order, each once, with no gap; the app's own too, once acknowledged. Voids are skipped. */
+  message: Message;
+  /** A send the app made is stored: its seq is known (also for sends made before a reload). */
+  sent: MessageAck;
+  /** A send the server refused for good (not retried): the error names the field or the rule. */
+  sendFailed: { send: PendingSend; error: ErrorFrame };
+  receipt: ReceiptUpdate;
+  typing: TypingUpdate;
+  presence: Presence;
+  /** A notification from the user's inbox, live (the client acknowledges it to the server). */
+  notification: Notification;
+  /** The user's inbox counts changed (a mark on another device, say). */
+  inboxCounts: { unread_count: number; unseen_count: number };
+  /** A conversation the user is in was created or changed. */
+  conversation: Conversation;
+  state: ConnectionState;
+  /** An error frame that answers no request of the client's, or a frame from the server the client could not read. */
+  error: ErrorFrame;
+  /** This device's one-time keys ran low: upload more. */
+  keysLow: { pre_key_count: number; pq_pre_key_count: number };
+  /** A contact's identity key changed (a reinstall). */
+  identityChanged: UserId;
+}
+
+export type ParleyEventName = keyof ParleyEvents;
+
+/** A send the app queued: its id, when it is safely queued (in the store), and its acknowledgement. */
+export interface OutgoingMessage {
+  id: string;
+  /** Resolves once the send is in the store: from then on a reload or restart sends it (once). */
+  queued: Promise<void>;
+  /** Resolves with the server's ack (the message's seq); rejects with a ParleyError when refused for good. */
+  acknowledged: Promise<MessageAck>;
+}
+
+export interface ParleyClientOptions {
+  /** The WebSocket URL (the stack's WebSocketUrl output, or the local cloud's). */
+  url: string;
+  /** The user and device the app's tokens are for. */
+  user: UserId;
+  device: string;
+  /** A fresh token; asked again before every connect, so an expired one is replaced. */
+  token: () => string | Promise<string>;
+  /** How to open a WebSocket; the platform's by default (Node 20: nodeWebSocket() from '@parley/client/node'). */
+  webSocket?: WebSocketFactory;
+  /** What survives a reload; in memory unless given (IndexedDbClientStore in a browser, FileClientStore in Node). */
+  store?: ClientStore;
+  /** The reconnect delay: from min, doubling per failed attempt up to max, each drawn from its upper half. */
+  backoff?: { minMs: number; maxMs: number };
+  /** How long a gap in a conversation may stay open before the client asks for the history that fills it. */
+  gapTimeoutMs?: number;
+  /** How long a quiet connection waits before a ping (which also renews the server's lease on it). */
+  pingIntervalMs?: number;
+  /** How long a send waits for its ack on a live connection before it goes again (same id). */
+  ackTimeoutMs?: number;
+  /** How long a request waits for its answer. */
+  requestTimeoutMs?: number;
+  /** How long opening the WebSocket may take before it is given up and tried again. */
+  connectTimeoutMs?: number;
+}
+
+interface Waiter {
+  resolve(frame: ServerFrame): void;
+  reject(error: Error): void;
+}
+
+type AnswerOf<T extends ServerFrame["type"]> = Extract<ServerFrame, { type: T }>;
+
+/** Resends after gateway refusals wait from 250 ms, doubling per round with no ack between, up to 8 s. */
+const GATEWAY_RESEND = { minMs: 250, maxMs: 8000 };
+/** How long a sync may go unanswered before it is asked again. */
+const SYNC_RETRY_MS = 10_000;
+/** The longest presence subscription the server grants; the client renews at four fifths of it. */
+const PRESENCE_TTL_SECONDS = LIMITS.max_presence_ttl_seconds;
+const TICK_MS = 200;
+
+/** Where a delay of a growing series is drawn: from the upper half of min doubled attempt times, at most max. */
+export function jitteredDelay(minMs: number, maxMs: number, attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(maxMs, minMs * 2 ** Math.min(attempt, 20));
+  return Math.floor(ceiling / 2 + random() * (ceiling / 2 + 1));
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * A Parley app's connection, kept up for it: it connects with a token from the app's callback (asked again on every
+ * reconnect), reconnects with jittered exponential backoff, and after each connect resumes with sync.request until sync.done.
+ * Messages reach the app per conversation in seq order, once each, with no gap; a gap open past the timeout is filled with
+ * history.request. Sends wait in a queue kept in the app's store and go out one conversation's at a time in order, each
+ * resent with the same id across reconnects and reloads until acknowledged, so each is stored once. message.delivered is
+ * sent for what reached the app; message.read when the app says. The same guarantees as the Java client (docs/client-js.md).
+ */
+export class ParleyClient {
+  readonly user: UserId;
+  readonly device: string;
+  private readonly url: string;
+  private readonly tokens: () => string | Promise<string>;
+  private readonly openSocket: WebSocketFactory;
+  private readonly store: ClientStore;
+  private readonly backoff: { minMs: number; maxMs: number };
+  private readonly gapTimeoutMs: number;
+  private readonly pingIntervalMs: number;
+  private readonly ackTimeoutMs: number;
+  private readonly requestTimeoutMs: number;
+  private readonly connectTimeoutMs: number;
+
+  private readonly listeners = new Map<ParleyEventName, Set<(value: never) => void>>();
+  private currentState: ConnectionState = "offline";
+  private timelines: Timelines | undefined;
+  private outbox: Outbox | undefined;
+  private loaded: Promise<void> | undefined;
+  /** Store writes, one after another in the order made: a send is never removed before it was added. */
+  private storeWrites: Promise<void> = Promise.resolve();
+  private readonly ackWaiters = new Map<string, { resolve(ack: MessageAck): void; reject(error: Error): void }>();
+
+  private socket: WebSocketLike | undefined;
+  /** Which connection the socket's events are about: a late event of an old one is dropped. */
+  private connectionNumber = 0;
+  private failedAttempts = 0;
+  private gatewayRefusals = 0;
+  private lastFrameAt = 0;
+  private lastPingAt = 0;
+  private syncAskedAt = 0;
+  private syncRetryFor = -1;
+  private ticker: ReturnType<typeof setInterval> | undefined;
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+
+  private readonly answers = new Map<string, Waiter[]>();
+  private readonly inTurn = new Map<string, Promise<void>>();
+  private readonly creating = new Map<string, Waiter>();
+  /** Who waits for each conversation's history pages, in the order asked: an app's request, or (undefined) a gap being filled. */
+  private readonly historyWaiting = new Map<ConversationId, (Waiter | undefined)[]>();
+  /** The conversations of the history requests in flight, in the order sent: a refused one is the oldest. */
+  private readonly historyOrder: ConversationId[] = [];
+  private readonly deliveredSent = new Map<ConversationId, number>();
+  private readonly readToSend = new Map<ConversationId, number>();
+  /** The users whose presence the app follows; renewed before the server's subscription runs out, and after reconnects. */
+  private readonly watched = new Set<UserId>();
+  private presenceRenewedAt = 0;
+
+  constructor(options: ParleyClientOptions) {
+    for (const field of ["url", "user", "device"] as const) {
+      if (typeof options[field] !== "string" || options[field].length === 0) {
+        throw new TypeError(`options.${field} must be a non-empty string`);
+      }
+    }
+    if (typeof options.token !== "function") throw new TypeError("options.token must be a function that returns a token");
+    this.url = options.url;
+    this.user = options.user;
+    this.device = options.device;
+    this.tokens = options.token;
+    this.openSocket = options.webSocket ?? platformWebSocket();
+    this.store = options.store ?? new MemoryClientStore();
+    this.backoff = options.backoff ?? { minMs: 250, maxMs: 30_000 };
+    if (!(this.backoff.minMs > 0 && this.backoff.maxMs >= this.backoff.minMs)) {
+      throw new RangeError(`backoff must have 0 < minMs <= maxMs, was ${this.backoff.minMs} and ${this.backoff.maxMs}`);
+    }
+    this.gapTimeoutMs = options.gapTimeoutMs ?? 2000;
+    this.pingIntervalMs = options.pingIntervalMs ?? 240_000;
+    this.ackTimeoutMs = options.ackTimeoutMs ?? 10_000;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 15_000;
+  }
+
+  /** The connection's state now. */
+  get state(): ConnectionState {
+    return this.currentState;
+  }
+
+  /** Sends queued and not yet acknowledged. */
+  get pendingCount(): number {
+    return this.outbox?.size ?? 0;
+  }
+
+  /** Listens to an event; returns what stops listening. A listener that throws does not stop the client. */
+  on<E extends ParleyEventName>(event: E, listener: (value: ParleyEvents[E]) => void): () => void {
+    const set = this.listeners.get(event) ?? new Set();
+    set.add(listener as (value: never) => void);
+    this.listeners.set(event, set);
+    return () => set.delete(listener as (value: never) => void);
+  }
+
+  /** Loads the store (the sends an earlier run left go out again) and connects; stays connected until close(). */
+  start(): Promise<void> {
+    if (this.loaded === undefined) {
+      this.loaded = this.store.load().then((stored) => {
+        this.timelines = new Timelines(stored.heldUpTo, this.gapTimeoutMs);
+        this.outbox = new Outbox(stored.pendingSends);
+        if (this.currentState === "closed") return;
+        this.ticker = setInterval(() => this.tick(), TICK_MS);
+        unref(this.ticker);
+        void this.connect();
+      });
+    }
+    return this.loaded;
+  }
+
+  /**
+   * Queues a message: it is stored on the server once, whatever reconnects or reloads happen before its ack, and after the
+   * ones the app sent before it in the same conversation. A send the server would refuse (a field out of bounds, a frame over
+   * 128 KB) is refused here, its promises rejected with a ParleyError naming why, and nothing is queued.
+   */
+  send(conversationId: ConversationId, content: Content): OutgoingMessage {
+    const id = crypto.randomUUID();
+    const frame: MessageSend = { type: "message.send", id, conversation_id: conversationId, content, timestamp: Date.now() };
+    const text = JSON.stringify(frame);
+    const refused = this.refusal(text, id);
+    if (refused !== undefined) {
+      return { id, queued: handled(Promise.reject(refused)), acknowledged: handled(Promise.reject(refused)) };
+    }
+    const acknowledged = handled(new Promise<MessageAck>((resolve, reject) => this.ackWaiters.set(id, { resolve, reject })));
+    const pending: PendingSend = { id, conversation_id: conversationId, frame: text };
+    const queued = handled(this.started().then(() => this.writeStore(() => this.store.addPendingSend(pending))).then(() => {
+      if (this.currentState === "closed") throw new Error("the client was closed before the send was queued");
+      this.outbox?.add(pending);
+      this.transmitReady();
+    }));
+    queued.catch((error: Error) => this.ackWaiters.get(id)?.reject(error));
+    return { id, queued, acknowledged };
+  }
+
+  /** Why the server would refuse this message.send at once, if it would: checked here so that no queue holds it. */
+  private refusal(text: string, id: string): ParleyError | undefined {
+    const size = utf8.encode(text).length;
+    if (size > LIMITS.max_frame_bytes) {
+      return ParleyError.of("too_large", `the message.send frame is ${size} bytes; a frame may be at most ${LIMITS.max_frame_bytes}`, id);
+    }
+    const decoded = decodeClientFrame(text);
+    if (!decoded.ok) return ParleyError.of("bad_request", decoded.reason, id);
+    if (JSON.parse(text).content.type === "void") return ParleyError.of("bad_request", "content.type: void is written by the server only", id);
+    return undefined;
+  }
+
+  /** The user has seen the conversation up to seq: its senders get a read receipt (sent when online). */
+  markRead(conversationId: ConversationId, seq: number): void {
+    this.readToSend.set(conversationId, Math.max(seq, this.readToSend.get(conversationId) ?? 0));
+    this.flushReads();
+  }
+
+  /** The user is typing ("start", as often as keystrokes come: the server coalesces) or stopped. */
+  typing(conversationId: ConversationId, state: TypingState): void {
+    if (this.currentState === "online") this.sendFrame({ type: "typing", conversation_id: conversationId, state });
+  }
+
+  /** The direct conversation with another user: created, or the existing one. */
+  createDirect(other: UserId): Promise<Conversation> {
+    return this.create({ type: "conversation.create", id: crypto.randomUUID(), kind: "direct", members: [other] });
+  }
+
+  createGroup(name: string, members: UserId[]): Promise<Conversation> {
+    return this.create({ type: "conversation.create", id: crypto.randomUUID(), kind: "group", members, name });
+  }
+
+  /** Adds members to a group (admins only); answered by the conversation as it now is. */
+  async addMembers(conversationId: ConversationId, members: UserId[]): Promise<Conversation> {
+    const updated = await this.request({ type: "conversation.members.add", conversation_id: conversationId, members }, "conversation.updated");
+    return updated.conversation;
+  }
+
+  async removeMembers(conversationId: ConversationId, members: UserId[]): Promise<Conversation> {
+    const updated = await this.request({ type: "conversation.members.remove", conversation_id: conversationId, members }, "conversation.updated");
+    return updated.conversation;
+  }
+
+  /** A page of the user's conversations with their unread counts (cursor: the previous page's next_cursor). */
+  conversations(cursor?: string): Promise<ConversationPage> {
+    return this.request(cursor === undefined ? { type: "conversation.list" } : { type: "conversation.list", cursor }, "conversation.page");
+  }
+
+  /** Older messages of a conversation, newest first (for scrolling back: they are not emitted as message events). */
+  history(conversationId: ConversationId, options: { beforeSeq?: number; limit?: number } = {}): Promise<HistoryBatch> {
+    const request: HistoryRequest = { type: "history.request", conversation_id: conversationId, limit: options.limit ?? 50 };
+    if (options.beforeSeq !== undefined) request.before_seq = options.beforeSeq;
+    return new Promise((resolve, reject) => {
+      if (this.currentState !== "online") {
+        reject(new Error(`not connected (${this.currentState})`));
+        return;
+      }
+      this.requestHistory(request, { resolve: (frame) => resolve(frame as HistoryBatch), reject });
+    });
+  }
+
+  /**
+   * These users' presence now, then each change as a presence event, for as long as the app wants: the subscription is
+   * renewed before it runs out and after every reconnect, until unsubscribePresence.
+   */
+  async subscribePresence(users: UserId[]): Promise<PresenceBatch> {
+    users.forEach((user) => this.watched.add(user));
+    try {
+      return await this.request({ type: "presence.subscribe", user_ids: users, ttl_seconds: PRESENCE_TTL_SECONDS }, "presence.batch");
+    } finally {
+      this.presenceRenewedAt = Date.now();
+    }
+  }
+
+  /** No more presence changes of these users (the server's subscription runs out by itself within five minutes). */
+  unsubscribePresence(users: UserId[]): void {
+    users.forEach((user) => this.watched.delete(user));
+  }
+
+  /** A page of the user's notification inbox, newest first, with its counts. */
+  inbox(options: { filter?: InboxFilter; cursor?: string; limit?: number } = {}): Promise<InboxPage> {
+    return this.request({ type: "inbox.list", filter: options.filter ?? "all", limit: options.limit ?? 50,
+      ...(options.cursor === undefined ? {} : { cursor: options.cursor }) }, "inbox.page");
+  }
+
+  /** Marks notifications (by id, or every one up to an id) seen, read, unread or archived; answered by the new counts. */
+  markInbox(target: { ids: string[] } | { upTo: string }, state: InboxMark): Promise<InboxCounts> {
+    const frame: ClientFrame = "ids" in target
+      ? { type: "inbox.mark", ids: target.ids, state }
+      : { type: "inbox.mark", up_to: target.upTo, state };
+    return this.request(frame, "inbox.counts");
+  }
+
+  /** Mutes a followed topic (its notifications arrive read: no count, no push, nothing live) or unmutes it. */
+  muteTopic(topic: TopicKey, muted: boolean): Promise<TopicMuted> {
+    return this.request({ type: "topic.mute", topic, muted }, "topic.muted");
+  }
+
+  /** No push for the conversation until the epoch ms given; null unmutes. */
+  muteConversation(conversationId: ConversationId, until: number | null): Promise<ConversationMuted> {
+    return this.request({ type: "conversation.mute", conversation_id: conversationId, until }, "conversation.muted");
+  }
+
+  /** The user's own settings: who sees their last seen, which notification categories push. */
+  updateSettings(settings: { last_seen_visibility?: LastSeenVisibility; notification_push?: Record<string, boolean> }): Promise<SettingsUpdated> {
+    return this.request({ type: "settings.update", ...settings }, "settings.updated");
+  }
+
+  /** Registers this device's push token (FCM or APNs). */
+  registerDevice(platform: PushPlatform, token: string): Promise<DeviceRegistered> {
+    return this.request({ type: "device.register", platform, token }, "device.registered");
+  }
+
+  /** Closes the connection for good; the queue stays in the store, and a client started on it sends it. */
+  close(): void {
+    if (this.currentState === "closed") return;
+    this.setState("closed");
+    if (this.ticker !== undefined) clearInterval(this.ticker);
+    this.timers.forEach((timer) => clearTimeout(timer));
+    this.timers.clear();
+    this.socket?.close(1000, "closed by the app");
+    this.socket = undefined;
+    this.failWaiting("the client was closed");
+    const closed = new Error("the client was closed before the ack");
+    this.ackWaiters.forEach((waiter) => waiter.reject(closed));
+    this.ackWaiters.clear();
+  }
+
+  // The connection's life.
+
+  private async connect(): Promise<void> {
+    if (this.currentState === "closed") return;
+    this.setState("connecting");
+    const number = ++this.connectionNumber;
+    let token: string;
+    try {
+      token = await this.tokens();
+      if (typeof token !== "string" || token.length === 0) throw new Error("the token callback gave no token");
+    } catch (error) {
+      this.disconnected(number, `no token: ${(error as Error).message}`);
+      return;
+    }
+    // The app may have closed the client while the token was fetched.
+    if (number !== this.connectionNumber || this.state === "closed") return;
+    let socket: WebSocketLike;
+    try {
+      socket = this.openSocket(`${this.url}${this.url.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}`);
+    } catch (error) {
+      this.disconnected(number, `could not connect: ${(error as Error).message}`);
+      return;
+    }
+    const opening = this.later(() => {
+      if (number === this.connectionNumber && this.socket !== socket) {
+        socket.close();
+        this.disconnected(number, `not open after ${this.connectTimeoutMs} ms`);
+      }
+    }, this.connectTimeoutMs);
+    socket.onopen = () => {
+      this.cancel(opening);
+      if (number !== this.connectionNumber || this.currentState === "closed") {
+        socket.close();
+        return;
+      }
+      this.socket = socket;
+      this.lastFrameAt = Date.now();
+      this.lastPingAt = Date.now();
+      this.setState("syncing");
+      this.sync();
+    };
+    socket.onmessage = (event) => {
+      if (number === this.connectionNumber) this.received(typeof event.data === "string" ? event.data : String(event.data));
+    };
+    socket.onclose = (event) => {
+      this.cancel(opening);
+      this.disconnected(number, `closed (${event.code}${event.reason ? `: ${event.reason}` : ""})`);
+    };
+    socket.onerror = () => {
+      // A close event follows; the reconnect is scheduled there.
+    };
+  }
+
+  private disconnected(number: number, why: string): void {
+    if (number !== this.connectionNumber || this.currentState === "closed") return;
+    this.socket = undefined;
+    this.connectionNumber++;
+    this.outbox?.connectionLost();
+    this.failWaiting(`disconnected: ${why}`);
+    this.setState("offline");
+    this.later(() => void this.connect(), jitteredDelay(this.backoff.minMs, this.backoff.maxMs, this.failedAttempts++));
+  }
+
+  /** The requests waiting for an answer fail: the connection that would carry it is gone. Sends stay queued. */
+  private failWaiting(why: string): void {
+    const gone = new Error(why);
+    this.answers.forEach((waiting) => waiting.forEach((waiter) => waiter.reject(gone)));
+    this.answers.clear();
+    this.creating.forEach((waiter) => waiter.reject(gone));
+    this.creating.clear();
+    this.historyWaiting.forEach((waiting) => waiting.forEach((waiter) => waiter?.reject(gone)));
+    this.historyWaiting.clear();
+    this.historyOrder.length = 0;
+  }
+
+  private sync(): void {
+    if (this.timelines === undefined) return;
+    this.timelines.syncStarted();
+    this.syncAskedAt = Date.now();
+    this.sendFrame({ type: "sync.request", state: this.timelines.state(), limit: LIMITS.max_page });
+  }
+
+  /** Every 200 ms: a sync unanswered, gaps to fill, presence to renew, sends whose ack is overdue, a ping when quiet. */
+  private tick(): void {
+    if (this.socket === undefined || this.timelines === undefined || this.outbox === undefined) return;
+    const now = Date.now();
+    if (this.currentState === "syncing" && now - this.syncAskedAt > SYNC_RETRY_MS) this.sync();
+    if (this.currentState === "online") {
+      this.timelines.gapsToFill(now).forEach((request) => this.requestHistory(request, undefined));
+      if (this.watched.size > 0 && now - this.presenceRenewedAt > PRESENCE_TTL_SECONDS * 800) this.renewPresence();
+      this.outbox.due(now - this.ackTimeoutMs, now).forEach((send) => this.transmit(send));
+    }
+    if (now - this.lastFrameAt > this.pingIntervalMs * 2) {
+      // No answer even to the ping: the connection is dead without having said so.
+      const dead = this.socket;
+      this.disconnected(this.connectionNumber, `no answer for ${now - this.lastFrameAt} ms`);
+      dead.close();
+    } else if (now - this.lastPingAt > this.pingIntervalMs) {
+      this.lastPingAt = now;
+      this.sendFrame({ type: "ping" });
+    }
+  }
+
+  // Frames in.
+
+  private received(text: string): void {
+    this.lastFrameAt = Date.now();
+    const decoded = decodeServerFrame(text);
+    if (!decoded.ok) {
+      if (isGatewayRefusal(text)) {
+        this.gatewayRefused();
+      } else {
+        this.emit("error", { type: "error", code: "internal", message: `the client could not read a frame: ${decoded.reason}`, ref: null });
+      }
+      return;
+    }
+    const frame = decoded.frame;
+    const timelines = this.timelines as Timelines;
+    switch (frame.type) {
+      case "message.receive": {
+        const { type: _type, ...message } = frame;
+        this.release(timelines.offer(message, Date.now()));
+        break;
+      }
+      case "sync.batch":
+        this.release(timelines.synced(frame, Date.now()));
+        break;
+      case "sync.done":
+        this.synced();
+        break;
+      case "history.batch": {
+        this.release(timelines.history(frame, Date.now()));
+        const index = this.historyOrder.indexOf(frame.conversation_id);
+        if (index >= 0) this.historyOrder.splice(index, 1);
+        this.historyWaiting.get(frame.conversation_id)?.shift()?.resolve(frame);
+        break;
+      }
+      case "message.ack":
+        this.acknowledged(frame);
+        break;
+      case "error":
+        this.refused(frame);
+        break;
+      case "receipt.update":
+        this.emit("receipt", frame);
+        break;
+      case "typing.update":
+        this.emit("typing", frame);
+        break;
+      case "presence.update": {
+        const { type: _type, ...presence } = frame;
+        this.emit("presence", presence);
+        break;
+      }
+      case "presence.batch":
+        frame.users.forEach((presence) => this.emit("presence", presence));
+        this.answer(frame);
+        break;
+      case "notification.receive": {
+        const { type: _type, ...notification } = frame;
+        this.emit("notification", notification);
+        this.sendFrame({ type: "notification.ack", ids: [notification.notification_id] });
+        break;
+      }
+      case "inbox.counts":
+        this.emit("inboxCounts", { unread_count: frame.unread_count, unseen_count: frame.unseen_count });
+        this.answer(frame);
+        break;
+      case "conversation.created":
+        this.emit("conversation", frame.conversation);
+        this.creating.get(frame.id)?.resolve(frame);
+        this.creating.delete(frame.id);
+        this.sync();
+        break;
+      case "conversation.updated":
+        this.emit("conversation", frame.conversation);
+        if (frame.conversation.members.includes(this.user)) {
+          this.sync();
+        } else {
+          timelines.left(frame.conversation.conversation_id);
+        }
+        this.answer(frame);
+        break;
+      case "keys.low":
+        this.emit("keysLow", { pre_key_count: frame.pre_key_count, pq_pre_key_count: frame.pq_pre_key_count });
+        break;
+      case "identity.changed":
+        this.emit("identityChanged", frame.user_id);
+        break;
+      default:
+        this.answer(frame);
+    }
+  }
+
+  /** Caught up: the queue goes out, and what the app read while offline is told. */
+  private synced(): void {
+    this.timelines?.syncDone();
+    if (this.currentState !== "syncing") return;
+    this.failedAttempts = 0;
+    this.gatewayRefusals = 0;
+    this.setState("online");
+    this.flushReads();
+    this.transmitReady();
+    if (this.watched.size > 0) this.renewPresence();
+    if (this.timelines?.needsSync) this.sync();
+  }
+
+  private release(ready: Message[]): void {
+    const upTo = new Map<ConversationId, number>();
+    for (const message of ready) {
+      upTo.set(message.conversation_id, Math.max(message.seq, upTo.get(message.conversation_id) ?? 0));
+      if (message.content.type !== "void") this.emit("message", message);
+    }
+    // Kept after the app has the messages: a reload between the two hands them to the app again, never loses them.
+    upTo.forEach((seq, conversation) => {
+      void this.writeStore(() => this.store.setHeldUpTo(conversation, seq));
+      if (seq > (this.deliveredSent.get(conversation) ?? 0)) {
+        this.deliveredSent.set(conversation, seq);
+        this.sendFrame({ type: "message.delivered", conversation_id: conversation, seq });
+      }
+    });
+    if (this.timelines?.needsSync && this.currentState === "online") this.sync();
+  }
+
+  private acknowledged(ack: MessageAck): void {
+    this.gatewayRefusals = 0;
+    const send = this.outbox?.acknowledged(ack);
+    if (send !== undefined) {
+      void this.writeStore(() => this.store.removePendingSend(send.id));
+      this.ackWaiters.get(ack.id)?.resolve(ack);
+      this.ackWaiters.delete(ack.id);
+      this.emit("sent", ack);
+      const content = (JSON.parse(send.frame) as MessageSend).content;
+      this.release((this.timelines as Timelines).offer({
+        id: ack.id, conversation_id: ack.conversation_id, seq: ack.seq, sender_id: this.user, sender_device: this.device, content,
+        server_timestamp: ack.server_timestamp,
+      }, Date.now()));
+    }
+    this.transmitReady();
+  }
+
+  /** An error answers a send (its id), a conversation's creation (its id), or a request (its type). */
+  private refused(error: ErrorFrame): void {
+    const ref = error.ref ?? "";
+    const send = this.outbox?.find(ref);
+    if (send !== undefined) {
+      if (retryable(error)) {
+        const wait = error.retry_after_ms ?? (error.code === "conflict" ? 500 : 1000);
+        this.outbox?.retryAt(send.id, Date.now() + wait);
+        this.later(() => this.tick(), wait);
+      } else {
+        this.outbox?.remove(send.id);
+        void this.writeStore(() => this.store.removePendingSend(send.id));
+        this.ackWaiters.get(send.id)?.reject(new ParleyError(error));
+        this.ackWaiters.delete(send.id);
+        this.emit("sendFailed", { send, error });
+        this.transmitReady();
+      }
+      return;
+    }
+    const creation = this.creating.get(ref);
+    if (creation !== undefined) {
+      this.creating.delete(ref);
+      creation.reject(new ParleyError(error));
+      return;
+    }
+    if (ref === "sync.request") {
+      // Busy or failing: asked again after the wait; until it is done the client stays syncing.
+      this.later(() => {
+        if (this.currentState === "syncing" && this.socket !== undefined) this.sync();
+      }, error.retry_after_ms ?? 1000);
+      return;
+    }
+    if (ref === "history.request") {
+      // The oldest history request in flight was refused (a conversation the user left, say).
+      const oldest = this.historyOrder.shift();
+      const asker = oldest === undefined ? undefined : this.historyWaiting.get(oldest)?.shift();
+      if (asker !== undefined) asker.reject(new ParleyError(error));
+      else this.emit("error", error);
+      return;
+    }
+    const waiter = this.answers.get(ref)?.shift();
+    if (waiter !== undefined) {
+      this.forget(waiter);
+      waiter.reject(new ParleyError(error));
+      return;
+    }
+    this.emit("error", error);
+  }
+
+  // Frames out.
+
+  private transmitReady(): void {
+    if (this.currentState === "online") this.outbox?.ready().forEach((send) => this.transmit(send));
+  }
+
+  /** A send on the wire; a resend says so (attempt), so that the server checks for it before taking a seq. */
+  private transmit(send: PendingSend): void {
+    if (this.socket === undefined || this.outbox === undefined) return;
+    const attempt = this.outbox.transmitted(send.id, Date.now());
+    this.socket.send(attempt === 1 ? send.frame : JSON.stringify({ ...(JSON.parse(send.frame) as MessageSend), attempt }));
+  }
+
+  /**
+   * API Gateway refused a frame before any function saw it, in a frame naming no id of ours: every send on the wire goes
+   * again after a jittered backoff (doubling per round of refusals with no ack between), not after the ack timeout; a sync
+   * in flight is asked again too.
+   */
+  private gatewayRefused(): void {
+    const wait = jitteredDelay(GATEWAY_RESEND.minMs, GATEWAY_RESEND.maxMs, this.gatewayRefusals);
+    const resending = this.outbox?.gatewayRefused(Date.now() + wait) ?? false;
+    const resyncing = this.currentState === "syncing" && this.syncRetryFor !== this.syncAskedAt;
+    const refusedSync = this.syncAskedAt;
+    if (resyncing) this.syncRetryFor = refusedSync;
+    if (resending || resyncing) {
+      this.gatewayRefusals++;
+      this.later(() => {
+        if (resyncing && this.currentState === "syncing" && this.socket !== undefined && this.syncAskedAt === refusedSync) this.sync();
+        this.tick();
+      }, wait);
+    }
+  }
+
+  private requestHistory(request: HistoryRequest, asker: Waiter | undefined): void {
+    const waiting = this.historyWaiting.get(request.conversation_id) ?? [];
+    waiting.push(asker);
+    this.historyWaiting.set(request.conversation_id, waiting);
+    this.historyOrder.push(request.conversation_id);
+    this.sendFrame(request);
+  }
+
+  /** The followed users' subscription again, a hundred to a frame (the server's bound); the answers become presence events. */
+  private renewPresence(): void {
+    this.presenceRenewedAt = Date.now();
+    const users = [...this.watched];
+    for (let from = 0; from < users.length; from += LIMITS.max_presence_users) {
+      this.sendFrame({ type: "presence.subscribe", user_ids: users.slice(from, from + LIMITS.max_presence_users), ttl_seconds: PRESENCE_TTL_SECONDS });
+    }
+  }
+
+  private flushReads(): void {
+    if (this.currentState !== "online") return;
+    this.readToSend.forEach((seq, conversation) => this.sendFrame({ type: "message.read", conversation_id: conversation, seq }));
+    this.readToSend.clear();
+  }
+
+  private sendFrame(frame: ClientFrame): void {
+    this.socket?.send(JSON.stringify(frame));
+  }
+
+  private create(frame: Extract<ClientFrame, { type: "conversation.create" }>): Promise<Conversation> {
+    return new Promise<ServerFrame>((resolve, reject) => {
+      if (this.currentState !== "online") {
+        reject(new Error(`not connected (${this.currentState})`));
+        return;
+      }
+      this.creating.set(frame.id, { resolve, reject });
+      this.sendFrame(frame);
+    }).then((created) => (created as Extract<ServerFrame, { type: "conversation.created" }>).conversation);
+  }
+
+  /**
+   * A request answered by a frame of answerType. The server handles a connection's frames independently, so two answers of
+   * one type may arrive in either order, and neither names its request: requests of one answer type go out one at a time,
+   * each once the one before it is answered (or refused), so that each answer is its request's.
+   */
+  private request<T extends ServerFrame["type"]>(frame: ClientFrame, answerType: T): Promise<AnswerOf<T>> {
+    const before = this.inTurn.get(answerType) ?? Promise.resolve();
+    const answered = before.then(() => new Promise<ServerFrame>((resolve, reject) => {
+      if (this.currentState !== "online") {
+        reject(new Error(`not connected (${this.currentState})`));
+        return;
+      }
+      const waiter: Waiter = {
+        resolve: (reply) => {
+          this.cancel(timeout);
+          resolve(reply);
+        },
+        reject: (error) => {
+          this.cancel(timeout);
+          reject(error);
+        },
+      };
+      this.waitFor(answerType, waiter);
+      // An error names the request's type.
+      this.waitFor(frame.type, waiter);
+      this.sendFrame(frame);
+      // An answer lost on the way (a gateway refusal names no request) must not hold the next ones back.
+      const timeout = this.later(() => {
+        this.forget(waiter);
+        reject(new Error(`${frame.type} was not answered within ${this.requestTimeoutMs} ms`));
+      }, this.requestTimeoutMs);
+    }));
+    this.inTurn.set(answerType, answered.then(() => undefined, () => undefined));
+    return answered as Promise<AnswerOf<T>>;
+  }
+
+  private waitFor(type: string, waiter: Waiter): void {
+    const waiting = this.answers.get(type) ?? [];
+    waiting.push(waiter);
+    this.answers.set(type, waiting);
+  }
+
+  /** A waiter done with: it waited under its answer's type and its request's. */
+  private forget(waiter: Waiter): void {
+    this.answers.forEach((waiting) => {
+      const index = waiting.indexOf(waiter);
+      if (index >= 0) waiting.splice(index, 1);
+    });
+  }
+
+  private answer(frame: ServerFrame): void {
+    const next = this.answers.get(frame.type)?.shift();
+    if (next !== undefined) {
+      this.forget(next);
+      next.resolve(frame);
+    }
+  }
+
+  private started(): Promise<void> {
+    return this.loaded ?? Promise.reject(new Error("start() the client before sending"));
+  }
+
+  /** A store write, after those made before it; a failure is told as an error event and does not stop later writes. */
+  private writeStore(write: () => Promise<void>): Promise<void> {
+    const done = this.storeWrites.then(write);
+    this.storeWrites = done.catch((error: Error) => {
+      this.emit("error", { type: "error", code: "internal", message: `the client's store failed: ${error.message}`, ref: null });
+    });
+    return done;
+  }
+
+  private setState(next: ConnectionState): void {
+    if (this.currentState !== next) {
+      this.currentState = next;
+      this.emit("state", next);
+    }
+  }
+
+  private emit<E extends ParleyEventName>(event: E, value: ParleyEvents[E]): void {
+    for (const listener of this.listeners.get(event) ?? []) {
+      try {
+        (listener as (value: ParleyEvents[E]) => void)(value);
+      } catch (appFailure) {
+        // The app's bug must not stop the client's own work (a reconnect, a batch).
+        console.warn(`a Parley '${event}' listener threw`, appFailure);
+      }
+    }
+  }
+
+  private later(work: () => void, ms: number): ReturnType<typeof setTimeout> {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (this.currentState !== "closed") work();
+    }, ms);
+    unref(timer);
+    this.timers.add(timer);
+    return timer;
+  }
+
+  private cancel(timer: ReturnType<typeof setTimeout>): void {
+    clearTimeout(timer);
+    this.timers.delete(timer);
+  }
+}
+
+/** What the protocol says to retry with the same frame: a limit, a send still being stored, a server failure. */
+function retryable(error: ErrorFrame): boolean {
+  return error.code === "rate_limited" || error.code === "internal" || (error.code === "conflict" && error.message.includes("still in progress"));
+}
+
+/** A promise whose rejection the app may ignore without an unhandled-rejection warning (it still rejects for whoever awaits it). */
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+/** In Node, a timer that does not keep the process alive on its own (the socket does while connected). */
+function unref(timer: unknown): void {
+  (timer as { unref?: () => void }).unref?.();
+}

@@ -1,0 +1,52 @@
+import type { ClientMessageId, ConversationId } from "./frames.generated.js";
+
+/** A send not yet acknowledged: its id, its conversation, and its message.send frame as first encoded (a retry is the same frame). */
+export interface PendingSend {
+  id: ClientMessageId;
+  conversation_id: ConversationId;
+  frame: string;
+}
+
+/** What a store holds when the client starts. */
+export interface StoredState {
+  /** Per conversation, the last seq handed to the app (every seq up to it was, once). */
+  heldUpTo: Record<ConversationId, number>;
+  /** The sends not yet acknowledged, in the order the app made them. */
+  pendingSends: PendingSend[];
+}
+
+/**
+ * What the client keeps across restarts and page reloads, so that it resumes where it was: how far each conversation was
+ * handed to the app, and the sends not yet acknowledged. The client writes through it as things happen and reads it once,
+ * at start. {@link MemoryClientStore} keeps it for the life of the page or process; {@code IndexedDbClientStore}
+ * (`@parley/client/indexeddb`) in the browser's IndexedDB; {@code FileClientStore} (`@parley/client/node`) in a file.
+ */
+export interface ClientStore {
+  load(): Promise<StoredState>;
+  setHeldUpTo(conversation: ConversationId, seq: number): Promise<void>;
+  addPendingSend(send: PendingSend): Promise<void>;
+  removePendingSend(id: ClientMessageId): Promise<void>;
+}
+
+/** A store in memory: what it holds lasts as long as the object (a test, or an app that keeps nothing across reloads). */
+export class MemoryClientStore implements ClientStore {
+  private readonly heldUpTo = new Map<ConversationId, number>();
+  private readonly pending: PendingSend[] = [];
+
+  async load(): Promise<StoredState> {
+    return { heldUpTo: Object.fromEntries(this.heldUpTo), pendingSends: this.pending.map((send) => ({ ...send })) };
+  }
+
+  async setHeldUpTo(conversation: ConversationId, seq: number): Promise<void> {
+    this.heldUpTo.set(conversation, Math.max(seq, this.heldUpTo.get(conversation) ?? 0));
+  }
+
+  async addPendingSend(send: PendingSend): Promise<void> {
+    if (!this.pending.some((held) => held.id === send.id)) this.pending.push({ ...send });
+  }
+
+  async removePendingSend(id: ClientMessageId): Promise<void> {
+    const index = this.pending.findIndex((send) => send.id === id);
+    if (index >= 0) this.pending.splice(index, 1);
+  }
+}

@@ -1,0 +1,347 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { ParleyClient, ParleyError, MemoryClientStore, jitteredDelay } from "../src/index.js";
+import type { ConnectionState, Message, MessageAck, Notification, Presence } from "../src/index.js";
+import { nodeWebSocket } from "../src/node.js";
+import type { WebSocketFactory } from "../src/transport.js";
+import { FakeServer, message, sleep, until } from "./fake-server.js";
+import type { FakeConnection } from "./fake-server.js";
+
+let server: FakeServer;
+let webSocket: WebSocketFactory;
+const clients: ParleyClient[] = [];
+
+before(async () => {
+  server = await FakeServer.start();
+  webSocket = await nodeWebSocket();
+});
+
+after(async () => {
+  clients.forEach((client) => client.close());
+  await server.close();
+});
+
+interface Seen {
+  messages: Message[];
+  states: ConnectionState[];
+  sent: MessageAck[];
+  notifications: Notification[];
+  presence: Presence[];
+}
+
+function client(options: Partial<ConstructorParameters<typeof ParleyClient>[0]> = {}): { client: ParleyClient; seen: Seen } {
+  let tokens = 0;
+  const made = new ParleyClient({
+    url: server.url, user: "ann", device: "laptop", token: () => `token-${++tokens}`, webSocket,
+    backoff: { minMs: 20, maxMs: 100 }, gapTimeoutMs: 150, ackTimeoutMs: 400, ...options,
+  });
+  const seen: Seen = { messages: [], states: [], sent: [], notifications: [], presence: [] };
+  made.on("message", (m) => seen.messages.push(m));
+  made.on("state", (s) => seen.states.push(s));
+  made.on("sent", (a) => seen.sent.push(a));
+  made.on("notification", (n) => seen.notifications.push(n));
+  made.on("presence", (p) => seen.presence.push(p));
+  clients.push(made);
+  return { client: made, seen };
+}
+
+/** A client started and online on a fresh connection. */
+async function online(options: Partial<ConstructorParameters<typeof ParleyClient>[0]> = {}, ...conversations: string[]): Promise<{ client: ParleyClient; seen: Seen; connection: FakeConnection }> {
+  const made = client(options);
+  const connecting = server.nextConnection();
+  await made.client.start();
+  const connection = await connecting;
+  await connection.syncNothing(...conversations);
+  await until("online", () => made.client.state === "online");
+  return { ...made, connection };
+}
+
+const bodies = (messages: Message[]): string[] => messages.map((m) => `${m.conversation_id}:${m.seq}`);
+
+describe("connecting and resuming", () => {
+  test("connects with the callback's token, syncs, and is online after sync.done", async () => {
+    const { client: c, seen } = client();
+    const connecting = server.nextConnection();
+    await c.start();
+    const connection = await connecting;
+    assert.equal(connection.token, "token-1");
+    const sync = await connection.next("sync.request");
+    assert.deepEqual(sync.state, {});
+    assert.equal(sync.limit, 100);
+    assert.equal(c.state, "syncing");
+    connection.send({ type: "sync.done" });
+    await until("online", () => c.state === "online");
+    assert.deepEqual(seen.states, ["connecting", "syncing", "online"]);
+    c.close();
+  });
+
+  test("after a lost connection it reconnects with a fresh token and resumes from the last seq it released", async () => {
+    const { client: c, seen, connection } = await online({}, "c1");
+    connection.send({ type: "message.receive", ...message("c1", 1) });
+    connection.send({ type: "message.receive", ...message("c1", 2) });
+    await until("two messages", () => seen.messages.length === 2);
+    const reconnecting = server.nextConnection();
+    connection.kill();
+    const second = await reconnecting;
+    assert.equal(second.token, "token-2");
+    const sync = await second.next("sync.request");
+    assert.deepEqual(sync.state, { c1: 2 });
+    second.send({ type: "sync.batch", conversation_id: "c1", after_seq: 2, messages: [message("c1", 3)], has_more: false, delivered_seq: 2,
+      read_seq: 0, last_seq: 3 });
+    second.send({ type: "sync.done" });
+    await until("online again", () => c.state === "online");
+    assert.deepEqual(bodies(seen.messages), ["c1:1", "c1:2", "c1:3"]);
+    assert.ok(seen.states.includes("offline"));
+    c.close();
+  });
+
+  test("a token callback that fails leaves it offline and retrying, not stopped", async () => {
+    let calls = 0;
+    const { client: c } = client({ token: () => {
+      calls++;
+      if (calls < 3) throw new Error("the auth server is down");
+      return "late-token";
+    } });
+    const connecting = server.nextConnection();
+    await c.start();
+    const connection = await connecting;
+    assert.equal(connection.token, "late-token");
+    assert.equal(calls, 3);
+    c.close();
+  });
+
+  test("the reconnect delay grows from min to max, each drawn from its upper half", () => {
+    for (let attempt = 0; attempt < 30; attempt++) {
+      const ceiling = Math.min(30_000, 250 * 2 ** attempt);
+      for (const random of [0, 0.5, 0.999]) {
+        const delay = jitteredDelay(250, 30_000, attempt, () => random);
+        assert.ok(delay >= ceiling / 2 && delay <= ceiling + 1, `attempt ${attempt}: ${delay}`);
+      }
+    }
+    assert.throws(() => new ParleyClient({ url: server.url, user: "ann", device: "d", token: () => "t", webSocket, backoff: { minMs: 0, maxMs: 5 } }),
+      /backoff/);
+    assert.throws(() => new ParleyClient({ url: "", user: "ann", device: "d", token: () => "t", webSocket }), /options.url/);
+  });
+});
+
+describe("order, once, no gap", () => {
+  test("messages out of order and twice reach the app in seq order, once each; voids are skipped; delivered names the last", async () => {
+    const { client: c, seen, connection } = await online({}, "c2");
+    for (const seq of [2, 1, 2, 4, 1]) connection.send({ type: "message.receive", ...message("c2", seq) });
+    connection.send({ type: "message.receive", ...message("c2", 3), content: { type: "void" } });
+    await until("seq 4", () => seen.messages.some((m) => m.seq === 4));
+    assert.deepEqual(bodies(seen.messages), ["c2:1", "c2:2", "c2:4"]);
+    await until("delivered up to 4", () => connection.all("message.delivered").some((d) => d.seq === 4));
+    c.close();
+  });
+
+  test("a gap open past the timeout is filled with history.request from its low end", async () => {
+    const { client: c, seen, connection } = await online({}, "c3");
+    connection.send({ type: "message.receive", ...message("c3", 1) });
+    connection.send({ type: "message.receive", ...message("c3", 4) });
+    const history = await connection.next("history.request");
+    assert.deepEqual({ before: history.before_seq, limit: history.limit }, { before: 4, limit: 2 });
+    assert.deepEqual(bodies(seen.messages), ["c3:1"]);
+    connection.send({ type: "history.batch", conversation_id: "c3", messages: [message("c3", 3), message("c3", 2)], next_before_seq: null });
+    await until("all four", () => seen.messages.length === 4);
+    assert.deepEqual(bodies(seen.messages), ["c3:1", "c3:2", "c3:3", "c3:4"]);
+    c.close();
+  });
+});
+
+describe("sending", () => {
+  test("a send is queued, goes out once online, and is acknowledged; the app sees its own message in order", async () => {
+    const { client: c, seen, connection } = await online({}, "c4");
+    const outgoing = c.send("c4", { type: "text", body: "hello" });
+    await outgoing.queued;
+    const frame = await connection.next("message.send");
+    assert.equal(frame.id, outgoing.id);
+    assert.equal(frame.attempt, undefined);
+    connection.send({ type: "message.ack", id: outgoing.id, conversation_id: "c4", seq: 1, server_timestamp: 5, status: "sent" });
+    const ack = await outgoing.acknowledged;
+    assert.equal(ack.seq, 1);
+    await until("own message", () => seen.messages.length === 1);
+    assert.equal(seen.messages[0]?.sender_id, "ann");
+    assert.equal(seen.messages[0]?.content.body, "hello");
+    assert.equal(c.pendingCount, 0);
+    c.close();
+  });
+
+  test("one conversation's sends go one at a time, each after the ack of the one before", async () => {
+    const { client: c, connection } = await online();
+    const first = c.send("c5", { type: "text", body: "one" });
+    const second = c.send("c5", { type: "text", body: "two" });
+    const other = c.send("c6", { type: "text", body: "elsewhere" });
+    await Promise.all([first.queued, second.queued, other.queued]);
+    await until("two on the wire", () => connection.all("message.send").length === 2);
+    await sleep(50);
+    assert.deepEqual(connection.all("message.send").map((f) => f.id).sort(), [first.id, other.id].sort());
+    connection.send({ type: "message.ack", id: first.id, conversation_id: "c5", seq: 1, server_timestamp: 5, status: "sent" });
+    await until("the second", () => connection.all("message.send").some((f) => f.id === second.id));
+    c.close();
+  });
+
+  test("a send unanswered is sent again with the same id after a reconnect, as attempt 2, and stored once", async () => {
+    const { client: c, connection } = await online();
+    const outgoing = c.send("c7", { type: "text", body: "survives" });
+    await connection.next("message.send");
+    const reconnecting = server.nextConnection();
+    connection.kill();
+    const second = await reconnecting;
+    await second.syncNothing();
+    const again = await second.next("message.send");
+    assert.equal(again.id, outgoing.id);
+    assert.equal(again.attempt, 2);
+    second.send({ type: "message.ack", id: outgoing.id, conversation_id: "c7", seq: 1, server_timestamp: 5, status: "duplicate" });
+    assert.equal((await outgoing.acknowledged).status, "duplicate");
+    c.close();
+  });
+
+  test("rate_limited waits retry_after_ms and sends the same frame again; a gateway refusal resends before the ack timeout", async () => {
+    const { client: c, connection } = await online({ ackTimeoutMs: 60_000 });
+    const outgoing = c.send("c8", { type: "text", body: "patient" });
+    await connection.next("message.send");
+    const refusedAt = Date.now();
+    connection.send({ type: "error", code: "rate_limited", message: "slow down", ref: outgoing.id, retry_after_ms: 300 });
+    const retry = await connection.next("message.send");
+    assert.ok(Date.now() - refusedAt >= 280, `resent after ${Date.now() - refusedAt} ms`);
+    assert.equal(retry.id, outgoing.id);
+    connection.send({ message: "Too Many Requests", connectionId: "abc=", requestId: "r1" });
+    const third = await connection.next("message.send", 5000);
+    assert.equal(third.id, outgoing.id);
+    assert.equal(third.attempt, 3);
+    c.close();
+  });
+
+  test("a send refused for good fails with the server's reason, and the conversation's next send goes", async () => {
+    const { client: c, connection } = await online();
+    const failed: string[] = [];
+    c.on("sendFailed", ({ error }) => failed.push(error.message));
+    const refused = c.send("c9", { type: "text", body: "not a member" });
+    const next = c.send("c9", { type: "text", body: "next" });
+    await connection.next("message.send");
+    connection.send({ type: "error", code: "forbidden", message: "not a member of c9", ref: refused.id });
+    await assert.rejects(refused.acknowledged, (error: unknown) => error instanceof ParleyError && error.code === "forbidden");
+    const second = await connection.next("message.send");
+    assert.equal(second.id, next.id);
+    assert.deepEqual(failed, ["not a member of c9"]);
+    c.close();
+  });
+
+  test("a send the server would refuse is refused before it is queued, naming why", async () => {
+    const { client: c, connection } = await online();
+    const huge = c.send("c10", { type: "text", body: "x".repeat(140_000) });
+    await assert.rejects(huge.acknowledged, (error: unknown) => error instanceof ParleyError && error.code === "too_large" && /131072/.test(error.message));
+    const badType = c.send("c10", { type: "sticker" as "text", body: "?" });
+    await assert.rejects(badType.queued, (error: unknown) => error instanceof ParleyError && /content.type/.test(error.message));
+    const voided = c.send("c10", { type: "void" });
+    await assert.rejects(voided.queued, /void/);
+    await sleep(50);
+    assert.equal(connection.all("message.send").length, 0);
+    assert.equal(c.pendingCount, 0);
+    c.close();
+  });
+
+  test("sends queued before a restart go out from the store on the next start, as resends under their ids", async () => {
+    const store = new MemoryClientStore();
+    const first = client({ store, token: () => { throw new Error("offline"); } });
+    await first.client.start();
+    const outgoing = first.client.send("c11", { type: "text", body: "from before" });
+    await outgoing.queued;
+    first.client.close();
+    await assert.rejects(outgoing.acknowledged, /closed/);
+    const { client: c, connection } = await online({ store });
+    const resent = await connection.next("message.send");
+    assert.equal(resent.id, outgoing.id);
+    assert.equal(resent.attempt, 2);
+    connection.send({ type: "message.ack", id: outgoing.id, conversation_id: "c11", seq: 1, server_timestamp: 5, status: "sent" });
+    await until("the store emptied", () => c.pendingCount === 0);
+    await sleep(20);
+    assert.deepEqual((await store.load()).pendingSends, []);
+    c.close();
+  });
+});
+
+describe("receipts, typing, presence, notifications, inbox", () => {
+  test("markRead and typing go out; receipts and typing come to the app", async () => {
+    const { client: c, connection } = await online();
+    const receipts: number[] = [];
+    const typing: string[] = [];
+    c.on("receipt", (r) => receipts.push(r.read_seq));
+    c.on("typing", (t) => typing.push(`${t.user_id}:${t.state}`));
+    c.markRead("c12", 7);
+    assert.equal((await connection.next("message.read")).seq, 7);
+    c.typing("c12", "start");
+    assert.equal((await connection.next("typing")).state, "start");
+    connection.send({ type: "receipt.update", conversation_id: "c12", user_id: "bob", delivered_seq: 7, read_seq: 7 });
+    connection.send({ type: "typing.update", conversation_id: "c12", user_id: "bob", state: "start", expires_in_ms: 5000 });
+    await until("both", () => receipts.length === 1 && typing.length === 1);
+    assert.deepEqual(typing, ["bob:start"]);
+    c.close();
+  });
+
+  test("presence subscriptions are answered, and renewed after a reconnect", async () => {
+    const { client: c, seen, connection } = await online();
+    const subscribed = c.subscribePresence(["bob", "cat"]);
+    const subscribe = await connection.next("presence.subscribe");
+    assert.deepEqual(subscribe.user_ids, ["bob", "cat"]);
+    connection.send({ type: "presence.batch", users: [{ user_id: "bob", status: "online", last_seen: null }, { user_id: "cat", status: "offline", last_seen: 9 }] });
+    assert.equal((await subscribed).users.length, 2);
+    assert.equal(seen.presence.length, 2);
+    const reconnecting = server.nextConnection();
+    connection.kill();
+    const second = await reconnecting;
+    await second.syncNothing();
+    assert.deepEqual((await second.next("presence.subscribe")).user_ids, ["bob", "cat"]);
+    c.close();
+  });
+
+  test("a live notification reaches the app and is acknowledged; the inbox lists and marks", async () => {
+    const { client: c, seen, connection } = await online();
+    connection.send({ type: "notification.receive", notification_id: "01KBQ8Z8D7N2M9T6W4Y3X5V1R0", category: "comments", content: { title: "Hi" },
+      group_key: null, count: 1, actors: ["bob"], created_at: 1, state: "unseen", topic: "match:42" });
+    const ack = await connection.next("notification.ack");
+    assert.deepEqual(ack.ids, ["01KBQ8Z8D7N2M9T6W4Y3X5V1R0"]);
+    assert.equal(seen.notifications[0]?.topic, "match:42");
+    const page = c.inbox({ filter: "unread" });
+    const list = await connection.next("inbox.list");
+    assert.equal(list.filter, "unread");
+    connection.send({ type: "inbox.page", notifications: [], next_cursor: null, unread_count: 1, unseen_count: 1 });
+    assert.equal((await page).unread_count, 1);
+    const marked = c.markInbox({ upTo: "01KBQ8Z8D7N2M9T6W4Y3X5V1R0" }, "read");
+    assert.equal((await connection.next("inbox.mark")).up_to, "01KBQ8Z8D7N2M9T6W4Y3X5V1R0");
+    connection.send({ type: "inbox.counts", unread_count: 0, unseen_count: 0 });
+    assert.equal((await marked).unread_count, 0);
+    const muted = c.muteTopic("match:42", true);
+    await connection.next("topic.mute");
+    connection.send({ type: "error", code: "not_found", message: "not a topic you follow", ref: "topic.mute" });
+    await assert.rejects(muted, (error: unknown) => error instanceof ParleyError && error.code === "not_found");
+    c.close();
+  });
+
+  test("requests answered by the same type go one at a time, so each answer is its request's", async () => {
+    const { client: c, connection } = await online();
+    const first = c.inbox({ filter: "all" });
+    const second = c.inbox({ filter: "unseen" });
+    await connection.next("inbox.list");
+    await sleep(50);
+    assert.equal(connection.all("inbox.list").length, 1);
+    connection.send({ type: "inbox.page", notifications: [], next_cursor: null, unread_count: 3, unseen_count: 0 });
+    assert.equal((await first).unread_count, 3);
+    assert.equal((await connection.next("inbox.list")).filter, "unseen");
+    connection.send({ type: "inbox.page", notifications: [], next_cursor: null, unread_count: 3, unseen_count: 2 });
+    assert.equal((await second).unseen_count, 2);
+    c.close();
+  });
+
+  test("a frame the client cannot read is told as an error event and changes nothing", async () => {
+    const { client: c, seen, connection } = await online({}, "c13");
+    const errors: string[] = [];
+    c.on("error", (e) => errors.push(e.message));
+    connection.send({ type: "message.receive", ...message("c13", 1), seq: "one" } as unknown as Record<string, unknown>);
+    connection.send({ type: "message.receive", ...message("c13", 1) });
+    await until("the good one", () => seen.messages.length === 1);
+    assert.deepEqual(errors, ["the client could not read a frame: message.receive: frame.seq must be integer, was string"]);
+    c.close();
+  });
+});

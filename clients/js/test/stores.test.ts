@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { IDBFactory } from "fake-indexeddb";
+import { IndexedDbClientStore } from "../src/indexeddb.js";
+import { FileClientStore } from "../src/node.js";
+import { MemoryClientStore } from "../src/store.js";
+import type { ClientStore } from "../src/store.js";
+
+const send = (id: string, conversation = "c1") => ({ id, conversation_id: conversation, frame: `{"type":"message.send","id":"${id}"}` });
+
+/** What every store must do, each checked on a store reopened as a reload or restart would (the memory store: the same object). */
+async function behavesAsAStore(open: () => ClientStore): Promise<void> {
+  const first = open();
+  assert.deepEqual(await first.load(), { heldUpTo: {}, pendingSends: [] });
+  await first.addPendingSend(send("a"));
+  await first.addPendingSend(send("b", "c2"));
+  await first.addPendingSend(send("c"));
+  await first.addPendingSend(send("a"));
+  await first.removePendingSend("b");
+  await first.removePendingSend("never-added");
+  await first.setHeldUpTo("c1", 5);
+  await first.setHeldUpTo("c1", 3);
+  await first.setHeldUpTo("c2", 1);
+  const reopened = open();
+  const state = await reopened.load();
+  assert.deepEqual(state.pendingSends.map((pending) => pending.id), ["a", "c"], "in the order added, once each, without the removed");
+  assert.deepEqual(state.pendingSends[0], send("a"));
+  assert.deepEqual(state.heldUpTo, { c1: 5, c2: 1 }, "how far each conversation went never goes back");
+}
+
+describe("stores", () => {
+  test("MemoryClientStore", async () => {
+    const store = new MemoryClientStore();
+    await behavesAsAStore(() => store);
+  });
+
+  test("IndexedDbClientStore (fake-indexeddb)", async () => {
+    const factory = new IDBFactory();
+    const opened: IndexedDbClientStore[] = [];
+    await behavesAsAStore(() => {
+      opened.forEach((store) => void store.close());
+      const store = new IndexedDbClientStore("parley-ann-laptop", factory);
+      opened.push(store);
+      return store;
+    });
+    const other = new IndexedDbClientStore("parley-bob-phone", factory);
+    assert.deepEqual(await other.load(), { heldUpTo: {}, pendingSends: [] }, "each name is a database of its own");
+  });
+
+  test("FileClientStore, and a file that is not the store's is refused naming it", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "parley-store-"));
+    const path = join(directory, "nested", "client.json");
+    await behavesAsAStore(() => new FileClientStore(path));
+    assert.ok(JSON.parse(await readFile(path, "utf8")).pendingSends.length === 2);
+    const broken = join(directory, "broken.json");
+    await writeFile(broken, "{ not json");
+    await assert.rejects(new FileClientStore(broken).load(), (error: Error) => error.message.includes(broken));
+    await assert.rejects(new FileClientStore(join(directory, "unloaded.json")).addPendingSend(send("x")), /load\(\) the store first/);
+  });
+});
