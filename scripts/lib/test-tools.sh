@@ -23,7 +23,7 @@ parley_test_tools() {
 # there. It works offline from npm's cache once installed; where it cannot install, that one test is skipped and says why.
 parley_cdk_cli_for_tests() {
   if ! command -v npm >/dev/null 2>&1; then
-    echo "scripts/test: WARNING: npm is missing; the test of 'npx cdk synth' will be skipped (install Node.js 20 or newer)" >&2
+    echo "scripts/test: WARNING: npm is missing; the test of 'npx cdk synth' and the TypeScript client's build and tests (clients/js: unit, against the local cloud, in Chromium) will be skipped (install Node.js 20 or newer)" >&2
     return 0
   fi
   echo "scripts/test: installing the pinned CDK command line (npm ci)" >&2
