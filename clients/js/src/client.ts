@@ -363,6 +363,49 @@ export class ParleyClient {
     return this.request({ type: "device.register", platform, token }, "device.registered");
   }
 
+  /** The sends queued and not yet acknowledged, in the order made (an app shows them as sending). */
+  get pendingSends(): PendingSend[] {
+    return this.outbox?.all() ?? [];
+  }
+
+  /**
+   * Drops the connection and connects again at once, with a fresh token: for an app that learns the network changed (the
+   * browser's online event, a new Wi-Fi) sooner than a dead connection would show. Sends and subscriptions carry over.
+   */
+  reconnect(): void {
+    if (this.currentState === "closed" || this.loaded === undefined) return;
+    const socket = this.socket;
+    this.failedAttempts = 0;
+    this.disconnected(this.connectionNumber, "the app asked to reconnect", 0);
+    socket?.close(1000, "reconnecting");
+  }
+
+  /**
+   * Uploads a file for a conversation (docs/media.md): a grant, then the file posted straight to S3 with the grant's form.
+   * Resolves with the content of a message naming it, to send; S3's refusal or the server's rejects, naming why.
+   */
+  async uploadMedia(conversationId: ConversationId, file: Blob, caption?: string): Promise<Content> {
+    const contentType = file.type || "application/octet-stream";
+    const grant = await this.request({ type: "media.upload", content_type: contentType, size: file.size, conversation_id: conversationId },
+      "media.upload_grant");
+    const form = new FormData();
+    Object.entries(grant.fields).forEach(([name, value]) => form.append(name, value));
+    form.append("file", file);
+    const answer = await fetch(grant.url, { method: "POST", body: form });
+    if (!answer.ok) {
+      throw ParleyError.of("forbidden", `the upload was refused by storage: ${answer.status} ${(await answer.text()).slice(0, 300)}`, "media.upload");
+    }
+    const content: Content = { type: mediaType(contentType), media_id: grant.media_id, content_type: contentType, size: file.size };
+    if (caption !== undefined) content.body = caption;
+    return content;
+  }
+
+  /** Where a media object can be read now, and until when (epoch ms): a download grant. */
+  async mediaUrl(mediaId: string): Promise<{ url: string; expires_at: number }> {
+    const grant = await this.request({ type: "media.download", media_id: mediaId }, "media.download_grant");
+    return { url: grant.url, expires_at: grant.expires_at };
+  }
+
   /** Closes the connection for good; the queue stays in the store, and a client started on it sends it. */
   close(): void {
     if (this.currentState === "closed") return;
@@ -431,14 +474,14 @@ export class ParleyClient {
     };
   }
 
-  private disconnected(number: number, why: string): void {
+  private disconnected(number: number, why: string, delayMs?: number): void {
     if (number !== this.connectionNumber || this.currentState === "closed") return;
     this.socket = undefined;
     this.connectionNumber++;
     this.outbox?.connectionLost();
     this.failWaiting(`disconnected: ${why}`);
     this.setState("offline");
-    this.later(() => void this.connect(), jitteredDelay(this.backoff.minMs, this.backoff.maxMs, this.failedAttempts++));
+    this.later(() => void this.connect(), delayMs ?? jitteredDelay(this.backoff.minMs, this.backoff.maxMs, this.failedAttempts++));
   }
 
   /** The requests waiting for an answer fail: the connection that would carry it is gone. Sends stay queued. */
@@ -842,6 +885,12 @@ export class ParleyClient {
     clearTimeout(timer);
     this.timers.delete(timer);
   }
+}
+
+/** A media message's type by the file's: image, video, audio, or file. */
+function mediaType(contentType: string): Content["type"] {
+  const kind = contentType.split("/")[0];
+  return kind === "image" || kind === "video" || kind === "audio" ? kind : "file";
 }
 
 /** What the protocol says to retry with the same frame: a limit, a send still being stored, a server failure. */

@@ -45,6 +45,11 @@ export class Outbox {
     return count;
   }
 
+  /** Every send queued, per conversation in order. */
+  all(): PendingSend[] {
+    return [...this.queues.values()].flat();
+  }
+
   /** The heads of the queues not on the wire yet. */
   ready(): PendingSend[] {
     return this.heads().filter((head) => !this.wire.has(head.id));

@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
@@ -32,8 +33,9 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The local chat page in real headless Chromium: two browser sessions chat with each other and with the Java client library,
- * with receipts, typing, presence and an image (uploaded to the local S3 through a grant, shown from a download grant). Needs Debian's {@code chromium} and {@code chromium-driver}; scripts/test installs them
+ * The local chat page, built on the TypeScript client's browser bundle, in real headless Chromium: two browser sessions chat
+ * with each other and with the Java client library, with receipts, typing, presence and an image (uploaded to the local S3
+ * through a grant, shown from a download grant); and a message queued offline survives page reloads and arrives once. Needs Debian's {@code chromium} and {@code chromium-driver}; scripts/test installs them
  * when it runs as root, and otherwise this test is skipped saying how to enable it.
  */
 class BrowserChatIT extends EndToEndTest {
@@ -65,6 +67,17 @@ class BrowserChatIT extends EndToEndTest {
     private static List<String> texts(WebDriver browser, String selector) {
         return (List<String>) ((JavascriptExecutor) browser).executeScript(
                 "return [...document.querySelectorAll(arguments[0])].map(e => e.textContent)", selector);
+    }
+
+    /** The receipt state of each of the user's own messages shown: sending, sent, delivered or read (drawn as ticks). */
+    @SuppressWarnings("unchecked")
+    private static List<String> receipts(WebDriver browser) {
+        return (List<String>) ((JavascriptExecutor) browser).executeScript(
+                "return [...document.querySelectorAll('#messages .message.mine .receipt')].map(e => e.dataset.state)");
+    }
+
+    private static Object script(WebDriver browser, String script) {
+        return ((JavascriptExecutor) browser).executeScript(script);
     }
 
     private static List<String> bodies(WebDriver browser) {
@@ -122,7 +135,7 @@ class BrowserChatIT extends EndToEndTest {
             say(alicesBrowser, "hello bob");
             open(bobsBrowser, direct);
             until(bobsBrowser, b -> bodies(b).contains("hello bob"));
-            until(alicesBrowser, b -> texts(b, "#messages .message.mine .receipt").equals(List.of("read")));
+            until(alicesBrowser, b -> receipts(b).equals(List.of("read")));
             assertThat(alicesBrowser.findElement(By.id("presence")).getText()).as("bob is online").contains(bob + ": online");
 
             bobsBrowser.findElement(By.id("compose")).sendKeys("typing a reply");
@@ -174,6 +187,69 @@ class BrowserChatIT extends EndToEndTest {
             carols.close();
             alicesBrowser.quit();
             bobsBrowser.quit();
+        }
+    }
+
+    @Test
+    void aMessageQueuedOfflineSurvivesPageReloadsAndArrivesOnce() throws Exception {
+        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER), "the browser tests need Debian's chromium and "
+                + "chromium-driver: apt-get install chromium chromium-driver (scripts/test installs them when it runs as root)");
+        assumeTrue(stack.local().isPresent(), "the chat page is the local cloud's");
+        URI page = stack.local().get().endpoints().chatPage().orElseThrow();
+        String alice = user("alice");
+        String bob = user("bob");
+        List<String> bobsTexts = new CopyOnWriteArrayList<>();
+        ParleyClient bobs = ParleyClient.builder(stack.webSocketUrl(), UserId.of(bob), DeviceId.of("phone"), () -> stack.token(bob, "phone"))
+                .listener(new ParleyListener() {
+                    @Override
+                    public void onMessage(Message message) {
+                        bobsTexts.add(message.content().body().orElse(""));
+                    }
+                }).build().start();
+        ChromeDriver browser = (ChromeDriver) browser();
+        try {
+            await(() -> bobs.state() == ConnectionState.ONLINE, "bob online");
+            signIn(browser, page, alice);
+            String direct = ConversationId.direct(UserId.of(alice), UserId.of(bob)).value();
+            browser.findElement(By.id("direct-with")).sendKeys(bob);
+            browser.findElement(By.id("new-direct")).click();
+            open(browser, direct);
+            say(browser, "before");
+            await(() -> bobsTexts.equals(List.of("before")), "bob's first");
+
+            // Offline: no token can be had (nor a WebSocket opened: its URL carries the token), and the connection is dropped.
+            browser.executeCdpCommand("Network.enable", Map.of());
+            browser.executeCdpCommand("Network.setBlockedURLs", Map.of("urls", List.of("*token*")));
+            script(browser, "window.parley.reconnect()");
+            until(browser, b -> b.findElement(By.id("status")).getText().startsWith("offline"));
+            say(browser, "queued across a reload");
+            until(browser, b -> Long.valueOf(1).equals(script(b, "return window.parley.pendingCount")));
+            until(browser, b -> receipts(b).contains("sending"));
+
+            browser.navigate().refresh();
+            until(browser, b -> b.findElement(By.id("status")).getText().startsWith("offline"));
+            assertThat(script(browser, "return window.parley.pendingCount")).as("the queue, read back from IndexedDB").isEqualTo(1L);
+            browser.navigate().refresh();
+            until(browser, b -> Long.valueOf(1).equals(script(b, "return window.parley !== undefined ? window.parley.pendingCount : -1")));
+            Thread.sleep(500);
+            assertThat(bobsTexts).as("nothing left the page while it was offline").containsExactly("before");
+
+            browser.executeCdpCommand("Network.setBlockedURLs", Map.of("urls", List.of()));
+            // As the browser does when the network comes back: the page reconnects at once, not after its backoff.
+            script(browser, "window.dispatchEvent(new Event('online'))");
+            until(browser, b -> b.findElement(By.id("status")).getText().startsWith("online"));
+            await(() -> bobsTexts.size() == 2, "the queued message at bob's");
+            Thread.sleep(1000);
+            assertThat(bobsTexts).as("sent after two reloads, stored once").containsExactly("before", "queued across a reload");
+            until(browser, b -> Long.valueOf(0).equals(script(b, "return window.parley.pendingCount")));
+            open(browser, direct);
+            until(browser, b -> bodies(b).equals(List.of("before", "queued across a reload")));
+            Path report = Path.of("target", "failsafe-reports");
+            Files.createDirectories(report);
+            Files.copy(browser.getScreenshotAs(OutputType.FILE).toPath(), report.resolve("browser-chat-after-reload.png"), StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            bobs.close();
+            browser.quit();
         }
     }
 }

@@ -20,7 +20,8 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
 
 /**
- * The local cloud's chat page and the development tokens it signs in with: {@code /} the page (plain HTML and JavaScript),
+ * The local cloud's chat page and the development tokens it signs in with: {@code /} the page (HTML and a script module on
+ * the TypeScript client's browser bundle, {@code /lib/parley-client.js}),
  * {@code /config} where the WebSocket API is, {@code /token?user=U&device=D} a token the local authorizer accepts. It exists
  * only in the local cloud: the stack has no token endpoint, and deployed apps get their tokens from their own identity
  * provider.
@@ -28,8 +29,11 @@ import org.eclipse.jetty.util.Fields;
 public final class DevConsole implements AutoCloseable {
     /** How long a token from the page lasts: a working day of testing. */
     static final Duration TOKEN_LIFETIME = Duration.ofHours(12);
-    private static final Map<String, String> FILES = Map.of("/", "index.html", "/index.html", "index.html", "/chat.js", "chat.js");
-    private static final Map<String, String> TYPES = Map.of("index.html", "text/html; charset=utf-8", "chat.js", "text/javascript; charset=utf-8");
+    /** The page, its script and style, and the TypeScript client's browser bundle it is built on (clients/js, npm run bundle). */
+    private static final Map<String, String> FILES = Map.of("/", "index.html", "/index.html", "index.html", "/chat.js", "chat.js",
+            "/chat.css", "chat.css", "/lib/parley-client.js", "lib/parley-client.js");
+    private static final Map<String, String> TYPES = Map.of("index.html", "text/html; charset=utf-8", "chat.js", "text/javascript; charset=utf-8",
+            "chat.css", "text/css; charset=utf-8", "lib/parley-client.js", "text/javascript; charset=utf-8");
 
     private final Server server;
     private final URI endpoint;

@@ -25,12 +25,17 @@ class DevConsoleTest {
     }
 
     @Test
-    void itServesThePageItsScriptAndWhereTheWebSocketApiIs() throws Exception {
+    void itServesThePageItsScriptTheClientBundleAndWhereTheWebSocketApiIs() throws Exception {
         HttpResponse<String> page = get("/");
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.headers().firstValue("content-type")).hasValueSatisfying(type -> assertThat(type).startsWith("text/html"));
-        assertThat(page.body()).contains("<script src=\"chat.js\"></script>").contains("id=\"compose\"");
-        assertThat(get("/chat.js").body()).contains("sync.request");
+        assertThat(page.body()).contains("<script type=\"module\" src=\"chat.js\"></script>").contains("id=\"compose\"");
+        assertThat(get("/chat.js").body()).contains("from \"./lib/parley-client.js\"");
+        HttpResponse<String> bundle = get("/lib/parley-client.js");
+        assertThat(bundle.headers().firstValue("content-type")).as("a module script must be served as JavaScript")
+                .hasValueSatisfying(type -> assertThat(type).startsWith("text/javascript"));
+        assertThat(bundle.body()).startsWith("// @parley/client").contains("sync.request").contains("var ParleyClient = class");
+        assertThat(get("/chat.css").headers().firstValue("content-type")).hasValueSatisfying(type -> assertThat(type).startsWith("text/css"));
         assertThat(get("/config").body()).isEqualTo("{\"websocket_url\":\"ws://127.0.0.1:8080/local\"}");
     }
 

@@ -1,0 +1,1313 @@
+// @parley/client 0.3.0, the browser bundle: built from clients/js by 'npm run bundle'; do not edit.
+
+// src/errors.ts
+var ParleyError = class _ParleyError extends Error {
+  constructor(frame) {
+    super(`${frame.code}: ${frame.message}`);
+    this.frame = frame;
+    this.name = "ParleyError";
+    this.code = frame.code;
+  }
+  frame;
+  code;
+  static of(code, message, ref = null) {
+    return new _ParleyError({ type: "error", code, message, ref });
+  }
+};
+
+// src/frames.generated.ts
+var CLIENT_FRAME_DEFS = {
+  "message.send": "MessageSend",
+  "message.delivered": "MessageDelivered",
+  "message.read": "MessageRead",
+  "sync.request": "SyncRequest",
+  "history.request": "HistoryRequest",
+  "conversation.create": "ConversationCreate",
+  "conversation.members.add": "ConversationMembersAdd",
+  "conversation.members.remove": "ConversationMembersRemove",
+  "conversation.list": "ConversationList",
+  "typing": "Typing",
+  "presence.query": "PresenceQuery",
+  "presence.subscribe": "PresenceSubscribe",
+  "settings.update": "SettingsUpdate",
+  "device.register": "DeviceRegister",
+  "device.unregister": "DeviceUnregister",
+  "conversation.mute": "ConversationMute",
+  "topic.mute": "TopicMute",
+  "inbox.list": "InboxList",
+  "inbox.mark": "InboxMarkRequest",
+  "notification.ack": "NotificationAck",
+  "keys.upload": "KeysUpload",
+  "keys.count": "KeysCount",
+  "keys.fetch": "KeysFetch",
+  "media.upload": "MediaUpload",
+  "media.download": "MediaDownload",
+  "ping": "Ping"
+};
+var SERVER_FRAME_DEFS = {
+  "message.ack": "MessageAck",
+  "message.receive": "MessageReceive",
+  "receipt.update": "ReceiptUpdate",
+  "sync.batch": "SyncBatch",
+  "sync.done": "SyncDone",
+  "history.batch": "HistoryBatch",
+  "conversation.created": "ConversationCreated",
+  "conversation.updated": "ConversationUpdated",
+  "conversation.page": "ConversationPage",
+  "typing.update": "TypingUpdate",
+  "presence.batch": "PresenceBatch",
+  "notification.receive": "NotificationReceive",
+  "inbox.page": "InboxPage",
+  "inbox.counts": "InboxCounts",
+  "settings.updated": "SettingsUpdated",
+  "presence.update": "PresenceUpdate",
+  "device.registered": "DeviceRegistered",
+  "device.unregistered": "DeviceUnregistered",
+  "topic.muted": "TopicMuted",
+  "conversation.muted": "ConversationMuted",
+  "keys.uploaded": "KeysUploaded",
+  "keys.counts": "KeysCounts",
+  "keys.bundle": "KeysBundle",
+  "media.upload_grant": "MediaUploadGrant",
+  "media.download_grant": "MediaDownloadGrant",
+  "identity.changed": "IdentityChanged",
+  "keys.low": "KeysLow",
+  "pong": "Pong",
+  "error": "ErrorFrame"
+};
+var LIMITS = {
+  "max_frame_bytes": 131072,
+  "max_page": 100,
+  "max_presence_users": 100,
+  "max_presence_ttl_seconds": 300
+};
+var FRAME_SCHEMA_DEFS = { "UserId": { "type": "string" }, "DeviceId": { "type": "string" }, "ConversationId": { "type": "string" }, "ClientMessageId": { "type": "string" }, "RequestId": { "type": "string" }, "NotificationId": { "type": "string" }, "MediaId": { "type": "string" }, "TopicKey": { "type": "string" }, "ContentType": { "enum": ["text", "image", "video", "audio", "file", "ciphertext", "void"] }, "ConversationKind": { "enum": ["direct", "group"] }, "AckStatus": { "enum": ["sent", "duplicate"] }, "TypingState": { "enum": ["start", "stop"] }, "PresenceStatus": { "enum": ["online", "offline", "hidden"] }, "LastSeenVisibility": { "enum": ["everyone", "contacts", "nobody"] }, "PushPlatform": { "enum": ["fcm", "apns"] }, "InboxFilter": { "enum": ["all", "unread", "unseen", "archived"] }, "InboxMark": { "enum": ["seen", "read", "unread", "archived"] }, "NotificationState": { "enum": ["unseen", "seen", "read", "archived"] }, "ErrorCode": { "enum": ["bad_request", "unauthorized", "forbidden", "not_found", "too_large", "rate_limited", "conflict", "devices_changed", "internal"] }, "EnvelopeKind": { "enum": ["prekey", "message"] }, "DeviceAddress": { "type": "object", "properties": { "user_id": { "$ref": "#/$defs/UserId" }, "device_id": { "$ref": "#/$defs/DeviceId" } }, "required": ["user_id", "device_id"], "additionalProperties": false }, "Envelope": { "type": "object", "properties": { "user_id": { "$ref": "#/$defs/UserId" }, "device_id": { "$ref": "#/$defs/DeviceId" }, "registration_id": { "type": "integer" }, "kind": { "$ref": "#/$defs/EnvelopeKind" }, "body": { "type": "string" } }, "required": ["user_id", "device_id", "registration_id", "kind", "body"], "additionalProperties": false }, "Content": { "type": "object", "properties": { "type": { "$ref": "#/$defs/ContentType" }, "body": { "type": "string" }, "media_url": { "type": "string" }, "media_id": { "$ref": "#/$defs/MediaId" }, "content_type": { "type": "string" }, "size": { "type": "integer" }, "envelopes": { "type": "array", "items": { "$ref": "#/$defs/Envelope" } } }, "required": ["type"], "additionalProperties": false }, "Message": { "type": "object", "properties": { "id": { "$ref": "#/$defs/ClientMessageId" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "seq": { "type": "integer" }, "sender_id": { "$ref": "#/$defs/UserId" }, "sender_device": { "$ref": "#/$defs/DeviceId" }, "content": { "$ref": "#/$defs/Content" }, "server_timestamp": { "type": "integer" } }, "required": ["id", "conversation_id", "seq", "sender_id", "sender_device", "content", "server_timestamp"], "additionalProperties": false }, "Conversation": { "type": "object", "properties": { "conversation_id": { "$ref": "#/$defs/ConversationId" }, "kind": { "$ref": "#/$defs/ConversationKind" }, "name": { "type": "string" }, "members": { "type": "array", "items": { "$ref": "#/$defs/UserId" } }, "admins": { "type": "array", "items": { "$ref": "#/$defs/UserId" } } }, "required": ["conversation_id", "kind", "members", "admins"], "additionalProperties": false }, "ConversationSummary": { "type": "object", "properties": { "conversation_id": { "$ref": "#/$defs/ConversationId" }, "kind": { "$ref": "#/$defs/ConversationKind" }, "name": { "type": "string" }, "member_count": { "type": "integer" }, "last_seq": { "type": "integer" }, "unread_count": { "type": "integer" } }, "required": ["conversation_id", "kind", "member_count", "last_seq", "unread_count"], "additionalProperties": false }, "Presence": { "type": "object", "properties": { "user_id": { "$ref": "#/$defs/UserId" }, "status": { "$ref": "#/$defs/PresenceStatus" }, "last_seen": { "type": ["integer", "null"] } }, "required": ["user_id", "status", "last_seen"], "additionalProperties": false }, "NotificationContent": { "type": "object", "properties": { "title": { "type": "string" }, "body": { "type": "string" }, "data": { "type": "object" } }, "required": ["title"], "additionalProperties": false }, "Notification": { "type": "object", "properties": { "notification_id": { "$ref": "#/$defs/NotificationId" }, "category": { "type": "string" }, "content": { "$ref": "#/$defs/NotificationContent" }, "group_key": { "type": ["string", "null"] }, "count": { "type": "integer" }, "actors": { "type": "array", "items": { "$ref": "#/$defs/UserId" } }, "created_at": { "type": "integer" }, "state": { "$ref": "#/$defs/NotificationState" }, "topic": { "anyOf": [{ "$ref": "#/$defs/TopicKey" }, { "type": "null" }] } }, "required": ["notification_id", "category", "content", "group_key", "count", "actors", "created_at", "state", "topic"], "additionalProperties": false }, "SignedPublicKey": { "type": "object", "properties": { "key_id": { "type": "integer" }, "public_key": { "type": "string" }, "signature": { "type": "string" } }, "required": ["key_id", "public_key", "signature"], "additionalProperties": false }, "OneTimePreKey": { "type": "object", "properties": { "key_id": { "type": "integer" }, "public_key": { "type": "string" }, "signature": { "type": "string" } }, "required": ["key_id", "public_key"], "additionalProperties": false }, "BundleDevice": { "type": "object", "properties": { "device_id": { "$ref": "#/$defs/DeviceId" }, "registration_id": { "type": "integer" }, "signed_pre_key": { "$ref": "#/$defs/SignedPublicKey" }, "pre_key": { "anyOf": [{ "$ref": "#/$defs/OneTimePreKey" }, { "type": "null" }] }, "pq_pre_key": { "$ref": "#/$defs/SignedPublicKey" }, "pq_last_resort": { "type": "boolean" } }, "required": ["device_id", "registration_id", "signed_pre_key", "pre_key", "pq_pre_key", "pq_last_resort"], "additionalProperties": false }, "MessageSend": { "type": "object", "properties": { "type": { "const": "message.send" }, "id": { "$ref": "#/$defs/ClientMessageId" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "content": { "$ref": "#/$defs/Content" }, "timestamp": { "type": "integer" }, "attempt": { "type": "integer" } }, "required": ["type", "id", "conversation_id", "content"], "additionalProperties": false }, "MessageDelivered": { "type": "object", "properties": { "type": { "const": "message.delivered" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "seq": { "type": "integer" } }, "required": ["type", "conversation_id", "seq"], "additionalProperties": false }, "MessageRead": { "type": "object", "properties": { "type": { "const": "message.read" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "seq": { "type": "integer" } }, "required": ["type", "conversation_id", "seq"], "additionalProperties": false }, "SyncRequest": { "type": "object", "properties": { "type": { "const": "sync.request" }, "state": { "type": "object", "additionalProperties": { "type": "integer" } }, "limit": { "type": "integer" } }, "required": ["type", "state"], "additionalProperties": false }, "HistoryRequest": { "type": "object", "properties": { "type": { "const": "history.request" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "before_seq": { "type": "integer" }, "limit": { "type": "integer" } }, "required": ["type", "conversation_id"], "additionalProperties": false }, "ConversationCreate": { "type": "object", "properties": { "type": { "const": "conversation.create" }, "id": { "$ref": "#/$defs/RequestId" }, "kind": { "$ref": "#/$defs/ConversationKind" }, "members": { "type": "array", "items": { "$ref": "#/$defs/UserId" } }, "name": { "type": "string" } }, "required": ["type", "id", "kind", "members"], "additionalProperties": false }, "ConversationMembersAdd": { "type": "object", "properties": { "type": { "const": "conversation.members.add" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "members": { "type": "array", "items": { "$ref": "#/$defs/UserId" } } }, "required": ["type", "conversation_id", "members"], "additionalProperties": false }, "ConversationMembersRemove": { "type": "object", "properties": { "type": { "const": "conversation.members.remove" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "members": { "type": "array", "items": { "$ref": "#/$defs/UserId" } } }, "required": ["type", "conversation_id", "members"], "additionalProperties": false }, "ConversationList": { "type": "object", "properties": { "type": { "const": "conversation.list" }, "cursor": { "type": "string" } }, "required": ["type"], "additionalProperties": false }, "Typing": { "type": "object", "properties": { "type": { "const": "typing" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "state": { "$ref": "#/$defs/TypingState" } }, "required": ["type", "conversation_id", "state"], "additionalProperties": false }, "PresenceQuery": { "type": "object", "properties": { "type": { "const": "presence.query" }, "user_ids": { "type": "array", "items": { "$ref": "#/$defs/UserId" } } }, "required": ["type", "user_ids"], "additionalProperties": false }, "PresenceSubscribe": { "type": "object", "properties": { "type": { "const": "presence.subscribe" }, "user_ids": { "type": "array", "items": { "$ref": "#/$defs/UserId" } }, "ttl_seconds": { "type": "integer" } }, "required": ["type", "user_ids"], "additionalProperties": false }, "SettingsUpdate": { "type": "object", "properties": { "type": { "const": "settings.update" }, "last_seen_visibility": { "$ref": "#/$defs/LastSeenVisibility" }, "notification_push": { "type": "object", "additionalProperties": { "type": "boolean" } } }, "required": ["type"], "additionalProperties": false }, "DeviceRegister": { "type": "object", "properties": { "type": { "const": "device.register" }, "platform": { "$ref": "#/$defs/PushPlatform" }, "token": { "type": "string" } }, "required": ["type", "platform", "token"], "additionalProperties": false }, "DeviceUnregister": { "type": "object", "properties": { "type": { "const": "device.unregister" } }, "required": ["type"], "additionalProperties": false }, "ConversationMute": { "type": "object", "properties": { "type": { "const": "conversation.mute" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "until": { "type": ["integer", "null"] } }, "required": ["type", "conversation_id"], "additionalProperties": false }, "TopicMute": { "type": "object", "properties": { "type": { "const": "topic.mute" }, "topic": { "$ref": "#/$defs/TopicKey" }, "muted": { "type": "boolean" } }, "required": ["type", "topic", "muted"], "additionalProperties": false }, "InboxList": { "type": "object", "properties": { "type": { "const": "inbox.list" }, "cursor": { "$ref": "#/$defs/NotificationId" }, "limit": { "type": "integer" }, "filter": { "$ref": "#/$defs/InboxFilter" } }, "required": ["type"], "additionalProperties": false }, "InboxMarkRequest": { "type": "object", "properties": { "type": { "const": "inbox.mark" }, "ids": { "type": "array", "items": { "$ref": "#/$defs/NotificationId" } }, "up_to": { "$ref": "#/$defs/NotificationId" }, "state": { "$ref": "#/$defs/InboxMark" } }, "required": ["type", "state"], "additionalProperties": false }, "NotificationAck": { "type": "object", "properties": { "type": { "const": "notification.ack" }, "ids": { "type": "array", "items": { "$ref": "#/$defs/NotificationId" } } }, "required": ["type", "ids"], "additionalProperties": false }, "KeysUpload": { "type": "object", "properties": { "type": { "const": "keys.upload" }, "identity_key": { "type": "string" }, "registration_id": { "type": "integer" }, "signed_pre_key": { "$ref": "#/$defs/SignedPublicKey" }, "pq_last_resort_key": { "$ref": "#/$defs/SignedPublicKey" }, "pre_keys": { "type": "array", "items": { "$ref": "#/$defs/OneTimePreKey" } }, "pq_pre_keys": { "type": "array", "items": { "$ref": "#/$defs/OneTimePreKey" } } }, "required": ["type", "identity_key", "registration_id", "signed_pre_key", "pq_last_resort_key"], "additionalProperties": false }, "KeysCount": { "type": "object", "properties": { "type": { "const": "keys.count" } }, "required": ["type"], "additionalProperties": false }, "KeysFetch": { "type": "object", "properties": { "type": { "const": "keys.fetch" }, "user_id": { "$ref": "#/$defs/UserId" }, "device_id": { "$ref": "#/$defs/DeviceId" } }, "required": ["type", "user_id"], "additionalProperties": false }, "MediaUpload": { "type": "object", "properties": { "type": { "const": "media.upload" }, "content_type": { "type": "string" }, "size": { "type": "integer" }, "conversation_id": { "$ref": "#/$defs/ConversationId" } }, "required": ["type", "content_type", "size"], "additionalProperties": false }, "MediaDownload": { "type": "object", "properties": { "type": { "const": "media.download" }, "media_id": { "$ref": "#/$defs/MediaId" } }, "required": ["type", "media_id"], "additionalProperties": false }, "Ping": { "type": "object", "properties": { "type": { "const": "ping" } }, "required": ["type"], "additionalProperties": false }, "MessageAck": { "type": "object", "properties": { "type": { "const": "message.ack" }, "id": { "$ref": "#/$defs/ClientMessageId" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "seq": { "type": "integer" }, "server_timestamp": { "type": "integer" }, "status": { "$ref": "#/$defs/AckStatus" } }, "required": ["type", "id", "conversation_id", "seq", "server_timestamp", "status"], "additionalProperties": false }, "MessageReceive": { "type": "object", "properties": { "type": { "const": "message.receive" }, "id": { "$ref": "#/$defs/ClientMessageId" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "seq": { "type": "integer" }, "sender_id": { "$ref": "#/$defs/UserId" }, "sender_device": { "$ref": "#/$defs/DeviceId" }, "content": { "$ref": "#/$defs/Content" }, "server_timestamp": { "type": "integer" } }, "required": ["type", "id", "conversation_id", "seq", "sender_id", "sender_device", "content", "server_timestamp"], "additionalProperties": false }, "ReceiptUpdate": { "type": "object", "properties": { "type": { "const": "receipt.update" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "user_id": { "$ref": "#/$defs/UserId" }, "delivered_seq": { "type": "integer" }, "read_seq": { "type": "integer" }, "all_delivered_seq": { "type": "integer" }, "all_read_seq": { "type": "integer" } }, "required": ["type", "conversation_id", "user_id", "delivered_seq", "read_seq"], "additionalProperties": false }, "SyncBatch": { "type": "object", "properties": { "type": { "const": "sync.batch" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "after_seq": { "type": "integer" }, "messages": { "type": "array", "items": { "$ref": "#/$defs/Message" } }, "has_more": { "type": "boolean" }, "delivered_seq": { "type": "integer" }, "read_seq": { "type": "integer" }, "last_seq": { "type": "integer" } }, "required": ["type", "conversation_id", "after_seq", "messages", "has_more", "delivered_seq", "read_seq", "last_seq"], "additionalProperties": false }, "SyncDone": { "type": "object", "properties": { "type": { "const": "sync.done" } }, "required": ["type"], "additionalProperties": false }, "HistoryBatch": { "type": "object", "properties": { "type": { "const": "history.batch" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "messages": { "type": "array", "items": { "$ref": "#/$defs/Message" } }, "next_before_seq": { "type": ["integer", "null"] } }, "required": ["type", "conversation_id", "messages", "next_before_seq"], "additionalProperties": false }, "ConversationCreated": { "type": "object", "properties": { "type": { "const": "conversation.created" }, "id": { "$ref": "#/$defs/RequestId" }, "conversation": { "$ref": "#/$defs/Conversation" } }, "required": ["type", "id", "conversation"], "additionalProperties": false }, "ConversationUpdated": { "type": "object", "properties": { "type": { "const": "conversation.updated" }, "conversation": { "$ref": "#/$defs/Conversation" } }, "required": ["type", "conversation"], "additionalProperties": false }, "ConversationPage": { "type": "object", "properties": { "type": { "const": "conversation.page" }, "conversations": { "type": "array", "items": { "$ref": "#/$defs/ConversationSummary" } }, "next_cursor": { "type": ["string", "null"] } }, "required": ["type", "conversations", "next_cursor"], "additionalProperties": false }, "TypingUpdate": { "type": "object", "properties": { "type": { "const": "typing.update" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "user_id": { "$ref": "#/$defs/UserId" }, "state": { "$ref": "#/$defs/TypingState" }, "expires_in_ms": { "type": "integer" } }, "required": ["type", "conversation_id", "user_id", "state", "expires_in_ms"], "additionalProperties": false }, "PresenceBatch": { "type": "object", "properties": { "type": { "const": "presence.batch" }, "users": { "type": "array", "items": { "$ref": "#/$defs/Presence" } } }, "required": ["type", "users"], "additionalProperties": false }, "NotificationReceive": { "type": "object", "properties": { "type": { "const": "notification.receive" }, "notification_id": { "$ref": "#/$defs/NotificationId" }, "category": { "type": "string" }, "content": { "$ref": "#/$defs/NotificationContent" }, "group_key": { "type": ["string", "null"] }, "count": { "type": "integer" }, "actors": { "type": "array", "items": { "$ref": "#/$defs/UserId" } }, "created_at": { "type": "integer" }, "state": { "$ref": "#/$defs/NotificationState" }, "topic": { "anyOf": [{ "$ref": "#/$defs/TopicKey" }, { "type": "null" }] } }, "required": ["type", "notification_id", "category", "content", "group_key", "count", "actors", "created_at", "state", "topic"], "additionalProperties": false }, "InboxPage": { "type": "object", "properties": { "type": { "const": "inbox.page" }, "notifications": { "type": "array", "items": { "$ref": "#/$defs/Notification" } }, "next_cursor": { "anyOf": [{ "$ref": "#/$defs/NotificationId" }, { "type": "null" }] }, "unread_count": { "type": "integer" }, "unseen_count": { "type": "integer" } }, "required": ["type", "notifications", "next_cursor", "unread_count", "unseen_count"], "additionalProperties": false }, "InboxCounts": { "type": "object", "properties": { "type": { "const": "inbox.counts" }, "unread_count": { "type": "integer" }, "unseen_count": { "type": "integer" } }, "required": ["type", "unread_count", "unseen_count"], "additionalProperties": false }, "SettingsUpdated": { "type": "object", "properties": { "type": { "const": "settings.updated" }, "last_seen_visibility": { "$ref": "#/$defs/LastSeenVisibility" }, "notification_push": { "type": "object", "additionalProperties": { "type": "boolean" } } }, "required": ["type"], "additionalProperties": false }, "PresenceUpdate": { "type": "object", "properties": { "type": { "const": "presence.update" }, "user_id": { "$ref": "#/$defs/UserId" }, "status": { "$ref": "#/$defs/PresenceStatus" }, "last_seen": { "type": ["integer", "null"] } }, "required": ["type", "user_id", "status", "last_seen"], "additionalProperties": false }, "DeviceRegistered": { "type": "object", "properties": { "type": { "const": "device.registered" }, "platform": { "$ref": "#/$defs/PushPlatform" } }, "required": ["type", "platform"], "additionalProperties": false }, "DeviceUnregistered": { "type": "object", "properties": { "type": { "const": "device.unregistered" } }, "required": ["type"], "additionalProperties": false }, "TopicMuted": { "type": "object", "properties": { "type": { "const": "topic.muted" }, "topic": { "$ref": "#/$defs/TopicKey" }, "muted": { "type": "boolean" } }, "required": ["type", "topic", "muted"], "additionalProperties": false }, "ConversationMuted": { "type": "object", "properties": { "type": { "const": "conversation.muted" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "until": { "type": ["integer", "null"] } }, "required": ["type", "conversation_id", "until"], "additionalProperties": false }, "KeysUploaded": { "type": "object", "properties": { "type": { "const": "keys.uploaded" }, "pre_key_count": { "type": "integer" }, "pq_pre_key_count": { "type": "integer" } }, "required": ["type", "pre_key_count", "pq_pre_key_count"], "additionalProperties": false }, "KeysCounts": { "type": "object", "properties": { "type": { "const": "keys.counts" }, "pre_key_count": { "type": "integer" }, "pq_pre_key_count": { "type": "integer" } }, "required": ["type", "pre_key_count", "pq_pre_key_count"], "additionalProperties": false }, "KeysBundle": { "type": "object", "properties": { "type": { "const": "keys.bundle" }, "user_id": { "$ref": "#/$defs/UserId" }, "identity_key": { "type": "string" }, "devices": { "type": "array", "items": { "$ref": "#/$defs/BundleDevice" } } }, "required": ["type", "user_id", "identity_key", "devices"], "additionalProperties": false }, "MediaUploadGrant": { "type": "object", "properties": { "type": { "const": "media.upload_grant" }, "media_id": { "$ref": "#/$defs/MediaId" }, "url": { "type": "string" }, "fields": { "type": "object", "additionalProperties": { "type": "string" } }, "expires_at": { "type": "integer" }, "max_size": { "type": "integer" } }, "required": ["type", "media_id", "url", "fields", "expires_at", "max_size"], "additionalProperties": false }, "MediaDownloadGrant": { "type": "object", "properties": { "type": { "const": "media.download_grant" }, "media_id": { "$ref": "#/$defs/MediaId" }, "url": { "type": "string" }, "expires_at": { "type": "integer" } }, "required": ["type", "media_id", "url", "expires_at"], "additionalProperties": false }, "IdentityChanged": { "type": "object", "properties": { "type": { "const": "identity.changed" }, "user_id": { "$ref": "#/$defs/UserId" } }, "required": ["type", "user_id"], "additionalProperties": false }, "KeysLow": { "type": "object", "properties": { "type": { "const": "keys.low" }, "pre_key_count": { "type": "integer" }, "pq_pre_key_count": { "type": "integer" } }, "required": ["type", "pre_key_count", "pq_pre_key_count"], "additionalProperties": false }, "Pong": { "type": "object", "properties": { "type": { "const": "pong" } }, "required": ["type"], "additionalProperties": false }, "ErrorFrame": { "type": "object", "properties": { "type": { "const": "error" }, "code": { "$ref": "#/$defs/ErrorCode" }, "message": { "type": "string" }, "ref": { "type": ["string", "null"] }, "retry_after_ms": { "type": "integer" }, "missing": { "type": "array", "items": { "$ref": "#/$defs/DeviceAddress" } }, "extra": { "type": "array", "items": { "$ref": "#/$defs/DeviceAddress" } }, "stale": { "type": "array", "items": { "$ref": "#/$defs/DeviceAddress" } } }, "required": ["type", "code", "message", "ref"], "additionalProperties": false }, "ClientFrame": { "oneOf": [{ "$ref": "#/$defs/MessageSend" }, { "$ref": "#/$defs/MessageDelivered" }, { "$ref": "#/$defs/MessageRead" }, { "$ref": "#/$defs/SyncRequest" }, { "$ref": "#/$defs/HistoryRequest" }, { "$ref": "#/$defs/ConversationCreate" }, { "$ref": "#/$defs/ConversationMembersAdd" }, { "$ref": "#/$defs/ConversationMembersRemove" }, { "$ref": "#/$defs/ConversationList" }, { "$ref": "#/$defs/Typing" }, { "$ref": "#/$defs/PresenceQuery" }, { "$ref": "#/$defs/PresenceSubscribe" }, { "$ref": "#/$defs/SettingsUpdate" }, { "$ref": "#/$defs/DeviceRegister" }, { "$ref": "#/$defs/DeviceUnregister" }, { "$ref": "#/$defs/ConversationMute" }, { "$ref": "#/$defs/TopicMute" }, { "$ref": "#/$defs/InboxList" }, { "$ref": "#/$defs/InboxMarkRequest" }, { "$ref": "#/$defs/NotificationAck" }, { "$ref": "#/$defs/KeysUpload" }, { "$ref": "#/$defs/KeysCount" }, { "$ref": "#/$defs/KeysFetch" }, { "$ref": "#/$defs/MediaUpload" }, { "$ref": "#/$defs/MediaDownload" }, { "$ref": "#/$defs/Ping" }] }, "ServerFrame": { "oneOf": [{ "$ref": "#/$defs/MessageAck" }, { "$ref": "#/$defs/MessageReceive" }, { "$ref": "#/$defs/ReceiptUpdate" }, { "$ref": "#/$defs/SyncBatch" }, { "$ref": "#/$defs/SyncDone" }, { "$ref": "#/$defs/HistoryBatch" }, { "$ref": "#/$defs/ConversationCreated" }, { "$ref": "#/$defs/ConversationUpdated" }, { "$ref": "#/$defs/ConversationPage" }, { "$ref": "#/$defs/TypingUpdate" }, { "$ref": "#/$defs/PresenceBatch" }, { "$ref": "#/$defs/NotificationReceive" }, { "$ref": "#/$defs/InboxPage" }, { "$ref": "#/$defs/InboxCounts" }, { "$ref": "#/$defs/SettingsUpdated" }, { "$ref": "#/$defs/PresenceUpdate" }, { "$ref": "#/$defs/DeviceRegistered" }, { "$ref": "#/$defs/DeviceUnregistered" }, { "$ref": "#/$defs/TopicMuted" }, { "$ref": "#/$defs/ConversationMuted" }, { "$ref": "#/$defs/KeysUploaded" }, { "$ref": "#/$defs/KeysCounts" }, { "$ref": "#/$defs/KeysBundle" }, { "$ref": "#/$defs/MediaUploadGrant" }, { "$ref": "#/$defs/MediaDownloadGrant" }, { "$ref": "#/$defs/IdentityChanged" }, { "$ref": "#/$defs/KeysLow" }, { "$ref": "#/$defs/Pong" }, { "$ref": "#/$defs/ErrorFrame" }] } };
+
+// src/ordering.ts
+var OrderingBuffer = class {
+  constructor(conversationId, released, gapTimeoutMs, capacity) {
+    this.conversationId = conversationId;
+    this.released = released;
+    this.gapTimeoutMs = gapTimeoutMs;
+    this.capacity = capacity;
+    if (released < 0) throw new RangeError(`releasedUpTo must not be negative, was ${released}`);
+    if (capacity < 1) throw new RangeError(`capacity must be at least 1, was ${capacity}`);
+  }
+  conversationId;
+  released;
+  gapTimeoutMs;
+  capacity;
+  held = /* @__PURE__ */ new Map();
+  gapOpenedAt;
+  overflowed = false;
+  /** The highest seq released: every seq up to it was released exactly once. */
+  get releasedUpTo() {
+    return this.released;
+  }
+  /** The lowest seq held behind the gap, if any. */
+  get firstHeldSeq() {
+    let lowest;
+    for (const seq of this.held.keys()) if (lowest === void 0 || seq < lowest) lowest = seq;
+    return lowest;
+  }
+  get heldCount() {
+    return this.held.size;
+  }
+  /** Takes one message; returns those now ready, in seq order. Duplicates are dropped. */
+  offer(message, now) {
+    if (message.conversation_id !== this.conversationId) {
+      throw new Error(`message of conversation ${message.conversation_id} offered to the buffer of ${this.conversationId}`);
+    }
+    const seq = message.seq;
+    if (seq <= this.released || this.held.has(seq)) return [];
+    if (seq !== this.released + 1) {
+      this.hold(message, now);
+      return [];
+    }
+    const ready = [message];
+    this.released = seq;
+    for (let next = this.held.get(this.released + 1); next !== void 0; next = this.held.get(this.released + 1)) {
+      this.held.delete(this.released + 1);
+      ready.push(next);
+      this.released++;
+    }
+    this.gapOpenedAt = this.held.size === 0 ? void 0 : now;
+    return ready;
+  }
+  offerAll(messages, now) {
+    return messages.flatMap((message) => this.offer(message, now));
+  }
+  /** Whether to ask for what fills the gap now: once per timeout while it stays open, or at once after an overflow. */
+  pollResync(now) {
+    if (this.overflowed) {
+      this.overflowed = false;
+      this.gapOpenedAt = now;
+      return true;
+    }
+    if (this.gapOpenedAt !== void 0 && now >= this.gapOpenedAt + this.gapTimeoutMs) {
+      this.gapOpenedAt = now;
+      return true;
+    }
+    return false;
+  }
+  hold(message, now) {
+    if (this.held.size === 0) this.gapOpenedAt = now;
+    this.held.set(message.seq, message);
+    if (this.held.size > this.capacity) {
+      let farthest = message.seq;
+      for (const seq of this.held.keys()) if (seq > farthest) farthest = seq;
+      this.held.delete(farthest);
+      this.overflowed = true;
+    }
+  }
+};
+var CAPACITY = 1e3;
+var Timelines = class {
+  constructor(heldUpTo, gapTimeoutMs) {
+    this.gapTimeoutMs = gapTimeoutMs;
+    for (const [conversation, seq] of Object.entries(heldUpTo)) {
+      this.buffers.set(conversation, new OrderingBuffer(conversation, seq, gapTimeoutMs, CAPACITY));
+    }
+  }
+  gapTimeoutMs;
+  buffers = /* @__PURE__ */ new Map();
+  waitingForStart = /* @__PURE__ */ new Map();
+  syncedNow = /* @__PURE__ */ new Set();
+  /** What a sync asks for: every conversation this client knows, with the last seq it released. */
+  state() {
+    const state = {};
+    for (const [conversation, buffer] of this.buffers) state[conversation] = buffer.releasedUpTo;
+    return state;
+  }
+  get needsSync() {
+    return this.waitingForStart.size > 0;
+  }
+  offer(message, now) {
+    const buffer = this.buffers.get(message.conversation_id);
+    if (buffer === void 0) {
+      const waiting = this.waitingForStart.get(message.conversation_id) ?? [];
+      waiting.push(message);
+      this.waitingForStart.set(message.conversation_id, waiting);
+      return [];
+    }
+    return buffer.offer(message, now);
+  }
+  syncStarted() {
+    this.syncedNow.clear();
+  }
+  /** Live messages of a conversation the finished sync did not mention (left before it) wait for nothing any more. */
+  syncDone() {
+    for (const conversation of [...this.waitingForStart.keys()]) {
+      if (!this.syncedNow.has(conversation)) this.waitingForStart.delete(conversation);
+    }
+  }
+  left(conversation) {
+    this.buffers.delete(conversation);
+    this.waitingForStart.delete(conversation);
+  }
+  /** A page of a sync; for a conversation new to this client, where it starts: where the page continues from. */
+  synced(batch, now) {
+    this.syncedNow.add(batch.conversation_id);
+    let buffer = this.buffers.get(batch.conversation_id);
+    if (buffer === void 0) {
+      buffer = new OrderingBuffer(batch.conversation_id, batch.after_seq, this.gapTimeoutMs, CAPACITY);
+      this.buffers.set(batch.conversation_id, buffer);
+    }
+    const ready = buffer.offerAll(batch.messages, now);
+    const waited = this.waitingForStart.get(batch.conversation_id);
+    if (waited !== void 0) {
+      this.waitingForStart.delete(batch.conversation_id);
+      ready.push(...buffer.offerAll(waited, now));
+    }
+    return ready;
+  }
+  /** A page of history (newest first on the wire): it fills a gap, or repeats what was released. */
+  history(batch, now) {
+    const buffer = this.buffers.get(batch.conversation_id);
+    return buffer === void 0 ? [] : buffer.offerAll([...batch.messages].reverse(), now);
+  }
+  /** The history requests that fill the gaps open longer than the timeout, from each gap's low end, a page at most. */
+  gapsToFill(now) {
+    const requests = [];
+    for (const buffer of this.buffers.values()) {
+      if (!buffer.pollResync(now)) continue;
+      const before = Math.min(buffer.firstHeldSeq ?? Number.MAX_SAFE_INTEGER, buffer.releasedUpTo + LIMITS.max_page + 1);
+      const missing = Math.min(LIMITS.max_page, before - buffer.releasedUpTo - 1);
+      if (missing > 0) {
+        requests.push({ type: "history.request", conversation_id: buffer.conversationId, before_seq: before, limit: missing });
+      }
+    }
+    return requests;
+  }
+  releasedUpTo(conversation) {
+    return this.buffers.get(conversation)?.releasedUpTo ?? 0;
+  }
+};
+
+// src/outbox.ts
+var Outbox = class {
+  queues = /* @__PURE__ */ new Map();
+  wire = /* @__PURE__ */ new Map();
+  /** How many times each send went out, on any connection: its next transmission is attempt this plus one. */
+  transmissions = /* @__PURE__ */ new Map();
+  /** Sends an earlier run left unacknowledged: they go out again under their own ids, as resends (they may have arrived). */
+  constructor(restored) {
+    for (const send of restored) {
+      this.enqueue(send);
+      this.transmissions.set(send.id, 1);
+    }
+  }
+  add(send) {
+    this.enqueue(send);
+  }
+  enqueue(send) {
+    const queue = this.queues.get(send.conversation_id) ?? [];
+    queue.push(send);
+    this.queues.set(send.conversation_id, queue);
+  }
+  get size() {
+    let count = 0;
+    for (const queue of this.queues.values()) count += queue.length;
+    return count;
+  }
+  /** Every send queued, per conversation in order. */
+  all() {
+    return [...this.queues.values()].flat();
+  }
+  /** The heads of the queues not on the wire yet. */
+  ready() {
+    return this.heads().filter((head) => !this.wire.has(head.id));
+  }
+  /** Heads on the wire since before {@code sentBefore} with no answer and no resend scheduled, and those whose resend is due. */
+  due(sentBefore, now) {
+    return this.heads().filter((head) => {
+      const state = this.wire.get(head.id);
+      if (state === void 0) return false;
+      return state.resendAt === void 0 ? state.sentAt < sentBefore : state.resendAt <= now;
+    });
+  }
+  /** Records a transmission; returns its attempt number (1 for the first, on whatever connection). */
+  transmitted(id, at) {
+    this.wire.set(id, { sentAt: at });
+    const attempt = (this.transmissions.get(id) ?? 0) + 1;
+    this.transmissions.set(id, attempt);
+    return attempt;
+  }
+  /** The server answered this send with a wait (a limit, a send still being stored): it goes again at {@code at}. */
+  retryAt(id, at) {
+    const state = this.wire.get(id);
+    if (state !== void 0) state.resendAt = at;
+  }
+  /**
+   * The gateway refused a frame without saying which: every head on the wire with no resend scheduled goes again at {@code at}.
+   * False when there was none, so that a burst of refusals counts as one round.
+   */
+  gatewayRefused(at) {
+    let scheduled = false;
+    for (const state of this.wire.values()) {
+      if (state.resendAt === void 0) {
+        state.resendAt = at;
+        scheduled = true;
+      }
+    }
+    return scheduled;
+  }
+  /** The connection is gone: every head goes out again on the next one. */
+  connectionLost() {
+    this.wire.clear();
+  }
+  find(id) {
+    for (const queue of this.queues.values()) {
+      const send = queue.find((pending) => pending.id === id);
+      if (send !== void 0) return send;
+    }
+    return void 0;
+  }
+  /** The send this ack is for, done with; undefined for an ack seen already (the server may send one twice). */
+  acknowledged(ack) {
+    return this.remove(ack.id);
+  }
+  remove(id) {
+    for (const queue of this.queues.values()) {
+      const index = queue.findIndex((send) => send.id === id);
+      if (index >= 0) {
+        const [send] = queue.splice(index, 1);
+        this.wire.delete(id);
+        this.transmissions.delete(id);
+        return send;
+      }
+    }
+    return void 0;
+  }
+  heads() {
+    const heads = [];
+    for (const queue of this.queues.values()) {
+      const head = queue[0];
+      if (head !== void 0) heads.push(head);
+    }
+    return heads;
+  }
+};
+
+// src/schema-check.ts
+var DEFS = FRAME_SCHEMA_DEFS;
+function misfit(value, name, strict) {
+  const def = DEFS[name];
+  if (def === void 0) {
+    throw new Error(`the schema has no definition ${name}`);
+  }
+  return check(value, def, "frame", strict);
+}
+function typeOf(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
+}
+function describe(node) {
+  if (node.$ref !== void 0) return node.$ref.replace("#/$defs/", "");
+  if (node.enum !== void 0) return `one of ${node.enum.map((value) => JSON.stringify(value)).join(", ")}`;
+  if (node.const !== void 0) return JSON.stringify(node.const);
+  return Array.isArray(node.type) ? node.type.join(" or ") : String(node.type);
+}
+function check(value, node, path, strict) {
+  if (node.$ref !== void 0) {
+    return check(value, DEFS[node.$ref.replace("#/$defs/", "")], path, strict);
+  }
+  const alternatives = node.anyOf ?? node.oneOf;
+  if (alternatives !== void 0) {
+    return alternatives.some((alternative) => check(value, alternative, path, strict) === void 0) ? void 0 : `${path} must be ${alternatives.map(describe).join(" or ")}`;
+  }
+  if (node.const !== void 0 && value !== node.const) {
+    return `${path} must be ${JSON.stringify(node.const)}`;
+  }
+  if (node.enum !== void 0 && !node.enum.includes(value)) {
+    return `${path} must be ${describe(node)}, was ${JSON.stringify(value)}`;
+  }
+  if (node.type !== void 0) {
+    const allowed = Array.isArray(node.type) ? node.type : [node.type];
+    const actual = typeOf(value);
+    if (!allowed.includes(actual) && !(actual === "integer" && allowed.includes("number"))) {
+      return `${path} must be ${describe(node)}, was ${actual}`;
+    }
+  }
+  if (Array.isArray(value) && node.items !== void 0) {
+    for (let i = 0; i < value.length; i++) {
+      const problem = check(value[i], node.items, `${path}[${i}]`, strict);
+      if (problem !== void 0) return problem;
+    }
+  }
+  if (typeOf(value) === "object") {
+    return checkObject(value, node, path, strict);
+  }
+  return void 0;
+}
+function checkObject(value, node, path, strict) {
+  for (const field of node.required ?? []) {
+    if (!(field in value)) return `${path}.${field} is required`;
+  }
+  const properties = node.properties ?? {};
+  for (const [field, fieldValue] of Object.entries(value)) {
+    const property = properties[field];
+    if (property !== void 0) {
+      const problem = check(fieldValue, property, `${path}.${field}`, strict);
+      if (problem !== void 0) return problem;
+    } else if (typeof node.additionalProperties === "object") {
+      const problem = check(fieldValue, node.additionalProperties, `${path}.${field}`, strict);
+      if (problem !== void 0) return problem;
+    } else if (strict && node.additionalProperties === false) {
+      return `${path}.${field} is not a field the schema names`;
+    }
+  }
+  return void 0;
+}
+function decode(text, defs, side, strict) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, reason: `not JSON: ${error.message}` };
+  }
+  if (typeOf(value) !== "object") {
+    return { ok: false, reason: "a frame must be a JSON object" };
+  }
+  const type = value.type;
+  if (typeof type !== "string" || !Object.hasOwn(defs, type)) {
+    return { ok: false, reason: `not a ${side} frame type: ${JSON.stringify(type)}` };
+  }
+  const problem = misfit(value, defs[type], strict);
+  return problem === void 0 ? { ok: true, frame: value } : { ok: false, reason: `${type}: ${problem}` };
+}
+function decodeServerFrame(text, strict = false) {
+  return decode(text, SERVER_FRAME_DEFS, "server", strict);
+}
+function decodeClientFrame(text) {
+  return decode(text, CLIENT_FRAME_DEFS, "client", true);
+}
+
+// src/store.ts
+var MemoryClientStore = class {
+  heldUpTo = /* @__PURE__ */ new Map();
+  pending = [];
+  async load() {
+    return { heldUpTo: Object.fromEntries(this.heldUpTo), pendingSends: this.pending.map((send) => ({ ...send })) };
+  }
+  async setHeldUpTo(conversation, seq) {
+    this.heldUpTo.set(conversation, Math.max(seq, this.heldUpTo.get(conversation) ?? 0));
+  }
+  async addPendingSend(send) {
+    if (!this.pending.some((held) => held.id === send.id)) this.pending.push({ ...send });
+  }
+  async removePendingSend(id) {
+    const index = this.pending.findIndex((send) => send.id === id);
+    if (index >= 0) this.pending.splice(index, 1);
+  }
+};
+
+// src/transport.ts
+function platformWebSocket() {
+  const Platform = globalThis.WebSocket;
+  if (Platform === void 0) {
+    throw new Error("this platform has no global WebSocket (Node 20): pass webSocket: nodeWebSocket() from '@parley/client/node'");
+  }
+  return (url) => new Platform(url);
+}
+function isGatewayRefusal(text) {
+  try {
+    const frame = JSON.parse(text);
+    return typeof frame === "object" && frame !== null && !Array.isArray(frame) && !("type" in frame) && typeof frame.message === "string";
+  } catch {
+    return false;
+  }
+}
+
+// src/client.ts
+var GATEWAY_RESEND = { minMs: 250, maxMs: 8e3 };
+var SYNC_RETRY_MS = 1e4;
+var PRESENCE_TTL_SECONDS = LIMITS.max_presence_ttl_seconds;
+var TICK_MS = 200;
+function jitteredDelay(minMs, maxMs, attempt, random = Math.random) {
+  const ceiling = Math.min(maxMs, minMs * 2 ** Math.min(attempt, 20));
+  return Math.floor(ceiling / 2 + random() * (ceiling / 2 + 1));
+}
+var utf8 = new TextEncoder();
+var ParleyClient = class {
+  user;
+  device;
+  url;
+  tokens;
+  openSocket;
+  store;
+  backoff;
+  gapTimeoutMs;
+  pingIntervalMs;
+  ackTimeoutMs;
+  requestTimeoutMs;
+  connectTimeoutMs;
+  listeners = /* @__PURE__ */ new Map();
+  currentState = "offline";
+  timelines;
+  outbox;
+  loaded;
+  /** Store writes, one after another in the order made: a send is never removed before it was added. */
+  storeWrites = Promise.resolve();
+  ackWaiters = /* @__PURE__ */ new Map();
+  socket;
+  /** Which connection the socket's events are about: a late event of an old one is dropped. */
+  connectionNumber = 0;
+  failedAttempts = 0;
+  gatewayRefusals = 0;
+  lastFrameAt = 0;
+  lastPingAt = 0;
+  syncAskedAt = 0;
+  syncRetryFor = -1;
+  ticker;
+  timers = /* @__PURE__ */ new Set();
+  answers = /* @__PURE__ */ new Map();
+  inTurn = /* @__PURE__ */ new Map();
+  creating = /* @__PURE__ */ new Map();
+  /** Who waits for each conversation's history pages, in the order asked: an app's request, or (undefined) a gap being filled. */
+  historyWaiting = /* @__PURE__ */ new Map();
+  /** The conversations of the history requests in flight, in the order sent: a refused one is the oldest. */
+  historyOrder = [];
+  deliveredSent = /* @__PURE__ */ new Map();
+  readToSend = /* @__PURE__ */ new Map();
+  /** The users whose presence the app follows; renewed before the server's subscription runs out, and after reconnects. */
+  watched = /* @__PURE__ */ new Set();
+  presenceRenewedAt = 0;
+  constructor(options) {
+    for (const field of ["url", "user", "device"]) {
+      if (typeof options[field] !== "string" || options[field].length === 0) {
+        throw new TypeError(`options.${field} must be a non-empty string`);
+      }
+    }
+    if (typeof options.token !== "function") throw new TypeError("options.token must be a function that returns a token");
+    this.url = options.url;
+    this.user = options.user;
+    this.device = options.device;
+    this.tokens = options.token;
+    this.openSocket = options.webSocket ?? platformWebSocket();
+    this.store = options.store ?? new MemoryClientStore();
+    this.backoff = options.backoff ?? { minMs: 250, maxMs: 3e4 };
+    if (!(this.backoff.minMs > 0 && this.backoff.maxMs >= this.backoff.minMs)) {
+      throw new RangeError(`backoff must have 0 < minMs <= maxMs, was ${this.backoff.minMs} and ${this.backoff.maxMs}`);
+    }
+    this.gapTimeoutMs = options.gapTimeoutMs ?? 2e3;
+    this.pingIntervalMs = options.pingIntervalMs ?? 24e4;
+    this.ackTimeoutMs = options.ackTimeoutMs ?? 1e4;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 3e4;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 15e3;
+  }
+  /** The connection's state now. */
+  get state() {
+    return this.currentState;
+  }
+  /** Sends queued and not yet acknowledged. */
+  get pendingCount() {
+    return this.outbox?.size ?? 0;
+  }
+  /** Listens to an event; returns what stops listening. A listener that throws does not stop the client. */
+  on(event, listener) {
+    const set = this.listeners.get(event) ?? /* @__PURE__ */ new Set();
+    set.add(listener);
+    this.listeners.set(event, set);
+    return () => set.delete(listener);
+  }
+  /** Loads the store (the sends an earlier run left go out again) and connects; stays connected until close(). */
+  start() {
+    if (this.loaded === void 0) {
+      this.loaded = this.store.load().then((stored) => {
+        this.timelines = new Timelines(stored.heldUpTo, this.gapTimeoutMs);
+        this.outbox = new Outbox(stored.pendingSends);
+        if (this.currentState === "closed") return;
+        this.ticker = setInterval(() => this.tick(), TICK_MS);
+        unref(this.ticker);
+        void this.connect();
+      });
+    }
+    return this.loaded;
+  }
+  /**
+   * Queues a message: it is stored on the server once, whatever reconnects or reloads happen before its ack, and after the
+   * ones the app sent before it in the same conversation. A send the server would refuse (a field out of bounds, a frame over
+   * 128 KB) is refused here, its promises rejected with a ParleyError naming why, and nothing is queued.
+   */
+  send(conversationId, content) {
+    const id = crypto.randomUUID();
+    const frame = { type: "message.send", id, conversation_id: conversationId, content, timestamp: Date.now() };
+    const text = JSON.stringify(frame);
+    const refused = this.refusal(text, id);
+    if (refused !== void 0) {
+      return { id, queued: handled(Promise.reject(refused)), acknowledged: handled(Promise.reject(refused)) };
+    }
+    const acknowledged = handled(new Promise((resolve, reject) => this.ackWaiters.set(id, { resolve, reject })));
+    const pending = { id, conversation_id: conversationId, frame: text };
+    const queued = handled(this.started().then(() => this.writeStore(() => this.store.addPendingSend(pending))).then(() => {
+      if (this.currentState === "closed") throw new Error("the client was closed before the send was queued");
+      this.outbox?.add(pending);
+      this.transmitReady();
+    }));
+    queued.catch((error) => this.ackWaiters.get(id)?.reject(error));
+    return { id, queued, acknowledged };
+  }
+  /** Why the server would refuse this message.send at once, if it would: checked here so that no queue holds it. */
+  refusal(text, id) {
+    const size = utf8.encode(text).length;
+    if (size > LIMITS.max_frame_bytes) {
+      return ParleyError.of("too_large", `the message.send frame is ${size} bytes; a frame may be at most ${LIMITS.max_frame_bytes}`, id);
+    }
+    const decoded = decodeClientFrame(text);
+    if (!decoded.ok) return ParleyError.of("bad_request", decoded.reason, id);
+    if (JSON.parse(text).content.type === "void") return ParleyError.of("bad_request", "content.type: void is written by the server only", id);
+    return void 0;
+  }
+  /** The user has seen the conversation up to seq: its senders get a read receipt (sent when online). */
+  markRead(conversationId, seq) {
+    this.readToSend.set(conversationId, Math.max(seq, this.readToSend.get(conversationId) ?? 0));
+    this.flushReads();
+  }
+  /** The user is typing ("start", as often as keystrokes come: the server coalesces) or stopped. */
+  typing(conversationId, state) {
+    if (this.currentState === "online") this.sendFrame({ type: "typing", conversation_id: conversationId, state });
+  }
+  /** The direct conversation with another user: created, or the existing one. */
+  createDirect(other) {
+    return this.create({ type: "conversation.create", id: crypto.randomUUID(), kind: "direct", members: [other] });
+  }
+  createGroup(name, members) {
+    return this.create({ type: "conversation.create", id: crypto.randomUUID(), kind: "group", members, name });
+  }
+  /** Adds members to a group (admins only); answered by the conversation as it now is. */
+  async addMembers(conversationId, members) {
+    const updated = await this.request({ type: "conversation.members.add", conversation_id: conversationId, members }, "conversation.updated");
+    return updated.conversation;
+  }
+  async removeMembers(conversationId, members) {
+    const updated = await this.request({ type: "conversation.members.remove", conversation_id: conversationId, members }, "conversation.updated");
+    return updated.conversation;
+  }
+  /** A page of the user's conversations with their unread counts (cursor: the previous page's next_cursor). */
+  conversations(cursor) {
+    return this.request(cursor === void 0 ? { type: "conversation.list" } : { type: "conversation.list", cursor }, "conversation.page");
+  }
+  /** Older messages of a conversation, newest first (for scrolling back: they are not emitted as message events). */
+  history(conversationId, options = {}) {
+    const request = { type: "history.request", conversation_id: conversationId, limit: options.limit ?? 50 };
+    if (options.beforeSeq !== void 0) request.before_seq = options.beforeSeq;
+    return new Promise((resolve, reject) => {
+      if (this.currentState !== "online") {
+        reject(new Error(`not connected (${this.currentState})`));
+        return;
+      }
+      this.requestHistory(request, { resolve: (frame) => resolve(frame), reject });
+    });
+  }
+  /**
+   * These users' presence now, then each change as a presence event, for as long as the app wants: the subscription is
+   * renewed before it runs out and after every reconnect, until unsubscribePresence.
+   */
+  async subscribePresence(users) {
+    users.forEach((user) => this.watched.add(user));
+    try {
+      return await this.request({ type: "presence.subscribe", user_ids: users, ttl_seconds: PRESENCE_TTL_SECONDS }, "presence.batch");
+    } finally {
+      this.presenceRenewedAt = Date.now();
+    }
+  }
+  /** No more presence changes of these users (the server's subscription runs out by itself within five minutes). */
+  unsubscribePresence(users) {
+    users.forEach((user) => this.watched.delete(user));
+  }
+  /** A page of the user's notification inbox, newest first, with its counts. */
+  inbox(options = {}) {
+    return this.request({
+      type: "inbox.list",
+      filter: options.filter ?? "all",
+      limit: options.limit ?? 50,
+      ...options.cursor === void 0 ? {} : { cursor: options.cursor }
+    }, "inbox.page");
+  }
+  /** Marks notifications (by id, or every one up to an id) seen, read, unread or archived; answered by the new counts. */
+  markInbox(target, state) {
+    const frame = "ids" in target ? { type: "inbox.mark", ids: target.ids, state } : { type: "inbox.mark", up_to: target.upTo, state };
+    return this.request(frame, "inbox.counts");
+  }
+  /** Mutes a followed topic (its notifications arrive read: no count, no push, nothing live) or unmutes it. */
+  muteTopic(topic, muted) {
+    return this.request({ type: "topic.mute", topic, muted }, "topic.muted");
+  }
+  /** No push for the conversation until the epoch ms given; null unmutes. */
+  muteConversation(conversationId, until) {
+    return this.request({ type: "conversation.mute", conversation_id: conversationId, until }, "conversation.muted");
+  }
+  /** The user's own settings: who sees their last seen, which notification categories push. */
+  updateSettings(settings) {
+    return this.request({ type: "settings.update", ...settings }, "settings.updated");
+  }
+  /** Registers this device's push token (FCM or APNs). */
+  registerDevice(platform, token) {
+    return this.request({ type: "device.register", platform, token }, "device.registered");
+  }
+  /** The sends queued and not yet acknowledged, in the order made (an app shows them as sending). */
+  get pendingSends() {
+    return this.outbox?.all() ?? [];
+  }
+  /**
+   * Drops the connection and connects again at once, with a fresh token: for an app that learns the network changed (the
+   * browser's online event, a new Wi-Fi) sooner than a dead connection would show. Sends and subscriptions carry over.
+   */
+  reconnect() {
+    if (this.currentState === "closed" || this.loaded === void 0) return;
+    const socket = this.socket;
+    this.failedAttempts = 0;
+    this.disconnected(this.connectionNumber, "the app asked to reconnect", 0);
+    socket?.close(1e3, "reconnecting");
+  }
+  /**
+   * Uploads a file for a conversation (docs/media.md): a grant, then the file posted straight to S3 with the grant's form.
+   * Resolves with the content of a message naming it, to send; S3's refusal or the server's rejects, naming why.
+   */
+  async uploadMedia(conversationId, file, caption) {
+    const contentType = file.type || "application/octet-stream";
+    const grant = await this.request(
+      { type: "media.upload", content_type: contentType, size: file.size, conversation_id: conversationId },
+      "media.upload_grant"
+    );
+    const form = new FormData();
+    Object.entries(grant.fields).forEach(([name, value]) => form.append(name, value));
+    form.append("file", file);
+    const answer = await fetch(grant.url, { method: "POST", body: form });
+    if (!answer.ok) {
+      throw ParleyError.of("forbidden", `the upload was refused by storage: ${answer.status} ${(await answer.text()).slice(0, 300)}`, "media.upload");
+    }
+    const content = { type: mediaType(contentType), media_id: grant.media_id, content_type: contentType, size: file.size };
+    if (caption !== void 0) content.body = caption;
+    return content;
+  }
+  /** Where a media object can be read now, and until when (epoch ms): a download grant. */
+  async mediaUrl(mediaId) {
+    const grant = await this.request({ type: "media.download", media_id: mediaId }, "media.download_grant");
+    return { url: grant.url, expires_at: grant.expires_at };
+  }
+  /** Closes the connection for good; the queue stays in the store, and a client started on it sends it. */
+  close() {
+    if (this.currentState === "closed") return;
+    this.setState("closed");
+    if (this.ticker !== void 0) clearInterval(this.ticker);
+    this.timers.forEach((timer) => clearTimeout(timer));
+    this.timers.clear();
+    this.socket?.close(1e3, "closed by the app");
+    this.socket = void 0;
+    this.failWaiting("the client was closed");
+    const closed = new Error("the client was closed before the ack");
+    this.ackWaiters.forEach((waiter) => waiter.reject(closed));
+    this.ackWaiters.clear();
+  }
+  // The connection's life.
+  async connect() {
+    if (this.currentState === "closed") return;
+    this.setState("connecting");
+    const number = ++this.connectionNumber;
+    let token;
+    try {
+      token = await this.tokens();
+      if (typeof token !== "string" || token.length === 0) throw new Error("the token callback gave no token");
+    } catch (error) {
+      this.disconnected(number, `no token: ${error.message}`);
+      return;
+    }
+    if (number !== this.connectionNumber || this.state === "closed") return;
+    let socket;
+    try {
+      socket = this.openSocket(`${this.url}${this.url.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}`);
+    } catch (error) {
+      this.disconnected(number, `could not connect: ${error.message}`);
+      return;
+    }
+    const opening = this.later(() => {
+      if (number === this.connectionNumber && this.socket !== socket) {
+        socket.close();
+        this.disconnected(number, `not open after ${this.connectTimeoutMs} ms`);
+      }
+    }, this.connectTimeoutMs);
+    socket.onopen = () => {
+      this.cancel(opening);
+      if (number !== this.connectionNumber || this.currentState === "closed") {
+        socket.close();
+        return;
+      }
+      this.socket = socket;
+      this.lastFrameAt = Date.now();
+      this.lastPingAt = Date.now();
+      this.setState("syncing");
+      this.sync();
+    };
+    socket.onmessage = (event) => {
+      if (number === this.connectionNumber) this.received(typeof event.data === "string" ? event.data : String(event.data));
+    };
+    socket.onclose = (event) => {
+      this.cancel(opening);
+      this.disconnected(number, `closed (${event.code}${event.reason ? `: ${event.reason}` : ""})`);
+    };
+    socket.onerror = () => {
+    };
+  }
+  disconnected(number, why, delayMs) {
+    if (number !== this.connectionNumber || this.currentState === "closed") return;
+    this.socket = void 0;
+    this.connectionNumber++;
+    this.outbox?.connectionLost();
+    this.failWaiting(`disconnected: ${why}`);
+    this.setState("offline");
+    this.later(() => void this.connect(), delayMs ?? jitteredDelay(this.backoff.minMs, this.backoff.maxMs, this.failedAttempts++));
+  }
+  /** The requests waiting for an answer fail: the connection that would carry it is gone. Sends stay queued. */
+  failWaiting(why) {
+    const gone = new Error(why);
+    this.answers.forEach((waiting) => waiting.forEach((waiter) => waiter.reject(gone)));
+    this.answers.clear();
+    this.creating.forEach((waiter) => waiter.reject(gone));
+    this.creating.clear();
+    this.historyWaiting.forEach((waiting) => waiting.forEach((waiter) => waiter?.reject(gone)));
+    this.historyWaiting.clear();
+    this.historyOrder.length = 0;
+  }
+  sync() {
+    if (this.timelines === void 0) return;
+    this.timelines.syncStarted();
+    this.syncAskedAt = Date.now();
+    this.sendFrame({ type: "sync.request", state: this.timelines.state(), limit: LIMITS.max_page });
+  }
+  /** Every 200 ms: a sync unanswered, gaps to fill, presence to renew, sends whose ack is overdue, a ping when quiet. */
+  tick() {
+    if (this.socket === void 0 || this.timelines === void 0 || this.outbox === void 0) return;
+    const now = Date.now();
+    if (this.currentState === "syncing" && now - this.syncAskedAt > SYNC_RETRY_MS) this.sync();
+    if (this.currentState === "online") {
+      this.timelines.gapsToFill(now).forEach((request) => this.requestHistory(request, void 0));
+      if (this.watched.size > 0 && now - this.presenceRenewedAt > PRESENCE_TTL_SECONDS * 800) this.renewPresence();
+      this.outbox.due(now - this.ackTimeoutMs, now).forEach((send) => this.transmit(send));
+    }
+    if (now - this.lastFrameAt > this.pingIntervalMs * 2) {
+      const dead = this.socket;
+      this.disconnected(this.connectionNumber, `no answer for ${now - this.lastFrameAt} ms`);
+      dead.close();
+    } else if (now - this.lastPingAt > this.pingIntervalMs) {
+      this.lastPingAt = now;
+      this.sendFrame({ type: "ping" });
+    }
+  }
+  // Frames in.
+  received(text) {
+    this.lastFrameAt = Date.now();
+    const decoded = decodeServerFrame(text);
+    if (!decoded.ok) {
+      if (isGatewayRefusal(text)) {
+        this.gatewayRefused();
+      } else {
+        this.emit("error", { type: "error", code: "internal", message: `the client could not read a frame: ${decoded.reason}`, ref: null });
+      }
+      return;
+    }
+    const frame = decoded.frame;
+    const timelines = this.timelines;
+    switch (frame.type) {
+      case "message.receive": {
+        const { type: _type, ...message } = frame;
+        this.release(timelines.offer(message, Date.now()));
+        break;
+      }
+      case "sync.batch":
+        this.release(timelines.synced(frame, Date.now()));
+        break;
+      case "sync.done":
+        this.synced();
+        break;
+      case "history.batch": {
+        this.release(timelines.history(frame, Date.now()));
+        const index = this.historyOrder.indexOf(frame.conversation_id);
+        if (index >= 0) this.historyOrder.splice(index, 1);
+        this.historyWaiting.get(frame.conversation_id)?.shift()?.resolve(frame);
+        break;
+      }
+      case "message.ack":
+        this.acknowledged(frame);
+        break;
+      case "error":
+        this.refused(frame);
+        break;
+      case "receipt.update":
+        this.emit("receipt", frame);
+        break;
+      case "typing.update":
+        this.emit("typing", frame);
+        break;
+      case "presence.update": {
+        const { type: _type, ...presence } = frame;
+        this.emit("presence", presence);
+        break;
+      }
+      case "presence.batch":
+        frame.users.forEach((presence) => this.emit("presence", presence));
+        this.answer(frame);
+        break;
+      case "notification.receive": {
+        const { type: _type, ...notification } = frame;
+        this.emit("notification", notification);
+        this.sendFrame({ type: "notification.ack", ids: [notification.notification_id] });
+        break;
+      }
+      case "inbox.counts":
+        this.emit("inboxCounts", { unread_count: frame.unread_count, unseen_count: frame.unseen_count });
+        this.answer(frame);
+        break;
+      case "conversation.created":
+        this.emit("conversation", frame.conversation);
+        this.creating.get(frame.id)?.resolve(frame);
+        this.creating.delete(frame.id);
+        this.sync();
+        break;
+      case "conversation.updated":
+        this.emit("conversation", frame.conversation);
+        if (frame.conversation.members.includes(this.user)) {
+          this.sync();
+        } else {
+          timelines.left(frame.conversation.conversation_id);
+        }
+        this.answer(frame);
+        break;
+      case "keys.low":
+        this.emit("keysLow", { pre_key_count: frame.pre_key_count, pq_pre_key_count: frame.pq_pre_key_count });
+        break;
+      case "identity.changed":
+        this.emit("identityChanged", frame.user_id);
+        break;
+      default:
+        this.answer(frame);
+    }
+  }
+  /** Caught up: the queue goes out, and what the app read while offline is told. */
+  synced() {
+    this.timelines?.syncDone();
+    if (this.currentState !== "syncing") return;
+    this.failedAttempts = 0;
+    this.gatewayRefusals = 0;
+    this.setState("online");
+    this.flushReads();
+    this.transmitReady();
+    if (this.watched.size > 0) this.renewPresence();
+    if (this.timelines?.needsSync) this.sync();
+  }
+  release(ready) {
+    const upTo = /* @__PURE__ */ new Map();
+    for (const message of ready) {
+      upTo.set(message.conversation_id, Math.max(message.seq, upTo.get(message.conversation_id) ?? 0));
+      if (message.content.type !== "void") this.emit("message", message);
+    }
+    upTo.forEach((seq, conversation) => {
+      void this.writeStore(() => this.store.setHeldUpTo(conversation, seq));
+      if (seq > (this.deliveredSent.get(conversation) ?? 0)) {
+        this.deliveredSent.set(conversation, seq);
+        this.sendFrame({ type: "message.delivered", conversation_id: conversation, seq });
+      }
+    });
+    if (this.timelines?.needsSync && this.currentState === "online") this.sync();
+  }
+  acknowledged(ack) {
+    this.gatewayRefusals = 0;
+    const send = this.outbox?.acknowledged(ack);
+    if (send !== void 0) {
+      void this.writeStore(() => this.store.removePendingSend(send.id));
+      this.ackWaiters.get(ack.id)?.resolve(ack);
+      this.ackWaiters.delete(ack.id);
+      this.emit("sent", ack);
+      const content = JSON.parse(send.frame).content;
+      this.release(this.timelines.offer({
+        id: ack.id,
+        conversation_id: ack.conversation_id,
+        seq: ack.seq,
+        sender_id: this.user,
+        sender_device: this.device,
+        content,
+        server_timestamp: ack.server_timestamp
+      }, Date.now()));
+    }
+    this.transmitReady();
+  }
+  /** An error answers a send (its id), a conversation's creation (its id), or a request (its type). */
+  refused(error) {
+    const ref = error.ref ?? "";
+    const send = this.outbox?.find(ref);
+    if (send !== void 0) {
+      if (retryable(error)) {
+        const wait = error.retry_after_ms ?? (error.code === "conflict" ? 500 : 1e3);
+        this.outbox?.retryAt(send.id, Date.now() + wait);
+        this.later(() => this.tick(), wait);
+      } else {
+        this.outbox?.remove(send.id);
+        void this.writeStore(() => this.store.removePendingSend(send.id));
+        this.ackWaiters.get(send.id)?.reject(new ParleyError(error));
+        this.ackWaiters.delete(send.id);
+        this.emit("sendFailed", { send, error });
+        this.transmitReady();
+      }
+      return;
+    }
+    const creation = this.creating.get(ref);
+    if (creation !== void 0) {
+      this.creating.delete(ref);
+      creation.reject(new ParleyError(error));
+      return;
+    }
+    if (ref === "sync.request") {
+      this.later(() => {
+        if (this.currentState === "syncing" && this.socket !== void 0) this.sync();
+      }, error.retry_after_ms ?? 1e3);
+      return;
+    }
+    if (ref === "history.request") {
+      const oldest = this.historyOrder.shift();
+      const asker = oldest === void 0 ? void 0 : this.historyWaiting.get(oldest)?.shift();
+      if (asker !== void 0) asker.reject(new ParleyError(error));
+      else this.emit("error", error);
+      return;
+    }
+    const waiter = this.answers.get(ref)?.shift();
+    if (waiter !== void 0) {
+      this.forget(waiter);
+      waiter.reject(new ParleyError(error));
+      return;
+    }
+    this.emit("error", error);
+  }
+  // Frames out.
+  transmitReady() {
+    if (this.currentState === "online") this.outbox?.ready().forEach((send) => this.transmit(send));
+  }
+  /** A send on the wire; a resend says so (attempt), so that the server checks for it before taking a seq. */
+  transmit(send) {
+    if (this.socket === void 0 || this.outbox === void 0) return;
+    const attempt = this.outbox.transmitted(send.id, Date.now());
+    this.socket.send(attempt === 1 ? send.frame : JSON.stringify({ ...JSON.parse(send.frame), attempt }));
+  }
+  /**
+   * API Gateway refused a frame before any function saw it, in a frame naming no id of ours: every send on the wire goes
+   * again after a jittered backoff (doubling per round of refusals with no ack between), not after the ack timeout; a sync
+   * in flight is asked again too.
+   */
+  gatewayRefused() {
+    const wait = jitteredDelay(GATEWAY_RESEND.minMs, GATEWAY_RESEND.maxMs, this.gatewayRefusals);
+    const resending = this.outbox?.gatewayRefused(Date.now() + wait) ?? false;
+    const resyncing = this.currentState === "syncing" && this.syncRetryFor !== this.syncAskedAt;
+    const refusedSync = this.syncAskedAt;
+    if (resyncing) this.syncRetryFor = refusedSync;
+    if (resending || resyncing) {
+      this.gatewayRefusals++;
+      this.later(() => {
+        if (resyncing && this.currentState === "syncing" && this.socket !== void 0 && this.syncAskedAt === refusedSync) this.sync();
+        this.tick();
+      }, wait);
+    }
+  }
+  requestHistory(request, asker) {
+    const waiting = this.historyWaiting.get(request.conversation_id) ?? [];
+    waiting.push(asker);
+    this.historyWaiting.set(request.conversation_id, waiting);
+    this.historyOrder.push(request.conversation_id);
+    this.sendFrame(request);
+  }
+  /** The followed users' subscription again, a hundred to a frame (the server's bound); the answers become presence events. */
+  renewPresence() {
+    this.presenceRenewedAt = Date.now();
+    const users = [...this.watched];
+    for (let from = 0; from < users.length; from += LIMITS.max_presence_users) {
+      this.sendFrame({ type: "presence.subscribe", user_ids: users.slice(from, from + LIMITS.max_presence_users), ttl_seconds: PRESENCE_TTL_SECONDS });
+    }
+  }
+  flushReads() {
+    if (this.currentState !== "online") return;
+    this.readToSend.forEach((seq, conversation) => this.sendFrame({ type: "message.read", conversation_id: conversation, seq }));
+    this.readToSend.clear();
+  }
+  sendFrame(frame) {
+    this.socket?.send(JSON.stringify(frame));
+  }
+  create(frame) {
+    return new Promise((resolve, reject) => {
+      if (this.currentState !== "online") {
+        reject(new Error(`not connected (${this.currentState})`));
+        return;
+      }
+      this.creating.set(frame.id, { resolve, reject });
+      this.sendFrame(frame);
+    }).then((created) => created.conversation);
+  }
+  /**
+   * A request answered by a frame of answerType. The server handles a connection's frames independently, so two answers of
+   * one type may arrive in either order, and neither names its request: requests of one answer type go out one at a time,
+   * each once the one before it is answered (or refused), so that each answer is its request's.
+   */
+  request(frame, answerType) {
+    const before = this.inTurn.get(answerType) ?? Promise.resolve();
+    const answered = before.then(() => new Promise((resolve, reject) => {
+      if (this.currentState !== "online") {
+        reject(new Error(`not connected (${this.currentState})`));
+        return;
+      }
+      const waiter = {
+        resolve: (reply) => {
+          this.cancel(timeout);
+          resolve(reply);
+        },
+        reject: (error) => {
+          this.cancel(timeout);
+          reject(error);
+        }
+      };
+      this.waitFor(answerType, waiter);
+      this.waitFor(frame.type, waiter);
+      this.sendFrame(frame);
+      const timeout = this.later(() => {
+        this.forget(waiter);
+        reject(new Error(`${frame.type} was not answered within ${this.requestTimeoutMs} ms`));
+      }, this.requestTimeoutMs);
+    }));
+    this.inTurn.set(answerType, answered.then(() => void 0, () => void 0));
+    return answered;
+  }
+  waitFor(type, waiter) {
+    const waiting = this.answers.get(type) ?? [];
+    waiting.push(waiter);
+    this.answers.set(type, waiting);
+  }
+  /** A waiter done with: it waited under its answer's type and its request's. */
+  forget(waiter) {
+    this.answers.forEach((waiting) => {
+      const index = waiting.indexOf(waiter);
+      if (index >= 0) waiting.splice(index, 1);
+    });
+  }
+  answer(frame) {
+    const next = this.answers.get(frame.type)?.shift();
+    if (next !== void 0) {
+      this.forget(next);
+      next.resolve(frame);
+    }
+  }
+  started() {
+    return this.loaded ?? Promise.reject(new Error("start() the client before sending"));
+  }
+  /** A store write, after those made before it; a failure is told as an error event and does not stop later writes. */
+  writeStore(write) {
+    const done2 = this.storeWrites.then(write);
+    this.storeWrites = done2.catch((error) => {
+      this.emit("error", { type: "error", code: "internal", message: `the client's store failed: ${error.message}`, ref: null });
+    });
+    return done2;
+  }
+  setState(next) {
+    if (this.currentState !== next) {
+      this.currentState = next;
+      this.emit("state", next);
+    }
+  }
+  emit(event, value) {
+    for (const listener of this.listeners.get(event) ?? []) {
+      try {
+        listener(value);
+      } catch (appFailure) {
+        console.warn(`a Parley '${event}' listener threw`, appFailure);
+      }
+    }
+  }
+  later(work, ms) {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (this.currentState !== "closed") work();
+    }, ms);
+    unref(timer);
+    this.timers.add(timer);
+    return timer;
+  }
+  cancel(timer) {
+    clearTimeout(timer);
+    this.timers.delete(timer);
+  }
+};
+function mediaType(contentType) {
+  const kind = contentType.split("/")[0];
+  return kind === "image" || kind === "video" || kind === "audio" ? kind : "file";
+}
+function retryable(error) {
+  return error.code === "rate_limited" || error.code === "internal" || error.code === "conflict" && error.message.includes("still in progress");
+}
+function handled(promise) {
+  promise.catch(() => void 0);
+  return promise;
+}
+function unref(timer) {
+  timer.unref?.();
+}
+
+// src/indexeddb.ts
+var HELD = "held";
+var PENDING = "pending";
+function done(request) {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error ?? new Error("an IndexedDB request failed"));
+  });
+}
+function committed(transaction) {
+  return new Promise((resolve, reject) => {
+    transaction.oncomplete = () => resolve();
+    transaction.onerror = () => reject(transaction.error ?? new Error("an IndexedDB transaction failed"));
+    transaction.onabort = () => reject(transaction.error ?? new Error("an IndexedDB transaction was aborted"));
+  });
+}
+var IndexedDbClientStore = class {
+  constructor(name, factory = globalThis.indexedDB) {
+    this.name = name;
+    this.factory = factory;
+    if (factory === void 0) throw new Error("this platform has no IndexedDB: use MemoryClientStore, or FileClientStore in Node");
+  }
+  name;
+  factory;
+  database;
+  open() {
+    this.database ??= new Promise((resolve, reject) => {
+      const request = this.factory.open(this.name, 1);
+      request.onupgradeneeded = () => {
+        const database = request.result;
+        database.createObjectStore(HELD);
+        database.createObjectStore(PENDING, { keyPath: "order", autoIncrement: true }).createIndex("id", "id", { unique: true });
+      };
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error ?? new Error(`IndexedDB ${this.name} could not be opened`));
+      request.onblocked = () => reject(new Error(`IndexedDB ${this.name} is held open by an older version of the page`));
+    });
+    return this.database;
+  }
+  async load() {
+    const database = await this.open();
+    const transaction = database.transaction([HELD, PENDING], "readonly");
+    const held = transaction.objectStore(HELD);
+    const [keys, values, pending] = await Promise.all([
+      done(held.getAllKeys()),
+      done(held.getAll()),
+      done(transaction.objectStore(PENDING).getAll())
+    ]);
+    const heldUpTo = {};
+    keys.forEach((key, i) => {
+      heldUpTo[String(key)] = values[i];
+    });
+    pending.sort((a, b) => a.order - b.order);
+    return { heldUpTo, pendingSends: pending.map(({ id, conversation_id, frame }) => ({ id, conversation_id, frame })) };
+  }
+  async setHeldUpTo(conversation, seq) {
+    const database = await this.open();
+    const transaction = database.transaction(HELD, "readwrite");
+    const held = transaction.objectStore(HELD);
+    const current = await done(held.get(conversation));
+    if (current === void 0 || seq > current) held.put(seq, conversation);
+    await committed(transaction);
+  }
+  async addPendingSend(send) {
+    const database = await this.open();
+    const transaction = database.transaction(PENDING, "readwrite");
+    const pending = transaction.objectStore(PENDING);
+    const existing = await done(pending.index("id").getKey(send.id));
+    if (existing === void 0) pending.add({ id: send.id, conversation_id: send.conversation_id, frame: send.frame });
+    await committed(transaction);
+  }
+  async removePendingSend(id) {
+    const database = await this.open();
+    const transaction = database.transaction(PENDING, "readwrite");
+    const pending = transaction.objectStore(PENDING);
+    const key = await done(pending.index("id").getKey(id));
+    if (key !== void 0) pending.delete(key);
+    await committed(transaction);
+  }
+  /** Closes the database (a test that opens it again, or a page that signs out and deletes it). */
+  async close() {
+    if (this.database !== void 0) (await this.database).close();
+    this.database = void 0;
+  }
+};
+export {
+  CLIENT_FRAME_DEFS,
+  IndexedDbClientStore,
+  LIMITS,
+  MemoryClientStore,
+  OrderingBuffer,
+  ParleyClient,
+  ParleyError,
+  SERVER_FRAME_DEFS,
+  Timelines,
+  decodeClientFrame,
+  decodeServerFrame,
+  isGatewayRefusal,
+  jitteredDelay,
+  misfit,
+  platformWebSocket
+};
