@@ -88,6 +88,8 @@ export interface ParleyClientOptions {
   requestTimeoutMs?: number;
   /** How long opening the WebSocket may take before it is given up and tried again. */
   connectTimeoutMs?: number;
+  /** How often followed users' presence is subscribed again: four fifths of the server's five minutes by default. */
+  presenceRenewalMs?: number;
 }
 
 interface Waiter {
@@ -134,6 +136,7 @@ export class ParleyClient {
   private readonly ackTimeoutMs: number;
   private readonly requestTimeoutMs: number;
   private readonly connectTimeoutMs: number;
+  private readonly presenceRenewalMs: number;
 
   private readonly listeners = new Map<ParleyEventName, Set<(value: never) => void>>();
   private currentState: ConnectionState = "offline";
@@ -191,6 +194,10 @@ export class ParleyClient {
     this.ackTimeoutMs = options.ackTimeoutMs ?? 10_000;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 15_000;
+    this.presenceRenewalMs = options.presenceRenewalMs ?? PRESENCE_TTL_SECONDS * 800;
+    if (!(this.presenceRenewalMs > 0 && this.presenceRenewalMs < PRESENCE_TTL_SECONDS * 1000)) {
+      throw new RangeError(`presenceRenewalMs must be above 0 and under the subscription's ${PRESENCE_TTL_SECONDS} s, was ${this.presenceRenewalMs}`);
+    }
   }
 
   /** The connection's state now. */
@@ -510,7 +517,7 @@ export class ParleyClient {
     if (this.currentState === "syncing" && now - this.syncAskedAt > SYNC_RETRY_MS) this.sync();
     if (this.currentState === "online") {
       this.timelines.gapsToFill(now).forEach((request) => this.requestHistory(request, undefined));
-      if (this.watched.size > 0 && now - this.presenceRenewedAt > PRESENCE_TTL_SECONDS * 800) this.renewPresence();
+      if (this.watched.size > 0 && now - this.presenceRenewedAt > this.presenceRenewalMs) this.renewPresence();
       this.outbox.due(now - this.ackTimeoutMs, now).forEach((send) => this.transmit(send));
     }
     if (now - this.lastFrameAt > this.pingIntervalMs * 2) {

@@ -296,6 +296,23 @@ describe("receipts, typing, presence, notifications, inbox", () => {
     c.close();
   });
 
+  test("presence is subscribed again before the subscription runs out, until unsubscribed", async () => {
+    const { client: c, connection } = await online({ presenceRenewalMs: 300 });
+    const subscribed = c.subscribePresence(["dan"]);
+    await connection.next("presence.subscribe");
+    connection.send({ type: "presence.batch", users: [{ user_id: "dan", status: "online", last_seen: null }] });
+    await subscribed;
+    const renewal = await connection.next("presence.subscribe", 2000);
+    assert.deepEqual({ users: renewal.user_ids, ttl: renewal.ttl_seconds }, { users: ["dan"], ttl: 300 });
+    c.unsubscribePresence(["dan"]);
+    const renewals = connection.all("presence.subscribe").length;
+    await sleep(700);
+    assert.equal(connection.all("presence.subscribe").length, renewals, "no renewal once unsubscribed");
+    assert.throws(() => new ParleyClient({ url: server.url, user: "ann", device: "d", token: () => "t", webSocket, presenceRenewalMs: 300_000 }),
+      /presenceRenewalMs/);
+    c.close();
+  });
+
   test("a live notification reaches the app and is acknowledged; the inbox lists and marks", async () => {
     const { client: c, seen, connection } = await online();
     connection.send({ type: "notification.receive", notification_id: "01KBQ8Z8D7N2M9T6W4Y3X5V1R0", category: "comments", content: { title: "Hi" },

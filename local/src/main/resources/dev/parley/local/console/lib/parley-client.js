@@ -504,6 +504,7 @@ var ParleyClient = class {
   ackTimeoutMs;
   requestTimeoutMs;
   connectTimeoutMs;
+  presenceRenewalMs;
   listeners = /* @__PURE__ */ new Map();
   currentState = "offline";
   timelines;
@@ -557,6 +558,10 @@ var ParleyClient = class {
     this.ackTimeoutMs = options.ackTimeoutMs ?? 1e4;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 3e4;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 15e3;
+    this.presenceRenewalMs = options.presenceRenewalMs ?? PRESENCE_TTL_SECONDS * 800;
+    if (!(this.presenceRenewalMs > 0 && this.presenceRenewalMs < PRESENCE_TTL_SECONDS * 1e3)) {
+      throw new RangeError(`presenceRenewalMs must be above 0 and under the subscription's ${PRESENCE_TTL_SECONDS} s, was ${this.presenceRenewalMs}`);
+    }
   }
   /** The connection's state now. */
   get state() {
@@ -845,7 +850,7 @@ var ParleyClient = class {
     if (this.currentState === "syncing" && now - this.syncAskedAt > SYNC_RETRY_MS) this.sync();
     if (this.currentState === "online") {
       this.timelines.gapsToFill(now).forEach((request) => this.requestHistory(request, void 0));
-      if (this.watched.size > 0 && now - this.presenceRenewedAt > PRESENCE_TTL_SECONDS * 800) this.renewPresence();
+      if (this.watched.size > 0 && now - this.presenceRenewedAt > this.presenceRenewalMs) this.renewPresence();
       this.outbox.due(now - this.ackTimeoutMs, now).forEach((send) => this.transmit(send));
     }
     if (now - this.lastFrameAt > this.pingIntervalMs * 2) {
