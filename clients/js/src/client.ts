@@ -249,7 +249,8 @@ export class ParleyClient {
     const acknowledged = handled(new Promise<MessageAck>((resolve, reject) => this.ackWaiters.set(id, { resolve, reject })));
     const pending: PendingSend = { id, conversation_id: conversationId, frame: text };
     const queued = handled(this.started().then(() => this.writeStore(() => this.store.addPendingSend(pending))).then(() => {
-      if (this.currentState === "closed") throw new Error("the client was closed before the send was queued");
+      // Closed meanwhile: it is in the store all the same, and a client started on the store sends it.
+      if (this.currentState === "closed") return;
       this.outbox?.add(pending);
       this.transmitReady();
     }));

@@ -608,7 +608,7 @@ var ParleyClient = class {
     const acknowledged = handled(new Promise((resolve, reject) => this.ackWaiters.set(id, { resolve, reject })));
     const pending = { id, conversation_id: conversationId, frame: text };
     const queued = handled(this.started().then(() => this.writeStore(() => this.store.addPendingSend(pending))).then(() => {
-      if (this.currentState === "closed") throw new Error("the client was closed before the send was queued");
+      if (this.currentState === "closed") return;
       this.outbox?.add(pending);
       this.transmitReady();
     }));
