@@ -1,9 +1,11 @@
+import { fromBase64, toBase64 } from "./cipher.js";
+import type { EndToEndCipher, KeyDirectory } from "./cipher.js";
 import { ParleyError } from "./errors.js";
 import { LIMITS } from "./frames.generated.js";
 import type {
   ClientFrame, Content, Conversation, ConversationId, ConversationPage, ErrorFrame, HistoryBatch, HistoryRequest, InboxFilter,
   InboxMark, InboxPage, LastSeenVisibility, Message, MessageAck, MessageSend, Notification, Presence, PresenceBatch,
-  PushPlatform, ReceiptUpdate, ServerFrame, SettingsUpdated, TopicKey, TopicMuted, ConversationMuted, TypingState, TypingUpdate,
+  PushPlatform, ReceiptUpdate, KeysBundle, KeysUpload, ServerFrame, SettingsUpdated, TopicKey, TopicMuted, ConversationMuted, TypingState, TypingUpdate,
   UserId, DeviceRegistered, InboxCounts,
 } from "./frames.generated.js";
 import { Timelines } from "./ordering.js";
@@ -31,6 +33,12 @@ export type ConnectionState =
 export interface ParleyEvents {
   /** A message, per conversation in seq order, each once, with no gap; the app's own too, once acknowledged. Voids are skipped. */
   message: Message;
+  /**
+   * With a cipher, an end-to-end message (ciphertext with envelopes) instead of a message event, in the same order: with this
+   * device's plaintext, or undefined when it has no envelope for this device or it did not decrypt. The app's own sealed
+   * sends come with the plaintext they were sealed from.
+   */
+  sealedMessage: { message: Message; plaintext: Uint8Array | undefined };
   /** A send the app made is stored: its seq is known (also for sends made before a reload). */
   sent: MessageAck;
   /** A send the server refused for good (not retried): the error names the field or the rule. */
@@ -90,6 +98,8 @@ export interface ParleyClientOptions {
   connectTimeoutMs?: number;
   /** How often followed users' presence is subscribed again: four fifths of the server's five minutes by default. */
   presenceRenewalMs?: number;
+  /** End-to-end encryption, the app's (docs/e2e.md): needed for sendSealed and to open envelopes. */
+  cipher?: EndToEndCipher;
 }
 
 interface Waiter {
@@ -106,6 +116,8 @@ const SYNC_RETRY_MS = 10_000;
 /** The longest presence subscription the server grants; the client renews at four fifths of it. */
 const PRESENCE_TTL_SECONDS = LIMITS.max_presence_ttl_seconds;
 const TICK_MS = 200;
+/** A send refused devices_changed this many times running fails: the devices keep changing, or the cipher errs. */
+const MAX_RESEALS = 3;
 
 /** Where a delay of a growing series is drawn: from the upper half of min doubled attempt times, at most max. */
 export function jitteredDelay(minMs: number, maxMs: number, attempt: number, random: () => number = Math.random): number {
@@ -137,6 +149,17 @@ export class ParleyClient {
   private readonly requestTimeoutMs: number;
   private readonly connectTimeoutMs: number;
   private readonly presenceRenewalMs: number;
+  private readonly cipher: EndToEndCipher | undefined;
+  /** The key directory as the cipher reaches it: keys.fetch through this client. */
+  private readonly keys: KeyDirectory = { fetch: (user, device) => this.fetchKeys(user, device) };
+  /** Seals, one after another in the order asked (a cipher's sessions are not safe to use twice at once). */
+  private sealing: Promise<unknown> = Promise.resolve();
+  /** Messages handed to the app, one batch after another: opening envelopes is asynchronous, the order is not. */
+  private handing: Promise<void> = Promise.resolve();
+  /** How many times running each end-to-end send was sealed again after devices_changed. */
+  private readonly reseals = new Map<string, number>();
+  /** The plaintexts of this device's acknowledged sealed sends, until the message is handed to the app. */
+  private readonly ownPlaintexts = new Map<string, Uint8Array>();
 
   private readonly listeners = new Map<ParleyEventName, Set<(value: never) => void>>();
   private currentState: ConnectionState = "offline";
@@ -194,6 +217,7 @@ export class ParleyClient {
     this.ackTimeoutMs = options.ackTimeoutMs ?? 10_000;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 15_000;
+    this.cipher = options.cipher;
     this.presenceRenewalMs = options.presenceRenewalMs ?? PRESENCE_TTL_SECONDS * 800;
     if (!(this.presenceRenewalMs > 0 && this.presenceRenewalMs < PRESENCE_TTL_SECONDS * 1000)) {
       throw new RangeError(`presenceRenewalMs must be above 0 and under the subscription's ${PRESENCE_TTL_SECONDS} s, was ${this.presenceRenewalMs}`);
@@ -246,16 +270,59 @@ export class ParleyClient {
     if (refused !== undefined) {
       return { id, queued: handled(Promise.reject(refused)), acknowledged: handled(Promise.reject(refused)) };
     }
+    return this.queue(id, this.started().then(() => ({ id, conversation_id: conversationId, frame: text })));
+  }
+
+  /**
+   * Queues an end-to-end message (docs/e2e.md): the cipher seals the plaintext into one envelope per device of the members
+   * (the conversation's, this user's included); if the server answers devices_changed, the cipher takes in the devices named
+   * and seals again, sent under the same id. Otherwise as send(); sealed sends keep their order among themselves. The
+   * message comes back, once stored, as a sealedMessage event with this plaintext.
+   */
+  sendSealed(conversationId: ConversationId, members: UserId[], plaintext: Uint8Array): OutgoingMessage {
+    const cipher = this.cipher;
+    if (cipher === undefined) throw new Error("no cipher was given to the client (options.cipher)");
+    const id = crypto.randomUUID();
+    const timestamp = Date.now();
+    const sealed = { members: [...members], plaintext: toBase64(plaintext) };
+    const pending = this.started()
+      .then(() => this.serially(() => cipher.seal(conversationId, members, plaintext, this.keys)))
+      .then((envelopes) => {
+        const frame: MessageSend = { type: "message.send", id, conversation_id: conversationId, content: { type: "ciphertext", envelopes }, timestamp };
+        const text = JSON.stringify(frame);
+        const refused = this.refusal(text, id);
+        if (refused !== undefined) throw refused;
+        return { id, conversation_id: conversationId, frame: text, sealed };
+      });
+    return this.queue(id, pending);
+  }
+
+  /** A send on its way to the store and the queue: its promises, of which queued rejects if it never gets there. */
+  private queue(id: string, pending: Promise<PendingSend>): OutgoingMessage {
     const acknowledged = handled(new Promise<MessageAck>((resolve, reject) => this.ackWaiters.set(id, { resolve, reject })));
-    const pending: PendingSend = { id, conversation_id: conversationId, frame: text };
-    const queued = handled(this.started().then(() => this.writeStore(() => this.store.addPendingSend(pending))).then(() => {
+    const queued = handled(pending.then((send) => this.writeStore(() => this.store.addPendingSend(send)).then(() => {
       // Closed meanwhile: it is in the store all the same, and a client started on the store sends it.
       if (this.currentState === "closed") return;
-      this.outbox?.add(pending);
+      this.outbox?.add(send);
       this.transmitReady();
-    }));
-    queued.catch((error: Error) => this.ackWaiters.get(id)?.reject(error));
+    })));
+    queued.catch((error: Error) => {
+      this.ackWaiters.get(id)?.reject(error);
+      this.ackWaiters.delete(id);
+    });
     return { id, queued, acknowledged };
+  }
+
+  /** This device's public keys for end-to-end encryption: the counts of one-time keys the server now holds. */
+  async uploadKeys(keys: Omit<KeysUpload, "type">): Promise<{ pre_key_count: number; pq_pre_key_count: number }> {
+    const { type: _type, ...counts } = await this.request({ type: "keys.upload", ...keys }, "keys.uploaded");
+    return counts;
+  }
+
+  /** A user's devices' keys (or one device's), each one-time key handed to this fetch alone; not_found when there are none. */
+  async fetchKeys(user: UserId, device?: string): Promise<KeysBundle> {
+    return this.request(device === undefined ? { type: "keys.fetch", user_id: user } : { type: "keys.fetch", user_id: user, device_id: device },
+      "keys.bundle");
   }
 
   /** Why the server would refuse this message.send at once, if it would: checked here so that no queue holds it. */
@@ -637,10 +704,50 @@ export class ParleyClient {
   }
 
   private release(ready: Message[]): void {
+    const cipher = this.cipher;
+    if (cipher === undefined || !ready.some((message) => message.content.envelopes !== undefined)) {
+      // Behind any batch still being opened, so that the order holds.
+      if (cipher === undefined) this.handOver(ready, new Map());
+      else this.handing = this.handing.then(() => this.handOver(ready, new Map()));
+      return;
+    }
+    this.handing = this.handing.then(async () => {
+      const plaintexts = new Map<Message, Uint8Array | undefined>();
+      for (const message of ready) {
+        if (message.content.envelopes !== undefined) plaintexts.set(message, await this.openSealed(cipher, message));
+      }
+      this.handOver(ready, plaintexts);
+    });
+  }
+
+  /**
+   * This device's plaintext of a sealed message: its own send's (it has no envelope of its own), kept from the ack or, when
+   * the message comes before its ack (a sync after a lost ack), the pending send's; else the cipher's opening.
+   */
+  private async openSealed(cipher: EndToEndCipher, message: Message): Promise<Uint8Array | undefined> {
+    const own = this.ownPlaintexts.get(message.id);
+    if (own !== undefined) {
+      this.ownPlaintexts.delete(message.id);
+      return own;
+    }
+    const pending = message.sender_id === this.user && message.sender_device === this.device ? this.outbox?.find(message.id)?.sealed : undefined;
+    if (pending !== undefined) return fromBase64(pending.plaintext);
+    try {
+      return await cipher.open(message);
+    } catch (unreadable) {
+      console.warn(`message ${message.seq} of ${message.conversation_id} did not decrypt`, unreadable);
+      return undefined;
+    }
+  }
+
+  private handOver(ready: Message[], plaintexts: Map<Message, Uint8Array | undefined>): void {
+    if (this.currentState === "closed") return;
     const upTo = new Map<ConversationId, number>();
     for (const message of ready) {
       upTo.set(message.conversation_id, Math.max(message.seq, upTo.get(message.conversation_id) ?? 0));
-      if (message.content.type !== "void") this.emit("message", message);
+      if (message.content.type === "void") continue;
+      if (plaintexts.has(message)) this.emit("sealedMessage", { message, plaintext: plaintexts.get(message) });
+      else this.emit("message", message);
     }
     // Kept after the app has the messages: a reload between the two hands them to the app again, never loses them.
     upTo.forEach((seq, conversation) => {
@@ -658,6 +765,8 @@ export class ParleyClient {
     const send = this.outbox?.acknowledged(ack);
     if (send !== undefined) {
       void this.writeStore(() => this.store.removePendingSend(send.id));
+      this.reseals.delete(send.id);
+      if (send.sealed !== undefined && this.cipher !== undefined) this.ownPlaintexts.set(send.id, fromBase64(send.sealed.plaintext));
       this.ackWaiters.get(ack.id)?.resolve(ack);
       this.ackWaiters.delete(ack.id);
       this.emit("sent", ack);
@@ -675,17 +784,16 @@ export class ParleyClient {
     const ref = error.ref ?? "";
     const send = this.outbox?.find(ref);
     if (send !== undefined) {
-      if (retryable(error)) {
+      const reseals = (this.reseals.get(send.id) ?? 0) + 1;
+      if (error.code === "devices_changed" && send.sealed !== undefined && this.cipher !== undefined && reseals <= MAX_RESEALS) {
+        this.reseals.set(send.id, reseals);
+        this.reseal(this.cipher, send, error);
+      } else if (retryable(error)) {
         const wait = error.retry_after_ms ?? (error.code === "conflict" ? 500 : 1000);
         this.outbox?.retryAt(send.id, Date.now() + wait);
         this.later(() => this.tick(), wait);
       } else {
-        this.outbox?.remove(send.id);
-        void this.writeStore(() => this.store.removePendingSend(send.id));
-        this.ackWaiters.get(send.id)?.reject(new ParleyError(error));
-        this.ackWaiters.delete(send.id);
-        this.emit("sendFailed", { send, error });
-        this.transmitReady();
+        this.fail(send, error);
       }
       return;
     }
@@ -717,6 +825,51 @@ export class ParleyClient {
       return;
     }
     this.emit("error", error);
+  }
+
+  /** A send refused for good: out of the queue and the store, its promise rejected, the app told; the conversation goes on. */
+  private fail(send: PendingSend, error: ErrorFrame): void {
+    this.outbox?.remove(send.id);
+    this.reseals.delete(send.id);
+    void this.writeStore(() => this.store.removePendingSend(send.id));
+    this.ackWaiters.get(send.id)?.reject(new ParleyError(error));
+    this.ackWaiters.delete(send.id);
+    this.emit("sendFailed", { send, error });
+    this.transmitReady();
+  }
+
+  /**
+   * An end-to-end send refused devices_changed: held while the cipher takes in the devices named and seals again, then sent
+   * under the same id; a seal that fails, or seals into what a frame cannot carry, fails the send.
+   */
+  private reseal(cipher: EndToEndCipher, send: PendingSend, error: ErrorFrame): void {
+    const sealed = send.sealed as NonNullable<PendingSend["sealed"]>;
+    this.outbox?.hold(send.id);
+    const mismatch = { missing: error.missing ?? [], extra: error.extra ?? [], stale: error.stale ?? [] };
+    this.serially(async () => {
+      await cipher.devicesChanged(mismatch, this.keys);
+      return cipher.seal(send.conversation_id, sealed.members, fromBase64(sealed.plaintext), this.keys);
+    }).then((envelopes) => {
+      const previous = JSON.parse(send.frame) as MessageSend;
+      const text = JSON.stringify({ ...previous, content: { type: "ciphertext", envelopes } });
+      const refused = this.refusal(text, send.id);
+      if (refused !== undefined) throw refused;
+      const resealed: PendingSend = { ...send, frame: text };
+      this.outbox?.resealed(resealed, Date.now());
+      void this.writeStore(() => this.store.replacePendingSend(resealed));
+      this.tick();
+      this.transmitReady();
+    }).catch((failure: Error) => {
+      if (this.currentState === "closed") return;
+      this.fail(send, failure instanceof ParleyError ? failure.frame
+        : { type: "error", code: "bad_request", message: `sealing the message again failed: ${failure.message}`, ref: send.id });
+    });
+  }
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.sealing.then(work);
+    this.sealing = result.catch(() => undefined);
+    return result;
   }
 
   // Frames out.

@@ -3,6 +3,8 @@
 export { ParleyClient, jitteredDelay } from "./client.js";
 export type { ConnectionState, OutgoingMessage, ParleyClientOptions, ParleyEventName, ParleyEvents } from "./client.js";
 export { ParleyError } from "./errors.js";
+export { fromBase64, toBase64 } from "./cipher.js";
+export type { DeviceMismatch, EndToEndCipher, KeyDirectory } from "./cipher.js";
 export { MemoryClientStore } from "./store.js";
 export type { ClientStore, PendingSend, StoredState } from "./store.js";
 export { OrderingBuffer, Timelines } from "./ordering.js";

@@ -63,7 +63,7 @@ export class IndexedDbClientStore implements ClientStore {
       heldUpTo[String(key)] = values[i] as number;
     });
     pending.sort((a, b) => a.order - b.order);
-    return { heldUpTo, pendingSends: pending.map(({ id, conversation_id, frame }) => ({ id, conversation_id, frame })) };
+    return { heldUpTo, pendingSends: pending.map(({ order: _order, ...send }) => send) };
   }
 
   async setHeldUpTo(conversation: ConversationId, seq: number): Promise<void> {
@@ -80,7 +80,17 @@ export class IndexedDbClientStore implements ClientStore {
     const transaction = database.transaction(PENDING, "readwrite");
     const pending = transaction.objectStore(PENDING);
     const existing = await done(pending.index("id").getKey(send.id));
-    if (existing === undefined) pending.add({ id: send.id, conversation_id: send.conversation_id, frame: send.frame });
+    if (existing === undefined) pending.add({ ...send });
+    await committed(transaction);
+  }
+
+  async replacePendingSend(send: PendingSend): Promise<void> {
+    const database = await this.open();
+    const transaction = database.transaction(PENDING, "readwrite");
+    const pending = transaction.objectStore(PENDING);
+    const key = (await done(pending.index("id").getKey(send.id))) as IDBValidKey | undefined;
+    // Under its old key: it keeps its place among the others.
+    if (key !== undefined) pending.put({ ...send, order: key });
     await committed(transaction);
   }
 

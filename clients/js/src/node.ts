@@ -64,6 +64,14 @@ export class FileClientStore implements ClientStore {
     if (state.pendingSends.length !== before) await this.save();
   }
 
+  async replacePendingSend(send: PendingSend): Promise<void> {
+    const state = this.loaded();
+    const index = state.pendingSends.findIndex((held) => held.id === send.id);
+    if (index < 0) return;
+    state.pendingSends[index] = { ...send };
+    await this.save();
+  }
+
   private loaded(): StoredState {
     if (this.state === undefined) throw new Error("load() the store first (the client does, at start)");
     return this.state;

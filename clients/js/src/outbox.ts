@@ -93,6 +93,25 @@ export class Outbox {
     return scheduled;
   }
 
+  /** A send being sealed again (devices_changed): nothing sends it until resealed(). */
+  hold(id: ClientMessageId): void {
+    const state = this.wire.get(id);
+    if (state !== undefined) state.resendAt = Number.MAX_SAFE_INTEGER;
+  }
+
+  /** The send sealed again: it takes its old place, and goes out at {@code now} (or on the next connection). */
+  resealed(send: PendingSend, now: number): void {
+    for (const queue of this.queues.values()) {
+      const index = queue.findIndex((held) => held.id === send.id);
+      if (index >= 0) {
+        queue[index] = send;
+        const state = this.wire.get(send.id);
+        if (state !== undefined) state.resendAt = now;
+        return;
+      }
+    }
+  }
+
   /** The connection is gone: every head goes out again on the next one. */
   connectionLost(): void {
     this.wire.clear();

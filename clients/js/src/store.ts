@@ -1,10 +1,15 @@
-import type { ClientMessageId, ConversationId } from "./frames.generated.js";
+import type { ClientMessageId, ConversationId, UserId } from "./frames.generated.js";
 
-/** A send not yet acknowledged: its id, its conversation, and its message.send frame as first encoded (a retry is the same frame). */
+/**
+ * A send not yet acknowledged: its id, its conversation, and its message.send frame as first encoded (a retry is the same
+ * frame), or as sealed again after devices_changed; for an end-to-end send, what it was sealed from, to seal it again.
+ */
 export interface PendingSend {
   id: ClientMessageId;
   conversation_id: ConversationId;
   frame: string;
+  /** The members it was sealed for and the plaintext (base64): kept on this device, in its store, until acknowledged. */
+  sealed?: { members: UserId[]; plaintext: string };
 }
 
 /** What a store holds when the client starts. */
@@ -26,6 +31,8 @@ export interface ClientStore {
   setHeldUpTo(conversation: ConversationId, seq: number): Promise<void>;
   addPendingSend(send: PendingSend): Promise<void>;
   removePendingSend(id: ClientMessageId): Promise<void>;
+  /** A pending send sealed again: the same id, in the same place among the others. */
+  replacePendingSend(send: PendingSend): Promise<void>;
 }
 
 /** A store in memory: what it holds lasts as long as the object (a test, or an app that keeps nothing across reloads). */
@@ -48,5 +55,10 @@ export class MemoryClientStore implements ClientStore {
   async removePendingSend(id: ClientMessageId): Promise<void> {
     const index = this.pending.findIndex((send) => send.id === id);
     if (index >= 0) this.pending.splice(index, 1);
+  }
+
+  async replacePendingSend(send: PendingSend): Promise<void> {
+    const index = this.pending.findIndex((held) => held.id === send.id);
+    if (index >= 0) this.pending[index] = { ...send };
   }
 }

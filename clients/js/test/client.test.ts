@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { ParleyClient, ParleyError, MemoryClientStore, jitteredDelay } from "../src/index.js";
+import { ParleyClient, ParleyError, MemoryClientStore, fromBase64, jitteredDelay, toBase64 } from "../src/index.js";
+import type { EndToEndCipher, Envelope, KeysBundle } from "../src/index.js";
 import type { ConnectionState, Message, MessageAck, Notification, Presence } from "../src/index.js";
 import { nodeWebSocket } from "../src/node.js";
 import type { WebSocketFactory } from "../src/transport.js";
@@ -359,6 +360,112 @@ describe("receipts, typing, presence, notifications, inbox", () => {
     connection.send({ type: "message.receive", ...message("c13", 1) });
     await until("the good one", () => seen.messages.length === 1);
     assert.deepEqual(errors, ["the client could not read a frame: message.receive: frame.seq must be integer, was string"]);
+    c.close();
+  });
+});
+
+/** A key bundle as the server sends it, for devices of a user. */
+function bundle(user: string, devices: string[]): KeysBundle {
+  const key = (id: number) => ({ key_id: id, public_key: "BQ==", signature: "c2ln" });
+  return { type: "keys.bundle", user_id: user, identity_key: "BQ==", devices: devices.map((device, i) => ({ device_id: device, registration_id: i + 1,
+    signed_pre_key: key(1), pre_key: null, pq_pre_key: key(2), pq_last_resort: true })) };
+}
+
+const text = new TextEncoder();
+const read = (bytes: Uint8Array | undefined): string => (bytes === undefined ? "-" : new TextDecoder().decode(bytes));
+
+/** A stand-in for an app's libsignal cipher: an envelope per device, its body the plaintext in base64; records what it is asked. */
+function fakeCipher(log: string[]): EndToEndCipher {
+  return {
+    async seal(_conversation, members, plaintext, keys) {
+      const envelopes: Envelope[] = [];
+      for (const member of members) {
+        for (const device of (await keys.fetch(member)).devices) {
+          if (member === "ann" && device.device_id === "laptop") continue;
+          envelopes.push({ user_id: member, device_id: device.device_id, registration_id: device.registration_id, kind: "message", body: toBase64(plaintext) });
+        }
+      }
+      log.push(`seal ${envelopes.map((e) => `${e.user_id}/${e.device_id}`).join(",")}`);
+      return envelopes;
+    },
+    async devicesChanged(mismatch) {
+      log.push(`changed missing ${mismatch.missing.map((d) => `${d.user_id}/${d.device_id}`).join(",")}`);
+    },
+    async open(message) {
+      const mine = message.content.envelopes?.find((e) => e.user_id === "ann" && e.device_id === "laptop");
+      if (mine?.body === "bad") throw new Error("no session");
+      return mine === undefined ? undefined : fromBase64(mine.body);
+    },
+  };
+}
+
+describe("end to end", () => {
+  test("a sealed send is sealed again after devices_changed under its id, and comes back once stored with its plaintext", async () => {
+    const log: string[] = [];
+    const { client: c, seen, connection } = await online({ cipher: fakeCipher(log) }, "c20");
+    const handed: string[] = [];
+    c.on("sealedMessage", ({ message: m, plaintext }) => handed.push(`${m.seq} sealed ${read(plaintext)}`));
+    c.on("message", (m) => handed.push(`${m.seq} plain ${m.content.body}`));
+    const outgoing = c.sendSealed("c20", ["ann", "bob"], text.encode("secret"));
+    assert.equal((await connection.next("keys.fetch")).user_id, "ann");
+    connection.send(bundle("ann", ["laptop", "phone"]));
+    assert.equal((await connection.next("keys.fetch")).user_id, "bob");
+    connection.send(bundle("bob", ["phone"]));
+    const first = await connection.next("message.send");
+    assert.equal(first.id, outgoing.id);
+    assert.deepEqual(first.content.envelopes?.map((e) => `${e.user_id}/${e.device_id}`), ["ann/phone", "bob/phone"]);
+    connection.send({ type: "error", code: "devices_changed", message: "bob has a new device", ref: outgoing.id,
+      missing: [{ user_id: "bob", device_id: "tablet" }], extra: [], stale: [] });
+    await connection.next("keys.fetch");
+    connection.send(bundle("ann", ["laptop", "phone"]));
+    await connection.next("keys.fetch");
+    connection.send(bundle("bob", ["phone", "tablet"]));
+    const second = await connection.next("message.send");
+    assert.equal(second.id, outgoing.id, "the same id: stored once");
+    assert.equal(second.attempt, 2);
+    assert.deepEqual(second.content.envelopes?.map((e) => `${e.user_id}/${e.device_id}`), ["ann/phone", "bob/phone", "bob/tablet"]);
+    assert.deepEqual(log, ["seal ann/phone,bob/phone", "changed missing bob/tablet", "seal ann/phone,bob/phone,bob/tablet"]);
+    connection.send({ type: "message.ack", id: outgoing.id, conversation_id: "c20", seq: 1, server_timestamp: 5, status: "sent" });
+    await outgoing.acknowledged;
+    const envelope = (body: string): Envelope => ({ user_id: "ann", device_id: "laptop", registration_id: 1, kind: "message", body });
+    connection.send({ type: "message.receive", ...message("c20", 2), content: { type: "ciphertext", envelopes: [envelope(toBase64(text.encode("hi ann")))] } });
+    connection.send({ type: "message.receive", ...message("c20", 3), content: { type: "text", body: "plain" } });
+    connection.send({ type: "message.receive", ...message("c20", 4), content: { type: "ciphertext", envelopes: [envelope("bad")] } });
+    await until("four handed over", () => handed.length === 4);
+    assert.deepEqual(handed, ["1 sealed secret", "2 sealed hi ann", "3 plain plain", "4 sealed -"], "in seq order, whatever the opening takes");
+    assert.equal(seen.messages.length, 1, "only the plain one is a message event");
+    c.close();
+  });
+
+  test("a send whose devices keep changing fails after three seals again, and the next goes", async () => {
+    const log: string[] = [];
+    const { client: c, connection } = await online({ cipher: fakeCipher(log) }, "c21");
+    const failed: string[] = [];
+    c.on("sendFailed", ({ error }) => failed.push(error.code));
+    const doomed = c.sendSealed("c21", ["bob"], text.encode("x"));
+    await connection.next("keys.fetch");
+    connection.send(bundle("bob", ["phone"]));
+    // Queued once sealed: a plain send made after that waits behind it (sealed sends keep their order among themselves).
+    await doomed.queued;
+    const next = c.send("c21", { type: "text", body: "after" });
+    for (let round = 0; round < 4; round++) {
+      if (round > 0) {
+        await connection.next("keys.fetch");
+        connection.send(bundle("bob", ["phone"]));
+      }
+      await connection.next("message.send", 3000, (f) => f.id === doomed.id);
+      connection.send({ type: "error", code: "devices_changed", message: "again", ref: doomed.id, missing: [{ user_id: "bob", device_id: `d${round}` }],
+        extra: [], stale: [] });
+    }
+    await assert.rejects(doomed.acknowledged, (error: unknown) => error instanceof ParleyError && error.code === "devices_changed");
+    assert.deepEqual(failed, ["devices_changed"]);
+    assert.equal((await connection.next("message.send", 3000, (f) => f.id === next.id)).content.body, "after");
+    c.close();
+  });
+
+  test("sendSealed without a cipher is refused at once", () => {
+    const { client: c } = client();
+    assert.throws(() => c.sendSealed("c22", ["bob"], text.encode("x")), /no cipher/);
     c.close();
   });
 });

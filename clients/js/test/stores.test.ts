@@ -21,13 +21,16 @@ async function behavesAsAStore(open: () => ClientStore): Promise<void> {
   await first.addPendingSend(send("a"));
   await first.removePendingSend("b");
   await first.removePendingSend("never-added");
+  const resealed = { ...send("a"), frame: "sealed again", sealed: { members: ["bob"], plaintext: "aGk=" } };
+  await first.replacePendingSend(resealed);
+  await first.replacePendingSend(send("never-added"));
   await first.setHeldUpTo("c1", 5);
   await first.setHeldUpTo("c1", 3);
   await first.setHeldUpTo("c2", 1);
   const reopened = open();
   const state = await reopened.load();
   assert.deepEqual(state.pendingSends.map((pending) => pending.id), ["a", "c"], "in the order added, once each, without the removed");
-  assert.deepEqual(state.pendingSends[0], send("a"));
+  assert.deepEqual(state.pendingSends[0], resealed, "replaced in its place, with what it was sealed from");
   assert.deepEqual(state.heldUpTo, { c1: 5, c2: 1 }, "how far each conversation went never goes back");
 }
 

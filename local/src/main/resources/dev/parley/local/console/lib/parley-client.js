@@ -1,5 +1,18 @@
 // @parley/client 0.3.0, the browser bundle: built from clients/js by 'npm run bundle'; do not edit.
 
+// src/cipher.ts
+function toBase64(bytes) {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 32768) binary += String.fromCharCode(...bytes.subarray(i, i + 32768));
+  return btoa(binary);
+}
+function fromBase64(text) {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
 // src/errors.ts
 var ParleyError = class _ParleyError extends Error {
   constructor(frame) {
@@ -312,6 +325,23 @@ var Outbox = class {
     }
     return scheduled;
   }
+  /** A send being sealed again (devices_changed): nothing sends it until resealed(). */
+  hold(id) {
+    const state = this.wire.get(id);
+    if (state !== void 0) state.resendAt = Number.MAX_SAFE_INTEGER;
+  }
+  /** The send sealed again: it takes its old place, and goes out at {@code now} (or on the next connection). */
+  resealed(send, now) {
+    for (const queue of this.queues.values()) {
+      const index = queue.findIndex((held) => held.id === send.id);
+      if (index >= 0) {
+        queue[index] = send;
+        const state = this.wire.get(send.id);
+        if (state !== void 0) state.resendAt = now;
+        return;
+      }
+    }
+  }
   /** The connection is gone: every head goes out again on the next one. */
   connectionLost() {
     this.wire.clear();
@@ -462,6 +492,10 @@ var MemoryClientStore = class {
     const index = this.pending.findIndex((send) => send.id === id);
     if (index >= 0) this.pending.splice(index, 1);
   }
+  async replacePendingSend(send) {
+    const index = this.pending.findIndex((held) => held.id === send.id);
+    if (index >= 0) this.pending[index] = { ...send };
+  }
 };
 
 // src/transport.ts
@@ -486,6 +520,7 @@ var GATEWAY_RESEND = { minMs: 250, maxMs: 8e3 };
 var SYNC_RETRY_MS = 1e4;
 var PRESENCE_TTL_SECONDS = LIMITS.max_presence_ttl_seconds;
 var TICK_MS = 200;
+var MAX_RESEALS = 3;
 function jitteredDelay(minMs, maxMs, attempt, random = Math.random) {
   const ceiling = Math.min(maxMs, minMs * 2 ** Math.min(attempt, 20));
   return Math.floor(ceiling / 2 + random() * (ceiling / 2 + 1));
@@ -505,6 +540,17 @@ var ParleyClient = class {
   requestTimeoutMs;
   connectTimeoutMs;
   presenceRenewalMs;
+  cipher;
+  /** The key directory as the cipher reaches it: keys.fetch through this client. */
+  keys = { fetch: (user, device) => this.fetchKeys(user, device) };
+  /** Seals, one after another in the order asked (a cipher's sessions are not safe to use twice at once). */
+  sealing = Promise.resolve();
+  /** Messages handed to the app, one batch after another: opening envelopes is asynchronous, the order is not. */
+  handing = Promise.resolve();
+  /** How many times running each end-to-end send was sealed again after devices_changed. */
+  reseals = /* @__PURE__ */ new Map();
+  /** The plaintexts of this device's acknowledged sealed sends, until the message is handed to the app. */
+  ownPlaintexts = /* @__PURE__ */ new Map();
   listeners = /* @__PURE__ */ new Map();
   currentState = "offline";
   timelines;
@@ -558,6 +604,7 @@ var ParleyClient = class {
     this.ackTimeoutMs = options.ackTimeoutMs ?? 1e4;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 3e4;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 15e3;
+    this.cipher = options.cipher;
     this.presenceRenewalMs = options.presenceRenewalMs ?? PRESENCE_TTL_SECONDS * 800;
     if (!(this.presenceRenewalMs > 0 && this.presenceRenewalMs < PRESENCE_TTL_SECONDS * 1e3)) {
       throw new RangeError(`presenceRenewalMs must be above 0 and under the subscription's ${PRESENCE_TTL_SECONDS} s, was ${this.presenceRenewalMs}`);
@@ -605,15 +652,54 @@ var ParleyClient = class {
     if (refused !== void 0) {
       return { id, queued: handled(Promise.reject(refused)), acknowledged: handled(Promise.reject(refused)) };
     }
+    return this.queue(id, this.started().then(() => ({ id, conversation_id: conversationId, frame: text })));
+  }
+  /**
+   * Queues an end-to-end message (docs/e2e.md): the cipher seals the plaintext into one envelope per device of the members
+   * (the conversation's, this user's included); if the server answers devices_changed, the cipher takes in the devices named
+   * and seals again, sent under the same id. Otherwise as send(); sealed sends keep their order among themselves. The
+   * message comes back, once stored, as a sealedMessage event with this plaintext.
+   */
+  sendSealed(conversationId, members, plaintext) {
+    const cipher = this.cipher;
+    if (cipher === void 0) throw new Error("no cipher was given to the client (options.cipher)");
+    const id = crypto.randomUUID();
+    const timestamp = Date.now();
+    const sealed = { members: [...members], plaintext: toBase64(plaintext) };
+    const pending = this.started().then(() => this.serially(() => cipher.seal(conversationId, members, plaintext, this.keys))).then((envelopes) => {
+      const frame = { type: "message.send", id, conversation_id: conversationId, content: { type: "ciphertext", envelopes }, timestamp };
+      const text = JSON.stringify(frame);
+      const refused = this.refusal(text, id);
+      if (refused !== void 0) throw refused;
+      return { id, conversation_id: conversationId, frame: text, sealed };
+    });
+    return this.queue(id, pending);
+  }
+  /** A send on its way to the store and the queue: its promises, of which queued rejects if it never gets there. */
+  queue(id, pending) {
     const acknowledged = handled(new Promise((resolve, reject) => this.ackWaiters.set(id, { resolve, reject })));
-    const pending = { id, conversation_id: conversationId, frame: text };
-    const queued = handled(this.started().then(() => this.writeStore(() => this.store.addPendingSend(pending))).then(() => {
+    const queued = handled(pending.then((send) => this.writeStore(() => this.store.addPendingSend(send)).then(() => {
       if (this.currentState === "closed") return;
-      this.outbox?.add(pending);
+      this.outbox?.add(send);
       this.transmitReady();
-    }));
-    queued.catch((error) => this.ackWaiters.get(id)?.reject(error));
+    })));
+    queued.catch((error) => {
+      this.ackWaiters.get(id)?.reject(error);
+      this.ackWaiters.delete(id);
+    });
     return { id, queued, acknowledged };
+  }
+  /** This device's public keys for end-to-end encryption: the counts of one-time keys the server now holds. */
+  async uploadKeys(keys) {
+    const { type: _type, ...counts } = await this.request({ type: "keys.upload", ...keys }, "keys.uploaded");
+    return counts;
+  }
+  /** A user's devices' keys (or one device's), each one-time key handed to this fetch alone; not_found when there are none. */
+  async fetchKeys(user, device) {
+    return this.request(
+      device === void 0 ? { type: "keys.fetch", user_id: user } : { type: "keys.fetch", user_id: user, device_id: device },
+      "keys.bundle"
+    );
   }
   /** Why the server would refuse this message.send at once, if it would: checked here so that no queue holds it. */
   refusal(text, id) {
@@ -964,10 +1050,47 @@ var ParleyClient = class {
     if (this.timelines?.needsSync) this.sync();
   }
   release(ready) {
+    const cipher = this.cipher;
+    if (cipher === void 0 || !ready.some((message) => message.content.envelopes !== void 0)) {
+      if (cipher === void 0) this.handOver(ready, /* @__PURE__ */ new Map());
+      else this.handing = this.handing.then(() => this.handOver(ready, /* @__PURE__ */ new Map()));
+      return;
+    }
+    this.handing = this.handing.then(async () => {
+      const plaintexts = /* @__PURE__ */ new Map();
+      for (const message of ready) {
+        if (message.content.envelopes !== void 0) plaintexts.set(message, await this.openSealed(cipher, message));
+      }
+      this.handOver(ready, plaintexts);
+    });
+  }
+  /**
+   * This device's plaintext of a sealed message: its own send's (it has no envelope of its own), kept from the ack or, when
+   * the message comes before its ack (a sync after a lost ack), the pending send's; else the cipher's opening.
+   */
+  async openSealed(cipher, message) {
+    const own = this.ownPlaintexts.get(message.id);
+    if (own !== void 0) {
+      this.ownPlaintexts.delete(message.id);
+      return own;
+    }
+    const pending = message.sender_id === this.user && message.sender_device === this.device ? this.outbox?.find(message.id)?.sealed : void 0;
+    if (pending !== void 0) return fromBase64(pending.plaintext);
+    try {
+      return await cipher.open(message);
+    } catch (unreadable) {
+      console.warn(`message ${message.seq} of ${message.conversation_id} did not decrypt`, unreadable);
+      return void 0;
+    }
+  }
+  handOver(ready, plaintexts) {
+    if (this.currentState === "closed") return;
     const upTo = /* @__PURE__ */ new Map();
     for (const message of ready) {
       upTo.set(message.conversation_id, Math.max(message.seq, upTo.get(message.conversation_id) ?? 0));
-      if (message.content.type !== "void") this.emit("message", message);
+      if (message.content.type === "void") continue;
+      if (plaintexts.has(message)) this.emit("sealedMessage", { message, plaintext: plaintexts.get(message) });
+      else this.emit("message", message);
     }
     upTo.forEach((seq, conversation) => {
       void this.writeStore(() => this.store.setHeldUpTo(conversation, seq));
@@ -983,6 +1106,8 @@ var ParleyClient = class {
     const send = this.outbox?.acknowledged(ack);
     if (send !== void 0) {
       void this.writeStore(() => this.store.removePendingSend(send.id));
+      this.reseals.delete(send.id);
+      if (send.sealed !== void 0 && this.cipher !== void 0) this.ownPlaintexts.set(send.id, fromBase64(send.sealed.plaintext));
       this.ackWaiters.get(ack.id)?.resolve(ack);
       this.ackWaiters.delete(ack.id);
       this.emit("sent", ack);
@@ -1004,17 +1129,16 @@ var ParleyClient = class {
     const ref = error.ref ?? "";
     const send = this.outbox?.find(ref);
     if (send !== void 0) {
-      if (retryable(error)) {
+      const reseals = (this.reseals.get(send.id) ?? 0) + 1;
+      if (error.code === "devices_changed" && send.sealed !== void 0 && this.cipher !== void 0 && reseals <= MAX_RESEALS) {
+        this.reseals.set(send.id, reseals);
+        this.reseal(this.cipher, send, error);
+      } else if (retryable(error)) {
         const wait = error.retry_after_ms ?? (error.code === "conflict" ? 500 : 1e3);
         this.outbox?.retryAt(send.id, Date.now() + wait);
         this.later(() => this.tick(), wait);
       } else {
-        this.outbox?.remove(send.id);
-        void this.writeStore(() => this.store.removePendingSend(send.id));
-        this.ackWaiters.get(send.id)?.reject(new ParleyError(error));
-        this.ackWaiters.delete(send.id);
-        this.emit("sendFailed", { send, error });
-        this.transmitReady();
+        this.fail(send, error);
       }
       return;
     }
@@ -1044,6 +1168,47 @@ var ParleyClient = class {
       return;
     }
     this.emit("error", error);
+  }
+  /** A send refused for good: out of the queue and the store, its promise rejected, the app told; the conversation goes on. */
+  fail(send, error) {
+    this.outbox?.remove(send.id);
+    this.reseals.delete(send.id);
+    void this.writeStore(() => this.store.removePendingSend(send.id));
+    this.ackWaiters.get(send.id)?.reject(new ParleyError(error));
+    this.ackWaiters.delete(send.id);
+    this.emit("sendFailed", { send, error });
+    this.transmitReady();
+  }
+  /**
+   * An end-to-end send refused devices_changed: held while the cipher takes in the devices named and seals again, then sent
+   * under the same id; a seal that fails, or seals into what a frame cannot carry, fails the send.
+   */
+  reseal(cipher, send, error) {
+    const sealed = send.sealed;
+    this.outbox?.hold(send.id);
+    const mismatch = { missing: error.missing ?? [], extra: error.extra ?? [], stale: error.stale ?? [] };
+    this.serially(async () => {
+      await cipher.devicesChanged(mismatch, this.keys);
+      return cipher.seal(send.conversation_id, sealed.members, fromBase64(sealed.plaintext), this.keys);
+    }).then((envelopes) => {
+      const previous = JSON.parse(send.frame);
+      const text = JSON.stringify({ ...previous, content: { type: "ciphertext", envelopes } });
+      const refused = this.refusal(text, send.id);
+      if (refused !== void 0) throw refused;
+      const resealed = { ...send, frame: text };
+      this.outbox?.resealed(resealed, Date.now());
+      void this.writeStore(() => this.store.replacePendingSend(resealed));
+      this.tick();
+      this.transmitReady();
+    }).catch((failure) => {
+      if (this.currentState === "closed") return;
+      this.fail(send, failure instanceof ParleyError ? failure.frame : { type: "error", code: "bad_request", message: `sealing the message again failed: ${failure.message}`, ref: send.id });
+    });
+  }
+  serially(work) {
+    const result = this.sealing.then(work);
+    this.sealing = result.catch(() => void 0);
+    return result;
   }
   // Frames out.
   transmitReady() {
@@ -1267,7 +1432,7 @@ var IndexedDbClientStore = class {
       heldUpTo[String(key)] = values[i];
     });
     pending.sort((a, b) => a.order - b.order);
-    return { heldUpTo, pendingSends: pending.map(({ id, conversation_id, frame }) => ({ id, conversation_id, frame })) };
+    return { heldUpTo, pendingSends: pending.map(({ order: _order, ...send }) => send) };
   }
   async setHeldUpTo(conversation, seq) {
     const database = await this.open();
@@ -1282,7 +1447,15 @@ var IndexedDbClientStore = class {
     const transaction = database.transaction(PENDING, "readwrite");
     const pending = transaction.objectStore(PENDING);
     const existing = await done(pending.index("id").getKey(send.id));
-    if (existing === void 0) pending.add({ id: send.id, conversation_id: send.conversation_id, frame: send.frame });
+    if (existing === void 0) pending.add({ ...send });
+    await committed(transaction);
+  }
+  async replacePendingSend(send) {
+    const database = await this.open();
+    const transaction = database.transaction(PENDING, "readwrite");
+    const pending = transaction.objectStore(PENDING);
+    const key = await done(pending.index("id").getKey(send.id));
+    if (key !== void 0) pending.put({ ...send, order: key });
     await committed(transaction);
   }
   async removePendingSend(id) {
@@ -1311,8 +1484,10 @@ export {
   Timelines,
   decodeClientFrame,
   decodeServerFrame,
+  fromBase64,
   isGatewayRefusal,
   jitteredDelay,
   misfit,
-  platformWebSocket
+  platformWebSocket,
+  toBase64
 };
