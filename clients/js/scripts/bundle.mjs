@@ -3,8 +3,9 @@
 // dist/browser/. `--check` writes only dist/ and fails when the committed copy is not what the sources make (npm run build runs it).
 import { build } from "esbuild";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeOrCheck } from "./written.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const committed = join(root, "..", "..", "local", "src", "main", "resources", "dev", "parley", "local", "console", "lib", "parley-client.js");
@@ -22,19 +23,5 @@ const result = await build({
 const bundle = result.outputFiles[0].text;
 mkdirSync(join(root, "dist", "browser"), { recursive: true });
 writeFileSync(join(root, "dist", "browser", "parley-client.js"), bundle);
-if (process.argv.includes("--check")) {
-  let current = "";
-  try {
-    current = readFileSync(committed, "utf8");
-  } catch {
-    // Missing: reported below.
-  }
-  if (current !== bundle) {
-    console.error(`${relative(root, committed)} is not what the sources make: run 'npm run bundle' and commit it`);
-    process.exit(1);
-  }
-} else {
-  mkdirSync(dirname(committed), { recursive: true });
-  writeFileSync(committed, bundle);
-  console.log(`wrote ${relative(root, committed)} (${bundle.length} bytes)`);
-}
+writeOrCheck(root, committed, bundle, "npm run bundle");
+

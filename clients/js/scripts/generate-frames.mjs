@@ -1,9 +1,10 @@
 // Writes src/frames.generated.ts from the wire schema the Java codec is checked against
 // (shared-model/src/main/resources/dev/parley/protocol/frames.schema.json), so that the frame types are written once.
 // `--check` writes nothing and fails when the file is not what the schema makes (the build runs it).
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeOrCheck } from "./written.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const schemaPath = join(root, "..", "..", "shared-model", "src", "main", "resources", "dev", "parley", "protocol", "frames.schema.json");
@@ -91,18 +92,5 @@ lines.push(`export const FRAME_SCHEMA_DEFS: Record<string, unknown> = ${JSON.str
 lines.push("");
 const generated = lines.join("\n");
 
-if (process.argv.includes("--check")) {
-  let current = "";
-  try {
-    current = readFileSync(outPath, "utf8");
-  } catch {
-    // Missing: reported below as out of date.
-  }
-  if (current !== generated) {
-    console.error(`src/frames.generated.ts is not what ${relative(root, schemaPath)} makes: run 'npm run generate' and commit it`);
-    process.exit(1);
-  }
-} else {
-  writeFileSync(outPath, generated);
-  console.log(`wrote ${relative(root, outPath)} (${Object.keys(defs).length} definitions)`);
-}
+writeOrCheck(root, outPath, generated, "npm run generate");
+

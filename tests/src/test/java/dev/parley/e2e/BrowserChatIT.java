@@ -105,25 +105,35 @@ class BrowserChatIT extends EndToEndTest {
         }
     }
 
-    @Test
-    void twoBrowsersChatWithEachOtherAndWithTheJavaClient() throws Exception {
+    /** The local cloud's chat page; the test is skipped, saying how to enable it, without Chromium or a local cloud. */
+    private URI chatPage() {
         assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER), "the browser tests need Debian's chromium and "
                 + "chromium-driver: apt-get install chromium chromium-driver (scripts/test installs them when it runs as root)");
         assumeTrue(stack.local().isPresent(), "the chat page is the local cloud's");
-        URI page = stack.local().get().endpoints().chatPage().orElseThrow();
+        return stack.local().get().endpoints().chatPage().orElseThrow();
+    }
+
+    /** A Java client of the user beside the browsers, each message it gets handed to {@code onMessage}. */
+    private ParleyClient javaClient(String user, String device, java.util.function.Consumer<Message> onMessage) {
+        return ParleyClient.builder(stack.webSocketUrl(), UserId.of(user), DeviceId.of(device), () -> stack.token(user, device))
+                .listener(new ParleyListener() {
+                    @Override
+                    public void onMessage(Message message) {
+                        onMessage.accept(message);
+                    }
+                }).build().start();
+    }
+
+    @Test
+    void twoBrowsersChatWithEachOtherAndWithTheJavaClient() throws Exception {
+        URI page = chatPage();
         String alice = user("alice");
         String bob = user("bob");
         String carol = user("carol");
         List<Message> carolsMessages = new CopyOnWriteArrayList<>();
         WebDriver alicesBrowser = browser();
         WebDriver bobsBrowser = browser();
-        ParleyClient carols = ParleyClient.builder(stack.webSocketUrl(), UserId.of(carol), DeviceId.of("laptop"), () -> stack.token(carol, "laptop"))
-                .listener(new ParleyListener() {
-                    @Override
-                    public void onMessage(Message message) {
-                        carolsMessages.add(message);
-                    }
-                }).build().start();
+        ParleyClient carols = javaClient(carol, "laptop", carolsMessages::add);
         try {
             signIn(alicesBrowser, page, alice);
             signIn(bobsBrowser, page, bob);
@@ -192,20 +202,11 @@ class BrowserChatIT extends EndToEndTest {
 
     @Test
     void aMessageQueuedOfflineSurvivesPageReloadsAndArrivesOnce() throws Exception {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER), "the browser tests need Debian's chromium and "
-                + "chromium-driver: apt-get install chromium chromium-driver (scripts/test installs them when it runs as root)");
-        assumeTrue(stack.local().isPresent(), "the chat page is the local cloud's");
-        URI page = stack.local().get().endpoints().chatPage().orElseThrow();
+        URI page = chatPage();
         String alice = user("alice");
         String bob = user("bob");
         List<String> bobsTexts = new CopyOnWriteArrayList<>();
-        ParleyClient bobs = ParleyClient.builder(stack.webSocketUrl(), UserId.of(bob), DeviceId.of("phone"), () -> stack.token(bob, "phone"))
-                .listener(new ParleyListener() {
-                    @Override
-                    public void onMessage(Message message) {
-                        bobsTexts.add(message.content().body().orElse(""));
-                    }
-                }).build().start();
+        ParleyClient bobs = javaClient(bob, "phone", message -> bobsTexts.add(message.content().body().orElse("")));
         ChromeDriver browser = (ChromeDriver) browser();
         try {
             await(() -> bobs.state() == ConnectionState.ONLINE, "bob online");
