@@ -431,7 +431,15 @@ describe("end to end", () => {
     connection.send({ type: "message.receive", ...message("c20", 2), content: { type: "ciphertext", envelopes: [envelope(toBase64(text.encode("hi ann")))] } });
     connection.send({ type: "message.receive", ...message("c20", 3), content: { type: "text", body: "plain" } });
     connection.send({ type: "message.receive", ...message("c20", 4), content: { type: "ciphertext", envelopes: [envelope("bad")] } });
-    await until("four handed over", () => handed.length === 4);
+    const warned: string[] = [];
+    const warn = console.warn;
+    console.warn = (text: string) => warned.push(text);
+    try {
+      await until("four handed over", () => handed.length === 4);
+    } finally {
+      console.warn = warn;
+    }
+    assert.deepEqual(warned, ["message 4 of c20 did not decrypt"]);
     assert.deepEqual(handed, ["1 sealed secret", "2 sealed hi ann", "3 plain plain", "4 sealed -"], "in seq order, whatever the opening takes");
     assert.equal(seen.messages.length, 1, "only the plain one is a message event");
     c.close();
