@@ -41,6 +41,28 @@ public record NotificationId(String value) implements Comparable<NotificationId>
         return new NotificationId(new String(text));
     }
 
+    /**
+     * An id made at {@code epochMillis} that sorts after this one: a new one of that moment when it is later than this id's,
+     * else this id plus one in its random part (so that a clock behind another, or two ids in one millisecond, still give
+     * a strictly growing sequence).
+     */
+    public NotificationId successor(long epochMillis, RandomGenerator random) {
+        if (epochMillis > epochMillis()) {
+            return at(epochMillis, random);
+        }
+        char[] text = value.toCharArray();
+        for (int i = LENGTH - 1; i >= 10; i--) {
+            int digit = ALPHABET.indexOf(text[i]);
+            if (digit < 31) {
+                text[i] = ALPHABET.charAt(digit + 1);
+                return new NotificationId(new String(text));
+            }
+            text[i] = ALPHABET.charAt(0);
+        }
+        // Every random digit was the last one: the next millisecond, whose every id sorts after.
+        return first(epochMillis() + 1);
+    }
+
     /** The smallest id of this moment: every id made at it or later sorts at or after it. */
     public static NotificationId first(long epochMillis) {
         return at(epochMillis, new java.util.Random() {

@@ -15,15 +15,20 @@ import java.util.Optional;
  * The fan-out on read of topics too large to fan out on write: each publish is one entry of the topic's feed; a follower's
  * inbox pulls the entries it has not pulled yet when it is read; and the connections of followers register, when they
  * connect, in each followed topic's live index, which a publish posts to instead of reading every subscriber.
+ *
+ * <p>An entry's place in its feed is its <em>position</em>, drawn when it lands, after every entry already there (not its
+ * notification id, drawn when the publish began: two publishes racing, or a publish retried an hour later under its first
+ * id, would land an entry before positions a reader has pulled past). So a reader that pulled up to a position has every
+ * entry before it, whatever the timing.
  */
 public interface TopicFeeds {
 
-    /** A topic the user follows: since when (epoch ms), the last feed entry their inbox pulled, and whether they muted it. */
+    /** A topic the user follows: since when (epoch ms), the position their inbox pulled the feed up to, and whether they muted it. */
     record Followed(TopicKey topic, long since, Optional<NotificationId> pulled, boolean muted) {
     }
 
-    /** One publish to a topic read on demand. */
-    record Entry(NotificationId id, PublishRequest request) {
+    /** One publish to a topic read on demand: where it is in the feed, and the notification it is. */
+    record Entry(NotificationId position, NotificationId id, PublishRequest request) {
     }
 
     /** A connection registered in a topic's live index: who it is, and whether they muted the topic. */
@@ -40,16 +45,19 @@ public interface TopicFeeds {
     /** The user's topics, at most {@code limit} (in topic key order). */
     List<Followed> followed(UserId user, int limit);
 
-    /** The newest entry of each of these topics' feeds; a topic without one is left out. */
+    /** The newest position of each of these topics' feeds; a topic without an entry is left out. */
     Map<TopicKey, NotificationId> newest(Collection<TopicKey> topics);
 
-    /** Adds the publish to the topic's feed (again: nothing changes). */
-    void append(TopicKey topic, Entry entry);
+    /**
+     * Adds the publish to the end of the topic's feed; its position. Appended again (a retried publish), it is there twice
+     * under one id, which an inbox stores once.
+     */
+    NotificationId append(TopicKey topic, NotificationId id, PublishRequest request);
 
-    /** Up to {@code limit} entries after {@code after}, oldest first, none made before {@code since} (epoch ms). */
+    /** Up to {@code limit} entries after the position {@code after}, in feed order, none published before {@code since} (epoch ms). */
     List<Entry> entries(TopicKey topic, Optional<NotificationId> after, long since, int limit);
 
-    /** The user's inbox holds the topic's entries up to this one: never moved back. */
+    /** The user's inbox holds the topic's entries up to this position: never moved back. */
     void pulled(UserId user, TopicKey topic, NotificationId upTo);
 
     /** Registers the connection in these topics' live indexes until {@code until} (epoch ms). */

@@ -20,17 +20,21 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.DeleteRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
- * Topics' feeds and live indexes in the topics table ({@link TopicsTable}): a feed entry is {@code T#<topic>}/{@code N#<id>}
- * with the publish's body, the topic's head names the newest; a user's subscription item ({@code U#<user>}/{@code T#<topic>})
+ * Topics' feeds and live indexes in the topics table ({@link TopicsTable}): a feed entry is {@code T#<topic>}/{@code N#<position>}
+ * with the notification id and the publish's body, the topic's head names the newest position; a user's subscription item ({@code U#<user>}/{@code T#<topic>})
  * carries what their inbox pulled; a live registration is {@code L#<topic>}/{@code <connection>}, until the connection's
  * longest life.
  */
@@ -39,6 +43,9 @@ public final class DynamoTopicFeeds implements TopicFeeds {
     /** Sorts after every entry's sort key (Crockford base32 has no '~'), before nothing else of the partition that matters. */
     private static final String ENTRIES_END = "N#~";
     private static final String REQUEST = "request";
+    private static final String ID = "id";
+    /** Appends racing on one topic each land, one after another; this many tries of one append are a broken store. */
+    private static final int MOST_APPENDS = 20;
     private static final String NEWEST = "newest";
     private static final String PULLED = "pulled";
     private static final String USER = "user";
@@ -82,21 +89,33 @@ public final class DynamoTopicFeeds implements TopicFeeds {
     }
 
     @Override
-    public void append(TopicKey topic, Entry entry) {
-        SdkErrors.translating("adding to a topic's feed", () -> {
-            Map<String, AttributeValue> item = new HashMap<>(TopicsTable.key(TopicsTable.topic(topic), ENTRY + entry.id().value()));
-            item.put(REQUEST, AttributeValue.fromS(entry.request().toJson()));
-            try {
-                dynamo.putItem(b -> b.tableName(table).item(item).conditionExpression("attribute_not_exists(#pk)").expressionAttributeNames(Map.of("#pk", PK)));
-            } catch (ConditionalCheckFailedException again) {
-                // A retried publish: the entry is there.
-            }
-            try {
-                dynamo.updateItem(b -> b.tableName(table).key(TopicsTable.head(topic)).updateExpression("SET #newest = :id")
-                        .conditionExpression("attribute_not_exists(#newest) OR #newest < :id").expressionAttributeNames(Map.of("#newest", NEWEST))
-                        .expressionAttributeValues(Map.of(":id", AttributeValue.fromS(entry.id().value()))));
-            } catch (ConditionalCheckFailedException newer) {
-                // A newer entry is named already.
+    public NotificationId append(TopicKey topic, NotificationId id, PublishRequest request) {
+        return SdkErrors.translating("adding to a topic's feed", () -> {
+            NotificationId position = NotificationId.at(System.currentTimeMillis(), ThreadLocalRandom.current());
+            for (int attempt = 1; ; attempt++) {
+                // The entry lands only with the head moving forward to it, in one transaction: positions land in order.
+                Map<String, AttributeValue> entry = new HashMap<>(TopicsTable.key(TopicsTable.topic(topic), ENTRY + position.value()));
+                entry.put(ID, AttributeValue.fromS(id.value()));
+                entry.put(REQUEST, AttributeValue.fromS(request.toJson()));
+                AttributeValue at = AttributeValue.fromS(position.value());
+                try {
+                    dynamo.transactWriteItems(b -> b.transactItems(
+                            TransactWriteItem.builder().update(u -> u.tableName(table).key(TopicsTable.head(topic)).updateExpression("SET #newest = :at")
+                                    .conditionExpression("attribute_not_exists(#newest) OR #newest < :at").expressionAttributeNames(Map.of("#newest", NEWEST))
+                                    .expressionAttributeValues(Map.of(":at", at))
+                                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)).build(),
+                            TransactWriteItem.builder().put(p -> p.tableName(table).item(entry)).build()));
+                    return position;
+                } catch (TransactionCanceledException behind) {
+                    Optional<NotificationId> newest = behind.cancellationReasons().stream().findFirst()
+                            .filter(reason -> "ConditionalCheckFailed".equals(reason.code()) && reason.item() != null && reason.item().containsKey(NEWEST))
+                            .map(reason -> NotificationId.parse(reason.item().get(NEWEST).s()));
+                    if (newest.isEmpty() || attempt == MOST_APPENDS) {
+                        throw behind;
+                    }
+                    // Another publish landed first, or this clock is behind its: after that one.
+                    position = newest.get().successor(System.currentTimeMillis(), ThreadLocalRandom.current());
+                }
             }
         });
     }
@@ -112,11 +131,12 @@ public final class DynamoTopicFeeds implements TopicFeeds {
                     .consistentRead(true).limit(limit + 1));
             List<Entry> entries = new ArrayList<>();
             for (Map<String, AttributeValue> item : page.items()) {
-                NotificationId id = NotificationId.parse(item.get(SK).s().substring(ENTRY.length()));
-                if (after.map(id::equals).orElse(false) || id.epochMillis() < since || entries.size() == limit) {
+                NotificationId position = NotificationId.parse(item.get(SK).s().substring(ENTRY.length()));
+                NotificationId id = NotificationId.parse(item.get(ID).s());
+                if (after.map(position::equals).orElse(false) || id.epochMillis() < since || entries.size() == limit) {
                     continue;
                 }
-                entries.add(new Entry(id, PublishRequest.parse(item.get(REQUEST).s())));
+                entries.add(new Entry(position, id, PublishRequest.parse(item.get(REQUEST).s())));
             }
             return entries;
         });

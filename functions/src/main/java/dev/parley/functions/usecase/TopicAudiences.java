@@ -38,12 +38,17 @@ public final class TopicAudiences {
         this.readAbove = readAbove;
     }
 
-    /** Sends the publish {@code id} to the topic's subscribers, behind the publish's answer. */
-    public Mode fanOut(NotificationId id, PublishRequest request) {
-        TopicKey topic = request.topic().orElseThrow();
+    /** How many subscribe to the topic, which {@link #fanOut} decides by: read apart, so a publish may read it while it does more. */
+    public long subscribers(TopicKey topic) {
+        return topics.subscriberCount(topic);
+    }
+
+    /** Sends the publish {@code id} to the topic's {@code subscribers} (as {@link #subscribers} read them), behind the publish's answer. */
+    public Mode fanOut(NotificationId id, PublishRequest request, long subscribers) {
         PublishRequest forSubscribers = request.withoutRecipients();
-        if (topics.subscriberCount(topic) > readAbove) {
-            feeds.append(topic, new TopicFeeds.Entry(id, forSubscribers));
+        if (subscribers > readAbove) {
+            TopicKey topic = request.topic().orElseThrow();
+            feeds.append(topic, id, forSubscribers);
             queue.enqueue(List.of(new FanOutQueue.Live(id, forSubscribers, Optional.empty())));
             return Mode.READ;
         }

@@ -14,7 +14,8 @@ import java.util.Optional;
  * that it does not hold yet are stored in it, as a fan-out on write would have stored them (coalesced, counted, read already
  * for a muted topic; never the actor's own). So the inbox's counts stay what its own store keeps them, right by construction,
  * and a user who never opens the app costs the topic nothing. Each entry is stored under the publish's id, so two devices
- * pulling at once store it once.
+ * pulling at once, or an entry appended twice by a retried publish, store it once. A pull moves the user's mark to the
+ * position of the last entry it stored; positions only grow as entries land ({@link TopicFeeds}), so no entry lands behind it.
  */
 public final class TopicFeedPulls {
     /** The most topics of a user a pull reads (the first by key): a user following more sees the others only live. */
@@ -59,7 +60,7 @@ public final class TopicFeedPulls {
                         stored++;
                     }
                 }
-                pulled = Optional.of(entries.getLast().id());
+                pulled = Optional.of(entries.getLast().position());
                 feeds.pulled(user, topic.topic(), pulled.get());
             }
         }

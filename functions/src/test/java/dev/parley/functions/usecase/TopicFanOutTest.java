@@ -13,6 +13,7 @@ import dev.parley.model.RateLimitedException;
 import dev.parley.model.TopicKey;
 import dev.parley.model.UserId;
 import dev.parley.ports.FanOutQueue;
+import dev.parley.ports.TopicFeeds;
 import dev.parley.ports.InMemoryRateLimits;
 import dev.parley.ports.Inbox;
 import dev.parley.ports.RateLimits;
@@ -245,7 +246,7 @@ class TopicFanOutTest {
 
         Notifications.Published published = reading.publish(sports, goal(List.of()), Optional.empty(), "h");
         assertThat(queue.queued()).singleElement().isInstanceOf(FanOutQueue.Live.class);
-        assertThat(topics.newest(List.of(MATCH))).containsEntry(MATCH, published.id());
+        assertThat(topics.entries(MATCH, Optional.empty(), 0, 10)).as("one feed entry").extracting(TopicFeeds.Entry::id).containsExactly(published.id());
         assertThat(queue.drain(readingWorker::handle)).as("one page of the live index").isEqualTo(1);
         assertThat(world.framesOf("fan-00001-phone", ServerFrame.NotificationReceive.class)).singleElement()
                 .satisfies(frame -> assertThat(frame.notification().topic()).contains(MATCH));
@@ -277,6 +278,29 @@ class TopicFanOutTest {
                         .as(user.value()).containsExactlyInAnyOrder(published.id(), second.id());
             }
         }
+    }
+
+    /**
+     * Two publishes racing: the one that began first (the older id) lands in the feed after a reader pulled the other. The
+     * reader's next pull still stores it, since a pull marks how far it read by position, not by id.
+     */
+    @Test
+    void aPublishThatLandsAfterAPullOfANewerOneStillReachesTheReader() {
+        UserId fan = UserId.of("fan-00001");
+        subscribe(List.of(fan));
+        TopicFeedPulls pulls = new TopicFeedPulls(topics, inbox, categories);
+        dev.parley.model.NotificationId began = dev.parley.model.NotificationId.at(NOW.toEpochMilli() + 1000, new Random(1));
+        dev.parley.model.NotificationId beganLater = dev.parley.model.NotificationId.at(NOW.toEpochMilli() + 2000, new Random(2));
+        topics.append(MATCH, beganLater, goal(List.of()).withoutRecipients());
+        assertThat(pulls.pull(fan)).isEqualTo(1);
+        topics.append(MATCH, began, goal(List.of()).withoutRecipients());
+        assertThat(pulls.pull(fan)).as("the late one").isEqualTo(1);
+        assertThat(inbox.list(fan, InboxFilter.ALL, Optional.empty(), 10).notifications()).extracting(Notification::id)
+                .containsExactlyInAnyOrder(began, beganLater);
+        // A retried publish appends its entry again: stored once.
+        topics.append(MATCH, began, goal(List.of()).withoutRecipients());
+        pulls.pull(fan);
+        assertThat(inbox.counts(fan).unread()).isEqualTo(2);
     }
 
     @Test

@@ -69,6 +69,22 @@ class DynamoContractsTest {
             return new dev.parley.functions.store.DynamoTopicFeeds(emulated.tables().dynamo, ParleyManifest.TOPICS, emulated.tables().backoff);
         }
 
+        /** Another function whose clock runs an hour ahead landed an entry: this one's lands after it all the same. */
+        @org.junit.jupiter.api.Test
+        void anEntryLandsAfterANewerPositionFromAClockAhead() {
+            dev.parley.model.TopicKey topic = dev.parley.model.TopicKey.of("match:clock");
+            dev.parley.model.NotificationId ahead = dev.parley.model.NotificationId.at(System.currentTimeMillis() + 3_600_000, new java.util.Random(3));
+            emulated.tables().dynamo.putItem(b -> b.tableName(ParleyManifest.TOPICS).item(Map.of("pk", AttributeValue.fromS("T#" + topic.value()),
+                    "sk", AttributeValue.fromS("#"), "newest", AttributeValue.fromS(ahead.value()))));
+            dev.parley.model.NotificationId id = dev.parley.model.NotificationId.at(System.currentTimeMillis(), new java.util.Random(4));
+            dev.parley.model.NotificationId position = feeds().append(topic, id,
+                    dev.parley.protocol.PublishRequest.parse("{\"topic\":\"match:clock\",\"category\":\"goals\",\"content\":{\"title\":\"late\"}}"));
+            org.assertj.core.api.Assertions.assertThat(position).isGreaterThan(ahead);
+            org.assertj.core.api.Assertions.assertThat(feeds().newest(java.util.List.of(topic))).containsEntry(topic, position);
+            org.assertj.core.api.Assertions.assertThat(feeds().entries(topic, java.util.Optional.of(ahead), 0, 10))
+                    .extracting(dev.parley.ports.TopicFeeds.Entry::id).containsExactly(id);
+        }
+
         @AfterEach
         void stop() {
             emulated.stop();

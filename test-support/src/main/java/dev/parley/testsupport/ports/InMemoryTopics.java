@@ -121,8 +121,13 @@ public final class InMemoryTopics implements Topics, dev.parley.ports.TopicFeeds
     }
 
     @Override
-    public synchronized void append(TopicKey topic, Entry entry) {
-        feeds.computeIfAbsent(topic, t -> new TreeMap<>()).putIfAbsent(entry.id(), entry);
+    public synchronized NotificationId append(TopicKey topic, NotificationId id, dev.parley.protocol.PublishRequest request) {
+        NavigableMap<NotificationId, Entry> feed = feeds.computeIfAbsent(topic, t -> new TreeMap<>());
+        long now = System.currentTimeMillis();
+        java.util.Random random = new java.util.Random();
+        NotificationId position = feed.isEmpty() ? NotificationId.at(now, random) : feed.lastKey().successor(now, random);
+        feed.put(position, new Entry(position, id, request));
+        return position;
     }
 
     @Override

@@ -29,33 +29,64 @@ public abstract class TopicsContract {
     }
 
     @Test
-    void aFeedIsReadOldestFirstAfterWhatWasPulledAndNeverBeforeTheSubscription() {
+    void aFeedIsReadInTheOrderItsEntriesLandedAfterWhatWasPulledAndNeverBeforeTheSubscription() {
         Topics topics = topics();
         dev.parley.ports.TopicFeeds feeds = feeds();
         Random random = new Random(9);
         List<NotificationId> ids = new ArrayList<>();
+        List<NotificationId> positions = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             ids.add(NotificationId.at(10_000 + i * 1000L, random));
-            feeds.append(MATCH, new dev.parley.ports.TopicFeeds.Entry(ids.getLast(), goal("goal " + i)));
         }
-        feeds.append(MATCH, new dev.parley.ports.TopicFeeds.Entry(ids.get(2), goal("goal 2")));
-        assertThat(feeds.newest(List.of(MATCH, ARTIST))).isEqualTo(java.util.Map.of(MATCH, ids.getLast()));
-        assertThat(feeds.entries(MATCH, Optional.empty(), 0, 10)).extracting(dev.parley.ports.TopicFeeds.Entry::id).containsExactlyElementsOf(ids);
-        assertThat(feeds.entries(MATCH, Optional.empty(), 0, 10).get(1).request()).isEqualTo(goal("goal 1"));
-        assertThat(feeds.entries(MATCH, Optional.of(ids.get(1)), 0, 2)).extracting(dev.parley.ports.TopicFeeds.Entry::id)
-                .containsExactly(ids.get(2), ids.get(3));
-        assertThat(feeds.entries(MATCH, Optional.empty(), 12_000, 10)).as("not before the subscription").extracting(dev.parley.ports.TopicFeeds.Entry::id)
-                .containsExactlyElementsOf(ids.subList(2, 5));
+        // Published in id order, landed in another: the feed keeps the order they landed in.
+        List<Integer> landing = List.of(0, 1, 3, 2, 4);
+        for (int i : landing) {
+            positions.add(feeds.append(MATCH, ids.get(i), goal("goal " + i)));
+        }
+        assertThat(positions).as("positions grow as entries land").isSorted().doesNotHaveDuplicates();
+        NotificationId again = feeds.append(MATCH, ids.get(2), goal("goal 2"));
+        assertThat(again).as("a retried publish lands again, last").isGreaterThan(positions.getLast());
+        assertThat(feeds.newest(List.of(MATCH, ARTIST))).isEqualTo(java.util.Map.of(MATCH, again));
+        List<dev.parley.ports.TopicFeeds.Entry> all = feeds.entries(MATCH, Optional.empty(), 0, 10);
+        assertThat(all).extracting(dev.parley.ports.TopicFeeds.Entry::id)
+                .containsExactly(ids.get(0), ids.get(1), ids.get(3), ids.get(2), ids.get(4), ids.get(2));
+        assertThat(all).extracting(dev.parley.ports.TopicFeeds.Entry::position).containsExactlyElementsOf(
+                java.util.stream.Stream.concat(positions.stream(), java.util.stream.Stream.of(again)).toList());
+        assertThat(all.get(1).request()).isEqualTo(goal("goal 1"));
+        assertThat(feeds.entries(MATCH, Optional.of(positions.get(1)), 0, 2)).extracting(dev.parley.ports.TopicFeeds.Entry::id)
+                .containsExactly(ids.get(3), ids.get(2));
+        assertThat(feeds.entries(MATCH, Optional.empty(), 12_000, 10)).as("none published before the subscription")
+                .extracting(dev.parley.ports.TopicFeeds.Entry::id).containsExactly(ids.get(3), ids.get(2), ids.get(4), ids.get(2));
 
         UserId fan = UserId.of("fan-00001");
         topics.subscribe(MATCH, List.of(fan), 12_000);
         topics.mute(MATCH, fan, true);
         assertThat(feeds.followed(fan, 10)).containsExactly(new dev.parley.ports.TopicFeeds.Followed(MATCH, 12_000, Optional.empty(), true));
-        feeds.pulled(fan, MATCH, ids.get(3));
-        feeds.pulled(fan, MATCH, ids.get(2));
-        assertThat(feeds.followed(fan, 10).getFirst().pulled()).as("never moved back").contains(ids.get(3));
-        feeds.pulled(UserId.of("stranger"), MATCH, ids.get(3));
+        feeds.pulled(fan, MATCH, positions.get(3));
+        feeds.pulled(fan, MATCH, positions.get(2));
+        assertThat(feeds.followed(fan, 10).getFirst().pulled()).as("never moved back").contains(positions.get(3));
+        feeds.pulled(UserId.of("stranger"), MATCH, positions.get(3));
         assertThat(feeds.followed(UserId.of("stranger"), 10)).as("a pull subscribes nobody").isEmpty();
+    }
+
+    /** Publishes racing on one topic: every one lands, each at its own position, and the feed reads them in that order. */
+    @Test
+    void racingAppendsEachLandAtTheirOwnPosition() throws Exception {
+        dev.parley.ports.TopicFeeds feeds = feeds();
+        Random random = new Random(11);
+        List<NotificationId> ids = IntStream.range(0, 24).mapToObj(i -> NotificationId.at(20_000, random)).toList();
+        List<NotificationId> positions = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (var threads = java.util.concurrent.Executors.newFixedThreadPool(6)) {
+            List<java.util.concurrent.Future<Boolean>> appends = ids.stream().map(id -> threads.submit(() -> positions.add(feeds.append(MATCH, id, goal(id.value()))))).toList();
+            for (java.util.concurrent.Future<Boolean> append : appends) {
+                append.get();
+            }
+        }
+        List<dev.parley.ports.TopicFeeds.Entry> feed = feeds.entries(MATCH, Optional.empty(), 0, 100);
+        assertThat(feed).extracting(dev.parley.ports.TopicFeeds.Entry::id).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(feed).extracting(dev.parley.ports.TopicFeeds.Entry::position).isSorted().doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(positions);
+        assertThat(feeds.newest(List.of(MATCH))).containsEntry(MATCH, feed.getLast().position());
     }
 
     @Test
