@@ -32,7 +32,9 @@ public final class EmulatedTables implements AutoCloseable {
     public final Backoff backoff = new Backoff(Duration.ofMillis(1), Duration.ofMillis(8), 6, bound -> bound, waits::add);
 
     public EmulatedTables() {
-        emulator = DynamoDbEmulator.builder().start();
+        // No TTL sweeps: the stores' tests run on clocks of their own (fixed dates, often past), which a sweeper on the wall
+        // clock would take for run out, deleting an item between two steps of a test now and then.
+        emulator = DynamoDbEmulator.builder().ttlSweepInterval(java.time.Duration.ZERO).start();
         TableProvisioner.provision(emulator.service(), ParleyManifest.manifest().tables());
         dynamo = client(false);
         noRetries = client(true);
