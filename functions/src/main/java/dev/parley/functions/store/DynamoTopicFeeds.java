@@ -35,8 +35,8 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 /**
  * Topics' feeds and live indexes in the topics table ({@link TopicsTable}): a feed entry is {@code T#<topic>}/{@code N#<position>}
  * with the notification id and the publish's body, the topic's head names the newest position; a user's subscription item ({@code U#<user>}/{@code T#<topic>})
- * carries what their inbox pulled; a live registration is {@code L#<topic>}/{@code <connection>}, until the connection's
- * longest life.
+ * carries what their inbox pulled; a live registration is {@code L#<topic>#<shard>}/{@code <connection>}, until the
+ * connection's longest life.
  */
 public final class DynamoTopicFeeds implements TopicFeeds {
     private static final String ENTRY = "N#";
@@ -180,11 +180,11 @@ public final class DynamoTopicFeeds implements TopicFeeds {
     }
 
     @Override
-    public Listeners listeners(TopicKey topic, Optional<ConnectionId> after, int limit, long now) {
+    public Listeners listeners(TopicKey topic, int shard, Optional<ConnectionId> after, int limit, long now) {
         return SdkErrors.translating("reading a topic's live index", () -> {
             QueryResponse page = dynamo.query(b -> {
-                b.tableName(table).keyConditionExpression("#pk = :topic").expressionAttributeNames(Map.of("#pk", PK))
-                        .expressionAttributeValues(Map.of(":topic", AttributeValue.fromS("L#" + topic.value()))).limit(limit);
+                b.tableName(table).keyConditionExpression("#pk = :shard").expressionAttributeNames(Map.of("#pk", PK))
+                        .expressionAttributeValues(Map.of(":shard", AttributeValue.fromS(liveShardKey(topic, shard)))).limit(limit);
                 after.ifPresent(connection -> b.exclusiveStartKey(live(topic, connection)));
             });
             List<Listener> listeners = page.items().stream().filter(item -> Long.parseLong(item.get(UNTIL).n()) > now)
@@ -196,6 +196,10 @@ public final class DynamoTopicFeeds implements TopicFeeds {
     }
 
     private static Map<String, AttributeValue> live(TopicKey topic, ConnectionId connection) {
-        return TopicsTable.key("L#" + topic.value(), connection.value());
+        return TopicsTable.key(liveShardKey(topic, TopicFeeds.liveShard(connection)), connection.value());
+    }
+
+    private static String liveShardKey(TopicKey topic, int shard) {
+        return "L#" + topic.value() + "#" + shard;
     }
 }

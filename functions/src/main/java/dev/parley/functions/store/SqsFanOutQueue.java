@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 /**
  * The fan-out work as messages of the topic fan-out queue, ten to a SendMessageBatch. A page's body is
  * {@code {"notification", "request", "after"}} ({@code after} null for the first page), a chunk's
- * {@code {"notification", "request", "users", "muted"}}, a live index's page {@code {"notification", "request", "live": true, "after"}};
+ * {@code {"notification", "request", "users", "muted"}}, a live index's work {@code {"notification", "request", "live": true, "after", "shard"}} ({@code shard} absent: every shard);
  * {@code request} is the publish's own body. {@link #parse} reads one back.
  */
 public final class SqsFanOutQueue implements FanOutQueue {
@@ -48,7 +48,10 @@ public final class SqsFanOutQueue implements FanOutQueue {
         }
         switch (work) {
             case Page page -> body.put("after", page.after().map(UserId::value).orElse(null));
-            case Live live -> body.put("live", true).put("after", live.after().map(dev.parley.model.ConnectionId::value).orElse(null));
+            case Live live -> {
+                body.put("live", true).put("after", live.after().map(dev.parley.model.ConnectionId::value).orElse(null));
+                live.shard().ifPresent(shard -> body.put("shard", shard));
+            }
             case Chunk chunk -> {
                 var users = body.putArray("users");
                 chunk.users().forEach(user -> users.add(user.value()));
@@ -77,7 +80,9 @@ public final class SqsFanOutQueue implements FanOutQueue {
             }
             JsonNode after = json.path("after");
             if (json.path("live").asBoolean(false)) {
-                return new Live(id, request, after.isTextual() ? Optional.of(dev.parley.model.ConnectionId.of(after.asText())) : Optional.empty());
+                JsonNode shard = json.path("shard");
+                return new Live(id, request, shard.isInt() ? Optional.of(shard.asInt()) : Optional.empty(),
+                        after.isTextual() ? Optional.of(dev.parley.model.ConnectionId.of(after.asText())) : Optional.empty());
             }
             return new Page(id, request, after.isTextual() ? Optional.of(UserId.of(after.asText())) : Optional.empty());
         } catch (com.fasterxml.jackson.core.JacksonException | InvalidFieldException e) {

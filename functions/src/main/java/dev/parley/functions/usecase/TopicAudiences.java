@@ -49,7 +49,7 @@ public final class TopicAudiences {
         if (subscribers > readAbove) {
             TopicKey topic = request.topic().orElseThrow();
             feeds.append(topic, id, forSubscribers);
-            queue.enqueue(List.of(new FanOutQueue.Live(id, forSubscribers, Optional.empty())));
+            queue.enqueue(List.of(FanOutQueue.Live.everyShard(id, forSubscribers)));
             return Mode.READ;
         }
         // Recorded before it is queued, so that every worker finds where the fan-out stands; a publish retried after a failure

@@ -47,12 +47,13 @@ class ConnectionHandlersTest {
         dev.parley.model.TopicKey match = dev.parley.model.TopicKey.of("match:final");
         topics.subscribe(match, List.of(ALICE), NOW.toEpochMilli());
         new ConnectionHandlers.Connect(connections, 10, listening).handleRequest(event("websocket-connect.json"), LambdaContexts.of("connect"));
-        assertThat(topics.listeners(match, java.util.Optional.empty(), 10, NOW.toEpochMilli()).listeners()).singleElement()
+        int shard = dev.parley.ports.TopicFeeds.liveShard(ConnectionId.of("Ab1CdEfGhIJ="));
+        assertThat(topics.listeners(match, shard, java.util.Optional.empty(), 10, NOW.toEpochMilli()).listeners()).singleElement()
                 .satisfies(listener -> assertThat(listener.connection()).isEqualTo(ConnectionId.of("Ab1CdEfGhIJ=")));
-        assertThat(topics.listeners(match, java.util.Optional.empty(), 10, NOW.plus(java.time.Duration.ofHours(3)).toEpochMilli()).listeners())
+        assertThat(topics.listeners(match, shard, java.util.Optional.empty(), 10, NOW.plus(java.time.Duration.ofHours(3)).toEpochMilli()).listeners())
                 .as("run out after API Gateway's longest connection").isEmpty();
         new ConnectionHandlers.Disconnect(connections, listening).handleRequest(event("websocket-disconnect.json"), LambdaContexts.of("disconnect"));
-        assertThat(topics.listeners(match, java.util.Optional.empty(), 10, NOW.toEpochMilli()).listeners()).isEmpty();
+        assertThat(topics.listeners(match, shard, java.util.Optional.empty(), 10, NOW.toEpochMilli()).listeners()).isEmpty();
     }
 
     @Test

@@ -157,8 +157,9 @@ public final class InMemoryTopics implements Topics, dev.parley.ports.TopicFeeds
     }
 
     @Override
-    public synchronized Listeners listeners(TopicKey topic, Optional<dev.parley.model.ConnectionId> after, int limit, long now) {
-        NavigableMap<String, Listener> index = listening.getOrDefault(topic, new TreeMap<>());
+    public synchronized Listeners listeners(TopicKey topic, int shard, Optional<dev.parley.model.ConnectionId> after, int limit, long now) {
+        NavigableMap<String, Listener> index = new TreeMap<>(listening.getOrDefault(topic, new TreeMap<>()));
+        index.values().removeIf(listener -> dev.parley.ports.TopicFeeds.liveShard(listener.connection()) != shard);
         List<Listener> page = new ArrayList<>();
         String last = null;
         for (var entry : (after.isPresent() ? index.tailMap(after.get().value(), false) : index).entrySet()) {

@@ -90,27 +90,40 @@ public abstract class TopicsContract {
     }
 
     @Test
-    void aTopicsLiveIndexHoldsItsListenersUntilTheyLeaveOrRunOut() {
+    void aTopicsLiveIndexHoldsItsListenersInTheirShardsUntilTheyLeaveOrRunOut() {
         dev.parley.ports.TopicFeeds feeds = feeds();
         var followed = List.of(new dev.parley.ports.TopicFeeds.Followed(MATCH, 0, Optional.empty(), false),
                 new dev.parley.ports.TopicFeeds.Followed(ARTIST, 0, Optional.empty(), true));
-        for (int i = 0; i < 7; i++) {
-            feeds.listen(new dev.parley.ports.TopicFeeds.Listener(dev.parley.model.ConnectionId.of("conn-" + i), UserId.of("fan-0000" + i),
+        int connections = 60;
+        for (int i = 0; i < connections; i++) {
+            feeds.listen(new dev.parley.ports.TopicFeeds.Listener(dev.parley.model.ConnectionId.of("conn-" + i), UserId.of("fan-%05d".formatted(i)),
                     dev.parley.model.DeviceId.DEFAULT, false), followed, i == 6 ? 500 : 10_000);
         }
-        List<dev.parley.ports.TopicFeeds.Listener> seen = new ArrayList<>();
-        Optional<dev.parley.model.ConnectionId> after = Optional.empty();
-        do {
-            dev.parley.ports.TopicFeeds.Listeners page = feeds.listeners(MATCH, after, 3, 1_000);
-            seen.addAll(page.listeners());
-            after = page.next();
-        } while (after.isPresent());
-        assertThat(seen).extracting(listener -> listener.connection().value()).as("the run-out one left out")
-                .containsExactly("conn-0", "conn-1", "conn-2", "conn-3", "conn-4", "conn-5");
-        assertThat(feeds.listeners(ARTIST, Optional.empty(), 10, 1_000).listeners()).allSatisfy(listener -> assertThat(listener.muted()).isTrue());
+        List<String> seen = everyListener(feeds, MATCH).stream().map(listener -> listener.connection().value()).toList();
+        assertThat(seen).as("each once, the run-out one left out").doesNotHaveDuplicates().hasSize(connections - 1).doesNotContain("conn-6");
+        assertThat(java.util.stream.IntStream.range(0, dev.parley.ports.TopicFeeds.LIVE_SHARDS)
+                .filter(shard -> !feeds.listeners(MATCH, shard, Optional.empty(), 100, 1_000).listeners().isEmpty()).count())
+                .as("spread over the shards").isGreaterThan(dev.parley.ports.TopicFeeds.LIVE_SHARDS / 2);
+        assertThat(everyListener(feeds, ARTIST)).hasSize(connections - 1).allSatisfy(listener -> assertThat(listener.muted()).isTrue());
         feeds.stopListening(dev.parley.model.ConnectionId.of("conn-0"), List.of(MATCH, ARTIST));
-        assertThat(feeds.listeners(MATCH, Optional.empty(), 10, 1_000).listeners()).extracting(listener -> listener.connection().value())
-                .doesNotContain("conn-0").hasSize(5);
+        assertThat(everyListener(feeds, MATCH)).extracting(listener -> listener.connection().value()).doesNotContain("conn-0").hasSize(connections - 2);
+    }
+
+    /** Every shard of the topic's live index, page by page (3 a page), each page's listeners in the shard they belong to. */
+    private static List<dev.parley.ports.TopicFeeds.Listener> everyListener(dev.parley.ports.TopicFeeds feeds, TopicKey topic) {
+        List<dev.parley.ports.TopicFeeds.Listener> seen = new ArrayList<>();
+        for (int shard = 0; shard < dev.parley.ports.TopicFeeds.LIVE_SHARDS; shard++) {
+            Optional<dev.parley.model.ConnectionId> after = Optional.empty();
+            do {
+                dev.parley.ports.TopicFeeds.Listeners page = feeds.listeners(topic, shard, after, 3, 1_000);
+                int inShard = shard;
+                assertThat(page.listeners()).hasSizeLessThanOrEqualTo(3)
+                        .allSatisfy(listener -> assertThat(dev.parley.ports.TopicFeeds.liveShard(listener.connection())).isEqualTo(inShard));
+                seen.addAll(page.listeners());
+                after = page.next();
+            } while (after.isPresent());
+        }
+        return seen;
     }
 
     private static List<UserId> users(int from, int to) {
