@@ -92,6 +92,7 @@ public final class DynamoTopicFeeds implements TopicFeeds {
     public NotificationId append(TopicKey topic, NotificationId id, PublishRequest request) {
         return SdkErrors.translating("adding to a topic's feed", () -> {
             NotificationId position = NotificationId.at(System.currentTimeMillis(), ThreadLocalRandom.current());
+            Backoff.Retries conflicts = backoff.retries();
             for (int attempt = 1; ; attempt++) {
                 // The entry lands only with the head moving forward to it, in one transaction: positions land in order.
                 Map<String, AttributeValue> entry = new HashMap<>(TopicsTable.key(TopicsTable.topic(topic), ENTRY + position.value()));
@@ -107,11 +108,19 @@ public final class DynamoTopicFeeds implements TopicFeeds {
                             TransactWriteItem.builder().put(p -> p.tableName(table).item(entry)).build()));
                     return position;
                 } catch (TransactionCanceledException behind) {
+                    boolean conflict = behind.cancellationReasons().stream().anyMatch(reason -> "TransactionConflict".equals(reason.code()));
                     Optional<NotificationId> newest = behind.cancellationReasons().stream().findFirst()
                             .filter(reason -> "ConditionalCheckFailed".equals(reason.code()) && reason.item() != null && reason.item().containsKey(NEWEST))
                             .map(reason -> NotificationId.parse(reason.item().get(NEWEST).s()));
-                    if (newest.isEmpty() || attempt == MOST_APPENDS) {
+                    if (!conflict && newest.isEmpty() || attempt == MOST_APPENDS) {
                         throw behind;
+                    }
+                    if (conflict) {
+                        // Another publish's transaction on the head was under way: wait a moment, then after this position.
+                        if (!conflicts.await()) {
+                            throw behind;
+                        }
+                        newest = Optional.of(position);
                     }
                     // Another publish landed first, or this clock is behind its: after that one.
                     position = newest.get().successor(System.currentTimeMillis(), ThreadLocalRandom.current());

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * runs, so a failed request changes nothing, as when AWS throttles it.
  */
 public final class Faults {
-    public enum Kind { PROVISIONED_THROUGHPUT_EXCEEDED, THROTTLING, INTERNAL_SERVER_ERROR, LATENCY, UNPROCESSED }
+    public enum Kind { PROVISIONED_THROUGHPUT_EXCEEDED, THROTTLING, INTERNAL_SERVER_ERROR, LATENCY, UNPROCESSED, TRANSACTION_CONFLICT }
 
     /**
      * One rule. {@code operation} and {@code table} are exact names, or "*" for any; {@code rate} is
@@ -94,9 +94,32 @@ public final class Faults {
                 case INTERNAL_SERVER_ERROR -> {
                     return Optional.of(DynamoDbError.internalServerError("Internal server error"));
                 }
+                case TRANSACTION_CONFLICT -> {
+                    // Only a transaction can conflict with another; other requests pass.
+                    if (operation.startsWith("Transact")) {
+                        return Optional.of(transactionConflict(tables.size()));
+                    }
+                }
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * DynamoDB's answer to a transaction that met another one under way on one of its items: cancelled, the first item's
+     * reason {@code TransactionConflict}, the others' {@code None}.
+     */
+    private static DynamoDbError transactionConflict(int items) {
+        com.fasterxml.jackson.databind.node.ArrayNode reasons = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+        for (int i = 0; i < Math.max(1, items); i++) {
+            reasons.addObject().put("Code", i == 0 ? "TransactionConflict" : "None");
+            if (i == 0) {
+                ((com.fasterxml.jackson.databind.node.ObjectNode) reasons.get(0)).put("Message", "Transaction is ongoing for the item");
+            }
+        }
+        return DynamoDbError.transactionCanceled("Transaction cancelled, please refer cancellation reasons for specific reasons ["
+                + String.join(", ", java.util.stream.IntStream.range(0, Math.max(1, items)).mapToObj(i -> i == 0 ? "TransactionConflict" : "None").toList())
+                + "]", java.util.Map.of("CancellationReasons", reasons));
     }
 
     /** Whether any rule leaves batch keys unprocessed: without one, batches need no splitting. */

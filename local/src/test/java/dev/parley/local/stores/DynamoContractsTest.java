@@ -69,6 +69,26 @@ class DynamoContractsTest {
             return new dev.parley.functions.store.DynamoTopicFeeds(emulated.tables().dynamo, ParleyManifest.TOPICS, emulated.tables().backoff);
         }
 
+        /** Transactions cancelled for a conflict with another under way, a third of the time: every append lands, once, in order. */
+        @org.junit.jupiter.api.Test
+        void appendsThatMeetAConflictingTransactionTryAgainAndLandInOrder() {
+            dev.parley.model.TopicKey topic = dev.parley.model.TopicKey.of("match:busy");
+            emulated.tables().emulator.faults().add(new dev.parley.local.dynamodb.Faults.Rule("TransactWriteItems", ParleyManifest.TOPICS,
+                    dev.parley.local.dynamodb.Faults.Kind.TRANSACTION_CONFLICT, 0.33, 0));
+            java.util.Random random = new java.util.Random(8);
+            java.util.List<dev.parley.model.NotificationId> ids = new java.util.ArrayList<>();
+            java.util.List<dev.parley.model.NotificationId> positions = new java.util.ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                ids.add(dev.parley.model.NotificationId.at(System.currentTimeMillis(), random));
+                positions.add(feeds().append(topic, ids.getLast(),
+                        dev.parley.protocol.PublishRequest.parse("{\"topic\":\"match:busy\",\"category\":\"goals\",\"content\":{\"title\":\"" + i + "\"}}")));
+            }
+            org.assertj.core.api.Assertions.assertThat(emulated.tables().waits).as("some appends waited after a conflict").isNotEmpty();
+            org.assertj.core.api.Assertions.assertThat(positions).isSorted().doesNotHaveDuplicates();
+            org.assertj.core.api.Assertions.assertThat(feeds().entries(topic, java.util.Optional.empty(), 0, 100))
+                    .extracting(dev.parley.ports.TopicFeeds.Entry::id).containsExactlyElementsOf(ids);
+        }
+
         /** Another function whose clock runs an hour ahead landed an entry: this one's lands after it all the same. */
         @org.junit.jupiter.api.Test
         void anEntryLandsAfterANewerPositionFromAClockAhead() {
