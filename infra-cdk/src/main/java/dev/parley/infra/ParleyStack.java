@@ -529,6 +529,10 @@ public final class ParleyStack extends Stack {
         if (!mapping.maximumRecordAge().isNegative()) {
             props.maxRecordAge(Duration.seconds(mapping.maximumRecordAge().toSeconds()));
         }
+        if (!mapping.filters().isEmpty()) {
+            // Lambda's FilterCriteria: each filter one event pattern, as the manifest writes it (the local cloud matches the same).
+            props.filters(mapping.filters().stream().map(filter -> Map.<String, Object>of("pattern", filter.pattern())).toList());
+        }
         mapping.onFailureDestination().ifPresent(name -> {
             Queue queue = Queue.Builder.create(this, "Queue-" + name).retentionPeriod(Duration.days(14))
                     .encryption(QueueEncryption.SQS_MANAGED).enforceSsl(true).build();

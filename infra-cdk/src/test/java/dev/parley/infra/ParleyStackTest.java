@@ -280,7 +280,13 @@ class ParleyStackTest {
             String queue = logicalId(stack.failureQueues().get(consumer.name()));
             assertThat(refersTo(deployed.path("DestinationConfig").path("OnFailure").path("Destination"), queue)).as(consumer.name()).isTrue();
             assertThat(properties(queue).get("MessageRetentionPeriod").asInt()).isEqualTo(14 * 24 * 3600);
+            // Lambda's event filtering: the patterns the manifest writes, which the local cloud's mapping applies too.
+            List<String> patterns = new java.util.ArrayList<>();
+            deployed.path("FilterCriteria").path("Filters").forEach(filter -> patterns.add(filter.path("Pattern").asText()));
+            assertThat(patterns).as(consumer.name()).containsExactlyElementsOf(mapping.filters().stream().map(Trigger.StreamFilter::pattern).toList());
         }
+        Trigger.StreamMapping topicPublishes = (Trigger.StreamMapping) MANIFEST.function("topic-publishes").orElseThrow().trigger();
+        assertThat(topicPublishes.filters()).as("only the inserts that start a topic's fan-out reach it").hasSize(2);
     }
 
     /** The logical id of the one API of this protocol (WEBSOCKET or HTTP). */
@@ -340,8 +346,12 @@ class ParleyStackTest {
                 .filter(p -> refersTo(p.get("FunctionName"), aliasId("topic-fanout"))).findFirst().orElseThrow();
         assertThat(mapping.get("BatchSize").asInt()).as("a chunk per invocation, so chunks run in parallel").isEqualTo(1);
         assertThat(mapping.path("FunctionResponseTypes").toString()).contains("ReportBatchItemFailures");
-        assertThat(grants("publish")).as("the publish function queues a topic's first page").containsKey("sqs:SendMessage");
-        assertThat(grants("topic-fanout")).as("the workers queue the pages after").containsKey("sqs:SendMessage");
+        assertThat(grants("topic-publishes").get("sqs:SendMessage")).as("the topics stream's consumer queues each publish's first work")
+                .anyMatch(queue -> queue.contains("Queueparleytopicfanout"));
+        assertThat(grants("publish").get("sqs:SendMessage")).as("no queue on the publish's path: it only times redelivery checks")
+                .noneMatch(queue -> queue.contains("Queueparleytopicfanout"));
+        assertThat(grants("topic-fanout").get("sqs:SendMessage")).as("the workers queue the pages after")
+                .anyMatch(queue -> queue.contains("Queueparleytopicfanout"));
         template.hasResourceProperties("AWS::CloudWatch::Alarm", Map.of("MetricName", "ApproximateNumberOfMessagesVisible",
                 "AlarmDescription", Match.stringLikeRegexp(".*parley-topic-fanout-dead.*")));
     }

@@ -50,7 +50,8 @@ public interface TopicFeeds {
 
     /**
      * Adds the publish to the end of the topic's feed; its position. Appended again (a retried publish), it is there twice
-     * under one id, which an inbox stores once.
+     * under one id, which an inbox stores once. An entry that lands starts its post to the topic's live index: the store
+     * queues {@link FanOutQueue.Live#everyShard} for it, at least once, after the append (on AWS, from the table's stream).
      */
     NotificationId append(TopicKey topic, NotificationId id, PublishRequest request);
 

@@ -49,8 +49,12 @@ public interface Topics {
     /** How many users the topic has: what subscribes and unsubscribes counted (a call that failed mid-way may leave it short). */
     long subscriberCount(TopicKey topic);
 
-    /** Records a topic publish's fan-out at its start, unless it is recorded already (a retried publish). */
-    void beginFanOut(NotificationId notification);
+    /**
+     * Records a topic publish's fan-out at its start, unless it is recorded already (a retried publish). A fan-out recorded
+     * starts: the store queues its first {@link FanOutQueue.Page}, at least once, after the record is in (on AWS, from the
+     * table's stream), so that a publish answered is a fan-out under way.
+     */
+    void beginFanOut(NotificationId notification, dev.parley.protocol.PublishRequest request);
 
     /** Where the fan-out of this notification stands; empty when it was never begun (or its record expired). */
     Optional<Progress> fanOutProgress(NotificationId notification);

@@ -138,10 +138,10 @@ final class Wiring {
         return presence;
     }
 
-    /** Publishing, with the deployment's categories; a topic publish queues its fan-out. */
+    /** Publishing, with the deployment's categories; a topic publish records its fan-out, which the topics table's stream starts. */
     dev.parley.functions.usecase.Notifications notifications(dev.parley.functions.config.PublishSettings settings) {
         return new dev.parley.functions.usecase.Notifications(inbox(), new dev.parley.functions.usecase.TopicAudiences(topics(), topicFeeds(),
-                fanOutQueue(), ParleyConfig.topicReadAbove()),
+                ParleyConfig.topicReadAbove()),
                 new dev.parley.functions.store.DynamoPublishRecords(dynamo, ParleyConfig.table(ParleyConfig.PUBLISHES_TABLE)),
                 new dev.parley.functions.store.DynamoRateLimits(dynamo, ParleyConfig.table(ParleyConfig.LIMITS_TABLE)), notificationDispatch(),
                 clock, settings.categories(), new java.security.SecureRandom());
@@ -187,7 +187,7 @@ final class Wiring {
     private dev.parley.ports.FanOutQueue fanOutQueue;
 
     /** The topic fan-out's queue, its SQS client made on first use. */
-    private synchronized dev.parley.ports.FanOutQueue fanOutQueue() {
+    synchronized dev.parley.ports.FanOutQueue fanOutQueue() {
         if (fanOutQueue == null) {
             fanOutQueue = new dev.parley.functions.store.SqsFanOutQueue(() -> AwsClients.sqs(config,
                     FunctionEnvironment.get(ParleyConfig.SQS_ENDPOINT).map(java.net.URI::create)), ParleyConfig.table(ParleyConfig.FAN_OUT_QUEUE));

@@ -11,9 +11,11 @@ import dev.parley.functions.handler.PublishHandler;
 import dev.parley.functions.handler.PushEventsHandler;
 import dev.parley.functions.handler.RedeliveryHandler;
 import dev.parley.functions.handler.TopicFanOutHandler;
+import dev.parley.functions.handler.TopicPublishesHandler;
 import dev.parley.functions.handler.TopicsHandler;
 import dev.parley.functions.handler.ReceiptNoticesHandler;
 import dev.parley.functions.manifest.FunctionSpec.TableAccess;
+import dev.parley.functions.store.TopicsTable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -159,10 +161,9 @@ public final class ParleyManifest {
         // Each send to a device is timed for its redelivery check, on the redelivery queue.
         publish.put(ParleyConfig.REDELIVERY_QUEUE, REDELIVERY);
         publish.put(ParleyConfig.REDELIVERY_TIMEOUT_SECONDS, Long.toString(ParleyConfig.DEFAULT_REDELIVERY_TIMEOUT.toSeconds()));
-        publish.put(ParleyConfig.TOPICS_TABLE, TOPICS); // a topic publish records its fan-out and queues its first page
+        publish.put(ParleyConfig.TOPICS_TABLE, TOPICS); // a topic publish records its fan-out, or appends to its topic's feed
         // Above this many subscribers a topic fans out on read (scripts/run-local --topic-read-above, parley:topicReadAbove).
         publish.put(ParleyConfig.TOPIC_READ_ABOVE, Long.toString(dev.parley.functions.usecase.TopicAudiences.DEFAULT_READ_ABOVE));
-        publish.put(ParleyConfig.FAN_OUT_QUEUE, TOPIC_FANOUT);
         Map<String, TableAccess> publishing = Map.of(INBOX, TableAccess.READ_WRITE, CONNECTIONS, TableAccess.READ_WRITE,
                 PUBLISHES, TableAccess.READ_WRITE, LIMITS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ, MEMBERSHIPS, TableAccess.READ,
                 TOPICS, TableAccess.READ_WRITE);
@@ -176,9 +177,20 @@ public final class ParleyManifest {
             functions.add(new FunctionSpec("topics-" + method.toLowerCase(java.util.Locale.ROOT), TopicsHandler.class.getName(), 512, Duration.ofSeconds(29),
                     topicsEnvironment, new Trigger.HttpRoute(method, "/topics/{key}/subscribers"), Map.of(TOPICS, TableAccess.READ_WRITE), false));
         }
+        // A topic publish's fan-out starts from the topics table's stream once the publish has landed: no queue on the publish's
+        // path. Only the two inserts that start one reach the function (the table's other writes are filtered out by Lambda).
+        Map<String, String> topicPublishes = new java.util.HashMap<>(tables);
+        topicPublishes.put(ParleyConfig.FAN_OUT_QUEUE, TOPIC_FANOUT);
+        functions.add(new FunctionSpec("topic-publishes", TopicPublishesHandler.class.getName(), 512, Duration.ofSeconds(30), topicPublishes,
+                new Trigger.StreamMapping(TOPICS, 100, Duration.ZERO, Trigger.StartingPosition.TRIM_HORIZON, 10, true, true, STREAM_RETRIES,
+                        Duration.ofHours(1), Optional.of("parley-topic-publishes-failures"), List.of(
+                        new Trigger.StreamFilter("INSERT", TopicsTable.PK, TopicsTable.FAN_OUT),
+                        new Trigger.StreamFilter("INSERT", TopicsTable.SK, TopicsTable.FEED_ENTRY))),
+                Map.of(TOPICS, TableAccess.STREAM), true));
         // The topic fan-out's workers: a piece of work an invocation, so that chunks run in parallel (docs/notifications.md).
         Map<String, String> topicFanOut = new java.util.HashMap<>(publish);
         topicFanOut.remove(PublishSettings.PUBLISHERS);
+        topicFanOut.put(ParleyConfig.FAN_OUT_QUEUE, TOPIC_FANOUT);
         functions.add(new FunctionSpec("topic-fanout", TopicFanOutHandler.class.getName(), 1024, TOPIC_FANOUT_TIMEOUT, topicFanOut,
                 new Trigger.QueueMapping(TOPIC_FANOUT, 1, Duration.ZERO), publishing, true));
         // The redelivery checks: ten at a time, each a check of one device's acknowledgement (docs/notifications.md).

@@ -56,8 +56,10 @@ final class ParleyTables {
                 // End-to-end encryption's public keys: every item of a user in one partition (docs/e2e.md).
                 new TableSpec(KEYS, new Key(KeysTable.PK, KeyType.S), Optional.of(new Key(KeysTable.SK, KeyType.S)), List.of(), Optional.empty(),
                         Optional.empty()),
-                // Topics' subscribers (both ways) and topic publishes' fan-outs, which run out after a week (docs/notifications.md).
-                new TableSpec(TOPICS, new Key(TopicsTable.PK, KeyType.S), Optional.of(new Key(TopicsTable.SK, KeyType.S)), List.of(), Optional.empty(),
-                        Optional.of(TopicsTable.EXPIRES)));
+                // Topics' subscribers (both ways), feeds and live indexes, and topic publishes' fan-outs, which run out after a week
+                // (docs/notifications.md). Its stream starts each publish's fan-out once the publish has landed: the new image
+                // carries the publish.
+                new TableSpec(TOPICS, new Key(TopicsTable.PK, KeyType.S), Optional.of(new Key(TopicsTable.SK, KeyType.S)), List.of(),
+                        Optional.of("NEW_IMAGE"), Optional.of(TopicsTable.EXPIRES)));
     }
 }

@@ -80,7 +80,35 @@ public sealed interface Trigger {
     /** Where a stream mapping starts reading a shard it has no checkpoint for. */
     enum StartingPosition { TRIM_HORIZON, LATEST }
 
-    /** A DynamoDB Streams event source mapping, with Lambda's settings. */
+    /**
+     * A filter of a stream mapping (Lambda's event filtering): the records of one event ({@code INSERT}, {@code MODIFY},
+     * {@code REMOVE}) whose string key attribute {@code keyAttribute} begins with {@code keyPrefix}. Records no filter of a
+     * mapping matches are dropped before its function is invoked.
+     */
+    record StreamFilter(String eventName, String keyAttribute, String keyPrefix) {
+        public StreamFilter {
+            if (!List.of("INSERT", "MODIFY", "REMOVE").contains(eventName)) {
+                throw new IllegalArgumentException("a stream filter's event must be INSERT, MODIFY or REMOVE, was " + eventName);
+            }
+            if (keyAttribute == null || keyAttribute.isBlank() || keyPrefix == null || keyPrefix.isEmpty()) {
+                throw new IllegalArgumentException("a stream filter names a key attribute and a prefix");
+            }
+        }
+
+        /** The filter as Lambda's FilterCriteria take it: an event pattern, JSON. */
+        public String pattern() {
+            var json = new com.fasterxml.jackson.databind.ObjectMapper();
+            var pattern = json.createObjectNode();
+            pattern.putArray("eventName").add(eventName);
+            pattern.putObject("dynamodb").putObject("Keys").putObject(keyAttribute).putArray("S").addObject().put("prefix", keyPrefix);
+            return pattern.toString();
+        }
+    }
+
+    /**
+     * A DynamoDB Streams event source mapping, with Lambda's settings; with {@code filters}, only the records one of them
+     * matches reach the function (none: every record).
+     */
     record StreamMapping(
             String table,
             int batchSize,
@@ -91,7 +119,19 @@ public sealed interface Trigger {
             boolean bisectBatchOnFunctionError,
             int maximumRetryAttempts,
             Duration maximumRecordAge,
-            Optional<String> onFailureDestination) implements Trigger {
+            Optional<String> onFailureDestination,
+            List<StreamFilter> filters) implements Trigger {
+        /** Lambda's default quota of filters on one event source mapping. */
+        public static final int MOST_FILTERS = 5;
+
+        /** A mapping whose function gets every record. */
+        public StreamMapping(String table, int batchSize, Duration maximumBatchingWindow, StartingPosition startingPosition,
+                             int parallelizationFactor, boolean reportBatchItemFailures, boolean bisectBatchOnFunctionError,
+                             int maximumRetryAttempts, Duration maximumRecordAge, Optional<String> onFailureDestination) {
+            this(table, batchSize, maximumBatchingWindow, startingPosition, parallelizationFactor, reportBatchItemFailures,
+                    bisectBatchOnFunctionError, maximumRetryAttempts, maximumRecordAge, onFailureDestination, List.of());
+        }
+
         public StreamMapping {
             Objects.requireNonNull(table, "table");
             if (batchSize < 1 || batchSize > 10_000) {
@@ -111,6 +151,10 @@ public sealed interface Trigger {
                 throw new IllegalArgumentException("maximumRecordAge must be -1 (forever) or 60 s to 7 days, was " + maximumRecordAge);
             }
             Objects.requireNonNull(onFailureDestination, "onFailureDestination");
+            filters = List.copyOf(filters);
+            if (filters.size() > MOST_FILTERS) {
+                throw new IllegalArgumentException("a stream mapping takes at most " + MOST_FILTERS + " filters, was given " + filters.size());
+            }
         }
     }
 }

@@ -39,11 +39,11 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * connection's longest life.
  */
 public final class DynamoTopicFeeds implements TopicFeeds {
-    private static final String ENTRY = "N#";
+    private static final String ENTRY = TopicsTable.FEED_ENTRY;
     /** Sorts after every entry's sort key (Crockford base32 has no '~'), before nothing else of the partition that matters. */
     private static final String ENTRIES_END = "N#~";
-    private static final String REQUEST = "request";
-    private static final String ID = "id";
+    private static final String REQUEST = TopicsTable.REQUEST;
+    private static final String ID = TopicsTable.ID;
     /** Appends racing on one topic each land, one after another; this many tries of one append are a broken store. */
     private static final int MOST_APPENDS = 20;
     private static final String NEWEST = "newest";

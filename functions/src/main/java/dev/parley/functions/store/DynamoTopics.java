@@ -159,9 +159,10 @@ public final class DynamoTopics implements Topics {
     }
 
     @Override
-    public void beginFanOut(NotificationId notification) {
+    public void beginFanOut(NotificationId notification, dev.parley.protocol.PublishRequest request) {
         SdkErrors.translating("recording a topic's fan-out", () -> {
             Map<String, AttributeValue> item = new HashMap<>(TopicsTable.fanOut(notification));
+            item.put(TopicsTable.REQUEST, AttributeValue.fromS(request.toJson()));
             item.put(CONTINUED, AttributeValue.fromBool(true));
             item.put(DONE, AttributeValue.fromBool(false));
             item.put(EXPIRES, AttributeValue.fromN(Long.toString(java.time.Instant.now().getEpochSecond() + TopicsTable.FAN_OUT_LIFE_SECONDS)));

@@ -3,6 +3,8 @@ package dev.parley.functions.store;
 import dev.parley.model.NotificationId;
 import dev.parley.model.TopicKey;
 import dev.parley.model.UserId;
+import dev.parley.ports.FanOutQueue;
+import dev.parley.protocol.PublishRequest;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -13,9 +15,13 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  *     partition, queried in user id order by a fan-out;</li>
  * <li>{@code T#<topic>} / {@code #}: the topic's {@link #COUNT} of subscribers;</li>
  * <li>{@code U#<user>} / {@code T#<topic>}: the same subscription seen from the user (their topics, in one query);</li>
- * <li>{@code F#<notification>} / {@code #}: a topic publish's fan-out: {@link #AFTER}, {@link #PREVIOUS} (absent: from the
- *     first subscriber), {@link #CONTINUED}, {@link #DONE}; TTL {@link #EXPIRES} removes it after {@link #FAN_OUT_LIFE_SECONDS}.</li>
+ * <li>{@code F#<notification>} / {@code #}: a topic publish's fan-out: the publish ({@link #REQUEST}), {@link #AFTER},
+ *     {@link #PREVIOUS} (absent: from the first subscriber), {@link #CONTINUED}, {@link #DONE}; TTL {@link #EXPIRES} removes it
+ *     after {@link #FAN_OUT_LIFE_SECONDS};</li>
+ * <li>{@code T#<topic>} / {@code N#<position>}: an entry of the topic's feed ({@link DynamoTopicFeeds}): {@link #ID}, {@link #REQUEST}.</li>
  * </ul>
+ * The table's stream starts each publish's fan-out once its record or its feed entry is in ({@link #fanOutStart}): the
+ * stream mapping's filters let only those two kinds of insert through ({@link #FAN_OUT} and {@link #FEED_ENTRY}).
  */
 public final class TopicsTable {
     public static final String PK = "pk";
@@ -29,6 +35,14 @@ public final class TopicsTable {
     static final String CONTINUED = "continued";
     static final String DONE = "done";
     public static final String EXPIRES = "expiresAt";
+    /** A publish's body, as its publisher sent it (without the recipients it named): on fan-out records and feed entries. */
+    static final String REQUEST = "request";
+    /** A feed entry's notification id. */
+    static final String ID = "id";
+    /** The partition key prefix of topic publishes' fan-out records. */
+    public static final String FAN_OUT = "F#";
+    /** The sort key prefix of feed entries. */
+    public static final String FEED_ENTRY = "N#";
     static final String HEAD = "#";
     static final String SUBSCRIBER = "S#";
     /** A week: a fan-out's work waits in its queue four days at most (SQS's default retention), then dead letters. */
@@ -54,7 +68,35 @@ public final class TopicsTable {
     }
 
     static Map<String, AttributeValue> fanOut(NotificationId notification) {
-        return key("F#" + notification.value(), HEAD);
+        return key(FAN_OUT + notification.value(), HEAD);
+    }
+
+    /**
+     * The fan-out work an item that has just landed starts, read from the stream's new image: a fan-out record's first page,
+     * a feed entry's post to the live index of every shard; empty for any other item. An {@link IllegalArgumentException}
+     * for a record or an entry that does not carry its publish.
+     */
+    public static java.util.Optional<FanOutQueue.Work> fanOutStart(Map<String, AttributeValue> item) {
+        String pk = item.containsKey(PK) ? item.get(PK).s() : "";
+        String sk = item.containsKey(SK) ? item.get(SK).s() : "";
+        boolean record = pk.startsWith(FAN_OUT) && HEAD.equals(sk);
+        boolean entry = pk.startsWith("T#") && sk.startsWith(FEED_ENTRY);
+        if (!record && !entry) {
+            return java.util.Optional.empty();
+        }
+        AttributeValue request = item.get(REQUEST);
+        AttributeValue id = record ? AttributeValue.fromS(pk.substring(FAN_OUT.length())) : item.get(ID);
+        if (request == null || request.s() == null || id == null || id.s() == null) {
+            throw new IllegalArgumentException("the topics item " + pk + " / " + sk + " does not carry its publish (" + REQUEST + ", " + ID + ")");
+        }
+        try {
+            NotificationId notification = NotificationId.parse(id.s());
+            PublishRequest publish = PublishRequest.parse(request.s());
+            return java.util.Optional.of(record ? new FanOutQueue.Page(notification, publish, java.util.Optional.empty())
+                    : FanOutQueue.Live.everyShard(notification, publish));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("the topics item " + pk + " / " + sk + " carries no publish that reads: " + e.getMessage(), e);
+        }
     }
 
     static Map<String, AttributeValue> key(String pk, String sk) {

@@ -2,18 +2,17 @@ package dev.parley.functions.usecase;
 
 import dev.parley.model.NotificationId;
 import dev.parley.model.TopicKey;
-import dev.parley.ports.FanOutQueue;
 import dev.parley.ports.TopicFeeds;
 import dev.parley.ports.Topics;
 import dev.parley.protocol.PublishRequest;
-import java.util.List;
-import java.util.Optional;
 
 /**
  * Where a topic publish goes, by the topic's size when it is published. Up to {@code readAbove} subscribers: fan-out on
- * write, its first page queued ({@link TopicFanOut}). Above: fan-out on read, one entry in the topic's feed, which each
- * follower's inbox pulls when it is read ({@link TopicFeedPulls}), and the topic's live index queued, so that the followers
- * online get it at once. Either way nothing per subscriber is done in the publish.
+ * write, its record begun ({@link TopicFanOut} pages the subscribers from it). Above: fan-out on read, one entry in the
+ * topic's feed, which each follower's inbox pulls when it is read ({@link TopicFeedPulls}), and which the online followers
+ * get posted through the topic's live index. Either way the publish writes one thing, and nothing per subscriber: the
+ * store starts the rest once that has landed (on AWS, the topics table's stream queues the fan-out's first work), so that
+ * no queue is on the publish's path and no publish is answered whose fan-out was not started.
  */
 public final class TopicAudiences {
     /**
@@ -28,13 +27,11 @@ public final class TopicAudiences {
 
     private final Topics topics;
     private final TopicFeeds feeds;
-    private final FanOutQueue queue;
     private final long readAbove;
 
-    public TopicAudiences(Topics topics, TopicFeeds feeds, FanOutQueue queue, long readAbove) {
+    public TopicAudiences(Topics topics, TopicFeeds feeds, long readAbove) {
         this.topics = topics;
         this.feeds = feeds;
-        this.queue = queue;
         this.readAbove = readAbove;
     }
 
@@ -47,15 +44,11 @@ public final class TopicAudiences {
     public Mode fanOut(NotificationId id, PublishRequest request, long subscribers) {
         PublishRequest forSubscribers = request.withoutRecipients();
         if (subscribers > readAbove) {
-            TopicKey topic = request.topic().orElseThrow();
-            feeds.append(topic, id, forSubscribers);
-            queue.enqueue(List.of(FanOutQueue.Live.everyShard(id, forSubscribers)));
+            feeds.append(request.topic().orElseThrow(), id, forSubscribers);
             return Mode.READ;
         }
-        // Recorded before it is queued, so that every worker finds where the fan-out stands; a publish retried after a failure
-        // here queues its first page again, which the fan-out plans once.
-        topics.beginFanOut(id);
-        queue.enqueue(List.of(new FanOutQueue.Page(id, forSubscribers, Optional.empty())));
+        // A publish retried after a failure begins it again, which changes nothing: the fan-out is planned once.
+        topics.beginFanOut(id, forSubscribers);
         return Mode.WRITE;
     }
 }

@@ -75,6 +75,17 @@ class ManifestTest {
                 Duration.ofSeconds(-1), Optional.empty())).hasMessageContaining("parallelizationFactor");
         assertThatThrownBy(() -> new Trigger.StreamMapping("t", 10, Duration.ZERO, Trigger.StartingPosition.LATEST, 1, false, false, 0,
                 Duration.ofSeconds(30), Optional.empty())).hasMessageContaining("maximumRecordAge");
+        Trigger.StreamFilter inserts = new Trigger.StreamFilter("INSERT", "pk", "F#");
+        assertThatThrownBy(() -> new Trigger.StreamMapping("t", 10, Duration.ZERO, Trigger.StartingPosition.LATEST, 1, false, false, 0,
+                Duration.ofSeconds(-1), Optional.empty(), java.util.Collections.nCopies(6, inserts))).hasMessageContaining("at most 5 filters");
+        assertThatThrownBy(() -> new Trigger.StreamFilter("UPSERT", "pk", "F#")).hasMessageContaining("INSERT, MODIFY or REMOVE");
+        assertThatThrownBy(() -> new Trigger.StreamFilter("INSERT", "pk", "")).hasMessageContaining("a prefix");
+    }
+
+    @Test
+    void aStreamFilterIsTheEventPatternLambdaReads() throws Exception {
+        var pattern = new com.fasterxml.jackson.databind.ObjectMapper().readTree(new Trigger.StreamFilter("INSERT", "sk", "N#").pattern());
+        assertThat(pattern.toString()).isEqualTo("{\"eventName\":[\"INSERT\"],\"dynamodb\":{\"Keys\":{\"sk\":{\"S\":[{\"prefix\":\"N#\"}]}}}}");
     }
 
     @Test

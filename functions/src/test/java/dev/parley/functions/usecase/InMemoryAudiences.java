@@ -1,15 +1,14 @@
 package dev.parley.functions.usecase;
 
-import dev.parley.testsupport.ports.InMemoryFanOutQueue;
 import dev.parley.testsupport.ports.InMemoryTopics;
 
-/** Topic audiences over in-memory topics and queue, for the tests of publishing that name their recipients. */
+/** Topic audiences over in-memory topics, for the tests of publishing that name their recipients. */
 public final class InMemoryAudiences {
     private InMemoryAudiences() {
     }
 
     public static TopicAudiences create() {
         InMemoryTopics topics = new InMemoryTopics();
-        return new TopicAudiences(topics, topics, new InMemoryFanOutQueue(), TopicAudiences.DEFAULT_READ_ABOVE);
+        return new TopicAudiences(topics, topics, TopicAudiences.DEFAULT_READ_ABOVE);
     }
 }

@@ -44,8 +44,9 @@ class TopicFanOutTest {
 
     private final Fixture world = new Fixture();
     private final InMemoryInbox inbox = new InMemoryInbox();
-    private final InMemoryTopics topics = new InMemoryTopics();
     private final InMemoryFanOutQueue queue = new InMemoryFanOutQueue();
+    /** Its publishes' fan-outs start in the queue once they land, as the topics table's stream starts them on AWS. */
+    private final InMemoryTopics topics = new InMemoryTopics(queue);
     private final Push push = new Push(world.pushDevices, new dev.parley.testsupport.ports.RecordingPushService(), new Badges(world.conversations, inbox),
             world.clock, Duration.ofSeconds(20));
     private final Map<String, Notifications.Category> categories = Map.of("goals", new Notifications.Category("goals", Optional.empty(), false));
@@ -54,13 +55,13 @@ class TopicFanOutTest {
     private final Notifications.Publisher sports = new Notifications.Publisher("arn:aws:iam::1:role/sports", Set.of("goals"),
             new RateLimits.Limit(1000, 10_000), new TopicGrants(List.of("match:*")));
 
-    private Notifications notifications(Inbox store, FanOutQueue work) {
-        return new Notifications(store, new TopicAudiences(topics, topics, work, readAbove), new InMemoryPublishRecords(), new InMemoryRateLimits(),
+    private Notifications notifications(Inbox store) {
+        return new Notifications(store, new TopicAudiences(topics, topics, readAbove), new InMemoryPublishRecords(), new InMemoryRateLimits(),
                 new NotificationDispatch(world.registry, world.delivery, world.codec, new RecordingRedeliveryTimers(), push, world.clock,
                         Duration.ofSeconds(30)), world.clock, categories, new Random(3));
     }
 
-    private final Notifications notifications = notifications(inbox, queue);
+    private final Notifications notifications = notifications(inbox);
     private final TopicFanOut fanOut = worker(notifications, queue);
 
     private TopicFanOut worker(Notifications publishing, FanOutQueue work) {
@@ -161,7 +162,7 @@ class TopicFanOutTest {
             }
             queue.enqueue(work);
         };
-        Notifications storing = notifications(dying, flaky);
+        Notifications storing = notifications(dying);
         TopicFanOut worker = worker(storing, flaky);
         Notifications.Published published = storing.publish(sports, goal(List.of()), Optional.empty(), "h");
         int failures = 0;
@@ -229,7 +230,7 @@ class TopicFanOutTest {
     @Test
     void aTopicOverTheThresholdIsOneFeedEntryPulledByEachReaderAndPostedToItsLiveIndex() {
         readAbove = 100;
-        Notifications reading = notifications(inbox, queue);
+        Notifications reading = notifications(inbox);
         TopicFanOut readingWorker = worker(reading, queue);
         List<UserId> users = fans(300);
         subscribe(users);

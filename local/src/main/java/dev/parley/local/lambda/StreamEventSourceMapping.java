@@ -34,7 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * ParallelizationFactor lanes by partition key (order kept per partition key), invokes the function, and on failure
  * retries from the first failed record (ReportBatchItemFailures), splits the batch
  * (BisectBatchOnFunctionError), gives up after MaximumRetryAttempts or MaximumRecordAgeInSeconds and
- * sends what it gave up on to the on-failure destination. Progress is kept in memory: a restarted
+ * sends what it gave up on to the on-failure destination; with FilterCriteria, records none of its filters match
+ * ({@link EventPattern}) never reach the function. Progress is kept in memory: a restarted
  * mapping starts again from its StartingPosition.
  */
 public final class StreamEventSourceMapping implements AutoCloseable {
@@ -75,6 +76,9 @@ public final class StreamEventSourceMapping implements AutoCloseable {
     private volatile String streamArn;
     private volatile String partitionKey;
     private final LatencyModel.Delay hop;
+    /** The mapping's filters (none: every record goes to the function); a record none matches is passed over. */
+    private final List<EventPattern> filters;
+    private final AtomicLong recordsFilteredOut = new AtomicLong();
     /** Holds records for the hop's latency; one thread, so records due at the same moment leave in the order they came. */
     /** Records held for the hop's latency, released in the order of (release time, arrival): one thread hands them to their lanes. */
     private final DelayQueue<Held> held = new DelayQueue<>();
@@ -109,6 +113,7 @@ public final class StreamEventSourceMapping implements AutoCloseable {
         this.clock = clock;
         this.destination = destination;
         this.hop = hop;
+        this.filters = mapping.filters().stream().map(filter -> EventPattern.parse(filter.pattern())).toList();
     }
 
     /** Finds the table's stream and starts polling it. */
@@ -140,12 +145,12 @@ public final class StreamEventSourceMapping implements AutoCloseable {
         return destination;
     }
 
-    /** Batches invoked, records delivered in successful invocations, failed invocations. */
-    public record Metrics(long batches, long recordsDelivered, long failedInvocations) {
+    /** Batches invoked, records delivered in successful invocations, failed invocations, records no filter let through. */
+    public record Metrics(long batches, long recordsDelivered, long failedInvocations, long recordsFilteredOut) {
     }
 
     public Metrics metrics() {
-        return new Metrics(batches.get(), recordsDelivered.get(), failedInvocations.get());
+        return new Metrics(batches.get(), recordsDelivered.get(), failedInvocations.get(), recordsFilteredOut.get());
     }
 
     /**
@@ -251,6 +256,10 @@ public final class StreamEventSourceMapping implements AutoCloseable {
                 ObjectNode event = ((ObjectNode) record).deepCopy();
                 event.put("eventSourceARN", streamArn);
                 lambdaIdentity(event);
+                if (!filters.isEmpty() && filters.stream().noneMatch(filter -> filter.matches(event))) {
+                    recordsFilteredOut.incrementAndGet();
+                    continue;
+                }
                 inFlight.incrementAndGet();
                 handOver(record, new Pending(event, shardId, clock.instant()));
             }

@@ -77,9 +77,14 @@ class StreamEventSourceMappingTest {
 
     private StreamEventSourceMapping map(int batchSize, int parallelization, boolean reportFailures, boolean bisect, int retries,
                                         Duration maxAge, int concurrency, Clock clock, LatencyModel latency) {
+        return map(batchSize, parallelization, reportFailures, bisect, retries, maxAge, concurrency, clock, latency, List.of());
+    }
+
+    private StreamEventSourceMapping map(int batchSize, int parallelization, boolean reportFailures, boolean bisect, int retries,
+                                        Duration maxAge, int concurrency, Clock clock, LatencyModel latency, List<Trigger.StreamFilter> filters) {
         // A short batching window, so a batch holds what was written together whatever the threads' timing.
         Trigger.StreamMapping settings = new Trigger.StreamMapping("events", batchSize, Duration.ofMillis(200), Trigger.StartingPosition.TRIM_HORIZON,
-                parallelization, reportFailures, bisect, retries, maxAge, Optional.of("failures"));
+                parallelization, reportFailures, bisect, retries, maxAge, Optional.of("failures"), filters);
         FunctionSpec function = new FunctionSpec("consumer", StreamHandlers.Consumer.class.getName(), 256, Duration.ofSeconds(5), Map.of(),
                 settings, Map.of(), false);
         runtime.deploy(function, concurrency);
@@ -120,6 +125,22 @@ class StreamEventSourceMappingTest {
         assertThat(StreamHandlers.DELIVERED).allSatisfy(batch -> assertThat(batch.size()).isLessThanOrEqualTo(3));
         await(mapping::isIdle);
         assertThat(mapping.metrics().recordsDelivered()).isEqualTo(10);
+    }
+
+    @Test
+    void filtersLetThroughOnlyTheRecordsOneOfThemMatches() throws Exception {
+        StreamEventSourceMapping mapping = map(100, 1, true, false, 2, Duration.ofSeconds(-1), 5, Clock.systemUTC(), LatencyModel.none(),
+                List.of(new Trigger.StreamFilter("INSERT", "pk", "start#"), new Trigger.StreamFilter("INSERT", "pk", "also#")));
+        put("start#1", 1, "ok");
+        put("other#1", 1, "ok");
+        put("start#1", 2, "ok"); // a MODIFY of a key the first filter's prefix matches
+        put("also#1", 1, "ok");
+        client.deleteItem(b -> b.tableName("events").key(Map.of("pk", AttributeValue.fromS("also#1"))));
+        put("start#2", 1, "ok");
+        await(() -> delivered().size() == 3 && mapping.isIdle());
+        Thread.sleep(100); // a record let through wrongly would arrive within a few polls
+        assertThat(delivered()).containsExactly("start#1#1", "also#1#1", "start#2#1");
+        assertThat(mapping.metrics().recordsFilteredOut()).as("the other key's insert, the MODIFY, the REMOVE").isEqualTo(3);
     }
 
     @Test

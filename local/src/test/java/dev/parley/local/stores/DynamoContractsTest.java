@@ -105,6 +105,73 @@ class DynamoContractsTest {
                     .extracting(dev.parley.ports.TopicFeeds.Entry::id).containsExactly(id);
         }
 
+        /**
+         * What the stores write to the topics table, read back from its stream: the inserts of a fan-out's record and of a
+         * feed entry start their publish's first work, and the topic-publishes mapping's filters let exactly those through.
+         */
+        @org.junit.jupiter.api.Test
+        void theStreamStartsEachLandedPublishOnceAndTheFiltersLetNothingElseThrough() {
+            dev.parley.model.TopicKey topic = dev.parley.model.TopicKey.of("match:stream");
+            dev.parley.protocol.PublishRequest onWrite = dev.parley.protocol.PublishRequest.parse(
+                    "{\"topic\":\"match:stream\",\"category\":\"goals\",\"content\":{\"title\":\"small\"}}");
+            dev.parley.protocol.PublishRequest onRead = dev.parley.protocol.PublishRequest.parse(
+                    "{\"topic\":\"match:stream\",\"category\":\"goals\",\"content\":{\"title\":\"huge\"}}");
+            dev.parley.model.NotificationId written = dev.parley.model.NotificationId.at(System.currentTimeMillis(), new java.util.Random(5));
+            dev.parley.model.NotificationId read = dev.parley.model.NotificationId.at(System.currentTimeMillis(), new java.util.Random(6));
+            topics().subscribe(topic, java.util.List.of(UserId.of("fan-1"), UserId.of("fan-2")), 1);
+            topics().beginFanOut(written, onWrite);
+            topics().beginFanOut(written, onWrite); // a retried publish: no second insert
+            topics().advanceFanOut(written, java.util.Optional.empty(), java.util.Optional.of(UserId.of("fan-2")));
+            feeds().append(topic, read, onRead);
+            feeds().listen(new dev.parley.ports.TopicFeeds.Listener(dev.parley.model.ConnectionId.of("Conn1="), UserId.of("fan-1"),
+                    dev.parley.model.DeviceId.DEFAULT, false), feeds().followed(UserId.of("fan-1"), 10), System.currentTimeMillis() + 60_000);
+
+            var mapping = (dev.parley.functions.manifest.Trigger.StreamMapping) ParleyManifest.manifest().function("topic-publishes").orElseThrow().trigger();
+            var filters = mapping.filters().stream().map(filter -> dev.parley.local.lambda.EventPattern.parse(filter.pattern())).toList();
+            java.util.List<dev.parley.ports.FanOutQueue.Work> started = new java.util.ArrayList<>();
+            int records = 0;
+            try (var streams = software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient.builder()
+                    .endpointOverride(emulated.tables().emulator.endpoint()).region(software.amazon.awssdk.regions.Region.US_EAST_1)
+                    .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                            software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("local", "local")))
+                    .httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create()).build()) {
+                String arn = emulated.tables().dynamo.describeTable(b -> b.tableName(ParleyManifest.TOPICS)).table().latestStreamArn();
+                for (var shard : streams.describeStream(b -> b.streamArn(arn)).streamDescription().shards()) {
+                    String iterator = streams.getShardIterator(b -> b.streamArn(arn).shardId(shard.shardId())
+                            .shardIteratorType(software.amazon.awssdk.services.dynamodb.model.ShardIteratorType.TRIM_HORIZON)).shardIterator();
+                    for (var record : streams.getRecords(b -> b.shardIterator(iterator)).records()) {
+                        records++;
+                        var keys = dev.parley.local.dynamodb.server.Json.NODES.objectNode();
+                        record.dynamodb().keys().forEach((name, value) -> keys.putObject(name).put("S", value.s()));
+                        var event = dev.parley.local.dynamodb.server.Json.NODES.objectNode().put("eventName", record.eventNameAsString());
+                        event.putObject("dynamodb").set("Keys", keys);
+                        boolean passes = filters.stream().anyMatch(filter -> filter.matches(event));
+                        var start = record.dynamodb().hasNewImage()
+                                ? dev.parley.functions.store.TopicsTable.fanOutStart(record.dynamodb().newImage()) : java.util.Optional.<dev.parley.ports.FanOutQueue.Work>empty();
+                        org.assertj.core.api.Assertions.assertThat(passes).as(event.toString())
+                                .isEqualTo(start.isPresent() && "INSERT".equals(record.eventNameAsString()));
+                        if (passes) {
+                            started.add(start.orElseThrow());
+                        }
+                    }
+                }
+            }
+            org.assertj.core.api.Assertions.assertThat(records).as("subscriptions, counts, the head, the cursor, the live index").isGreaterThan(8);
+            org.assertj.core.api.Assertions.assertThat(started).containsExactlyInAnyOrder(
+                    new dev.parley.ports.FanOutQueue.Page(written, onWrite, java.util.Optional.empty()),
+                    dev.parley.ports.FanOutQueue.Live.everyShard(read, onRead));
+        }
+
+        @org.junit.jupiter.api.Test
+        void anItemThatShouldStartAFanOutButCarriesNoPublishIsAnError() {
+            var entry = Map.of("pk", AttributeValue.fromS("T#match:x"), "sk", AttributeValue.fromS("N#01HZZZZZZZZZZZZZZZZZZZZZZZ"));
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> dev.parley.functions.store.TopicsTable.fanOutStart(entry))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("request");
+            var record = Map.of("pk", AttributeValue.fromS("F#not-an-id"), "sk", AttributeValue.fromS("#"), "request", AttributeValue.fromS("{}"));
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> dev.parley.functions.store.TopicsTable.fanOutStart(record))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("F#not-an-id");
+        }
+
         @AfterEach
         void stop() {
             emulated.stop();

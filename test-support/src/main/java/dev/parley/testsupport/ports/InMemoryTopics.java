@@ -3,6 +3,7 @@ package dev.parley.testsupport.ports;
 import dev.parley.model.NotificationId;
 import dev.parley.model.TopicKey;
 import dev.parley.model.UserId;
+import dev.parley.ports.FanOutQueue;
 import dev.parley.ports.Topics;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,8 +13,12 @@ import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
 
-/** Topics and their feeds in memory, one lock for all; {@link TopicsContract} holds it to the DynamoDB stores' behaviour. */
+/**
+ * Topics and their feeds in memory, one lock for all; {@link TopicsContract} holds it to the DynamoDB stores' behaviour. What
+ * the DynamoDB table's stream does on AWS, starting a landed publish's fan-out, it does at once: into the queue it is given.
+ */
 public final class InMemoryTopics implements Topics, dev.parley.ports.TopicFeeds {
+    private final FanOutQueue starts;
     private final Map<TopicKey, NavigableMap<String, Long>> subscribers = new HashMap<>();
     private final Map<NotificationId, Progress> fanOuts = new HashMap<>();
     private final Map<TopicKey, java.util.Set<UserId>> muted = new HashMap<>();
@@ -21,6 +26,16 @@ public final class InMemoryTopics implements Topics, dev.parley.ports.TopicFeeds
     private final Map<String, NotificationId> pulled = new HashMap<>();
     private final Map<TopicKey, NavigableMap<String, Listener>> listening = new HashMap<>();
     private final Map<String, Long> listeningUntil = new HashMap<>();
+
+    /** Topics whose publishes start their fan-outs in {@code starts}. */
+    public InMemoryTopics(FanOutQueue starts) {
+        this.starts = starts;
+    }
+
+    /** Topics whose publishes' fan-outs start where nobody looks. */
+    public InMemoryTopics() {
+        this(new InMemoryFanOutQueue());
+    }
 
     @Override
     public synchronized int subscribe(TopicKey topic, List<UserId> users, long at) {
@@ -79,8 +94,10 @@ public final class InMemoryTopics implements Topics, dev.parley.ports.TopicFeeds
     }
 
     @Override
-    public synchronized void beginFanOut(NotificationId notification) {
-        fanOuts.putIfAbsent(notification, Progress.START);
+    public synchronized void beginFanOut(NotificationId notification, dev.parley.protocol.PublishRequest request) {
+        if (fanOuts.putIfAbsent(notification, Progress.START) == null) {
+            starts.enqueue(List.of(new FanOutQueue.Page(notification, request, Optional.empty())));
+        }
     }
 
     @Override
@@ -127,6 +144,7 @@ public final class InMemoryTopics implements Topics, dev.parley.ports.TopicFeeds
         java.util.Random random = new java.util.Random();
         NotificationId position = feed.isEmpty() ? NotificationId.at(now, random) : feed.lastKey().successor(now, random);
         feed.put(position, new Entry(position, id, request));
+        starts.enqueue(List.of(FanOutQueue.Live.everyShard(id, request)));
         return position;
     }
 

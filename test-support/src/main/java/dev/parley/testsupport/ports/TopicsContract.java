@@ -196,8 +196,8 @@ public abstract class TopicsContract {
         Topics topics = topics();
         NotificationId id = NotificationId.at(1_000, new Random(1));
         assertThat(topics.fanOutProgress(id)).isEmpty();
-        topics.beginFanOut(id);
-        topics.beginFanOut(id);
+        topics.beginFanOut(id, goal("begun"));
+        topics.beginFanOut(id, goal("begun"));
         assertThat(topics.fanOutProgress(id)).contains(Topics.Progress.START);
         Optional<UserId> first = Optional.of(UserId.of("fan-00999"));
         assertThat(topics.advanceFanOut(id, Optional.empty(), first)).isTrue();
@@ -207,7 +207,7 @@ public abstract class TopicsContract {
         assertThat(topics.fanOutProgress(id).orElseThrow().continued()).as("not the page it stands at").isFalse();
         topics.continuedFanOut(id, first);
         assertThat(topics.fanOutProgress(id)).contains(new Topics.Progress(first, Optional.empty(), true, false));
-        topics.beginFanOut(id);
+        topics.beginFanOut(id, goal("begun"));
         assertThat(topics.fanOutProgress(id).orElseThrow().after()).as("a retried publish begins nothing again").isEqualTo(first);
         assertThat(topics.advanceFanOut(id, first, Optional.empty())).as("the last page").isTrue();
         assertThat(topics.fanOutProgress(id)).contains(new Topics.Progress(Optional.empty(), first, false, true));
@@ -218,7 +218,7 @@ public abstract class TopicsContract {
     void concurrentWorkersWithTheSamePageMoveTheCursorOnce() throws Exception {
         Topics topics = topics();
         NotificationId id = NotificationId.at(2_000, new Random(2));
-        topics.beginFanOut(id);
+        topics.beginFanOut(id, goal("begun"));
         List<Boolean> won = java.util.Collections.synchronizedList(new ArrayList<>());
         try (var threads = java.util.concurrent.Executors.newFixedThreadPool(8)) {
             for (int i = 0; i < 8; i++) {

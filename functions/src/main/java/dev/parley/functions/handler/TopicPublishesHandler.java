@@ -1,0 +1,83 @@
+package dev.parley.functions.handler;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.amazonaws.services.lambda.runtime.events.transformers.v2.dynamodb.DynamodbAttributeValueTransformer;
+import dev.parley.functions.observability.Telemetry;
+import dev.parley.functions.store.TopicsTable;
+import dev.parley.ports.FanOutQueue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.lambda.powertools.logging.argument.StructuredArguments;
+
+/**
+ * The topics table's stream consumer: starts the fan-out of each topic publish that has landed, by queueing its first work
+ * for the fan-out's workers ({@link TopicsTable#fanOutStart}). The publish itself only wrote its record or its feed entry, so
+ * no queue is on its path, and a publish answered is a fan-out that starts, however long SQS is away: a record that could
+ * not be queued is a batch item failure, which Lambda retries (then quarantines in the on-failure queue, alarmed). Queued
+ * twice (a retried batch), the work is done once, as any fan-out work that comes twice.
+ */
+public final class TopicPublishesHandler extends PrimedHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse> {
+    private static final Logger LOG = LoggerFactory.getLogger(TopicPublishesHandler.class);
+
+    private final FanOutQueue queue;
+
+    public TopicPublishesHandler() {
+        this(Wiring.fromEnvironment());
+    }
+
+    private TopicPublishesHandler(Wiring wiring) {
+        this(wiring.fanOutQueue());
+        primeBeforeSnapshot(() -> TopicsTable.fanOutStart(java.util.Map.of(TopicsTable.PK,
+                software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("T#priming"), TopicsTable.SK,
+                software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("S#priming"))));
+    }
+
+    TopicPublishesHandler(FanOutQueue queue) {
+        this.queue = queue;
+    }
+
+    @Override
+    public StreamsEventResponse handleRequest(DynamodbEvent event, Context context) {
+        return Telemetry.invocation(context, () -> handle(event));
+    }
+
+    private StreamsEventResponse handle(DynamodbEvent event) {
+        List<String> failed = new ArrayList<>();
+        List<FanOutQueue.Work> starts = new ArrayList<>();
+        List<String> starting = new ArrayList<>();
+        for (DynamodbEvent.DynamodbStreamRecord record : event.getRecords()) {
+            String sequenceNumber = StreamBatches.sequenceNumber(record);
+            if (!"INSERT".equals(record.getEventName()) || record.getDynamodb() == null || record.getDynamodb().getNewImage() == null) {
+                continue; // the mapping's filters let only inserts through; a change or a removal starts nothing
+            }
+            try {
+                Optional<FanOutQueue.Work> start = TopicsTable.fanOutStart(DynamodbAttributeValueTransformer.toAttributeValueMapV2(
+                        record.getDynamodb().getNewImage()));
+                start.ifPresent(work -> {
+                    starts.add(work);
+                    starting.add(sequenceNumber);
+                });
+            } catch (IllegalArgumentException e) {
+                LOG.error("a topics record that should start a fan-out does not", StructuredArguments.entry("sequence_number", sequenceNumber), e);
+                failed.add(sequenceNumber);
+            }
+        }
+        if (!starts.isEmpty()) {
+            try {
+                queue.enqueue(starts);
+                starts.forEach(work -> LOG.info("fan-out of {} started: {}", work.notification(),
+                        work instanceof FanOutQueue.Live ? "the live index of every shard" : "the first page of subscribers"));
+            } catch (RuntimeException e) {
+                LOG.warn("the fan-outs of {} publishes could not be queued; their records are retried", starts.size(), e);
+                failed.addAll(starting);
+            }
+        }
+        return StreamBatches.failures(event, failed);
+    }
+}
