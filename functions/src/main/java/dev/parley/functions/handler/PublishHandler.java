@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code POST /notifications}, the publish API for internal services ({@link HttpApiCalls}). The caller must be a publisher
  * the deployment names, publishing a category it may; then {@link Notifications#publish}. Answers 202 with the notification
- * id (and the topic whose fan-out it queued), 400 naming the field, 403, 409, 429, or 503 with {@code Retry-After} when a
+ * id (and the topic whose fan-out it began), 400 naming the field, 403, 409, 429, or 503 with {@code Retry-After} when a
  * store failed (retry with the same idempotency key).
  */
 public final class PublishHandler extends PrimedHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {

@@ -58,7 +58,7 @@ public final class Notifications {
     /**
      * What a publish did: the new notifications' id, how many named recipients it stored for, how many of those it coalesced,
      * for how many the live send failed after the store (they find it in their inbox; the function counts them), and the topic
-     * whose fan-out it queued.
+     * whose fan-out it began.
      */
     public record Published(NotificationId id, int recipients, int coalesced, int notSent, Optional<TopicKey> topic) {
     }
@@ -105,8 +105,9 @@ public final class Notifications {
     /**
      * Publishes once per idempotency key and body (a key seen with the same body answers as the first time; with another,
      * {@code conflict}), within the publisher's rate limit (each recipient a token; over it, {@link RateLimitedException}),
-     * storing the event in each named recipient's inbox and then sending it to their live devices; for a topic, queueing its
-     * fan-out to the subscribers (never storing for them here: a topic of any size answers as fast). {@code forbidden} for a
+     * storing the event in each named recipient's inbox and then sending it to their live devices; for a topic, beginning its
+     * fan-out to the subscribers with one write, which the store starts once it has landed (never storing for them here: a
+     * topic of any size answers as fast). {@code forbidden} for a
      * category the deployment does not know or the publisher may not publish, or a topic it may not publish to. A store that
      * fails fails the publish: retried with the same key, it finishes under the same id, storing no recipient twice.
      */
