@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.lambda.powertools.logging.argument.StructuredArguments;
 
 /**
@@ -24,6 +25,7 @@ import software.amazon.lambda.powertools.logging.argument.StructuredArguments;
  */
 public final class TopicPublishesHandler extends PrimedHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse> {
     private static final Logger LOG = LoggerFactory.getLogger(TopicPublishesHandler.class);
+    private static final dev.parley.model.NotificationId PRIMING = dev.parley.model.NotificationId.at(0, new java.util.Random(0));
 
     private final FanOutQueue queue;
 
@@ -33,9 +35,12 @@ public final class TopicPublishesHandler extends PrimedHandler implements Reques
 
     private TopicPublishesHandler(Wiring wiring) {
         this(wiring.fanOutQueue());
-        primeBeforeSnapshot(() -> TopicsTable.fanOutStart(java.util.Map.of(TopicsTable.PK,
-                software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("T#priming"), TopicsTable.SK,
-                software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("S#priming"))));
+        // A feed entry's image read as the stream brings it: the item's schema and the publish's parsing.
+        primeBeforeSnapshot(() -> TopicsTable.fanOutStart(java.util.Map.of(
+                TopicsTable.PK, AttributeValue.fromS("T#priming"),
+                TopicsTable.SK, AttributeValue.fromS(TopicsTable.FEED_ENTRY + PRIMING.value()),
+                TopicsTable.ID, AttributeValue.fromS(PRIMING.value()),
+                TopicsTable.REQUEST, AttributeValue.fromS("{\"topic\":\"priming\",\"category\":\"priming\",\"content\":{\"title\":\"t\"}}"))));
     }
 
     TopicPublishesHandler(FanOutQueue queue) {

@@ -36,9 +36,9 @@ public final class TopicsTable {
     static final String DONE = "done";
     public static final String EXPIRES = "expiresAt";
     /** A publish's body, as its publisher sent it (without the recipients it named): on fan-out records and feed entries. */
-    static final String REQUEST = "request";
+    public static final String REQUEST = "request";
     /** A feed entry's notification id. */
-    static final String ID = "id";
+    public static final String ID = "id";
     /** The partition key prefix of topic publishes' fan-out records. */
     public static final String FAN_OUT = "F#";
     /** The sort key prefix of feed entries. */
