@@ -52,7 +52,7 @@ public interface Topics {
     /**
      * Records a topic publish's fan-out at its start, unless it is recorded already (a retried publish). A fan-out recorded
      * starts: the store queues its first {@link FanOutQueue.Page}, at least once, after the record is in (on AWS, from the
-     * table's stream), so that a publish answered is a fan-out under way.
+     * table's stream), so that a publish answered is a fan-out that starts (or an alarm, if it never can).
      */
     void beginFanOut(NotificationId notification, dev.parley.protocol.PublishRequest request);
 

@@ -19,8 +19,8 @@ import software.amazon.lambda.powertools.logging.argument.StructuredArguments;
 /**
  * The topics table's stream consumer: starts the fan-out of each topic publish that has landed, by queueing its first work
  * for the fan-out's workers ({@link TopicsTable#fanOutStart}). The publish itself only wrote its record or its feed entry, so
- * no queue is on its path, and a publish answered is a fan-out that starts, however long SQS is away: a record that could
- * not be queued is a batch item failure, which Lambda retries (then quarantines in the on-failure queue, alarmed). Queued
+ * no queue is on its path, and a publish answered is a fan-out that starts or an alarm: a record that could not be queued
+ * is a batch item failure, which Lambda retries (then quarantines in the on-failure queue, alarmed). Queued
  * twice (a retried batch), the work is done once, as any fan-out work that comes twice.
  */
 public final class TopicPublishesHandler extends PrimedHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse> {

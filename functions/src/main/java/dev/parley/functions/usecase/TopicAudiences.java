@@ -12,7 +12,7 @@ import dev.parley.protocol.PublishRequest;
  * topic's feed, which each follower's inbox pulls when it is read ({@link TopicFeedPulls}), and which the online followers
  * get posted through the topic's live index. Either way the publish writes one thing, and nothing per subscriber: the
  * store starts the rest once that has landed (on AWS, the topics table's stream queues the fan-out's first work), so that
- * no queue is on the publish's path and no publish is answered whose fan-out was not started.
+ * no queue is on the publish's path and no publish is answered before the write that starts its fan-out has landed.
  */
 public final class TopicAudiences {
     /**
