@@ -38,27 +38,23 @@ public interface FanOutQueue {
     }
 
     /**
-     * Post the notification live to the topic's live index (fan-out on read): without a {@code shard}, queue one piece per
-     * shard of the index ({@link TopicFeeds#LIVE_SHARDS}), which workers post in parallel; with one, post to the page of that
-     * shard after {@code after}.
+     * Post the notification live to the page of the topic's live index ({@link TopicFeeds#LIVE_SHARDS} shards) that starts
+     * after {@code after} in {@code shard} (at its first when empty).
      */
-    record Live(NotificationId notification, PublishRequest request, Optional<Integer> shard, Optional<dev.parley.model.ConnectionId> after)
+    record Live(NotificationId notification, PublishRequest request, int shard, Optional<dev.parley.model.ConnectionId> after)
             implements Work {
         public Live {
             Objects.requireNonNull(request.topic().orElse(null), "a live index belongs to a topic");
-            Objects.requireNonNull(shard, "shard");
             Objects.requireNonNull(after, "after");
-            if (shard.isPresent() && (shard.get() < 0 || shard.get() >= TopicFeeds.LIVE_SHARDS)) {
-                throw new IllegalArgumentException("a live index has shards 0 to " + (TopicFeeds.LIVE_SHARDS - 1) + ", not " + shard.get());
-            }
-            if (after.isPresent() && shard.isEmpty()) {
-                throw new IllegalArgumentException("a page after a connection is a page of one shard");
+            if (shard < 0 || shard >= TopicFeeds.LIVE_SHARDS) {
+                throw new IllegalArgumentException("a live index has shards 0 to " + (TopicFeeds.LIVE_SHARDS - 1) + ", not " + shard);
             }
         }
 
-        /** The live work of a publish: every shard of the topic's live index, from its first page. */
-        public static Live everyShard(NotificationId notification, PublishRequest request) {
-            return new Live(notification, request, Optional.empty(), Optional.empty());
+        /** The live work of a publish: the first page of each shard of the topic's live index, which workers post in parallel. */
+        public static List<Live> everyShard(NotificationId notification, PublishRequest request) {
+            return java.util.stream.IntStream.range(0, TopicFeeds.LIVE_SHARDS)
+                    .mapToObj(shard -> new Live(notification, request, shard, Optional.empty())).toList();
         }
     }
 

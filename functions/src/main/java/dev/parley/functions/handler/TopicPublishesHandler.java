@@ -10,7 +10,6 @@ import dev.parley.functions.store.TopicsTable;
 import dev.parley.ports.FanOutQueue;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -56,18 +55,20 @@ public final class TopicPublishesHandler extends PrimedHandler implements Reques
         List<String> failed = new ArrayList<>();
         List<FanOutQueue.Work> starts = new ArrayList<>();
         List<String> starting = new ArrayList<>();
+        List<FanOutQueue.Work> begun = new ArrayList<>();
         for (DynamodbEvent.DynamodbStreamRecord record : event.getRecords()) {
             String sequenceNumber = StreamBatches.sequenceNumber(record);
             if (!"INSERT".equals(record.getEventName()) || record.getDynamodb() == null || record.getDynamodb().getNewImage() == null) {
                 continue; // the mapping's filters let only inserts through; a change or a removal starts nothing
             }
             try {
-                Optional<FanOutQueue.Work> start = TopicsTable.fanOutStart(DynamodbAttributeValueTransformer.toAttributeValueMapV2(
+                List<FanOutQueue.Work> start = TopicsTable.fanOutStart(DynamodbAttributeValueTransformer.toAttributeValueMapV2(
                         record.getDynamodb().getNewImage()));
-                start.ifPresent(work -> {
-                    starts.add(work);
+                if (!start.isEmpty()) {
+                    starts.addAll(start);
                     starting.add(sequenceNumber);
-                });
+                    begun.add(start.getFirst()); // one log line a publish: its live work is a piece per shard
+                }
             } catch (IllegalArgumentException e) {
                 LOG.error("a topics record that should start a fan-out does not", StructuredArguments.entry("sequence_number", sequenceNumber), e);
                 failed.add(sequenceNumber);
@@ -76,10 +77,10 @@ public final class TopicPublishesHandler extends PrimedHandler implements Reques
         if (!starts.isEmpty()) {
             try {
                 queue.enqueue(starts);
-                starts.forEach(work -> LOG.info("fan-out of {} started: {}", work.notification(),
-                        work instanceof FanOutQueue.Live ? "the live index of every shard" : "the first page of subscribers"));
+                begun.forEach(first -> LOG.info("fan-out of {} started: {}", first.notification(),
+                        first instanceof FanOutQueue.Live ? "the live index of every shard" : "the first page of subscribers"));
             } catch (RuntimeException e) {
-                LOG.warn("the fan-outs of {} publishes could not be queued; their records are retried", starts.size(), e);
+                LOG.warn("the fan-outs of {} publishes could not be queued; their records are retried", begun.size(), e);
                 failed.addAll(starting);
             }
         }

@@ -97,8 +97,7 @@ public sealed interface Trigger {
 
         /** The filter as Lambda's FilterCriteria take it: an event pattern, JSON. */
         public String pattern() {
-            var json = new com.fasterxml.jackson.databind.ObjectMapper();
-            var pattern = json.createObjectNode();
+            var pattern = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
             pattern.putArray("eventName").add(eventName);
             pattern.putObject("dynamodb").putObject("Keys").putObject(keyAttribute).putArray("S").addObject().put("prefix", keyPrefix);
             return pattern.toString();

@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 /**
  * The fan-out work as messages of the topic fan-out queue, ten to a SendMessageBatch. A page's body is
  * {@code {"notification", "request", "after"}} ({@code after} null for the first page), a chunk's
- * {@code {"notification", "request", "users", "muted"}}, a live index's work {@code {"notification", "request", "live": true, "after", "shard"}} ({@code shard} absent: every shard);
+ * {@code {"notification", "request", "users", "muted"}}, a live index's page {@code {"notification", "request", "live": true, "shard", "after"}};
  * {@code request} is the publish's own body. {@link #parse} reads one back.
  */
 public final class SqsFanOutQueue implements FanOutQueue {
@@ -49,8 +49,7 @@ public final class SqsFanOutQueue implements FanOutQueue {
         switch (work) {
             case Page page -> body.put("after", page.after().map(UserId::value).orElse(null));
             case Live live -> {
-                body.put("live", true).put("after", live.after().map(dev.parley.model.ConnectionId::value).orElse(null));
-                live.shard().ifPresent(shard -> body.put("shard", shard));
+                body.put("live", true).put("shard", live.shard()).put("after", live.after().map(dev.parley.model.ConnectionId::value).orElse(null));
             }
             case Chunk chunk -> {
                 var users = body.putArray("users");
@@ -81,7 +80,10 @@ public final class SqsFanOutQueue implements FanOutQueue {
             JsonNode after = json.path("after");
             if (json.path("live").asBoolean(false)) {
                 JsonNode shard = json.path("shard");
-                return new Live(id, request, shard.isInt() ? Optional.of(shard.asInt()) : Optional.empty(),
+                if (!shard.isInt()) {
+                    throw new IllegalArgumentException("not a topic's fan-out work: a live page names its shard: " + body);
+                }
+                return new Live(id, request, shard.asInt(),
                         after.isTextual() ? Optional.of(dev.parley.model.ConnectionId.of(after.asText())) : Optional.empty());
             }
             return new Page(id, request, after.isTextual() ? Optional.of(UserId.of(after.asText())) : Optional.empty());

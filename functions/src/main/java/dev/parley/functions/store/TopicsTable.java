@@ -39,6 +39,8 @@ public final class TopicsTable {
     public static final String REQUEST = "request";
     /** A feed entry's notification id. */
     public static final String ID = "id";
+    /** The partition key prefix of a topic's own items: its subscribers, head and feed. */
+    static final String TOPIC = "T#";
     /** The partition key prefix of topic publishes' fan-out records. */
     public static final String FAN_OUT = "F#";
     /** The sort key prefix of feed entries. */
@@ -52,7 +54,7 @@ public final class TopicsTable {
     }
 
     static String topic(TopicKey topic) {
-        return "T#" + topic.value();
+        return TOPIC + topic.value();
     }
 
     static Map<String, AttributeValue> subscription(TopicKey topic, UserId user) {
@@ -73,16 +75,16 @@ public final class TopicsTable {
 
     /**
      * The fan-out work an item that has just landed starts, read from the stream's new image: a fan-out record's first page,
-     * a feed entry's post to the live index of every shard; empty for any other item. An {@link IllegalArgumentException}
+     * a feed entry's first page of each shard of the live index; none for any other item. An {@link IllegalArgumentException}
      * for a record or an entry that does not carry its publish.
      */
-    public static java.util.Optional<FanOutQueue.Work> fanOutStart(Map<String, AttributeValue> item) {
+    public static java.util.List<FanOutQueue.Work> fanOutStart(Map<String, AttributeValue> item) {
         String pk = item.containsKey(PK) ? item.get(PK).s() : "";
         String sk = item.containsKey(SK) ? item.get(SK).s() : "";
         boolean record = pk.startsWith(FAN_OUT) && HEAD.equals(sk);
-        boolean entry = pk.startsWith("T#") && sk.startsWith(FEED_ENTRY);
+        boolean entry = pk.startsWith(TOPIC) && sk.startsWith(FEED_ENTRY);
         if (!record && !entry) {
-            return java.util.Optional.empty();
+            return java.util.List.of();
         }
         AttributeValue request = item.get(REQUEST);
         AttributeValue id = record ? AttributeValue.fromS(pk.substring(FAN_OUT.length())) : item.get(ID);
@@ -92,8 +94,8 @@ public final class TopicsTable {
         try {
             NotificationId notification = NotificationId.parse(id.s());
             PublishRequest publish = PublishRequest.parse(request.s());
-            return java.util.Optional.of(record ? new FanOutQueue.Page(notification, publish, java.util.Optional.empty())
-                    : FanOutQueue.Live.everyShard(notification, publish));
+            return record ? java.util.List.of(new FanOutQueue.Page(notification, publish, java.util.Optional.empty()))
+                    : java.util.List.copyOf(FanOutQueue.Live.everyShard(notification, publish));
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("the topics item " + pk + " / " + sk + " carries no publish that reads: " + e.getMessage(), e);
         }

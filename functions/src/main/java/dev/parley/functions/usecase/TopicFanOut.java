@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 /**
  * A topic publish's fan-out on write, behind the publish's answer, as queued work ({@link FanOutQueue}): a page plans
@@ -54,9 +53,7 @@ public final class TopicFanOut {
         /** A chunk delivered. */
         DELIVERED,
         /** A page of a live index posted to. */
-        POSTED,
-        /** A publish's live work split into one piece per shard of the live index. */
-        SPREAD
+        POSTED
     }
 
     private final Notifications notifications;
@@ -87,20 +84,14 @@ public final class TopicFanOut {
     }
 
     /**
-     * A publish's live work is first split into one piece per shard of the topic's live index, posted in parallel by as many
-     * workers. A shard's piece is a page of it: the notification posted to each connection registered there (not to those who
-     * muted the topic, nor to the actor), then the shard's next page queued. Connections gone are taken out of the index.
+     * A page of one shard of the topic's live index (a publish's live work starts as one piece per shard, posted in parallel by
+     * as many workers): the notification posted to each connection registered there (not to those who muted the topic, nor to
+     * the actor), then the shard's next page queued. Connections gone are taken out of the index.
      * Posted again if the work comes again: a device may get the frame twice, and keeps one by its id.
      */
     private Outcome post(FanOutQueue.Live live) {
-        if (live.shard().isEmpty()) {
-            queue.enqueue(IntStream.range(0, TopicFeeds.LIVE_SHARDS)
-                    .mapToObj(shard -> new FanOutQueue.Live(live.notification(), live.request(), Optional.of(shard), Optional.empty())).toList());
-            return Outcome.SPREAD;
-        }
         TopicKey topic = live.request().topic().orElseThrow();
-        int shard = live.shard().get();
-        TopicFeeds.Listeners page = feeds.listeners(topic, shard, live.after(), LIVE_PAGE, clock.millis());
+        TopicFeeds.Listeners page = feeds.listeners(topic, live.shard(), live.after(), LIVE_PAGE, clock.millis());
         List<LiveConnection> targets = page.listeners().stream()
                 .filter(listener -> !listener.muted() && !live.request().actor().equals(Optional.of(listener.user())))
                 .map(listener -> new LiveConnection(listener.connection(), listener.user(), listener.device(), clock.instant())).toList();

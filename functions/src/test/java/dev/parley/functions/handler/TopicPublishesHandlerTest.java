@@ -57,8 +57,9 @@ class TopicPublishesHandlerTest {
         InMemoryFanOutQueue queue = new InMemoryFanOutQueue();
         StreamsEventResponse response = new TopicPublishesHandler(queue).handleRequest(LANDED, LambdaContexts.of("topic-publishes"));
         assertThat(retried(response)).isEmpty();
-        assertThat(queue.queued()).containsExactly(new FanOutQueue.Page(ON_WRITE, PublishRequest.parse(GOAL), Optional.empty()),
-                FanOutQueue.Live.everyShard(ON_READ, PublishRequest.parse(GOAL)));
+        List<FanOutQueue.Work> expected = new ArrayList<>(List.of(new FanOutQueue.Page(ON_WRITE, PublishRequest.parse(GOAL), Optional.empty())));
+        expected.addAll(FanOutQueue.Live.everyShard(ON_READ, PublishRequest.parse(GOAL)));
+        assertThat(queue.queued()).as("the first page; the first page of each of the live index's shards").containsExactlyElementsOf(expected);
     }
 
     @Test

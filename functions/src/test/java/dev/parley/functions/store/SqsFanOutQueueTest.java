@@ -22,8 +22,8 @@ class SqsFanOutQueueTest {
     void pagesAndChunksComeBackAsTheyWent() {
         List<FanOutQueue.Work> work = List.of(new FanOutQueue.Page(ID, GOAL, Optional.empty()), new FanOutQueue.Page(ID, GOAL, Optional.of(UserId.of("fan-00999"))),
                 new FanOutQueue.Chunk(ID, GOAL, List.of(UserId.of("a"), UserId.of("b@x.org")), java.util.Set.of(UserId.of("b@x.org"))),
-                FanOutQueue.Live.everyShard(ID, GOAL), new FanOutQueue.Live(ID, GOAL, Optional.of(0), Optional.empty()),
-                new FanOutQueue.Live(ID, GOAL, Optional.of(15), Optional.of(dev.parley.model.ConnectionId.of("Abc123="))));
+                new FanOutQueue.Live(ID, GOAL, 0, Optional.empty()),
+                new FanOutQueue.Live(ID, GOAL, 15, Optional.of(dev.parley.model.ConnectionId.of("Abc123="))));
         for (FanOutQueue.Work piece : work) {
             assertThat(SqsFanOutQueue.parse(SqsFanOutQueue.body(piece))).isEqualTo(piece);
         }
@@ -34,8 +34,8 @@ class SqsFanOutQueueTest {
     void aBodyThatIsNotFanOutWorkIsRefused() {
         for (String body : List.of("not json", "{}", "{\"notification\":\"x\",\"request\":{}}",
                 "{\"notification\":\"" + ID + "\",\"request\":{\"category\":\"goals\"}}", "{\"user\":\"a\",\"attempt\":1}",
-                SqsFanOutQueue.body(FanOutQueue.Live.everyShard(ID, GOAL)).replace("\"live\":true", "\"live\":true,\"shard\":16"),
-                SqsFanOutQueue.body(FanOutQueue.Live.everyShard(ID, GOAL)).replace("\"after\":null", "\"after\":\"Abc123=\""))) {
+                SqsFanOutQueue.body(new FanOutQueue.Live(ID, GOAL, 3, Optional.empty())).replace("\"shard\":3", "\"shard\":16"),
+                SqsFanOutQueue.body(new FanOutQueue.Live(ID, GOAL, 3, Optional.empty())).replace("\"shard\":3,", ""))) {
             assertThatThrownBy(() -> SqsFanOutQueue.parse(body)).as(body).isInstanceOf(IllegalArgumentException.class);
         }
     }

@@ -144,7 +144,7 @@ public final class InMemoryTopics implements Topics, dev.parley.ports.TopicFeeds
         java.util.Random random = new java.util.Random();
         NotificationId position = feed.isEmpty() ? NotificationId.at(now, random) : feed.lastKey().successor(now, random);
         feed.put(position, new Entry(position, id, request));
-        starts.enqueue(List.of(FanOutQueue.Live.everyShard(id, request)));
+        starts.enqueue(FanOutQueue.Live.everyShard(id, request));
         return position;
     }
 
