@@ -43,6 +43,60 @@ public sealed interface ClientFrame extends Frame {
     int MAX_PUSH_TOKEN_LENGTH = 1024;
 
     /**
+     * What a frame does to the server's state, which decides what its {@code id} must be and what repeating it does
+     * (docs/protocol.md, "Requests and answers"). Every frame that changes state carries a UUID as its id, when it has one.
+     */
+    enum Effect {
+        /** Reads, or ephemeral (typing, ping, a presence lease): repeated, it is answered afresh. */
+        NONE,
+        /** Changes state, kept once by a key of its own (a send's message id, a create's request id). */
+        KEYED,
+        /** Changes state, but a repeat changes nothing more (watermarks and acknowledgements only move forward); no answer. */
+        MONOTONE,
+        /** Changes state: with an id, its first answer is recorded, and the same id again gets that answer and does nothing. */
+        RECORDED;
+
+        public boolean changesState() {
+            return this != NONE;
+        }
+    }
+
+    /** This frame's {@link Effect}; one switch, so that a new frame type cannot be added without choosing. */
+    default Effect effect() {
+        return switch (this) {
+            case MessageSend f -> Effect.KEYED;
+            case ConversationCreate f -> Effect.KEYED;
+            case MessageDelivered f -> Effect.MONOTONE;
+            case MessageRead f -> Effect.MONOTONE;
+            case NotificationAck f -> Effect.MONOTONE;
+            case ConversationMembersAdd f -> Effect.RECORDED;
+            case ConversationMembersRemove f -> Effect.RECORDED;
+            case SettingsUpdate f -> Effect.RECORDED;
+            case DeviceRegister f -> Effect.RECORDED;
+            case DeviceUnregister f -> Effect.RECORDED;
+            case ConversationMute f -> Effect.RECORDED;
+            case TopicMute f -> Effect.RECORDED;
+            case MarkInbox f -> Effect.RECORDED;
+            case KeysUpload f -> Effect.RECORDED;
+            // A fetch claims one-time keys: its repeat must hand out the same ones, not claim more.
+            case KeysFetch f -> Effect.RECORDED;
+            case SyncRequest f -> Effect.NONE;
+            case HistoryRequest f -> Effect.NONE;
+            case ConversationList f -> Effect.NONE;
+            case Typing f -> Effect.NONE;
+            case PresenceQuery f -> Effect.NONE;
+            // A lease on presence changes: repeated, it renews the lease and answers the presence of now.
+            case PresenceSubscribe f -> Effect.NONE;
+            case InboxList f -> Effect.NONE;
+            case KeysCount f -> Effect.NONE;
+            // A grant is a signature over a fresh object key; nothing is stored until the upload.
+            case MediaUpload f -> Effect.NONE;
+            case MediaDownload f -> Effect.NONE;
+            case Ping f -> Effect.NONE;
+        };
+    }
+
+    /**
      * A send; {@code attempt} is 1 for its first transmission and counts up with each resend of the same {@code id}: a resend
      * checks whether its message is stored before it takes a seq, so that it leaves no void entry.
      */

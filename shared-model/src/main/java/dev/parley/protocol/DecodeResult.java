@@ -6,9 +6,19 @@ package dev.parley.protocol;
  */
 public sealed interface DecodeResult<F extends Frame> {
 
-    record Decoded<F extends Frame>(F frame) implements DecodeResult<F> {
+    /**
+     * A frame and its request reference: for a client frame its {@code id} (checked: {@link RequestRefs}), for a server frame
+     * its {@code ref}, the id of the request it answers. Empty when the frame has none (or, for a server frame, a null one).
+     */
+    record Decoded<F extends Frame>(F frame, java.util.Optional<String> ref) implements DecodeResult<F> {
         public Decoded {
             java.util.Objects.requireNonNull(frame, "frame");
+            java.util.Objects.requireNonNull(ref, "ref");
+        }
+
+        /** A frame with no request reference. */
+        public Decoded(F frame) {
+            this(frame, java.util.Optional.empty());
         }
     }
 

@@ -172,12 +172,49 @@ public final class FrameCodec {
         return SERVER_DECODERS.keySet();
     }
 
+    /** A client frame, with its {@code id} as the request reference its answers will carry. */
     public DecodeResult<ClientFrame> decodeClient(String text) {
-        return decode(text, CLIENT_DECODERS);
+        DecodeResult<ClientFrame> decoded = decode(text, CLIENT_DECODERS, "id");
+        if (decoded instanceof DecodeResult.Decoded<ClientFrame> frame && frame.ref().isPresent()) {
+            try {
+                RequestRefs.check(frame.ref().get(), frame.frame());
+            } catch (DomainException e) {
+                return rejected(e.code(), e.getMessage(), frame.ref().map(FrameCodec::clip));
+            }
+        }
+        return decoded;
     }
 
+    /** A server frame, with its {@code ref}: the id of the request it answers, if it answers one. */
     public DecodeResult<ServerFrame> decodeServer(String text) {
-        return decode(text, SERVER_DECODERS);
+        return decode(text, SERVER_DECODERS, "ref");
+    }
+
+    /**
+     * An answer to a request: the frame with {@code ref}, the request's id, or null when the request had none (protocol 1.1).
+     * An {@code error} keeps its own {@code ref}, which names the request already; a push carries none.
+     */
+    public String encodeAnswer(ServerFrame frame, Optional<String> ref) {
+        ObjectNode json = nodes.objectNode();
+        json.put("type", frame.type());
+        writeServer(frame, json);
+        if (!(frame instanceof ServerFrame.Error) && !frame.isPush()) {
+            json.put("ref", ref.orElse(null));
+        }
+        return text(json);
+    }
+
+    /** A request with its {@code id}: the reference its answers carry (and, for a frame that changes state, its idempotency key). */
+    public String encodeRequest(ClientFrame frame, String id) {
+        RequestRefs.check(id, frame);
+        ObjectNode json = nodes.objectNode();
+        json.put("type", frame.type());
+        writeClient(frame, json);
+        if (json.has("id") && !json.get("id").asText().equals(id)) {
+            throw new IllegalArgumentException(frame.type() + " carries its own id " + json.get("id").asText() + "; it is the request's id");
+        }
+        json.put("id", id);
+        return text(json);
     }
 
     /** The frame as compact JSON; fields named in snake_case, absent optionals left out (or null where noted). */
@@ -188,6 +225,10 @@ public final class FrameCodec {
             case ClientFrame client -> writeClient(client, json);
             case ServerFrame server -> writeServer(server, json);
         }
+        return text(json);
+    }
+
+    private String text(ObjectNode json) {
         try {
             return mapper.writeValueAsString(json);
         } catch (JacksonException e) {
@@ -200,7 +241,7 @@ public final class FrameCodec {
         return text.length() <= MAX_ECHO_LENGTH ? text : text.substring(0, MAX_ECHO_LENGTH) + "...";
     }
 
-    private <F extends Frame> DecodeResult<F> decode(String text, Map<String, Function<JsonObjectReader, F>> decoders) {
+    private <F extends Frame> DecodeResult<F> decode(String text, Map<String, Function<JsonObjectReader, F>> decoders, String refField) {
         if (text == null || text.isEmpty()) {
             return rejected(ErrorCode.BAD_REQUEST, "the frame is empty", Optional.empty());
         }
@@ -231,7 +272,9 @@ public final class FrameCodec {
             return rejected(ErrorCode.BAD_REQUEST, "unknown frame type '" + clip(type.textValue()) + "'", ref);
         }
         try {
-            return new DecodeResult.Decoded<>(decoder.apply(JsonObjectReader.of(root, "frame")));
+            JsonObjectReader reader = JsonObjectReader.of(root, "frame");
+            F frame = decoder.apply(reader);
+            return new DecodeResult.Decoded<>(frame, reader.optionalString(refField));
         } catch (DomainException e) {
             return rejected(e.code(), e.getMessage(), ref);
         } catch (RuntimeException e) {

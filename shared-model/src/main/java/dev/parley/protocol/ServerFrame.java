@@ -28,6 +28,45 @@ import java.util.OptionalLong;
 /** Frames the server sends. */
 public sealed interface ServerFrame extends Frame {
 
+    /**
+     * A push is only ever sent on the server's own account (a message arriving, a receipt, typing), never in answer
+     * to a request: it carries no {@code ref} (protocol 1.1).
+     */
+    default boolean isPush() {
+        return switch (this) {
+            case MessageReceive ignored -> true;
+            case ReceiptUpdate ignored -> true;
+            case TypingUpdate ignored -> true;
+            case NotificationReceive ignored -> true;
+            case PresenceUpdate ignored -> true;
+            case IdentityChanged ignored -> true;
+            case KeysLow ignored -> true;
+            // Both answer a request (with its ref) and go to the user's other devices and members (with none).
+            case InboxCountsUpdate ignored -> false;
+            case ConversationUpdated ignored -> false;
+            case MessageAck ignored -> false;
+            case SyncBatch ignored -> false;
+            case SyncDone ignored -> false;
+            case HistoryBatch ignored -> false;
+            case ConversationCreated ignored -> false;
+            case ConversationPage ignored -> false;
+            case PresenceBatch ignored -> false;
+            case InboxPage ignored -> false;
+            case SettingsUpdated ignored -> false;
+            case DeviceRegistered ignored -> false;
+            case DeviceUnregistered ignored -> false;
+            case TopicMuted ignored -> false;
+            case ConversationMuted ignored -> false;
+            case KeysUploaded ignored -> false;
+            case KeysCounts ignored -> false;
+            case KeysBundle ignored -> false;
+            case MediaUploadGrant ignored -> false;
+            case MediaDownloadGrant ignored -> false;
+            case Pong ignored -> false;
+            case Error ignored -> false;
+        };
+    }
+
     /** The message is durably stored as {@code seq} of its conversation. */
     record MessageAck(ClientMessageId id, ConversationId conversationId, long seq, long serverTimestamp, AckStatus status)
             implements ServerFrame {

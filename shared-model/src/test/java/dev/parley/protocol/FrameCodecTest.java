@@ -140,7 +140,7 @@ class FrameCodecTest {
         assertThat(resend.resend()).isTrue();
         assertThat(codec.encode(resend)).contains("\"attempt\":3");
         assertThat(codec.encode(resend.withAttempt(1))).doesNotContain("attempt");
-        assertThat(codec.decodeClient(codec.encode(resend))).isEqualTo(new DecodeResult.Decoded<ClientFrame>(resend));
+        assertThat(codec.decodeClient(codec.encode(resend))).isEqualTo(new DecodeResult.Decoded<ClientFrame>(resend, Optional.of(resend.id().toString())));
         for (String bad : List.of("0", "-1", "1000001", "1.5", "\"2\"", "99999999999")) {
             ServerFrame.Error error = rejection(first.replace("}}", "},\"attempt\":" + bad + "}"));
             assertThat(error.code()).as(bad).isEqualTo(ErrorCode.BAD_REQUEST);
@@ -302,7 +302,7 @@ class FrameCodecTest {
         String json = codec.encode(error);
         assertThat(json).contains("\"code\":\"devices_changed\"").contains("\"missing\":[{\"user_id\":\"bob\",\"device_id\":\"tablet\"}]")
                 .contains("\"extra\":[]").contains("\"stale\":[]");
-        assertThat(codec.decodeServer(json)).isEqualTo(new DecodeResult.Decoded<>(error));
+        assertThat(codec.decodeServer(json)).isEqualTo(new DecodeResult.Decoded<>(error, Optional.of(ID)));
         assertThatThrownBy(() -> new ServerFrame.Error(dev.parley.model.ErrorCode.DEVICES_CHANGED, "x", Optional.empty()))
                 .hasMessage("field 'missing' is required with code devices_changed");
         assertThatThrownBy(() -> new ServerFrame.Error(dev.parley.model.ErrorCode.CONFLICT, "x", Optional.empty(), java.util.OptionalLong.empty(),
@@ -505,5 +505,41 @@ class FrameCodecTest {
                 });
             }
         }
+    }
+
+    @Test
+    void anyFrameMayCarryAnIdThatItsAnswerCarriesBackAsRef() {
+        DecodeResult<ClientFrame> history = codec.decodeClient("{\"type\":\"history.request\",\"id\":\"open:c1.2_x-y\",\"conversation_id\":\"c1\"}");
+        assertThat(history).isInstanceOfSatisfying(DecodeResult.Decoded.class, d -> assertThat(d.ref()).contains("open:c1.2_x-y"));
+        assertThat(codec.decodeClient("{\"type\":\"ping\"}")).as("1.0: no id, no ref")
+                .isEqualTo(new DecodeResult.Decoded<ClientFrame>(new ClientFrame.Ping(), Optional.empty()));
+        String answer = codec.encodeAnswer(new ServerFrame.Pong(), Optional.of("open:c1.2_x-y"));
+        assertThat(answer).isEqualTo("{\"type\":\"pong\",\"ref\":\"open:c1.2_x-y\"}");
+        assertThat(codec.encodeAnswer(new ServerFrame.Pong(), Optional.empty())).as("an answer to a request without id").isEqualTo("{\"type\":\"pong\",\"ref\":null}");
+        assertThat(codec.decodeServer("{\"type\":\"pong\",\"ref\":null}")).isEqualTo(new DecodeResult.Decoded<ServerFrame>(new ServerFrame.Pong(), Optional.empty()));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "{\"type\":\"ping\",\"id\":\"\"}|field 'id' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -",
+            "{\"type\":\"ping\",\"id\":\"has space\"}|field 'id' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -",
+            "{\"type\":\"ping\",\"id\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}|field 'id' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -",
+            "{\"type\":\"ping\",\"id\":7}|field 'id' must be a string",
+            "{\"type\":\"keys.fetch\",\"id\":\"fetch-1\",\"user_id\":\"bob\"}|field 'id' must be a UUID (8-4-4-4-12 hex digits) on keys.fetch, which changes state: the id is its idempotency key",
+            "{\"type\":\"message.read\",\"id\":\"r1\",\"conversation_id\":\"c1\",\"seq\":2}|field 'id' must be a UUID (8-4-4-4-12 hex digits) on message.read, which changes state: the id is its idempotency key"})
+    void aBadIdIsRefusedNamingTheField(String json, String message) {
+        ServerFrame.Error error = rejection(json);
+        assertThat(error.code()).isEqualTo(ErrorCode.BAD_REQUEST);
+        assertThat(error.message()).startsWith(message);
+        assertThat(decoded(json.replaceFirst("\"id\":(\"[^\"]*\"|7)", "\"id\":\"" + ID + "\""))).as("the same frame with a UUID").isNotNull();
+    }
+
+    @Test
+    void aRequestsOwnIdAndItsIdMustAgree() {
+        ClientFrame.MessageSend send = new ClientFrame.MessageSend(ClientMessageId.parse(ID), ConversationId.of("c1"), Content.text("hi"), OptionalLong.empty());
+        assertThat(codec.encodeRequest(send, ID)).contains("\"id\":\"" + ID + "\"");
+        assertThatThrownBy(() -> codec.encodeRequest(send, "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f")).hasMessageContaining("carries its own id");
+        assertThatThrownBy(() -> codec.encodeRequest(new ClientFrame.KeysFetch(dev.parley.model.UserId.of("bob"), Optional.empty()), "fetch-1"))
+                .hasMessageContaining("must be a UUID");
     }
 }

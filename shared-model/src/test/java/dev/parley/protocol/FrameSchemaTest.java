@@ -119,6 +119,21 @@ class FrameSchemaTest {
         assertThat(errors(SERVER_FRAMES, encoded)).as(encoded).isEmpty();
     }
 
+    /** The same frames as answers (with ref, or a null one) and as requests with an id fit it too. */
+    @Property(tries = 1000)
+    void answersAndRequestsWithTheirIdsFitTheSchema(@ForAll("serverFrames") ServerFrame answer, @ForAll("clientFrames") ClientFrame request,
+                                                    @ForAll boolean withRef) {
+        String id = switch (request) {
+            case ClientFrame.MessageSend send -> send.id().toString();
+            case ClientFrame.ConversationCreate create -> create.id().toString();
+            default -> java.util.UUID.randomUUID().toString();
+        };
+        String encodedAnswer = codec.encodeAnswer(answer, withRef ? java.util.Optional.of(id) : java.util.Optional.empty());
+        assertThat(errors(SERVER_FRAMES, encodedAnswer)).as(encodedAnswer).isEmpty();
+        String encodedRequest = codec.encodeRequest(request, id);
+        assertThat(errors(CLIENT_FRAMES, encodedRequest)).as(encodedRequest).isEmpty();
+    }
+
     /** The checks above are only as good as the validator's refusals: these must fail. */
     @Test
     void framesTheSchemaDoesNotDescribeAreRefused() {
