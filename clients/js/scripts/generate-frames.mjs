@@ -13,7 +13,7 @@ const schema = JSON.parse(readFileSync(schemaPath, "utf8"));
 const defs = schema.$defs;
 
 // The keywords the runtime check (src/schema-check.ts) understands; a schema using another fails here, not silently there.
-const KNOWN = new Set(["$ref", "type", "const", "enum", "properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "description"]);
+const KNOWN = new Set(["$ref", "type", "const", "enum", "properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "description", "pattern"]);
 
 function checkKeywords(node, path) {
   for (const key of Object.keys(node)) {

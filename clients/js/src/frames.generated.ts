@@ -16,6 +16,12 @@ export type ClientMessageId = string;
 /** A request's id, chosen by the client (a UUID), echoed by its answer. */
 export type RequestId = string;
 
+/** A request's id as any client frame may carry it (protocol 1.1): 1 to 64 characters of A-Z a-z 0-9 . _ : -, a UUID on a frame that changes state (its idempotency key). Every answer carries it back as ref. */
+export type RequestRef = string;
+
+/** On an answer: the id of the request it answers, or null when the request had none (protocol 1.1). Pushes carry none. */
+export type AnswerRef = string | null;
+
 /** A notification's id; ids sort by creation time. */
 export type NotificationId = string;
 
@@ -163,24 +169,28 @@ export interface MessageSend {
 
 export interface MessageDelivered {
   type: "message.delivered";
+  id?: RequestRef;
   conversation_id: ConversationId;
   seq: number;
 }
 
 export interface MessageRead {
   type: "message.read";
+  id?: RequestRef;
   conversation_id: ConversationId;
   seq: number;
 }
 
 export interface SyncRequest {
   type: "sync.request";
+  id?: RequestRef;
   state: Record<string, number>;
   limit?: number;
 }
 
 export interface HistoryRequest {
   type: "history.request";
+  id?: RequestRef;
   conversation_id: ConversationId;
   before_seq?: number;
   limit?: number;
@@ -196,68 +206,80 @@ export interface ConversationCreate {
 
 export interface ConversationMembersAdd {
   type: "conversation.members.add";
+  id?: RequestRef;
   conversation_id: ConversationId;
   members: UserId[];
 }
 
 export interface ConversationMembersRemove {
   type: "conversation.members.remove";
+  id?: RequestRef;
   conversation_id: ConversationId;
   members: UserId[];
 }
 
 export interface ConversationList {
   type: "conversation.list";
+  id?: RequestRef;
   cursor?: string;
 }
 
 export interface Typing {
   type: "typing";
+  id?: RequestRef;
   conversation_id: ConversationId;
   state: TypingState;
 }
 
 export interface PresenceQuery {
   type: "presence.query";
+  id?: RequestRef;
   user_ids: UserId[];
 }
 
 export interface PresenceSubscribe {
   type: "presence.subscribe";
+  id?: RequestRef;
   user_ids: UserId[];
   ttl_seconds?: number;
 }
 
 export interface SettingsUpdate {
   type: "settings.update";
+  id?: RequestRef;
   last_seen_visibility?: LastSeenVisibility;
   notification_push?: Record<string, boolean>;
 }
 
 export interface DeviceRegister {
   type: "device.register";
+  id?: RequestRef;
   platform: PushPlatform;
   token: string;
 }
 
 export interface DeviceUnregister {
   type: "device.unregister";
+  id?: RequestRef;
 }
 
 export interface ConversationMute {
   type: "conversation.mute";
+  id?: RequestRef;
   conversation_id: ConversationId;
   until?: number | null;
 }
 
 export interface TopicMute {
   type: "topic.mute";
+  id?: RequestRef;
   topic: TopicKey;
   muted: boolean;
 }
 
 export interface InboxList {
   type: "inbox.list";
+  id?: RequestRef;
   cursor?: NotificationId;
   limit?: number;
   filter?: InboxFilter;
@@ -265,6 +287,7 @@ export interface InboxList {
 
 export interface InboxMarkRequest {
   type: "inbox.mark";
+  id?: RequestRef;
   ids?: NotificationId[];
   up_to?: NotificationId;
   state: InboxMark;
@@ -272,11 +295,13 @@ export interface InboxMarkRequest {
 
 export interface NotificationAck {
   type: "notification.ack";
+  id?: RequestRef;
   ids: NotificationId[];
 }
 
 export interface KeysUpload {
   type: "keys.upload";
+  id?: RequestRef;
   identity_key: string;
   registration_id: number;
   signed_pre_key: SignedPublicKey;
@@ -287,16 +312,19 @@ export interface KeysUpload {
 
 export interface KeysCount {
   type: "keys.count";
+  id?: RequestRef;
 }
 
 export interface KeysFetch {
   type: "keys.fetch";
+  id?: RequestRef;
   user_id: UserId;
   device_id?: DeviceId;
 }
 
 export interface MediaUpload {
   type: "media.upload";
+  id?: RequestRef;
   content_type: string;
   size: number;
   conversation_id?: ConversationId;
@@ -304,11 +332,13 @@ export interface MediaUpload {
 
 export interface MediaDownload {
   type: "media.download";
+  id?: RequestRef;
   media_id: MediaId;
 }
 
 export interface Ping {
   type: "ping";
+  id?: RequestRef;
 }
 
 export interface MessageAck {
@@ -318,6 +348,7 @@ export interface MessageAck {
   seq: number;
   server_timestamp: number;
   status: AckStatus;
+  ref?: AnswerRef;
 }
 
 export interface MessageReceive {
@@ -350,10 +381,12 @@ export interface SyncBatch {
   delivered_seq: number;
   read_seq: number;
   last_seq: number;
+  ref?: AnswerRef;
 }
 
 export interface SyncDone {
   type: "sync.done";
+  ref?: AnswerRef;
 }
 
 export interface HistoryBatch {
@@ -361,23 +394,27 @@ export interface HistoryBatch {
   conversation_id: ConversationId;
   messages: Message[];
   next_before_seq: number | null;
+  ref?: AnswerRef;
 }
 
 export interface ConversationCreated {
   type: "conversation.created";
   id: RequestId;
   conversation: Conversation;
+  ref?: AnswerRef;
 }
 
 export interface ConversationUpdated {
   type: "conversation.updated";
   conversation: Conversation;
+  ref?: AnswerRef;
 }
 
 export interface ConversationPage {
   type: "conversation.page";
   conversations: ConversationSummary[];
   next_cursor: string | null;
+  ref?: AnswerRef;
 }
 
 export interface TypingUpdate {
@@ -391,6 +428,7 @@ export interface TypingUpdate {
 export interface PresenceBatch {
   type: "presence.batch";
   users: Presence[];
+  ref?: AnswerRef;
 }
 
 export interface NotificationReceive {
@@ -412,18 +450,21 @@ export interface InboxPage {
   next_cursor: NotificationId | null;
   unread_count: number;
   unseen_count: number;
+  ref?: AnswerRef;
 }
 
 export interface InboxCounts {
   type: "inbox.counts";
   unread_count: number;
   unseen_count: number;
+  ref?: AnswerRef;
 }
 
 export interface SettingsUpdated {
   type: "settings.updated";
   last_seen_visibility?: LastSeenVisibility;
   notification_push?: Record<string, boolean>;
+  ref?: AnswerRef;
 }
 
 export interface PresenceUpdate {
@@ -436,34 +477,40 @@ export interface PresenceUpdate {
 export interface DeviceRegistered {
   type: "device.registered";
   platform: PushPlatform;
+  ref?: AnswerRef;
 }
 
 export interface DeviceUnregistered {
   type: "device.unregistered";
+  ref?: AnswerRef;
 }
 
 export interface TopicMuted {
   type: "topic.muted";
   topic: TopicKey;
   muted: boolean;
+  ref?: AnswerRef;
 }
 
 export interface ConversationMuted {
   type: "conversation.muted";
   conversation_id: ConversationId;
   until: number | null;
+  ref?: AnswerRef;
 }
 
 export interface KeysUploaded {
   type: "keys.uploaded";
   pre_key_count: number;
   pq_pre_key_count: number;
+  ref?: AnswerRef;
 }
 
 export interface KeysCounts {
   type: "keys.counts";
   pre_key_count: number;
   pq_pre_key_count: number;
+  ref?: AnswerRef;
 }
 
 export interface KeysBundle {
@@ -471,6 +518,7 @@ export interface KeysBundle {
   user_id: UserId;
   identity_key: string;
   devices: BundleDevice[];
+  ref?: AnswerRef;
 }
 
 export interface MediaUploadGrant {
@@ -480,6 +528,7 @@ export interface MediaUploadGrant {
   fields: Record<string, string>;
   expires_at: number;
   max_size: number;
+  ref?: AnswerRef;
 }
 
 export interface MediaDownloadGrant {
@@ -487,6 +536,7 @@ export interface MediaDownloadGrant {
   media_id: MediaId;
   url: string;
   expires_at: number;
+  ref?: AnswerRef;
 }
 
 export interface IdentityChanged {
@@ -502,6 +552,7 @@ export interface KeysLow {
 
 export interface Pong {
   type: "pong";
+  ref?: AnswerRef;
 }
 
 export interface ErrorFrame {
@@ -648,4 +699,4 @@ export const LIMITS = {
 } as const;
 
 /** The schema's definitions, for the runtime check of frames (src/schema-check.ts). */
-export const FRAME_SCHEMA_DEFS: Record<string, unknown> = {"UserId":{"type":"string"},"DeviceId":{"type":"string"},"ConversationId":{"type":"string"},"ClientMessageId":{"type":"string"},"RequestId":{"type":"string"},"NotificationId":{"type":"string"},"MediaId":{"type":"string"},"TopicKey":{"type":"string"},"ContentType":{"enum":["text","image","video","audio","file","ciphertext","void"]},"ConversationKind":{"enum":["direct","group"]},"AckStatus":{"enum":["sent","duplicate"]},"TypingState":{"enum":["start","stop"]},"PresenceStatus":{"enum":["online","offline","hidden"]},"LastSeenVisibility":{"enum":["everyone","contacts","nobody"]},"PushPlatform":{"enum":["fcm","apns"]},"InboxFilter":{"enum":["all","unread","unseen","archived"]},"InboxMark":{"enum":["seen","read","unread","archived"]},"NotificationState":{"enum":["unseen","seen","read","archived"]},"ErrorCode":{"enum":["bad_request","unauthorized","forbidden","not_found","too_large","rate_limited","conflict","devices_changed","internal"]},"EnvelopeKind":{"enum":["prekey","message"]},"DeviceAddress":{"type":"object","properties":{"user_id":{"$ref":"#/$defs/UserId"},"device_id":{"$ref":"#/$defs/DeviceId"}},"required":["user_id","device_id"],"additionalProperties":false},"Envelope":{"type":"object","properties":{"user_id":{"$ref":"#/$defs/UserId"},"device_id":{"$ref":"#/$defs/DeviceId"},"registration_id":{"type":"integer"},"kind":{"$ref":"#/$defs/EnvelopeKind"},"body":{"type":"string"}},"required":["user_id","device_id","registration_id","kind","body"],"additionalProperties":false},"Content":{"type":"object","properties":{"type":{"$ref":"#/$defs/ContentType"},"body":{"type":"string"},"media_url":{"type":"string"},"media_id":{"$ref":"#/$defs/MediaId"},"content_type":{"type":"string"},"size":{"type":"integer"},"envelopes":{"type":"array","items":{"$ref":"#/$defs/Envelope"}}},"required":["type"],"additionalProperties":false},"Message":{"type":"object","properties":{"id":{"$ref":"#/$defs/ClientMessageId"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"seq":{"type":"integer"},"sender_id":{"$ref":"#/$defs/UserId"},"sender_device":{"$ref":"#/$defs/DeviceId"},"content":{"$ref":"#/$defs/Content"},"server_timestamp":{"type":"integer"}},"required":["id","conversation_id","seq","sender_id","sender_device","content","server_timestamp"],"additionalProperties":false},"Conversation":{"type":"object","properties":{"conversation_id":{"$ref":"#/$defs/ConversationId"},"kind":{"$ref":"#/$defs/ConversationKind"},"name":{"type":"string"},"members":{"type":"array","items":{"$ref":"#/$defs/UserId"}},"admins":{"type":"array","items":{"$ref":"#/$defs/UserId"}}},"required":["conversation_id","kind","members","admins"],"additionalProperties":false},"ConversationSummary":{"type":"object","properties":{"conversation_id":{"$ref":"#/$defs/ConversationId"},"kind":{"$ref":"#/$defs/ConversationKind"},"name":{"type":"string"},"member_count":{"type":"integer"},"last_seq":{"type":"integer"},"unread_count":{"type":"integer"}},"required":["conversation_id","kind","member_count","last_seq","unread_count"],"additionalProperties":false},"Presence":{"type":"object","properties":{"user_id":{"$ref":"#/$defs/UserId"},"status":{"$ref":"#/$defs/PresenceStatus"},"last_seen":{"type":["integer","null"]}},"required":["user_id","status","last_seen"],"additionalProperties":false},"NotificationContent":{"type":"object","properties":{"title":{"type":"string"},"body":{"type":"string"},"data":{"type":"object"}},"required":["title"],"additionalProperties":false},"Notification":{"type":"object","properties":{"notification_id":{"$ref":"#/$defs/NotificationId"},"category":{"type":"string"},"content":{"$ref":"#/$defs/NotificationContent"},"group_key":{"type":["string","null"]},"count":{"type":"integer"},"actors":{"type":"array","items":{"$ref":"#/$defs/UserId"}},"created_at":{"type":"integer"},"state":{"$ref":"#/$defs/NotificationState"},"topic":{"anyOf":[{"$ref":"#/$defs/TopicKey"},{"type":"null"}]}},"required":["notification_id","category","content","group_key","count","actors","created_at","state","topic"],"additionalProperties":false},"SignedPublicKey":{"type":"object","properties":{"key_id":{"type":"integer"},"public_key":{"type":"string"},"signature":{"type":"string"}},"required":["key_id","public_key","signature"],"additionalProperties":false},"OneTimePreKey":{"type":"object","properties":{"key_id":{"type":"integer"},"public_key":{"type":"string"},"signature":{"type":"string"}},"required":["key_id","public_key"],"additionalProperties":false},"BundleDevice":{"type":"object","properties":{"device_id":{"$ref":"#/$defs/DeviceId"},"registration_id":{"type":"integer"},"signed_pre_key":{"$ref":"#/$defs/SignedPublicKey"},"pre_key":{"anyOf":[{"$ref":"#/$defs/OneTimePreKey"},{"type":"null"}]},"pq_pre_key":{"$ref":"#/$defs/SignedPublicKey"},"pq_last_resort":{"type":"boolean"}},"required":["device_id","registration_id","signed_pre_key","pre_key","pq_pre_key","pq_last_resort"],"additionalProperties":false},"MessageSend":{"type":"object","properties":{"type":{"const":"message.send"},"id":{"$ref":"#/$defs/ClientMessageId"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"content":{"$ref":"#/$defs/Content"},"timestamp":{"type":"integer"},"attempt":{"type":"integer"}},"required":["type","id","conversation_id","content"],"additionalProperties":false},"MessageDelivered":{"type":"object","properties":{"type":{"const":"message.delivered"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"seq":{"type":"integer"}},"required":["type","conversation_id","seq"],"additionalProperties":false},"MessageRead":{"type":"object","properties":{"type":{"const":"message.read"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"seq":{"type":"integer"}},"required":["type","conversation_id","seq"],"additionalProperties":false},"SyncRequest":{"type":"object","properties":{"type":{"const":"sync.request"},"state":{"type":"object","additionalProperties":{"type":"integer"}},"limit":{"type":"integer"}},"required":["type","state"],"additionalProperties":false},"HistoryRequest":{"type":"object","properties":{"type":{"const":"history.request"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"before_seq":{"type":"integer"},"limit":{"type":"integer"}},"required":["type","conversation_id"],"additionalProperties":false},"ConversationCreate":{"type":"object","properties":{"type":{"const":"conversation.create"},"id":{"$ref":"#/$defs/RequestId"},"kind":{"$ref":"#/$defs/ConversationKind"},"members":{"type":"array","items":{"$ref":"#/$defs/UserId"}},"name":{"type":"string"}},"required":["type","id","kind","members"],"additionalProperties":false},"ConversationMembersAdd":{"type":"object","properties":{"type":{"const":"conversation.members.add"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"members":{"type":"array","items":{"$ref":"#/$defs/UserId"}}},"required":["type","conversation_id","members"],"additionalProperties":false},"ConversationMembersRemove":{"type":"object","properties":{"type":{"const":"conversation.members.remove"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"members":{"type":"array","items":{"$ref":"#/$defs/UserId"}}},"required":["type","conversation_id","members"],"additionalProperties":false},"ConversationList":{"type":"object","properties":{"type":{"const":"conversation.list"},"cursor":{"type":"string"}},"required":["type"],"additionalProperties":false},"Typing":{"type":"object","properties":{"type":{"const":"typing"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"state":{"$ref":"#/$defs/TypingState"}},"required":["type","conversation_id","state"],"additionalProperties":false},"PresenceQuery":{"type":"object","properties":{"type":{"const":"presence.query"},"user_ids":{"type":"array","items":{"$ref":"#/$defs/UserId"}}},"required":["type","user_ids"],"additionalProperties":false},"PresenceSubscribe":{"type":"object","properties":{"type":{"const":"presence.subscribe"},"user_ids":{"type":"array","items":{"$ref":"#/$defs/UserId"}},"ttl_seconds":{"type":"integer"}},"required":["type","user_ids"],"additionalProperties":false},"SettingsUpdate":{"type":"object","properties":{"type":{"const":"settings.update"},"last_seen_visibility":{"$ref":"#/$defs/LastSeenVisibility"},"notification_push":{"type":"object","additionalProperties":{"type":"boolean"}}},"required":["type"],"additionalProperties":false},"DeviceRegister":{"type":"object","properties":{"type":{"const":"device.register"},"platform":{"$ref":"#/$defs/PushPlatform"},"token":{"type":"string"}},"required":["type","platform","token"],"additionalProperties":false},"DeviceUnregister":{"type":"object","properties":{"type":{"const":"device.unregister"}},"required":["type"],"additionalProperties":false},"ConversationMute":{"type":"object","properties":{"type":{"const":"conversation.mute"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"until":{"type":["integer","null"]}},"required":["type","conversation_id"],"additionalProperties":false},"TopicMute":{"type":"object","properties":{"type":{"const":"topic.mute"},"topic":{"$ref":"#/$defs/TopicKey"},"muted":{"type":"boolean"}},"required":["type","topic","muted"],"additionalProperties":false},"InboxList":{"type":"object","properties":{"type":{"const":"inbox.list"},"cursor":{"$ref":"#/$defs/NotificationId"},"limit":{"type":"integer"},"filter":{"$ref":"#/$defs/InboxFilter"}},"required":["type"],"additionalProperties":false},"InboxMarkRequest":{"type":"object","properties":{"type":{"const":"inbox.mark"},"ids":{"type":"array","items":{"$ref":"#/$defs/NotificationId"}},"up_to":{"$ref":"#/$defs/NotificationId"},"state":{"$ref":"#/$defs/InboxMark"}},"required":["type","state"],"additionalProperties":false},"NotificationAck":{"type":"object","properties":{"type":{"const":"notification.ack"},"ids":{"type":"array","items":{"$ref":"#/$defs/NotificationId"}}},"required":["type","ids"],"additionalProperties":false},"KeysUpload":{"type":"object","properties":{"type":{"const":"keys.upload"},"identity_key":{"type":"string"},"registration_id":{"type":"integer"},"signed_pre_key":{"$ref":"#/$defs/SignedPublicKey"},"pq_last_resort_key":{"$ref":"#/$defs/SignedPublicKey"},"pre_keys":{"type":"array","items":{"$ref":"#/$defs/OneTimePreKey"}},"pq_pre_keys":{"type":"array","items":{"$ref":"#/$defs/OneTimePreKey"}}},"required":["type","identity_key","registration_id","signed_pre_key","pq_last_resort_key"],"additionalProperties":false},"KeysCount":{"type":"object","properties":{"type":{"const":"keys.count"}},"required":["type"],"additionalProperties":false},"KeysFetch":{"type":"object","properties":{"type":{"const":"keys.fetch"},"user_id":{"$ref":"#/$defs/UserId"},"device_id":{"$ref":"#/$defs/DeviceId"}},"required":["type","user_id"],"additionalProperties":false},"MediaUpload":{"type":"object","properties":{"type":{"const":"media.upload"},"content_type":{"type":"string"},"size":{"type":"integer"},"conversation_id":{"$ref":"#/$defs/ConversationId"}},"required":["type","content_type","size"],"additionalProperties":false},"MediaDownload":{"type":"object","properties":{"type":{"const":"media.download"},"media_id":{"$ref":"#/$defs/MediaId"}},"required":["type","media_id"],"additionalProperties":false},"Ping":{"type":"object","properties":{"type":{"const":"ping"}},"required":["type"],"additionalProperties":false},"MessageAck":{"type":"object","properties":{"type":{"const":"message.ack"},"id":{"$ref":"#/$defs/ClientMessageId"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"seq":{"type":"integer"},"server_timestamp":{"type":"integer"},"status":{"$ref":"#/$defs/AckStatus"}},"required":["type","id","conversation_id","seq","server_timestamp","status"],"additionalProperties":false},"MessageReceive":{"type":"object","properties":{"type":{"const":"message.receive"},"id":{"$ref":"#/$defs/ClientMessageId"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"seq":{"type":"integer"},"sender_id":{"$ref":"#/$defs/UserId"},"sender_device":{"$ref":"#/$defs/DeviceId"},"content":{"$ref":"#/$defs/Content"},"server_timestamp":{"type":"integer"}},"required":["type","id","conversation_id","seq","sender_id","sender_device","content","server_timestamp"],"additionalProperties":false},"ReceiptUpdate":{"type":"object","properties":{"type":{"const":"receipt.update"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"user_id":{"$ref":"#/$defs/UserId"},"delivered_seq":{"type":"integer"},"read_seq":{"type":"integer"},"all_delivered_seq":{"type":"integer"},"all_read_seq":{"type":"integer"}},"required":["type","conversation_id","user_id","delivered_seq","read_seq"],"additionalProperties":false},"SyncBatch":{"type":"object","properties":{"type":{"const":"sync.batch"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"after_seq":{"type":"integer"},"messages":{"type":"array","items":{"$ref":"#/$defs/Message"}},"has_more":{"type":"boolean"},"delivered_seq":{"type":"integer"},"read_seq":{"type":"integer"},"last_seq":{"type":"integer"}},"required":["type","conversation_id","after_seq","messages","has_more","delivered_seq","read_seq","last_seq"],"additionalProperties":false},"SyncDone":{"type":"object","properties":{"type":{"const":"sync.done"}},"required":["type"],"additionalProperties":false},"HistoryBatch":{"type":"object","properties":{"type":{"const":"history.batch"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"messages":{"type":"array","items":{"$ref":"#/$defs/Message"}},"next_before_seq":{"type":["integer","null"]}},"required":["type","conversation_id","messages","next_before_seq"],"additionalProperties":false},"ConversationCreated":{"type":"object","properties":{"type":{"const":"conversation.created"},"id":{"$ref":"#/$defs/RequestId"},"conversation":{"$ref":"#/$defs/Conversation"}},"required":["type","id","conversation"],"additionalProperties":false},"ConversationUpdated":{"type":"object","properties":{"type":{"const":"conversation.updated"},"conversation":{"$ref":"#/$defs/Conversation"}},"required":["type","conversation"],"additionalProperties":false},"ConversationPage":{"type":"object","properties":{"type":{"const":"conversation.page"},"conversations":{"type":"array","items":{"$ref":"#/$defs/ConversationSummary"}},"next_cursor":{"type":["string","null"]}},"required":["type","conversations","next_cursor"],"additionalProperties":false},"TypingUpdate":{"type":"object","properties":{"type":{"const":"typing.update"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"user_id":{"$ref":"#/$defs/UserId"},"state":{"$ref":"#/$defs/TypingState"},"expires_in_ms":{"type":"integer"}},"required":["type","conversation_id","user_id","state","expires_in_ms"],"additionalProperties":false},"PresenceBatch":{"type":"object","properties":{"type":{"const":"presence.batch"},"users":{"type":"array","items":{"$ref":"#/$defs/Presence"}}},"required":["type","users"],"additionalProperties":false},"NotificationReceive":{"type":"object","properties":{"type":{"const":"notification.receive"},"notification_id":{"$ref":"#/$defs/NotificationId"},"category":{"type":"string"},"content":{"$ref":"#/$defs/NotificationContent"},"group_key":{"type":["string","null"]},"count":{"type":"integer"},"actors":{"type":"array","items":{"$ref":"#/$defs/UserId"}},"created_at":{"type":"integer"},"state":{"$ref":"#/$defs/NotificationState"},"topic":{"anyOf":[{"$ref":"#/$defs/TopicKey"},{"type":"null"}]}},"required":["type","notification_id","category","content","group_key","count","actors","created_at","state","topic"],"additionalProperties":false},"InboxPage":{"type":"object","properties":{"type":{"const":"inbox.page"},"notifications":{"type":"array","items":{"$ref":"#/$defs/Notification"}},"next_cursor":{"anyOf":[{"$ref":"#/$defs/NotificationId"},{"type":"null"}]},"unread_count":{"type":"integer"},"unseen_count":{"type":"integer"}},"required":["type","notifications","next_cursor","unread_count","unseen_count"],"additionalProperties":false},"InboxCounts":{"type":"object","properties":{"type":{"const":"inbox.counts"},"unread_count":{"type":"integer"},"unseen_count":{"type":"integer"}},"required":["type","unread_count","unseen_count"],"additionalProperties":false},"SettingsUpdated":{"type":"object","properties":{"type":{"const":"settings.updated"},"last_seen_visibility":{"$ref":"#/$defs/LastSeenVisibility"},"notification_push":{"type":"object","additionalProperties":{"type":"boolean"}}},"required":["type"],"additionalProperties":false},"PresenceUpdate":{"type":"object","properties":{"type":{"const":"presence.update"},"user_id":{"$ref":"#/$defs/UserId"},"status":{"$ref":"#/$defs/PresenceStatus"},"last_seen":{"type":["integer","null"]}},"required":["type","user_id","status","last_seen"],"additionalProperties":false},"DeviceRegistered":{"type":"object","properties":{"type":{"const":"device.registered"},"platform":{"$ref":"#/$defs/PushPlatform"}},"required":["type","platform"],"additionalProperties":false},"DeviceUnregistered":{"type":"object","properties":{"type":{"const":"device.unregistered"}},"required":["type"],"additionalProperties":false},"TopicMuted":{"type":"object","properties":{"type":{"const":"topic.muted"},"topic":{"$ref":"#/$defs/TopicKey"},"muted":{"type":"boolean"}},"required":["type","topic","muted"],"additionalProperties":false},"ConversationMuted":{"type":"object","properties":{"type":{"const":"conversation.muted"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"until":{"type":["integer","null"]}},"required":["type","conversation_id","until"],"additionalProperties":false},"KeysUploaded":{"type":"object","properties":{"type":{"const":"keys.uploaded"},"pre_key_count":{"type":"integer"},"pq_pre_key_count":{"type":"integer"}},"required":["type","pre_key_count","pq_pre_key_count"],"additionalProperties":false},"KeysCounts":{"type":"object","properties":{"type":{"const":"keys.counts"},"pre_key_count":{"type":"integer"},"pq_pre_key_count":{"type":"integer"}},"required":["type","pre_key_count","pq_pre_key_count"],"additionalProperties":false},"KeysBundle":{"type":"object","properties":{"type":{"const":"keys.bundle"},"user_id":{"$ref":"#/$defs/UserId"},"identity_key":{"type":"string"},"devices":{"type":"array","items":{"$ref":"#/$defs/BundleDevice"}}},"required":["type","user_id","identity_key","devices"],"additionalProperties":false},"MediaUploadGrant":{"type":"object","properties":{"type":{"const":"media.upload_grant"},"media_id":{"$ref":"#/$defs/MediaId"},"url":{"type":"string"},"fields":{"type":"object","additionalProperties":{"type":"string"}},"expires_at":{"type":"integer"},"max_size":{"type":"integer"}},"required":["type","media_id","url","fields","expires_at","max_size"],"additionalProperties":false},"MediaDownloadGrant":{"type":"object","properties":{"type":{"const":"media.download_grant"},"media_id":{"$ref":"#/$defs/MediaId"},"url":{"type":"string"},"expires_at":{"type":"integer"}},"required":["type","media_id","url","expires_at"],"additionalProperties":false},"IdentityChanged":{"type":"object","properties":{"type":{"const":"identity.changed"},"user_id":{"$ref":"#/$defs/UserId"}},"required":["type","user_id"],"additionalProperties":false},"KeysLow":{"type":"object","properties":{"type":{"const":"keys.low"},"pre_key_count":{"type":"integer"},"pq_pre_key_count":{"type":"integer"}},"required":["type","pre_key_count","pq_pre_key_count"],"additionalProperties":false},"Pong":{"type":"object","properties":{"type":{"const":"pong"}},"required":["type"],"additionalProperties":false},"ErrorFrame":{"type":"object","properties":{"type":{"const":"error"},"code":{"$ref":"#/$defs/ErrorCode"},"message":{"type":"string"},"ref":{"type":["string","null"]},"retry_after_ms":{"type":"integer"},"missing":{"type":"array","items":{"$ref":"#/$defs/DeviceAddress"}},"extra":{"type":"array","items":{"$ref":"#/$defs/DeviceAddress"}},"stale":{"type":"array","items":{"$ref":"#/$defs/DeviceAddress"}}},"required":["type","code","message","ref"],"additionalProperties":false},"ClientFrame":{"oneOf":[{"$ref":"#/$defs/MessageSend"},{"$ref":"#/$defs/MessageDelivered"},{"$ref":"#/$defs/MessageRead"},{"$ref":"#/$defs/SyncRequest"},{"$ref":"#/$defs/HistoryRequest"},{"$ref":"#/$defs/ConversationCreate"},{"$ref":"#/$defs/ConversationMembersAdd"},{"$ref":"#/$defs/ConversationMembersRemove"},{"$ref":"#/$defs/ConversationList"},{"$ref":"#/$defs/Typing"},{"$ref":"#/$defs/PresenceQuery"},{"$ref":"#/$defs/PresenceSubscribe"},{"$ref":"#/$defs/SettingsUpdate"},{"$ref":"#/$defs/DeviceRegister"},{"$ref":"#/$defs/DeviceUnregister"},{"$ref":"#/$defs/ConversationMute"},{"$ref":"#/$defs/TopicMute"},{"$ref":"#/$defs/InboxList"},{"$ref":"#/$defs/InboxMarkRequest"},{"$ref":"#/$defs/NotificationAck"},{"$ref":"#/$defs/KeysUpload"},{"$ref":"#/$defs/KeysCount"},{"$ref":"#/$defs/KeysFetch"},{"$ref":"#/$defs/MediaUpload"},{"$ref":"#/$defs/MediaDownload"},{"$ref":"#/$defs/Ping"}]},"ServerFrame":{"oneOf":[{"$ref":"#/$defs/MessageAck"},{"$ref":"#/$defs/MessageReceive"},{"$ref":"#/$defs/ReceiptUpdate"},{"$ref":"#/$defs/SyncBatch"},{"$ref":"#/$defs/SyncDone"},{"$ref":"#/$defs/HistoryBatch"},{"$ref":"#/$defs/ConversationCreated"},{"$ref":"#/$defs/ConversationUpdated"},{"$ref":"#/$defs/ConversationPage"},{"$ref":"#/$defs/TypingUpdate"},{"$ref":"#/$defs/PresenceBatch"},{"$ref":"#/$defs/NotificationReceive"},{"$ref":"#/$defs/InboxPage"},{"$ref":"#/$defs/InboxCounts"},{"$ref":"#/$defs/SettingsUpdated"},{"$ref":"#/$defs/PresenceUpdate"},{"$ref":"#/$defs/DeviceRegistered"},{"$ref":"#/$defs/DeviceUnregistered"},{"$ref":"#/$defs/TopicMuted"},{"$ref":"#/$defs/ConversationMuted"},{"$ref":"#/$defs/KeysUploaded"},{"$ref":"#/$defs/KeysCounts"},{"$ref":"#/$defs/KeysBundle"},{"$ref":"#/$defs/MediaUploadGrant"},{"$ref":"#/$defs/MediaDownloadGrant"},{"$ref":"#/$defs/IdentityChanged"},{"$ref":"#/$defs/KeysLow"},{"$ref":"#/$defs/Pong"},{"$ref":"#/$defs/ErrorFrame"}]}};
+export const FRAME_SCHEMA_DEFS: Record<string, unknown> = {"UserId":{"type":"string"},"DeviceId":{"type":"string"},"ConversationId":{"type":"string"},"ClientMessageId":{"type":"string"},"RequestId":{"type":"string"},"RequestRef":{"type":"string","pattern":"^[A-Za-z0-9._:-]{1,64}$"},"AnswerRef":{"type":["string","null"]},"NotificationId":{"type":"string"},"MediaId":{"type":"string"},"TopicKey":{"type":"string"},"ContentType":{"enum":["text","image","video","audio","file","ciphertext","void"]},"ConversationKind":{"enum":["direct","group"]},"AckStatus":{"enum":["sent","duplicate"]},"TypingState":{"enum":["start","stop"]},"PresenceStatus":{"enum":["online","offline","hidden"]},"LastSeenVisibility":{"enum":["everyone","contacts","nobody"]},"PushPlatform":{"enum":["fcm","apns"]},"InboxFilter":{"enum":["all","unread","unseen","archived"]},"InboxMark":{"enum":["seen","read","unread","archived"]},"NotificationState":{"enum":["unseen","seen","read","archived"]},"ErrorCode":{"enum":["bad_request","unauthorized","forbidden","not_found","too_large","rate_limited","conflict","devices_changed","internal"]},"EnvelopeKind":{"enum":["prekey","message"]},"DeviceAddress":{"type":"object","properties":{"user_id":{"$ref":"#/$defs/UserId"},"device_id":{"$ref":"#/$defs/DeviceId"}},"required":["user_id","device_id"],"additionalProperties":false},"Envelope":{"type":"object","properties":{"user_id":{"$ref":"#/$defs/UserId"},"device_id":{"$ref":"#/$defs/DeviceId"},"registration_id":{"type":"integer"},"kind":{"$ref":"#/$defs/EnvelopeKind"},"body":{"type":"string"}},"required":["user_id","device_id","registration_id","kind","body"],"additionalProperties":false},"Content":{"type":"object","properties":{"type":{"$ref":"#/$defs/ContentType"},"body":{"type":"string"},"media_url":{"type":"string"},"media_id":{"$ref":"#/$defs/MediaId"},"content_type":{"type":"string"},"size":{"type":"integer"},"envelopes":{"type":"array","items":{"$ref":"#/$defs/Envelope"}}},"required":["type"],"additionalProperties":false},"Message":{"type":"object","properties":{"id":{"$ref":"#/$defs/ClientMessageId"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"seq":{"type":"integer"},"sender_id":{"$ref":"#/$defs/UserId"},"sender_device":{"$ref":"#/$defs/DeviceId"},"content":{"$ref":"#/$defs/Content"},"server_timestamp":{"type":"integer"}},"required":["id","conversation_id","seq","sender_id","sender_device","content","server_timestamp"],"additionalProperties":false},"Conversation":{"type":"object","properties":{"conversation_id":{"$ref":"#/$defs/ConversationId"},"kind":{"$ref":"#/$defs/ConversationKind"},"name":{"type":"string"},"members":{"type":"array","items":{"$ref":"#/$defs/UserId"}},"admins":{"type":"array","items":{"$ref":"#/$defs/UserId"}}},"required":["conversation_id","kind","members","admins"],"additionalProperties":false},"ConversationSummary":{"type":"object","properties":{"conversation_id":{"$ref":"#/$defs/ConversationId"},"kind":{"$ref":"#/$defs/ConversationKind"},"name":{"type":"string"},"member_count":{"type":"integer"},"last_seq":{"type":"integer"},"unread_count":{"type":"integer"}},"required":["conversation_id","kind","member_count","last_seq","unread_count"],"additionalProperties":false},"Presence":{"type":"object","properties":{"user_id":{"$ref":"#/$defs/UserId"},"status":{"$ref":"#/$defs/PresenceStatus"},"last_seen":{"type":["integer","null"]}},"required":["user_id","status","last_seen"],"additionalProperties":false},"NotificationContent":{"type":"object","properties":{"title":{"type":"string"},"body":{"type":"string"},"data":{"type":"object"}},"required":["title"],"additionalProperties":false},"Notification":{"type":"object","properties":{"notification_id":{"$ref":"#/$defs/NotificationId"},"category":{"type":"string"},"content":{"$ref":"#/$defs/NotificationContent"},"group_key":{"type":["string","null"]},"count":{"type":"integer"},"actors":{"type":"array","items":{"$ref":"#/$defs/UserId"}},"created_at":{"type":"integer"},"state":{"$ref":"#/$defs/NotificationState"},"topic":{"anyOf":[{"$ref":"#/$defs/TopicKey"},{"type":"null"}]}},"required":["notification_id","category","content","group_key","count","actors","created_at","state","topic"],"additionalProperties":false},"SignedPublicKey":{"type":"object","properties":{"key_id":{"type":"integer"},"public_key":{"type":"string"},"signature":{"type":"string"}},"required":["key_id","public_key","signature"],"additionalProperties":false},"OneTimePreKey":{"type":"object","properties":{"key_id":{"type":"integer"},"public_key":{"type":"string"},"signature":{"type":"string"}},"required":["key_id","public_key"],"additionalProperties":false},"BundleDevice":{"type":"object","properties":{"device_id":{"$ref":"#/$defs/DeviceId"},"registration_id":{"type":"integer"},"signed_pre_key":{"$ref":"#/$defs/SignedPublicKey"},"pre_key":{"anyOf":[{"$ref":"#/$defs/OneTimePreKey"},{"type":"null"}]},"pq_pre_key":{"$ref":"#/$defs/SignedPublicKey"},"pq_last_resort":{"type":"boolean"}},"required":["device_id","registration_id","signed_pre_key","pre_key","pq_pre_key","pq_last_resort"],"additionalProperties":false},"MessageSend":{"type":"object","properties":{"type":{"const":"message.send"},"id":{"$ref":"#/$defs/ClientMessageId"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"content":{"$ref":"#/$defs/Content"},"timestamp":{"type":"integer"},"attempt":{"type":"integer"}},"required":["type","id","conversation_id","content"],"additionalProperties":false},"MessageDelivered":{"type":"object","properties":{"type":{"const":"message.delivered"},"id":{"$ref":"#/$defs/RequestRef"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"seq":{"type":"integer"}},"required":["type","conversation_id","seq"],"additionalProperties":false},"MessageRead":{"type":"object","properties":{"type":{"const":"message.read"},"id":{"$ref":"#/$defs/RequestRef"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"seq":{"type":"integer"}},"required":["type","conversation_id","seq"],"additionalProperties":false},"SyncRequest":{"type":"object","properties":{"type":{"const":"sync.request"},"id":{"$ref":"#/$defs/RequestRef"},"state":{"type":"object","additionalProperties":{"type":"integer"}},"limit":{"type":"integer"}},"required":["type","state"],"additionalProperties":false},"HistoryRequest":{"type":"object","properties":{"type":{"const":"history.request"},"id":{"$ref":"#/$defs/RequestRef"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"before_seq":{"type":"integer"},"limit":{"type":"integer"}},"required":["type","conversation_id"],"additionalProperties":false},"ConversationCreate":{"type":"object","properties":{"type":{"const":"conversation.create"},"id":{"$ref":"#/$defs/RequestId"},"kind":{"$ref":"#/$defs/ConversationKind"},"members":{"type":"array","items":{"$ref":"#/$defs/UserId"}},"name":{"type":"string"}},"required":["type","id","kind","members"],"additionalProperties":false},"ConversationMembersAdd":{"type":"object","properties":{"type":{"const":"conversation.members.add"},"id":{"$ref":"#/$defs/RequestRef"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"members":{"type":"array","items":{"$ref":"#/$defs/UserId"}}},"required":["type","conversation_id","members"],"additionalProperties":false},"ConversationMembersRemove":{"type":"object","properties":{"type":{"const":"conversation.members.remove"},"id":{"$ref":"#/$defs/RequestRef"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"members":{"type":"array","items":{"$ref":"#/$defs/UserId"}}},"required":["type","conversation_id","members"],"additionalProperties":false},"ConversationList":{"type":"object","properties":{"type":{"const":"conversation.list"},"id":{"$ref":"#/$defs/RequestRef"},"cursor":{"type":"string"}},"required":["type"],"additionalProperties":false},"Typing":{"type":"object","properties":{"type":{"const":"typing"},"id":{"$ref":"#/$defs/RequestRef"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"state":{"$ref":"#/$defs/TypingState"}},"required":["type","conversation_id","state"],"additionalProperties":false},"PresenceQuery":{"type":"object","properties":{"type":{"const":"presence.query"},"id":{"$ref":"#/$defs/RequestRef"},"user_ids":{"type":"array","items":{"$ref":"#/$defs/UserId"}}},"required":["type","user_ids"],"additionalProperties":false},"PresenceSubscribe":{"type":"object","properties":{"type":{"const":"presence.subscribe"},"id":{"$ref":"#/$defs/RequestRef"},"user_ids":{"type":"array","items":{"$ref":"#/$defs/UserId"}},"ttl_seconds":{"type":"integer"}},"required":["type","user_ids"],"additionalProperties":false},"SettingsUpdate":{"type":"object","properties":{"type":{"const":"settings.update"},"id":{"$ref":"#/$defs/RequestRef"},"last_seen_visibility":{"$ref":"#/$defs/LastSeenVisibility"},"notification_push":{"type":"object","additionalProperties":{"type":"boolean"}}},"required":["type"],"additionalProperties":false},"DeviceRegister":{"type":"object","properties":{"type":{"const":"device.register"},"id":{"$ref":"#/$defs/RequestRef"},"platform":{"$ref":"#/$defs/PushPlatform"},"token":{"type":"string"}},"required":["type","platform","token"],"additionalProperties":false},"DeviceUnregister":{"type":"object","properties":{"type":{"const":"device.unregister"},"id":{"$ref":"#/$defs/RequestRef"}},"required":["type"],"additionalProperties":false},"ConversationMute":{"type":"object","properties":{"type":{"const":"conversation.mute"},"id":{"$ref":"#/$defs/RequestRef"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"until":{"type":["integer","null"]}},"required":["type","conversation_id"],"additionalProperties":false},"TopicMute":{"type":"object","properties":{"type":{"const":"topic.mute"},"id":{"$ref":"#/$defs/RequestRef"},"topic":{"$ref":"#/$defs/TopicKey"},"muted":{"type":"boolean"}},"required":["type","topic","muted"],"additionalProperties":false},"InboxList":{"type":"object","properties":{"type":{"const":"inbox.list"},"id":{"$ref":"#/$defs/RequestRef"},"cursor":{"$ref":"#/$defs/NotificationId"},"limit":{"type":"integer"},"filter":{"$ref":"#/$defs/InboxFilter"}},"required":["type"],"additionalProperties":false},"InboxMarkRequest":{"type":"object","properties":{"type":{"const":"inbox.mark"},"id":{"$ref":"#/$defs/RequestRef"},"ids":{"type":"array","items":{"$ref":"#/$defs/NotificationId"}},"up_to":{"$ref":"#/$defs/NotificationId"},"state":{"$ref":"#/$defs/InboxMark"}},"required":["type","state"],"additionalProperties":false},"NotificationAck":{"type":"object","properties":{"type":{"const":"notification.ack"},"id":{"$ref":"#/$defs/RequestRef"},"ids":{"type":"array","items":{"$ref":"#/$defs/NotificationId"}}},"required":["type","ids"],"additionalProperties":false},"KeysUpload":{"type":"object","properties":{"type":{"const":"keys.upload"},"id":{"$ref":"#/$defs/RequestRef"},"identity_key":{"type":"string"},"registration_id":{"type":"integer"},"signed_pre_key":{"$ref":"#/$defs/SignedPublicKey"},"pq_last_resort_key":{"$ref":"#/$defs/SignedPublicKey"},"pre_keys":{"type":"array","items":{"$ref":"#/$defs/OneTimePreKey"}},"pq_pre_keys":{"type":"array","items":{"$ref":"#/$defs/OneTimePreKey"}}},"required":["type","identity_key","registration_id","signed_pre_key","pq_last_resort_key"],"additionalProperties":false},"KeysCount":{"type":"object","properties":{"type":{"const":"keys.count"},"id":{"$ref":"#/$defs/RequestRef"}},"required":["type"],"additionalProperties":false},"KeysFetch":{"type":"object","properties":{"type":{"const":"keys.fetch"},"id":{"$ref":"#/$defs/RequestRef"},"user_id":{"$ref":"#/$defs/UserId"},"device_id":{"$ref":"#/$defs/DeviceId"}},"required":["type","user_id"],"additionalProperties":false},"MediaUpload":{"type":"object","properties":{"type":{"const":"media.upload"},"id":{"$ref":"#/$defs/RequestRef"},"content_type":{"type":"string"},"size":{"type":"integer"},"conversation_id":{"$ref":"#/$defs/ConversationId"}},"required":["type","content_type","size"],"additionalProperties":false},"MediaDownload":{"type":"object","properties":{"type":{"const":"media.download"},"id":{"$ref":"#/$defs/RequestRef"},"media_id":{"$ref":"#/$defs/MediaId"}},"required":["type","media_id"],"additionalProperties":false},"Ping":{"type":"object","properties":{"type":{"const":"ping"},"id":{"$ref":"#/$defs/RequestRef"}},"required":["type"],"additionalProperties":false},"MessageAck":{"type":"object","properties":{"type":{"const":"message.ack"},"id":{"$ref":"#/$defs/ClientMessageId"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"seq":{"type":"integer"},"server_timestamp":{"type":"integer"},"status":{"$ref":"#/$defs/AckStatus"},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type","id","conversation_id","seq","server_timestamp","status"],"additionalProperties":false},"MessageReceive":{"type":"object","properties":{"type":{"const":"message.receive"},"id":{"$ref":"#/$defs/ClientMessageId"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"seq":{"type":"integer"},"sender_id":{"$ref":"#/$defs/UserId"},"sender_device":{"$ref":"#/$defs/DeviceId"},"content":{"$ref":"#/$defs/Content"},"server_timestamp":{"type":"integer"}},"required":["type","id","conversation_id","seq","sender_id","sender_device","content","server_timestamp"],"additionalProperties":false},"ReceiptUpdate":{"type":"object","properties":{"type":{"const":"receipt.update"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"user_id":{"$ref":"#/$defs/UserId"},"delivered_seq":{"type":"integer"},"read_seq":{"type":"integer"},"all_delivered_seq":{"type":"integer"},"all_read_seq":{"type":"integer"}},"required":["type","conversation_id","user_id","delivered_seq","read_seq"],"additionalProperties":false},"SyncBatch":{"type":"object","properties":{"type":{"const":"sync.batch"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"after_seq":{"type":"integer"},"messages":{"type":"array","items":{"$ref":"#/$defs/Message"}},"has_more":{"type":"boolean"},"delivered_seq":{"type":"integer"},"read_seq":{"type":"integer"},"last_seq":{"type":"integer"},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type","conversation_id","after_seq","messages","has_more","delivered_seq","read_seq","last_seq"],"additionalProperties":false},"SyncDone":{"type":"object","properties":{"type":{"const":"sync.done"},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type"],"additionalProperties":false},"HistoryBatch":{"type":"object","properties":{"type":{"const":"history.batch"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"messages":{"type":"array","items":{"$ref":"#/$defs/Message"}},"next_before_seq":{"type":["integer","null"]},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type","conversation_id","messages","next_before_seq"],"additionalProperties":false},"ConversationCreated":{"type":"object","properties":{"type":{"const":"conversation.created"},"id":{"$ref":"#/$defs/RequestId"},"conversation":{"$ref":"#/$defs/Conversation"},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type","id","conversation"],"additionalProperties":false},"ConversationUpdated":{"type":"object","properties":{"type":{"const":"conversation.updated"},"conversation":{"$ref":"#/$defs/Conversation"},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type","conversation"],"additionalProperties":false},"ConversationPage":{"type":"object","properties":{"type":{"const":"conversation.page"},"conversations":{"type":"array","items":{"$ref":"#/$defs/ConversationSummary"}},"next_cursor":{"type":["string","null"]},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type","conversations","next_cursor"],"additionalProperties":false},"TypingUpdate":{"type":"object","properties":{"type":{"const":"typing.update"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"user_id":{"$ref":"#/$defs/UserId"},"state":{"$ref":"#/$defs/TypingState"},"expires_in_ms":{"type":"integer"}},"required":["type","conversation_id","user_id","state","expires_in_ms"],"additionalProperties":false},"PresenceBatch":{"type":"object","properties":{"type":{"const":"presence.batch"},"users":{"type":"array","items":{"$ref":"#/$defs/Presence"}},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type","users"],"additionalProperties":false},"NotificationReceive":{"type":"object","properties":{"type":{"const":"notification.receive"},"notification_id":{"$ref":"#/$defs/NotificationId"},"category":{"type":"string"},"content":{"$ref":"#/$defs/NotificationContent"},"group_key":{"type":["string","null"]},"count":{"type":"integer"},"actors":{"type":"array","items":{"$ref":"#/$defs/UserId"}},"created_at":{"type":"integer"},"state":{"$ref":"#/$defs/NotificationState"},"topic":{"anyOf":[{"$ref":"#/$defs/TopicKey"},{"type":"null"}]}},"required":["type","notification_id","category","content","group_key","count","actors","created_at","state","topic"],"additionalProperties":false},"InboxPage":{"type":"object","properties":{"type":{"const":"inbox.page"},"notifications":{"type":"array","items":{"$ref":"#/$defs/Notification"}},"next_cursor":{"anyOf":[{"$ref":"#/$defs/NotificationId"},{"type":"null"}]},"unread_count":{"type":"integer"},"unseen_count":{"type":"integer"},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type","notifications","next_cursor","unread_count","unseen_count"],"additionalProperties":false},"InboxCounts":{"type":"object","properties":{"type":{"const":"inbox.counts"},"unread_count":{"type":"integer"},"unseen_count":{"type":"integer"},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type","unread_count","unseen_count"],"additionalProperties":false},"SettingsUpdated":{"type":"object","properties":{"type":{"const":"settings.updated"},"last_seen_visibility":{"$ref":"#/$defs/LastSeenVisibility"},"notification_push":{"type":"object","additionalProperties":{"type":"boolean"}},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type"],"additionalProperties":false},"PresenceUpdate":{"type":"object","properties":{"type":{"const":"presence.update"},"user_id":{"$ref":"#/$defs/UserId"},"status":{"$ref":"#/$defs/PresenceStatus"},"last_seen":{"type":["integer","null"]}},"required":["type","user_id","status","last_seen"],"additionalProperties":false},"DeviceRegistered":{"type":"object","properties":{"type":{"const":"device.registered"},"platform":{"$ref":"#/$defs/PushPlatform"},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type","platform"],"additionalProperties":false},"DeviceUnregistered":{"type":"object","properties":{"type":{"const":"device.unregistered"},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type"],"additionalProperties":false},"TopicMuted":{"type":"object","properties":{"type":{"const":"topic.muted"},"topic":{"$ref":"#/$defs/TopicKey"},"muted":{"type":"boolean"},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type","topic","muted"],"additionalProperties":false},"ConversationMuted":{"type":"object","properties":{"type":{"const":"conversation.muted"},"conversation_id":{"$ref":"#/$defs/ConversationId"},"until":{"type":["integer","null"]},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type","conversation_id","until"],"additionalProperties":false},"KeysUploaded":{"type":"object","properties":{"type":{"const":"keys.uploaded"},"pre_key_count":{"type":"integer"},"pq_pre_key_count":{"type":"integer"},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type","pre_key_count","pq_pre_key_count"],"additionalProperties":false},"KeysCounts":{"type":"object","properties":{"type":{"const":"keys.counts"},"pre_key_count":{"type":"integer"},"pq_pre_key_count":{"type":"integer"},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type","pre_key_count","pq_pre_key_count"],"additionalProperties":false},"KeysBundle":{"type":"object","properties":{"type":{"const":"keys.bundle"},"user_id":{"$ref":"#/$defs/UserId"},"identity_key":{"type":"string"},"devices":{"type":"array","items":{"$ref":"#/$defs/BundleDevice"}},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type","user_id","identity_key","devices"],"additionalProperties":false},"MediaUploadGrant":{"type":"object","properties":{"type":{"const":"media.upload_grant"},"media_id":{"$ref":"#/$defs/MediaId"},"url":{"type":"string"},"fields":{"type":"object","additionalProperties":{"type":"string"}},"expires_at":{"type":"integer"},"max_size":{"type":"integer"},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type","media_id","url","fields","expires_at","max_size"],"additionalProperties":false},"MediaDownloadGrant":{"type":"object","properties":{"type":{"const":"media.download_grant"},"media_id":{"$ref":"#/$defs/MediaId"},"url":{"type":"string"},"expires_at":{"type":"integer"},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type","media_id","url","expires_at"],"additionalProperties":false},"IdentityChanged":{"type":"object","properties":{"type":{"const":"identity.changed"},"user_id":{"$ref":"#/$defs/UserId"}},"required":["type","user_id"],"additionalProperties":false},"KeysLow":{"type":"object","properties":{"type":{"const":"keys.low"},"pre_key_count":{"type":"integer"},"pq_pre_key_count":{"type":"integer"}},"required":["type","pre_key_count","pq_pre_key_count"],"additionalProperties":false},"Pong":{"type":"object","properties":{"type":{"const":"pong"},"ref":{"$ref":"#/$defs/AnswerRef"}},"required":["type"],"additionalProperties":false},"ErrorFrame":{"type":"object","properties":{"type":{"const":"error"},"code":{"$ref":"#/$defs/ErrorCode"},"message":{"type":"string"},"ref":{"type":["string","null"]},"retry_after_ms":{"type":"integer"},"missing":{"type":"array","items":{"$ref":"#/$defs/DeviceAddress"}},"extra":{"type":"array","items":{"$ref":"#/$defs/DeviceAddress"}},"stale":{"type":"array","items":{"$ref":"#/$defs/DeviceAddress"}}},"required":["type","code","message","ref"],"additionalProperties":false},"ClientFrame":{"oneOf":[{"$ref":"#/$defs/MessageSend"},{"$ref":"#/$defs/MessageDelivered"},{"$ref":"#/$defs/MessageRead"},{"$ref":"#/$defs/SyncRequest"},{"$ref":"#/$defs/HistoryRequest"},{"$ref":"#/$defs/ConversationCreate"},{"$ref":"#/$defs/ConversationMembersAdd"},{"$ref":"#/$defs/ConversationMembersRemove"},{"$ref":"#/$defs/ConversationList"},{"$ref":"#/$defs/Typing"},{"$ref":"#/$defs/PresenceQuery"},{"$ref":"#/$defs/PresenceSubscribe"},{"$ref":"#/$defs/SettingsUpdate"},{"$ref":"#/$defs/DeviceRegister"},{"$ref":"#/$defs/DeviceUnregister"},{"$ref":"#/$defs/ConversationMute"},{"$ref":"#/$defs/TopicMute"},{"$ref":"#/$defs/InboxList"},{"$ref":"#/$defs/InboxMarkRequest"},{"$ref":"#/$defs/NotificationAck"},{"$ref":"#/$defs/KeysUpload"},{"$ref":"#/$defs/KeysCount"},{"$ref":"#/$defs/KeysFetch"},{"$ref":"#/$defs/MediaUpload"},{"$ref":"#/$defs/MediaDownload"},{"$ref":"#/$defs/Ping"}]},"ServerFrame":{"oneOf":[{"$ref":"#/$defs/MessageAck"},{"$ref":"#/$defs/MessageReceive"},{"$ref":"#/$defs/ReceiptUpdate"},{"$ref":"#/$defs/SyncBatch"},{"$ref":"#/$defs/SyncDone"},{"$ref":"#/$defs/HistoryBatch"},{"$ref":"#/$defs/ConversationCreated"},{"$ref":"#/$defs/ConversationUpdated"},{"$ref":"#/$defs/ConversationPage"},{"$ref":"#/$defs/TypingUpdate"},{"$ref":"#/$defs/PresenceBatch"},{"$ref":"#/$defs/NotificationReceive"},{"$ref":"#/$defs/InboxPage"},{"$ref":"#/$defs/InboxCounts"},{"$ref":"#/$defs/SettingsUpdated"},{"$ref":"#/$defs/PresenceUpdate"},{"$ref":"#/$defs/DeviceRegistered"},{"$ref":"#/$defs/DeviceUnregistered"},{"$ref":"#/$defs/TopicMuted"},{"$ref":"#/$defs/ConversationMuted"},{"$ref":"#/$defs/KeysUploaded"},{"$ref":"#/$defs/KeysCounts"},{"$ref":"#/$defs/KeysBundle"},{"$ref":"#/$defs/MediaUploadGrant"},{"$ref":"#/$defs/MediaDownloadGrant"},{"$ref":"#/$defs/IdentityChanged"},{"$ref":"#/$defs/KeysLow"},{"$ref":"#/$defs/Pong"},{"$ref":"#/$defs/ErrorFrame"}]}};

@@ -17,6 +17,7 @@ interface SchemaNode {
   items?: SchemaNode;
   anyOf?: SchemaNode[];
   oneOf?: SchemaNode[];
+  pattern?: string;
 }
 
 const DEFS = FRAME_SCHEMA_DEFS as Record<string, SchemaNode>;
@@ -73,6 +74,9 @@ function check(value: unknown, node: SchemaNode, path: string, strict: boolean):
     if (!allowed.includes(actual) && !(actual === "integer" && allowed.includes("number"))) {
       return `${path} must be ${describe(node)}, was ${actual}`;
     }
+  }
+  if (typeof value === "string" && node.pattern !== undefined && !new RegExp(node.pattern, "u").test(value)) {
+    return `${path} must match ${node.pattern}`;
   }
   if (Array.isArray(value) && node.items !== undefined) {
     for (let i = 0; i < value.length; i++) {

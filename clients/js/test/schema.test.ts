@@ -81,3 +81,12 @@ test("the browser entry points reach no Node module", () => {
   visit(join(packageRoot, "dist", "indexeddb.js"));
   assert.ok(seen.size > 5, `only ${seen.size} modules reached`);
 });
+
+test("protocol 1.1: an answer's ref is read, and a request id outside the id alphabet is named", () => {
+  const pong = decodeServerFrame(JSON.stringify({ type: "pong", ref: "p-1" }), true);
+  assert.ok(pong.ok && (pong.frame as { ref?: string | null }).ref === "p-1");
+  assert.ok(decodeServerFrame(JSON.stringify({ type: "pong", ref: null }), true).ok);
+  assert.ok(decodeClientFrame(JSON.stringify({ type: "ping", id: "p-1" })).ok);
+  const bad = decodeClientFrame(JSON.stringify({ type: "ping", id: "has space" }));
+  assert.ok(!bad.ok && bad.reason.includes("frame.id"), bad.ok ? "decoded" : bad.reason);
+});

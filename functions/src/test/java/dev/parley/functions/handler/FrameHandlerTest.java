@@ -189,6 +189,41 @@ class FrameHandlerTest {
         assertThat(error.has("retry_after_ms")).isFalse();
     }
 
+    /** Protocol 1.1: an answer carries its request's id as ref (null without one); a refusal names the id too. */
+    @Test
+    void anAnswerCarriesItsRequestsIdAsRef() throws Exception {
+        FrameHandler handler = handler(new InMemoryMessageLog(conversations));
+        APIGatewayV2WebSocketEvent ping = event("websocket-message-ping.json");
+        ping.setBody("{\"type\":\"ping\",\"id\":\"p-1\"}");
+        JsonNode pong = body(handler.handleRequest(ping, LambdaContexts.of("route-ping")));
+        assertThat(pong.path("type").asText()).isEqualTo("pong");
+        assertThat(pong.path("ref").asText()).isEqualTo("p-1");
+
+        ping.setBody("{\"type\":\"ping\"}");
+        JsonNode bare = body(handler.handleRequest(ping, LambdaContexts.of("route-ping")));
+        assertThat(bare.path("type").asText()).isEqualTo("pong");
+        assertThat(bare.has("ref")).as("ref is present").isTrue();
+        assertThat(bare.get("ref").isNull()).as("and null without an id").isTrue();
+
+        APIGatewayV2WebSocketEvent history = event("websocket-message-ping.json");
+        history.setBody("{\"type\":\"history.request\",\"id\":\"h-7\",\"conversation_id\":\"nowhere\"}");
+        JsonNode refused = body(handler.handleRequest(history, LambdaContexts.of("route-history")));
+        assertThat(refused.path("type").asText()).isEqualTo("error");
+        assertThat(refused.path("code").asText()).isIn("not_found", "forbidden");
+        assertThat(refused.path("ref").asText()).as("the refusal names the request's id, not its type").isEqualTo("h-7");
+    }
+
+    @Test
+    void aStateChangingFrameWhoseIdIsNoUuidIsRefusedNamingTheId() throws Exception {
+        FrameHandler handler = handler(new InMemoryMessageLog(conversations));
+        APIGatewayV2WebSocketEvent mute = event("websocket-message-ping.json");
+        mute.setBody("{\"type\":\"conversation.mute\",\"id\":\"mute-1\",\"conversation_id\":\"c1\",\"until\":null}");
+        JsonNode refused = body(handler.handleRequest(mute, LambdaContexts.of("route-conversation-mute")));
+        assertThat(refused.path("code").asText()).isEqualTo("bad_request");
+        assertThat(refused.path("message").asText()).contains("id").contains("UUID");
+        assertThat(refused.path("ref").asText()).isEqualTo("mute-1");
+    }
+
     /** A message log whose store is throttled, or broken. */
     private static MessageLog failingWith(RuntimeException failure) {
         return new MessageLog() {
