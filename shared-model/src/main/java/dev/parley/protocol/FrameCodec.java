@@ -195,9 +195,7 @@ public final class FrameCodec {
      * An {@code error} keeps its own {@code ref}, which names the request already; a push carries none.
      */
     public String encodeAnswer(ServerFrame frame, Optional<String> ref) {
-        ObjectNode json = nodes.objectNode();
-        json.put("type", frame.type());
-        writeServer(frame, json);
+        ObjectNode json = tree(frame);
         if (!(frame instanceof ServerFrame.Error) && !frame.isPush()) {
             json.put("ref", ref.orElse(null));
         }
@@ -207,9 +205,7 @@ public final class FrameCodec {
     /** A request with its {@code id}: the reference its answers carry (and, for a frame that changes state, its idempotency key). */
     public String encodeRequest(ClientFrame frame, String id) {
         RequestRefs.check(id, frame);
-        ObjectNode json = nodes.objectNode();
-        json.put("type", frame.type());
-        writeClient(frame, json);
+        ObjectNode json = tree(frame);
         if (json.has("id") && !json.get("id").asText().equals(id)) {
             throw new IllegalArgumentException(frame.type() + " carries its own id " + json.get("id").asText() + "; it is the request's id");
         }
@@ -219,13 +215,17 @@ public final class FrameCodec {
 
     /** The frame as compact JSON; fields named in snake_case, absent optionals left out (or null where noted). */
     public String encode(Frame frame) {
+        return text(tree(frame));
+    }
+
+    private ObjectNode tree(Frame frame) {
         ObjectNode json = nodes.objectNode();
         json.put("type", frame.type());
         switch (frame) {
             case ClientFrame client -> writeClient(client, json);
             case ServerFrame server -> writeServer(server, json);
         }
-        return text(json);
+        return json;
     }
 
     private String text(ObjectNode json) {

@@ -1,6 +1,7 @@
 package dev.parley.protocol;
 
 import dev.parley.model.InvalidFieldException;
+import dev.parley.model.RequestId;
 import java.util.regex.Pattern;
 
 /**
@@ -11,8 +12,6 @@ import java.util.regex.Pattern;
 public final class RequestRefs {
     public static final int MAX_LENGTH = 64;
     private static final Pattern ALLOWED = Pattern.compile("[A-Za-z0-9._:-]{1," + MAX_LENGTH + "}");
-    private static final Pattern CANONICAL_UUID =
-            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
     private RequestRefs() {
     }
@@ -22,9 +21,13 @@ public final class RequestRefs {
         if (!ALLOWED.matcher(id).matches()) {
             throw new InvalidFieldException("id", "must be 1 to " + MAX_LENGTH + " characters of A-Z a-z 0-9 . _ : -");
         }
-        if (frame.effect().changesState() && !CANONICAL_UUID.matcher(id).matches()) {
-            throw new InvalidFieldException("id", "must be a UUID (8-4-4-4-12 hex digits) on " + frame.type()
-                    + ", which changes state: the id is its idempotency key");
+        if (frame.effect().changesState()) {
+            try {
+                RequestId.parse(id);
+            } catch (IllegalArgumentException notUuid) {
+                throw new InvalidFieldException("id", notUuid.getMessage() + " on " + frame.type()
+                        + ", which changes state: the id is its idempotency key");
+            }
         }
         return id;
     }

@@ -525,8 +525,8 @@ class FrameCodecTest {
             "{\"type\":\"ping\",\"id\":\"has space\"}|field 'id' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -",
             "{\"type\":\"ping\",\"id\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}|field 'id' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -",
             "{\"type\":\"ping\",\"id\":7}|field 'id' must be a string",
-            "{\"type\":\"keys.fetch\",\"id\":\"fetch-1\",\"user_id\":\"bob\"}|field 'id' must be a UUID (8-4-4-4-12 hex digits) on keys.fetch, which changes state: the id is its idempotency key",
-            "{\"type\":\"message.read\",\"id\":\"r1\",\"conversation_id\":\"c1\",\"seq\":2}|field 'id' must be a UUID (8-4-4-4-12 hex digits) on message.read, which changes state: the id is its idempotency key"})
+            "{\"type\":\"keys.fetch\",\"id\":\"fetch-1\",\"user_id\":\"bob\"}|field 'id' must be a UUID in canonical form (8-4-4-4-12 hex digits) on keys.fetch, which changes state: the id is its idempotency key",
+            "{\"type\":\"message.read\",\"id\":\"r1\",\"conversation_id\":\"c1\",\"seq\":2}|field 'id' must be a UUID in canonical form (8-4-4-4-12 hex digits) on message.read, which changes state: the id is its idempotency key"})
     void aBadIdIsRefusedNamingTheField(String json, String message) {
         ServerFrame.Error error = rejection(json);
         assertThat(error.code()).isEqualTo(ErrorCode.BAD_REQUEST);

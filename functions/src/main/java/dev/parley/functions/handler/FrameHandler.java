@@ -56,7 +56,7 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
         primeBeforeSnapshot(() -> {
             if (codec.decodeClient(SAMPLE_SEND) instanceof DecodeResult.Decoded<ClientFrame> decoded
                     && decoded.frame() instanceof ClientFrame.MessageSend send) {
-                codec.encode(new ServerFrame.MessageAck(send.id(), send.conversationId(), 1, 0, AckStatus.SENT));
+                codec.encodeAnswer(new ServerFrame.MessageAck(send.id(), send.conversationId(), 1, 0, AckStatus.SENT), decoded.ref());
             }
             primeDelivery(wiring, codec);
             wiring.conversations().summary(NO_CONVERSATION);
@@ -84,8 +84,9 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
             return respond(rejected.error());
         }
         ClientFrame frame = ((DecodeResult.Decoded<ClientFrame>) decoded).frame();
-        // Protocol 1.1: the answer names the request by its id (null when it had none); an error names it by id, else type.
-        Optional<String> ref = ((DecodeResult.Decoded<ClientFrame>) decoded).ref();
+        // Protocol 1.1: the answer names the request by its id (null when it had none); an error by its id, else its type.
+        Optional<String> id = ((DecodeResult.Decoded<ClientFrame>) decoded).ref();
+        Optional<String> errorRef = Optional.of(id.orElse(frame.type()));
         Caller caller = AuthorizerContext.caller(event);
         if (frame instanceof ClientFrame.MessageSend send) {
             MDC.put(LogFields.CONVERSATION, send.conversationId().value());
@@ -95,26 +96,26 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
             if (frame instanceof ClientFrame.MessageSend send) {
                 SendMessage.Sent sent = routes.send(caller, send);
                 record(sent);
-                return sent.ackPosted() ? none() : answer(sent.ack(), ref);
+                return sent.ackPosted() ? none() : respond(sent.ack(), id);
             }
-            return routes.answer(caller, frame).map(answer -> answer(answer, ref)).orElseGet(FrameHandler::none);
+            return routes.answer(caller, frame).map(answer -> respond(answer, id)).orElseGet(FrameHandler::none);
         } catch (RateLimitedException e) {
             Telemetry.metrics(metrics -> metrics.addMetric(Telemetry.FRAMES_LIMITED, 1, MetricUnit.COUNT));
-            return respond(new ServerFrame.Error(e.code(), e.getMessage(), Optional.of(reference(frame, ref)), OptionalLong.of(e.retryAfter().toMillis())));
+            return respond(new ServerFrame.Error(e.code(), e.getMessage(), errorRef, OptionalLong.of(e.retryAfter().toMillis())));
         } catch (DevicesChangedException e) {
-            return respond(ServerFrame.Error.devicesChanged(e, Optional.of(reference(frame, ref))));
+            return respond(ServerFrame.Error.devicesChanged(e, errorRef));
         } catch (DomainException e) {
-            return respond(new ServerFrame.Error(e.code(), e.getMessage(), Optional.of(reference(frame, ref))));
+            return respond(new ServerFrame.Error(e.code(), e.getMessage(), errorRef));
         } catch (UnavailableException e) {
             LOG.warn("frame deferred", StructuredArguments.entry("type", frame.type()),
                     StructuredArguments.entry("retry_after_ms", e.retryAfter().toMillis()), e);
             Telemetry.metrics(metrics -> metrics.addMetric(Telemetry.FRAMES_DEFERRED, 1, MetricUnit.COUNT));
             return respond(new ServerFrame.Error(ErrorCode.RATE_LIMITED, "the server is busy; send the frame again after retry_after_ms",
-                    Optional.of(reference(frame, ref)), OptionalLong.of(e.retryAfter().toMillis())));
+                    errorRef, OptionalLong.of(e.retryAfter().toMillis())));
         } catch (RuntimeException e) {
             LOG.error("frame failed", StructuredArguments.entry("type", frame.type()), e);
             return respond(new ServerFrame.Error(ErrorCode.INTERNAL, "the server failed to handle the frame; retrying may help",
-                    Optional.of(reference(frame, ref))));
+                    errorRef));
         }
     }
 
@@ -150,30 +151,16 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
         });
     }
 
-    /** The request's {@code id} when it has one, else its type. */
-    private static String reference(ClientFrame frame, Optional<String> id) {
-        if (id.isPresent()) {
-            return id.get();
-        }
-        return switch (frame) {
-            case ClientFrame.MessageSend send -> send.id().toString();
-            case ClientFrame.ConversationCreate create -> create.id().toString();
-            default -> frame.type();
-        };
-    }
-
-    private APIGatewayV2WebSocketResponse answer(ServerFrame frame, Optional<String> ref) {
+    /** A frame answering the request whose id is {@code ref} (an error keeps its own ref). */
+    private APIGatewayV2WebSocketResponse respond(ServerFrame frame, Optional<String> ref) {
         APIGatewayV2WebSocketResponse response = new APIGatewayV2WebSocketResponse();
         response.setStatusCode(200);
         response.setBody(codec.encodeAnswer(frame, ref));
         return response;
     }
 
-    private APIGatewayV2WebSocketResponse respond(ServerFrame frame) {
-        APIGatewayV2WebSocketResponse response = new APIGatewayV2WebSocketResponse();
-        response.setStatusCode(200);
-        response.setBody(codec.encode(frame));
-        return response;
+    private APIGatewayV2WebSocketResponse respond(ServerFrame.Error error) {
+        return respond(error, Optional.empty());
     }
 
     private static APIGatewayV2WebSocketResponse none() {

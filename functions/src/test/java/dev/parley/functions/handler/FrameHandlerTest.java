@@ -193,21 +193,16 @@ class FrameHandlerTest {
     @Test
     void anAnswerCarriesItsRequestsIdAsRef() throws Exception {
         FrameHandler handler = handler(new InMemoryMessageLog(conversations));
-        APIGatewayV2WebSocketEvent ping = event("websocket-message-ping.json");
-        ping.setBody("{\"type\":\"ping\",\"id\":\"p-1\"}");
-        JsonNode pong = body(handler.handleRequest(ping, LambdaContexts.of("route-ping")));
+        JsonNode pong = answerTo(handler, "{\"type\":\"ping\",\"id\":\"p-1\"}", "route-ping");
         assertThat(pong.path("type").asText()).isEqualTo("pong");
         assertThat(pong.path("ref").asText()).isEqualTo("p-1");
 
-        ping.setBody("{\"type\":\"ping\"}");
-        JsonNode bare = body(handler.handleRequest(ping, LambdaContexts.of("route-ping")));
+        JsonNode bare = answerTo(handler, "{\"type\":\"ping\"}", "route-ping");
         assertThat(bare.path("type").asText()).isEqualTo("pong");
         assertThat(bare.has("ref")).as("ref is present").isTrue();
         assertThat(bare.get("ref").isNull()).as("and null without an id").isTrue();
 
-        APIGatewayV2WebSocketEvent history = event("websocket-message-ping.json");
-        history.setBody("{\"type\":\"history.request\",\"id\":\"h-7\",\"conversation_id\":\"nowhere\"}");
-        JsonNode refused = body(handler.handleRequest(history, LambdaContexts.of("route-history")));
+        JsonNode refused = answerTo(handler, "{\"type\":\"history.request\",\"id\":\"h-7\",\"conversation_id\":\"nowhere\"}", "route-history");
         assertThat(refused.path("type").asText()).isEqualTo("error");
         assertThat(refused.path("code").asText()).isIn("not_found", "forbidden");
         assertThat(refused.path("ref").asText()).as("the refusal names the request's id, not its type").isEqualTo("h-7");
@@ -216,12 +211,22 @@ class FrameHandlerTest {
     @Test
     void aStateChangingFrameWhoseIdIsNoUuidIsRefusedNamingTheId() throws Exception {
         FrameHandler handler = handler(new InMemoryMessageLog(conversations));
-        APIGatewayV2WebSocketEvent mute = event("websocket-message-ping.json");
-        mute.setBody("{\"type\":\"conversation.mute\",\"id\":\"mute-1\",\"conversation_id\":\"c1\",\"until\":null}");
-        JsonNode refused = body(handler.handleRequest(mute, LambdaContexts.of("route-conversation-mute")));
+        JsonNode refused = answerTo(handler, "{\"type\":\"conversation.mute\",\"id\":\"mute-1\",\"conversation_id\":\"c1\",\"until\":null}",
+                "route-conversation-mute");
         assertThat(refused.path("code").asText()).isEqualTo("bad_request");
         assertThat(refused.path("message").asText()).contains("id").contains("UUID");
         assertThat(refused.path("ref").asText()).isEqualTo("mute-1");
+        JsonNode muted = answerTo(handler, "{\"type\":\"conversation.mute\",\"id\":\"6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f\","
+                + "\"conversation_id\":\"c1\",\"until\":null}", "route-conversation-mute");
+        assertThat(muted.path("code").asText()).as("with a UUID the id passes, and the frame is judged on its own").isNotEqualTo("bad_request");
+        assertThat(muted.path("ref").asText()).isEqualTo("6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f");
+    }
+
+    /** The answer to one frame, sent as text on this connection (the ping event's context). */
+    private JsonNode answerTo(FrameHandler handler, String frame, String function) throws Exception {
+        APIGatewayV2WebSocketEvent event = event("websocket-message-ping.json");
+        event.setBody(frame);
+        return body(handler.handleRequest(event, LambdaContexts.of(function)));
     }
 
     /** A message log whose store is throttled, or broken. */
