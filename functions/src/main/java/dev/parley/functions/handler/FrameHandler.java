@@ -98,7 +98,7 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
                 record(sent);
                 return sent.ackPosted() ? none() : respond(sent.ack(), id);
             }
-            return routes.answer(caller, frame).map(answer -> respond(answer, id)).orElseGet(FrameHandler::none);
+            return routes.answer(caller, frame, id).map(answer -> respond(answer, id)).orElseGet(FrameHandler::none);
         } catch (RateLimitedException e) {
             Telemetry.metrics(metrics -> metrics.addMetric(Telemetry.FRAMES_LIMITED, 1, MetricUnit.COUNT));
             return respond(new ServerFrame.Error(e.code(), e.getMessage(), errorRef, OptionalLong.of(e.retryAfter().toMillis())));

@@ -91,8 +91,16 @@ final class FrameRoutes {
         return sending.send(caller, send, limits.sendAdmission(caller));
     }
 
-    /** The frame that answers the caller; empty when the route answers nothing (receipts, and a send whose ack was posted already). */
+    /** The answer to a request without an id (protocol 1.0). */
     Optional<ServerFrame> answer(Caller caller, ClientFrame frame) {
+        return answer(caller, frame, Optional.empty());
+    }
+
+    /**
+     * The frame that answers the caller; empty when the route answers nothing (receipts, and a send whose ack was posted already).
+     * {@code ref} is the request's id, which the frames a route posts before its answer carry too (a sync's pages).
+     */
+    Optional<ServerFrame> answer(Caller caller, ClientFrame frame, Optional<String> ref) {
         return switch (frame) {
             case ClientFrame.Ping ignored -> Optional.of(connections.ping(caller));
             case ClientFrame.MessageSend send -> {
@@ -111,7 +119,7 @@ final class FrameRoutes {
                 receipts.read(caller, read);
                 yield Optional.empty();
             }
-            case ClientFrame.SyncRequest request -> Optional.of(sync.sync(caller, request));
+            case ClientFrame.SyncRequest request -> Optional.of(sync.sync(caller, request, ref));
             case ClientFrame.HistoryRequest request -> Optional.of(sync.history(caller, request));
             case ClientFrame.Typing typed -> {
                 typing.typing(caller, typed);

@@ -116,7 +116,9 @@ public final class SendMessage {
     private Sent deliverItself(Caller caller, Message message, ServerFrame.MessageAck ack, long until,
                                Optional<Future<Map<UserId, ConnectionRegistry.Reach>>> lookup) {
         // The ack goes out on its own thread, as soon as the message is stored: the recipients' posts do not hold it back.
-        Future<ConnectionPoster.Outcome> ackPost = threads.submit(() -> delivery.postTo(caller.connection(), codec.encode(ack)));
+        // It answers the send, whose request id is the message's id (protocol 1.1).
+        String answer = codec.encodeAnswer(ack, Optional.of(ack.id().toString()));
+        Future<ConnectionPoster.Outcome> ackPost = threads.submit(() -> delivery.postTo(caller.connection(), answer));
         FastDelivery delivered = null;
         try {
             delivered = deliverToMembers(caller, message, until, lookup);

@@ -41,6 +41,11 @@ public final class SyncAndHistory {
     }
 
     public ServerFrame.SyncDone sync(Caller caller, ClientFrame.SyncRequest request) {
+        return sync(caller, request, Optional.empty());
+    }
+
+    /** A sync whose posted {@code sync.batch} pages carry {@code ref}, the request's id (protocol 1.1), as its answer does. */
+    public ServerFrame.SyncDone sync(Caller caller, ClientFrame.SyncRequest request, Optional<String> ref) {
         Map<ConversationId, Membership> memberships = new LinkedHashMap<>();
         Optional<String> cursor = Optional.empty();
         do {
@@ -52,14 +57,14 @@ public final class SyncAndHistory {
         for (Membership membership : memberships.values()) {
             Summary summary = summaries.get(membership.conversationId());
             if (summary != null) {
-                syncOne(caller, request, membership, summary.lastSeq());
+                syncOne(caller, request, membership, summary.lastSeq(), ref);
             }
         }
         return new ServerFrame.SyncDone();
     }
 
     /** Posts one conversation's missed messages, in batches that each fit a frame. */
-    private void syncOne(Caller caller, ClientFrame.SyncRequest request, Membership membership, long lastSeq) {
+    private void syncOne(Caller caller, ClientFrame.SyncRequest request, Membership membership, long lastSeq, Optional<String> ref) {
         ConversationId id = membership.conversationId();
         // A conversation the device did not name starts where the member joined.
         long from = Math.max(request.state().getOrDefault(id, membership.joinedAfterSeq()), membership.joinedAfterSeq());
@@ -69,7 +74,7 @@ public final class SyncAndHistory {
             more = page.size() == request.limit() && page.getLast().seq() < lastSeq;
             ServerFrame.SyncBatch batch = fit(id, from, page, more, membership, lastSeq);
             more = batch.hasMore();
-            delivery.postTo(caller.connection(), codec.encode(batch));
+            delivery.postTo(caller.connection(), codec.encodeAnswer(batch, ref));
             if (batch.messages().isEmpty()) {
                 break;
             }

@@ -104,6 +104,10 @@ class SendMessageTest {
 
         assertThat(sent.ackPosted()).as("the route answers nothing more").isTrue();
         assertThat(world.framesOf("alice-phone")).containsExactly(sent.ack());
+        assertThat(world.poster.receivedBy("alice-phone")).singleElement().as("the posted ack answers the send: its ref is the send's id")
+                .satisfies(frame -> assertThat(frame).contains("\"ref\":\"" + id + "\""));
+        assertThat(world.poster.receivedBy("bob-phone")).singleElement().as("a push carries no ref")
+                .satisfies(frame -> assertThat(frame).doesNotContain("\"ref\""));
         assertThat(world.framesOf("bob-phone", ServerFrame.MessageReceive.class)).extracting(receive -> receive.message().id()).containsExactly(id);
         assertThat(world.framesOf("alice-laptop", ServerFrame.MessageReceive.class)).as("the sender's other device").hasSize(1);
         assertThat(sent.fastDelivery()).hasValueSatisfying(delivery -> {

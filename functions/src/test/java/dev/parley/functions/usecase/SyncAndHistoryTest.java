@@ -1,5 +1,6 @@
 package dev.parley.functions.usecase;
 
+
 import static dev.parley.functions.usecase.Fixture.ALICE;
 import static dev.parley.functions.usecase.Fixture.BOB;
 import static dev.parley.functions.usecase.Fixture.CAROL;
@@ -17,6 +18,7 @@ import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.model.Utf8;
 import dev.parley.protocol.ClientFrame;
+import dev.parley.protocol.DecodeResult;
 import dev.parley.protocol.ServerFrame;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +59,20 @@ class SyncAndHistoryTest {
                     assertThat(b.messages()).extracting(Message::seq).containsExactly(1L, 2L);
                     assertThat(b.afterSeq()).isZero();
                 });
+    }
+
+    @Test
+    void theSyncsPostedPagesCarryItsRequestIdAsRef() {
+        send(chat, ALICE, 3, "hi");
+        String id = "sync-7";
+
+        sync.sync(Fixture.caller(BOB, "bob-phone"), new ClientFrame.SyncRequest(Map.of(), 2), Optional.of(id));
+        sync.sync(Fixture.caller(BOB, "bob-laptop"), new ClientFrame.SyncRequest(Map.of(), 2));
+
+        assertThat(world.poster.receivedBy("bob-phone")).hasSizeGreaterThan(1).allSatisfy(frame -> assertThat(world.codec.decodeServer(frame))
+                .isInstanceOfSatisfying(DecodeResult.Decoded.class, decoded -> assertThat(decoded.ref()).contains(id)));
+        assertThat(world.poster.receivedBy("bob-laptop")).as("a request without an id: pages with a null ref, as in 1.0").isNotEmpty()
+                .allSatisfy(frame -> assertThat(frame).contains("\"ref\":null"));
     }
 
     @Test
