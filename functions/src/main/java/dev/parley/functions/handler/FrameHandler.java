@@ -15,6 +15,8 @@ import dev.parley.model.DevicesChangedException;
 import dev.parley.model.DomainException;
 import dev.parley.model.RateLimitedException;
 import dev.parley.model.ErrorCode;
+import dev.parley.model.Sha256;
+import dev.parley.ports.RequestRecords;
 import dev.parley.ports.UnavailableException;
 import dev.parley.protocol.AckStatus;
 import dev.parley.protocol.ClientFrame;
@@ -42,13 +44,19 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
     /** A send as clients write it, for priming the codec's paths. */
     private static final String SAMPLE_SEND = "{\"type\":\"message.send\",\"id\":\"3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e10\","
             + "\"conversation_id\":\"d:parley-priming:parley-priming-2\",\"content\":{\"type\":\"text\",\"body\":\"priming\"}}";
+    /** How long a repeat waits for the answer of its first, still running. */
+    private static final java.time.Duration IN_PROGRESS_WAIT = java.time.Duration.ofMillis(500);
     private final FrameRoutes routes;
+    private final RequestRecords requests;
+    private final java.time.Clock clock;
 
     public FrameHandler() {
         this(Wiring.fromEnvironment());
     }
 
     private FrameHandler(Wiring wiring) {
+        this.requests = wiring.requestRecords();
+        this.clock = wiring.clock;
         this.routes = FrameRoutes.over(wiring.conversations(), wiring.messages(), wiring.connections(), wiring.delivery(), codec, wiring.clock,
                 Backoff.DYNAMODB, wiring.fastPath(), wiring.devices(), wiring.presenceSubscriptions(), wiring.inbox(), ParleyConfig.connectionLease(),
                 ParleyConfig.typingInterval(), wiring.notificationPushSettings(), wiring.frameLimits(), wiring.keyDirectory(), wiring.media(),
@@ -64,8 +72,10 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
         });
     }
 
-    FrameHandler(FrameRoutes routes) {
+    FrameHandler(FrameRoutes routes, RequestRecords requests, java.time.Clock clock) {
         this.routes = routes;
+        this.requests = requests;
+        this.clock = clock;
     }
 
     @Override
@@ -91,6 +101,9 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
         if (frame instanceof ClientFrame.MessageSend send) {
             MDC.put(LogFields.CONVERSATION, send.conversationId().value());
         }
+        // A state-changing frame with an id is answered once: the same id again gets the first answer (protocol 1.1).
+        Optional<String> recorded = id.filter(present -> frame.effect() == ClientFrame.Effect.RECORDED);
+        boolean claimed = false;
         try {
             routes.admit(caller, frame);
             if (frame instanceof ClientFrame.MessageSend send) {
@@ -98,7 +111,26 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
                 record(sent);
                 return sent.ackPosted() ? none() : respond(sent.ack(), id);
             }
-            return routes.answer(caller, frame, id).map(answer -> respond(answer, id)).orElseGet(FrameHandler::none);
+            if (recorded.isPresent()) {
+                RequestRecords.Claim claim = requests.claim(caller.user(), recorded.get(), Sha256.hex(codec.encodeRequest(frame, recorded.get())),
+                        clock.instant());
+                switch (claim) {
+                    case RequestRecords.Claim.Answered answered -> {
+                        return text(answered.answer());
+                    }
+                    case RequestRecords.Claim.InProgress ignored -> throw new RateLimitedException(
+                            "a frame with this id is being handled; send it again after retry_after_ms for its answer", IN_PROGRESS_WAIT);
+                    case RequestRecords.Claim.OtherFrame ignored -> throw new DomainException(ErrorCode.CONFLICT, "field 'id' "
+                            + recorded.get() + " was used for another frame within the last day; every request needs an id of its own");
+                    case RequestRecords.Claim.Fresh ignored -> claimed = true;
+                }
+            }
+            String answer = routes.answer(caller, frame, id).map(frameAnswer -> codec.encodeAnswer(frameAnswer, id)).orElse("");
+            if (claimed) {
+                requests.answer(caller.user(), recorded.get(), answer);
+                claimed = false;
+            }
+            return text(answer);
         } catch (RateLimitedException e) {
             Telemetry.metrics(metrics -> metrics.addMetric(Telemetry.FRAMES_LIMITED, 1, MetricUnit.COUNT));
             return respond(new ServerFrame.Error(e.code(), e.getMessage(), errorRef, OptionalLong.of(e.retryAfter().toMillis())));
@@ -116,6 +148,20 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
             LOG.error("frame failed", StructuredArguments.entry("type", frame.type()), e);
             return respond(new ServerFrame.Error(ErrorCode.INTERNAL, "the server failed to handle the frame; retrying may help",
                     errorRef));
+        } finally {
+            if (claimed) {
+                // Refused or failed: its id may come again and run afresh.
+                release(caller, recorded.get());
+            }
+        }
+    }
+
+    private void release(Caller caller, String id) {
+        try {
+            requests.release(caller.user(), id);
+        } catch (RuntimeException e) {
+            // The claim's lease runs out instead, and the same frame may then claim the id again.
+            LOG.warn("releasing a request id failed", e);
         }
     }
 
@@ -164,8 +210,16 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
     }
 
     private static APIGatewayV2WebSocketResponse none() {
+        return text("");
+    }
+
+    /** An answer already encoded; none when empty. */
+    private static APIGatewayV2WebSocketResponse text(String answer) {
         APIGatewayV2WebSocketResponse response = new APIGatewayV2WebSocketResponse();
         response.setStatusCode(200);
+        if (!answer.isEmpty()) {
+            response.setBody(answer);
+        }
         return response;
     }
 }

@@ -16,7 +16,6 @@ import dev.parley.model.InvalidFieldException;
 import dev.parley.model.RateLimitedException;
 import dev.parley.ports.UnavailableException;
 import dev.parley.protocol.PublishRequest;
-import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
@@ -56,7 +55,7 @@ public final class PublishHandler extends PrimedHandler implements RequestHandle
                     String body = HttpApiCalls.body(event);
                     Optional<String> key = idempotencyKey(event);
                     PublishRequest request = PublishRequest.parse(body);
-                    Notifications.Published published = notifications.publish(publisher, request, key, sha256(body));
+                    Notifications.Published published = notifications.publish(publisher, request, key, dev.parley.model.Sha256.hex(body));
                     LOG.info("published {} to {} recipients ({} coalesced){} for {}", published.id(), published.recipients(), published.coalesced(),
                             published.topic().map(topic -> " and topic " + topic).orElse(""), publisher.principal());
                     Telemetry.metrics(metrics -> metrics.addMetric(Telemetry.NOTIFICATION_SENDS_FAILED, published.notSent(),
@@ -77,13 +76,4 @@ public final class PublishHandler extends PrimedHandler implements RequestHandle
         }
         return key;
     }
-
-    private static String sha256(String body) {
-        try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(body.getBytes(StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
-    }
-
 }

@@ -138,6 +138,11 @@ final class Wiring {
         return presence;
     }
 
+    /** State-changing frames by request id, in the publishes table (protocol 1.1: the same id is answered once). */
+    dev.parley.ports.RequestRecords requestRecords() {
+        return new dev.parley.functions.store.DynamoRequestRecords(dynamo, ParleyConfig.table(ParleyConfig.PUBLISHES_TABLE));
+    }
+
     /** Publishing, with the deployment's categories; a topic publish records its fan-out, which the topics table's stream starts. */
     dev.parley.functions.usecase.Notifications notifications(dev.parley.functions.config.PublishSettings settings) {
         return new dev.parley.functions.usecase.Notifications(inbox(), new dev.parley.functions.usecase.TopicAudiences(topics(), topicFeeds(),

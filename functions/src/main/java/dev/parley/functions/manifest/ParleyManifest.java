@@ -77,7 +77,8 @@ public final class ParleyManifest {
                 ParleyConfig.INBOX_TABLE, INBOX);
         Map<String, TableAccess> everyTable = Map.of(CONNECTIONS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ_WRITE,
                 MEMBERSHIPS, TableAccess.READ_WRITE, MESSAGES, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ_WRITE,
-                INBOX, TableAccess.READ_WRITE, LIMITS, TableAccess.READ_WRITE, KEYS, TableAccess.READ_WRITE, TOPICS, TableAccess.READ_WRITE);
+                INBOX, TableAccess.READ_WRITE, LIMITS, TableAccess.READ_WRITE, KEYS, TableAccess.READ_WRITE, TOPICS, TableAccess.READ_WRITE,
+                PUBLISHES, TableAccess.READ_WRITE);
         // The frame functions' send takes the fast path for conversations up to this bound (docs/functions.md);
         // scripts/run-local --fast-path-max-connections and the stack's parley:fastPathMaxConnections override it.
         Map<String, String> frames = new java.util.HashMap<>(tables);
@@ -91,6 +92,8 @@ public final class ParleyManifest {
         frames.put(ParleyConfig.LIMITS_TABLE, LIMITS);
         frames.put(ParleyConfig.KEYS_TABLE, KEYS);
         frames.put(ParleyConfig.TOPICS_TABLE, TOPICS); // topic.mute marks the subscriber's own subscription
+        // A state-changing frame's request id is recorded with its answer there for a day (protocol 1.1).
+        frames.put(ParleyConfig.PUBLISHES_TABLE, PUBLISHES);
         // Media: grants signed for the media bucket (the stack names it and grants its media prefix), objects up to the maximum.
         frames.put(dev.parley.functions.config.MediaSettings.BUCKET, MEDIA);
         frames.put(dev.parley.functions.config.MediaSettings.MAX_BYTES, Long.toString(dev.parley.functions.usecase.Media.DEFAULT_MAX_BYTES));

@@ -9,11 +9,7 @@ import static dev.parley.functions.store.PublishesTable.RECIPIENTS;
 
 import dev.parley.model.NotificationId;
 import dev.parley.ports.PublishRecords;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -87,11 +83,6 @@ public final class DynamoPublishRecords implements PublishRecords {
     }
 
     private static Map<String, AttributeValue> key(String publisher, String key) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest((publisher + "\u0000" + key).getBytes(StandardCharsets.UTF_8));
-            return Map.of(KEY, AttributeValue.fromS(HexFormat.of().formatHex(digest)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
+        return PublishesTable.key(publisher, key);
     }
 }

@@ -20,6 +20,7 @@ import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.ports.MessageLog;
 import dev.parley.ports.UnavailableException;
+import dev.parley.protocol.ClientFrame;
 import dev.parley.protocol.FrameCodec;
 import dev.parley.testsupport.ManualClock;
 import dev.parley.testsupport.StdoutCapture;
@@ -42,6 +43,7 @@ class FrameHandlerTest {
     private final InMemoryConversations conversations = new InMemoryConversations();
     private final InMemoryConnectionRegistry registry = new InMemoryConnectionRegistry();
     private final RecordingPoster poster = new RecordingPoster();
+    private final dev.parley.testsupport.ports.InMemoryRequestRecords requests = new dev.parley.testsupport.ports.InMemoryRequestRecords();
 
     private FrameHandler handler(MessageLog messages) {
         return handler(messages, dev.parley.functions.usecase.FrameLimits.Settings.DEFAULTS);
@@ -59,7 +61,8 @@ class FrameHandlerTest {
                 new dev.parley.testsupport.ports.InMemoryKeyDirectory(), new dev.parley.functions.usecase.Media(
                         new dev.parley.testsupport.ports.InMemoryMediaStore(clock), conversations, dev.parley.functions.usecase.Media.DEFAULT_MAX_BYTES),
                 new dev.parley.testsupport.ports.InMemoryTopics(), new dev.parley.testsupport.ports.InMemoryTopics(), new dev.parley.functions.usecase.TopicFeedPulls(
-                        new dev.parley.testsupport.ports.InMemoryTopics(), new dev.parley.testsupport.ports.InMemoryInbox(), java.util.Map.of())));
+                        new dev.parley.testsupport.ports.InMemoryTopics(), new dev.parley.testsupport.ports.InMemoryInbox(), java.util.Map.of())),
+                requests, clock);
     }
 
     @Test
@@ -220,6 +223,57 @@ class FrameHandlerTest {
                 + "\"conversation_id\":\"c1\",\"until\":null}", "route-conversation-mute");
         assertThat(muted.path("code").asText()).as("with a UUID the id passes, and the frame is judged on its own").isNotEqualTo("bad_request");
         assertThat(muted.path("ref").asText()).isEqualTo("6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f");
+    }
+
+    /** Protocol 1.1: a state-changing frame's id is its idempotency key, as message.send's is. */
+    @Test
+    void theSameIdAgainGetsTheFirstAnswerAndChangesNothingMore() throws Exception {
+        ConversationId crew = ConversationId.of("g:crew");
+        conversations.createIfAbsent(Conversation.group(crew, UserId.of("alice"), List.of(UserId.of("bob")), Optional.empty()), UserId.of("alice"));
+        FrameHandler handler = handler(new InMemoryMessageLog(conversations));
+        String id = "0b7e8c52-1d3a-4f6b-9c2e-5a4d3b2c1e0f";
+        String addCarol = "{\"type\":\"conversation.members.add\",\"id\":\"" + id + "\",\"conversation_id\":\"g:crew\",\"members\":[\"carol\"]}";
+
+        JsonNode first = answerTo(handler, addCarol, "route-conversation-members-add");
+        assertThat(first.path("type").asText()).isEqualTo("conversation.updated");
+        assertThat(first.path("ref").asText()).isEqualTo(id);
+        answerTo(handler, "{\"type\":\"conversation.members.remove\",\"conversation_id\":\"g:crew\",\"members\":[\"carol\"]}",
+                "route-conversation-members-remove");
+
+        JsonNode again = answerTo(handler, addCarol, "route-conversation-members-add");
+        assertThat(again).as("the first answer, word for word").isEqualTo(first);
+        assertThat(conversations.require(crew).conversation().members()).as("and carol is not added a second time")
+                .containsExactlyInAnyOrder(UserId.of("alice"), UserId.of("bob"));
+
+        JsonNode other = answerTo(handler, addCarol.replace("carol", "dave"), "route-conversation-members-add");
+        assertThat(other.path("code").asText()).isEqualTo("conflict");
+        assertThat(other.path("message").asText()).contains("'id'").contains(id);
+        assertThat(other.path("ref").asText()).isEqualTo(id);
+        assertThat(conversations.require(crew).conversation().members()).doesNotContain(UserId.of("dave"));
+        JsonNode ownId = answerTo(handler, addCarol.replace("carol", "dave").replace(id, "1c8f9d63-2e4b-4a7c-8d3f-6b5e4c3d2f10"),
+                "route-conversation-members-add");
+        assertThat(ownId.path("type").asText()).as("with an id of its own it runs").isEqualTo("conversation.updated");
+        assertThat(conversations.require(crew).conversation().members()).contains(UserId.of("dave"));
+    }
+
+    @Test
+    void aRefusedFramesIdMayComeAgainAndARunningOneIsAnsweredLater() throws Exception {
+        FrameHandler handler = handler(new InMemoryMessageLog(conversations));
+        String refusedId = "2d9a0e74-3f5c-4b8d-9e4a-7c6f5d4e3a21";
+        JsonNode refused = answerTo(handler, "{\"type\":\"conversation.members.add\",\"id\":\"" + refusedId
+                + "\",\"conversation_id\":\"g:elsewhere\",\"members\":[\"carol\"]}", "route-conversation-members-add");
+        assertThat(refused.path("code").asText()).isEqualTo("not_found");
+        assertThat(requests.claim(UserId.of("alice"), refusedId, "any frame", NOW)).as("released: it changed nothing")
+                .isEqualTo(new dev.parley.ports.RequestRecords.Claim.Fresh());
+
+        String runningId = "3e0b1f85-4a6d-4c9e-8f5b-8d7a6e5f4b32";
+        String mute = "{\"type\":\"conversation.mute\",\"id\":\"" + runningId + "\",\"conversation_id\":\"c1\",\"until\":null}";
+        ClientFrame frame = ((dev.parley.protocol.DecodeResult.Decoded<ClientFrame>) new FrameCodec().decodeClient(mute)).frame();
+        requests.claim(UserId.of("alice"), runningId, dev.parley.model.Sha256.hex(new FrameCodec().encodeRequest(frame, runningId)), NOW);
+        JsonNode busy = answerTo(handler, mute, "route-conversation-mute");
+        assertThat(busy.path("code").asText()).isEqualTo("rate_limited");
+        assertThat(busy.path("retry_after_ms").asLong()).isEqualTo(500);
+        assertThat(busy.path("ref").asText()).isEqualTo(runningId);
     }
 
     /** The answer to one frame, sent as text on this connection (the ping event's context). */

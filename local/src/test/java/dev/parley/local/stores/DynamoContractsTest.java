@@ -242,6 +242,21 @@ class DynamoContractsTest {
     }
 
     @Nested
+    class Requests extends dev.parley.testsupport.ports.RequestRecordsContract {
+        private final OnTheEmulator emulated = new OnTheEmulator();
+
+        @Override
+        protected dev.parley.ports.RequestRecords records() {
+            return new dev.parley.functions.store.DynamoRequestRecords(emulated.tables().dynamo, ParleyManifest.PUBLISHES);
+        }
+
+        @AfterEach
+        void stop() {
+            emulated.stop();
+        }
+    }
+
+    @Nested
     class Publishes extends dev.parley.testsupport.ports.PublishRecordsContract {
         private final OnTheEmulator emulated = new OnTheEmulator();
 

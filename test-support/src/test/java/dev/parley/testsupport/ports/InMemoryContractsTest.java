@@ -49,6 +49,14 @@ class InMemoryContractsTest {
     }
 
     @Nested
+    class Requests extends RequestRecordsContract {
+        @Override
+        protected dev.parley.ports.RequestRecords records() {
+            return new InMemoryRequestRecords();
+        }
+    }
+
+    @Nested
     class Inboxes extends InboxContract {
         @Override
         protected dev.parley.ports.Inbox inbox() {
