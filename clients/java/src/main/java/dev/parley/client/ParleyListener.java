@@ -60,6 +60,15 @@ public interface ParleyListener {
     default void onConversation(dev.parley.model.Conversation conversation) {
     }
 
+    /**
+     * The connection's state changed, and why: offline with the wait before the next attempt ({@link StateChange#retryInMs}).
+     * Unless overridden, it goes to {@link #onStateChanged}.
+     */
+    default void onStateChange(StateChange change) {
+        onStateChanged(change.state());
+    }
+
+    /** The state alone; {@link #onStateChange} says why too. */
     default void onStateChanged(ConnectionState state) {
     }
 

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -17,6 +18,24 @@ import java.util.concurrent.TimeUnit;
 final class FakeServer implements Transport {
     private final FrameCodec codec = new FrameCodec();
     private final LinkedBlockingQueue<ClientFrame> received = new LinkedBlockingQueue<>();
+    /** A request the client sent, by its id, until answered. */
+    record Request(ClientFrame frame, String id) {
+    }
+
+    /** The requests not answered yet, oldest first: {@link #answer} names the oldest that a frame of its type answers. */
+    private final List<Request> unanswered = new CopyOnWriteArrayList<>();
+    /** What answers each request type (protocol 1.1 answers carry the request's id as ref). */
+    private static final java.util.Map<String, String> ANSWERS = java.util.Map.ofEntries(
+            java.util.Map.entry(ClientFrame.SyncRequest.TYPE, ServerFrame.SyncDone.TYPE),
+            java.util.Map.entry(ClientFrame.HistoryRequest.TYPE, ServerFrame.HistoryBatch.TYPE),
+            java.util.Map.entry(ClientFrame.ConversationList.TYPE, ServerFrame.ConversationPage.TYPE),
+            java.util.Map.entry(ClientFrame.ConversationCreate.TYPE, ServerFrame.ConversationCreated.TYPE),
+            java.util.Map.entry(ClientFrame.KeysFetch.TYPE, ServerFrame.KeysBundle.TYPE),
+            java.util.Map.entry(ClientFrame.KeysUpload.TYPE, ServerFrame.KeysUploaded.TYPE),
+            java.util.Map.entry(ClientFrame.MediaUpload.TYPE, ServerFrame.MediaUploadGrant.TYPE),
+            java.util.Map.entry(ClientFrame.MediaDownload.TYPE, ServerFrame.MediaDownloadGrant.TYPE),
+            java.util.Map.entry(ClientFrame.PresenceSubscribe.TYPE, ServerFrame.PresenceBatch.TYPE),
+            java.util.Map.entry(ClientFrame.DeviceRegister.TYPE, ServerFrame.DeviceRegistered.TYPE));
     final List<URI> opened = new CopyOnWriteArrayList<>();
     private volatile Listener current;
     volatile boolean refusing;
@@ -32,7 +51,9 @@ final class FakeServer implements Transport {
             @Override
             public void send(String frame) {
                 if (current == listener) {
-                    received.add(((DecodeResult.Decoded<ClientFrame>) codec.decodeClient(frame)).frame());
+                    DecodeResult.Decoded<ClientFrame> decoded = (DecodeResult.Decoded<ClientFrame>) codec.decodeClient(frame);
+                    decoded.ref().ifPresent(id -> unanswered.add(new Request(decoded.frame(), id)));
+                    received.add(decoded.frame());
                 }
             }
 
@@ -46,9 +67,33 @@ final class FakeServer implements Transport {
         });
     }
 
-    /** Sends the client a frame on the open connection. */
+    /**
+     * Sends the client a frame on the open connection; an answer carries the id of the oldest unanswered request it answers
+     * (a sync's pages, that of the sync in flight), as the server's do.
+     */
     void answer(ServerFrame frame) {
-        current.onText(codec.encode(frame));
+        Optional<String> ref = Optional.empty();
+        if (frame instanceof ServerFrame.SyncBatch) {
+            ref = unanswered.stream().filter(request -> request.frame() instanceof ClientFrame.SyncRequest).map(Request::id).findFirst();
+        } else if (!frame.isPush() && !(frame instanceof ServerFrame.Error)) {
+            Optional<Request> answered = unanswered.stream().filter(request -> frame.type().equals(ANSWERS.get(request.frame().type()))).findFirst();
+            answered.ifPresent(unanswered::remove);
+            ref = answered.map(Request::id);
+        }
+        answer(frame, ref);
+    }
+
+    /** Sends the client a frame that names this request. */
+    void answer(ServerFrame frame, Optional<String> ref) {
+        if (!(frame instanceof ServerFrame.SyncBatch)) {
+            ref.ifPresent(id -> unanswered.removeIf(request -> request.id().equals(id)));
+        }
+        current.onText(codec.encodeAnswer(frame, ref));
+    }
+
+    /** The requests of this type the client sent and the fake has not answered, oldest first. */
+    <T extends ClientFrame> List<Request> unanswered(Class<T> type) {
+        return unanswered.stream().filter(request -> type.isInstance(request.frame())).toList();
     }
 
     /** Sends the client a text frame as it is: one of API Gateway's own, say. */

@@ -234,11 +234,11 @@ class ParleyClientTest {
         for (int attempt = 0; attempt < 8; attempt++) {
             long ceiling = Math.min(8_000, 250L << attempt);
             for (int draw = 0; draw < 50; draw++) {
-                assertThat(ParleyClient.jitteredDelay(Duration.ofMillis(250), Duration.ofSeconds(8), attempt)).as("attempt " + attempt)
+                assertThat(ConnectionKeeper.jitteredDelay(Duration.ofMillis(250), Duration.ofSeconds(8), attempt)).as("attempt " + attempt)
                         .isBetween(ceiling / 2, ceiling);
             }
         }
-        assertThat(ParleyClient.jitteredDelay(Duration.ofMillis(250), Duration.ofSeconds(8), 1_000)).isBetween(4_000L, 8_000L);
+        assertThat(ConnectionKeeper.jitteredDelay(Duration.ofMillis(250), Duration.ofSeconds(8), 1_000)).isBetween(4_000L, 8_000L);
     }
 
     @Test
@@ -374,11 +374,19 @@ class ParleyClientTest {
         CompletableFuture<ServerFrame.HistoryBatch> otherPage = client.history(other, OptionalLong.empty(), 5);
         server.next(ClientFrame.HistoryRequest.class);
         server.next(ClientFrame.HistoryRequest.class);
-        server.answer(new ServerFrame.HistoryBatch(other, List.of(), OptionalLong.empty()));
-        server.answer(new ServerFrame.HistoryBatch(CHAT, List.of(message(2, "two"), message(1, "one")), OptionalLong.empty()));
+        server.answer(new ServerFrame.HistoryBatch(other, List.of(), OptionalLong.empty()), Optional.of(requestFor(other)));
+        server.answer(new ServerFrame.HistoryBatch(CHAT, List.of(message(2, "two"), message(1, "one")), OptionalLong.empty()),
+                Optional.of(requestFor(CHAT)));
         assertThat(otherPage.get(5, TimeUnit.SECONDS).conversationId()).isEqualTo(other);
         assertThat(chatPage.get(5, TimeUnit.SECONDS).messages()).extracting(Message::seq).containsExactly(2L, 1L);
         assertThat(texts()).as("pages of what the app holds are not handed to it again").containsExactly("one", "two", "three");
+    }
+
+    /** The id of the unanswered history request for this conversation. */
+    private String requestFor(ConversationId conversation) {
+        return server.unanswered(ClientFrame.HistoryRequest.class).stream()
+                .filter(request -> ((ClientFrame.HistoryRequest) request.frame()).conversationId().equals(conversation))
+                .findFirst().orElseThrow().id();
     }
 
     @Test
@@ -414,7 +422,8 @@ class ParleyClientTest {
     void aRefusedSyncIsAskedAgainAfterTheWaitUntilTheClientIsCaughtUp() throws Exception {
         ParleyClient client = client(new InMemoryClientStore());
         server.next(ClientFrame.SyncRequest.class);
-        server.answer(new ServerFrame.Error(ErrorCode.RATE_LIMITED, "the server is busy", Optional.of("sync.request"), OptionalLong.of(50)));
+        String sync = server.unanswered(ClientFrame.SyncRequest.class).getFirst().id();
+        server.answer(new ServerFrame.Error(ErrorCode.RATE_LIMITED, "the server is busy", Optional.of(sync), OptionalLong.of(50)));
         server.next(ClientFrame.SyncRequest.class);
         server.answer(new ServerFrame.SyncDone());
         await(() -> client.state() == ConnectionState.ONLINE, "online after the second sync");

@@ -1,0 +1,214 @@
+package dev.parley.client;
+
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Content;
+import dev.parley.model.ConversationId;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.Utf8;
+import dev.parley.protocol.ClientFrame;
+import dev.parley.protocol.DecodeResult;
+import dev.parley.protocol.FrameCodec;
+import dev.parley.protocol.ServerFrame;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongPredicate;
+
+/**
+ * The outbox on the wire: queued sends go out when online, one conversation's in order, each under its own id until it is
+ * acknowledged (a resend says its {@code attempt}); refusals are retried, sealed again ({@code devices_changed}) or fail the
+ * send; a refusal of API Gateway's own resends what was on the wire after a growing wait.
+ */
+final class Sender {
+    /** A send refused {@code devices_changed} this many times running fails: the devices keep changing, or the cipher errs. */
+    static final int MAX_RESEALS = 3;
+    static final Duration GATEWAY_RESEND_MIN = Duration.ofMillis(250);
+    static final Duration GATEWAY_RESEND_MAX = Duration.ofSeconds(8);
+    private final Outbox outbox;
+    private final ConnectionKeeper connection;
+    private final ClientLoop loop;
+    private final Clock clock;
+    private final ParleyListener listener;
+    private final Optional<SealedSends> sealing;
+    private final FrameCodec codec = new FrameCodec();
+    /** How many times each end-to-end send was sealed again after {@code devices_changed}. */
+    private final Map<ClientMessageId, Integer> reseals = new HashMap<>();
+    /** Rounds of gateway refusals since the last ack: each round's resends wait twice as long. */
+    private int gatewayRefusals;
+    private Runnable overdue = () -> { };
+
+    Sender(Outbox outbox, ConnectionKeeper connection, ClientLoop loop, Clock clock, ParleyListener listener, Optional<SealedSends> sealing) {
+        this.outbox = outbox;
+        this.connection = connection;
+        this.loop = loop;
+        this.clock = clock;
+        this.listener = listener;
+        this.sealing = sealing;
+    }
+
+    /** What to run when a send's retry time comes (the client's tick, which sends what is due). */
+    void onRetryDue(Runnable tick) {
+        this.overdue = tick;
+    }
+
+    CompletableFuture<ServerFrame.MessageAck> queue(ClientMessageId id, ConversationId conversation, Content content,
+                                                   Optional<ClientStore.Sealed> sealed) {
+        String frame;
+        try {
+            frame = sendFrame(id, conversation, content, OptionalLong.of(clock.millis()));
+        } catch (ParleyException refused) {
+            return CompletableFuture.failedFuture(refused);
+        }
+        return loop.call(() -> outbox.add(new ClientStore.PendingSend(id, conversation, frame, sealed))).thenCompose(future -> {
+            loop.execute(this::transmitReady);
+            return future;
+        });
+    }
+
+    /**
+     * A send's frame; a {@link ParleyException} for one the server would refuse (an end-to-end send with no device to seal for,
+     * say), and for one over a frame's size, which API Gateway would close the connection for (and a queued retry every next one).
+     */
+    private String sendFrame(ClientMessageId id, ConversationId conversation, Content content, OptionalLong timestamp) {
+        String frame;
+        try {
+            frame = codec.encode(new ClientFrame.MessageSend(id, conversation, content, timestamp));
+        } catch (dev.parley.model.InvalidFieldException refused) {
+            throw new ParleyException(new ServerFrame.Error(ErrorCode.BAD_REQUEST, refused.getMessage(), Optional.of(id.toString())));
+        }
+        if (Utf8.length(frame) > FrameCodec.MAX_FRAME_BYTES) {
+            throw new ParleyException(new ServerFrame.Error(ErrorCode.TOO_LARGE, "the message.send frame is " + Utf8.length(frame)
+                    + " bytes; a frame may be at most " + FrameCodec.MAX_FRAME_BYTES, Optional.of(id.toString())));
+        }
+        return frame;
+    }
+
+    /** The send this ack is for, when it was pending: the app hears of it, and the next sends go. */
+    Optional<ClientStore.PendingSend> acknowledged(ServerFrame.MessageAck ack) {
+        gatewayRefusals = 0;
+        Optional<ClientStore.PendingSend> send = outbox.acknowledged(ack);
+        send.ifPresent(done -> {
+            ClientLoop.tell(() -> listener.onSent(ack));
+            reseals.remove(ack.id());
+        });
+        transmitReady();
+        return send;
+    }
+
+    /** An error that names a pending send: retried, sealed again, or the send fails. False when it names none. */
+    boolean refused(ServerFrame.Error error) {
+        Optional<ClientStore.PendingSend> found = outbox.find(error.ref().orElse(""));
+        if (found.isEmpty()) {
+            return false;
+        }
+        ClientStore.PendingSend send = found.get();
+        if (error.code() == ErrorCode.DEVICES_CHANGED && send.sealed().isPresent() && sealing.isPresent()
+                && reseals.merge(send.id(), 1, Integer::sum) <= MAX_RESEALS) {
+            reseal(send, error);
+        } else if (retryable(error)) {
+            long wait = error.retryAfterMs().orElse(error.code() == ErrorCode.CONFLICT ? 500 : 1000);
+            outbox.retryAt(send.id(), clock.millis() + wait);
+            loop.schedule(overdue, wait);
+        } else {
+            fail(send, error);
+        }
+        return true;
+    }
+
+    private void fail(ClientStore.PendingSend send, ServerFrame.Error error) {
+        reseals.remove(send.id());
+        outbox.failed(send.id(), error);
+        ClientLoop.tell(() -> listener.onSendFailed(send, error));
+        transmitReady();
+    }
+
+    /**
+     * An end-to-end send refused {@code devices_changed}: held while the cipher fetches the devices named and seals again,
+     * then sent under the same id; a seal that fails fails the send.
+     */
+    private void reseal(ClientStore.PendingSend send, ServerFrame.Error error) {
+        outbox.hold(send.id());
+        ClientStore.Sealed sealed = send.sealed().orElseThrow();
+        sealing.orElseThrow().reseal(send.conversation(), sealed, error.devices().orElseThrow()).whenComplete((envelopes, failure) -> loop.execute(() -> {
+            String frame;
+            try {
+                if (failure != null) {
+                    throw new ParleyException(new ServerFrame.Error(ErrorCode.BAD_REQUEST, "sealing the message again failed: " + failure.getMessage(),
+                            Optional.of(send.id().toString())));
+                }
+                frame = sendFrame(send.id(), send.conversation(), Content.envelopes(envelopes), stored(send).timestamp());
+            } catch (ParleyException refused) {
+                // Sealed again into nothing a frame can carry (no device left, too many): the send fails, and its conversation goes on.
+                fail(send, refused.error());
+                return;
+            }
+            outbox.resealed(new ClientStore.PendingSend(send.id(), send.conversation(), frame, send.sealed()), clock.millis());
+            overdue.run();
+            transmitReady();
+        }));
+    }
+
+    /** What the protocol says to retry with the same frame: a limit, a send still being stored, a server failure. */
+    private static boolean retryable(ServerFrame.Error error) {
+        return error.code() == ErrorCode.RATE_LIMITED || error.code() == ErrorCode.INTERNAL
+                || error.code() == ErrorCode.CONFLICT && error.message().contains("still in progress");
+    }
+
+    /** Online again: what is queued goes, and gateway refusals count afresh. */
+    void online() {
+        gatewayRefusals = 0;
+        transmitReady();
+    }
+
+    void transmitReady() {
+        if (connection.state() == ConnectionState.ONLINE) {
+            outbox.ready().forEach(this::transmit);
+        }
+    }
+
+    /** Sends whose ack is overdue go again (same id). */
+    void resendOverdue(Duration ackTimeout) {
+        long now = clock.millis();
+        outbox.due(now - ackTimeout.toMillis(), now).forEach(this::transmit);
+    }
+
+    /** A send on the wire; a resend says so ({@code attempt}), so that the server checks for it before taking a seq. */
+    private void transmit(ClientStore.PendingSend send) {
+        if (connection.open()) {
+            int attempt = outbox.transmitted(send.id(), clock.millis());
+            connection.send(attempt == 1 ? send.frame() : codec.encode(stored(send).withAttempt(attempt)));
+        }
+    }
+
+    ClientFrame.MessageSend stored(ClientStore.PendingSend send) {
+        return (ClientFrame.MessageSend) ((DecodeResult.Decoded<ClientFrame>) codec.decodeClient(send.frame())).frame();
+    }
+
+    /**
+     * API Gateway refused a frame before any function saw it (the function's concurrency limit, its failure, no route) and
+     * said so in a frame of its own, which names no id of ours: every send on the wire goes again after a jittered backoff
+     * (from {@link #GATEWAY_RESEND_MIN}, doubling per round of refusals with no ack between, up to {@link #GATEWAY_RESEND_MAX}),
+     * not after the ack timeout. {@code resync} is told the wait, and says whether a sync is asked again after it.
+     */
+    void gatewayRefused(LongPredicate resync) {
+        long wait = ConnectionKeeper.jitteredDelay(GATEWAY_RESEND_MIN, GATEWAY_RESEND_MAX, gatewayRefusals);
+        boolean resending = outbox.gatewayRefused(clock.millis() + wait);
+        boolean resyncing = resync.test(wait);
+        if (resending || resyncing) {
+            gatewayRefusals++;
+            loop.schedule(overdue, wait);
+        }
+    }
+
+    void connectionLost() {
+        outbox.connectionLost();
+    }
+
+    void closed() {
+        outbox.closed();
+    }
+}
