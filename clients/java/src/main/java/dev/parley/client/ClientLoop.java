@@ -13,7 +13,7 @@ import java.util.function.Supplier;
  * asks: a JVM whose only work is a started client keeps running (its sends still queued) until {@link ParleyClient#close}.
  */
 final class ClientLoop {
-    private static final System.Logger LOG = System.getLogger(ParleyClient.class.getName());
+    private static final System.Logger LOG = System.getLogger(ClientLoop.class.getName());
     private volatile Thread thread;
     private final ScheduledExecutorService executor;
 

@@ -1,0 +1,232 @@
+package dev.parley.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.UserId;
+import dev.parley.protocol.ClientFrame;
+import dev.parley.protocol.PresenceStatus;
+import dev.parley.protocol.PushPlatform;
+import dev.parley.protocol.ServerFrame;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Protocol 1.1 in the Java client: answers matched by ref, each request settled once, and states that say why. */
+class ClientRequestsTest {
+    private static final UserId ALICE = UserId.of("alice");
+    private final FakeServer server = new FakeServer();
+    private final List<StateChange> changes = new CopyOnWriteArrayList<>();
+    private final List<ParleyClient> clients = new ArrayList<>();
+
+    private ParleyClient client(Duration requestTimeout) {
+        ParleyClient client = ParleyClient.builder(URI.create("ws://parley.test/"), ALICE, DeviceId.of("phone"), () -> "token")
+                .transport(server).backoff(Duration.ofMillis(10), Duration.ofSeconds(10)).requestTimeout(requestTimeout)
+                .listener(new ParleyListener() {
+                    @Override
+                    public void onStateChange(StateChange change) {
+                        changes.add(change);
+                    }
+                }).build().start();
+        clients.add(client);
+        return client;
+    }
+
+    @AfterEach
+    void close() {
+        clients.forEach(ParleyClient::close);
+    }
+
+    private ParleyClient online(Duration requestTimeout) throws InterruptedException {
+        ParleyClient client = client(requestTimeout);
+        server.next(ClientFrame.SyncRequest.class);
+        server.answer(new ServerFrame.SyncDone());
+        await(() -> client.state() == ConnectionState.ONLINE, "online");
+        return client;
+    }
+
+    @Test
+    void twentyRequestsInFlightAcrossFiveAnswerTypesEachGetTheirOwnAnswerWhateverTheOrder() throws Exception {
+        ParleyClient client = online(Duration.ofSeconds(10));
+        List<CompletableFuture<ServerFrame.ConversationPage>> pages = new ArrayList<>();
+        List<CompletableFuture<ServerFrame.HistoryBatch>> histories = new ArrayList<>();
+        List<CompletableFuture<ServerFrame.DeviceRegistered>> registrations = new ArrayList<>();
+        List<CompletableFuture<ServerFrame.PresenceBatch>> presences = new ArrayList<>();
+        List<CompletableFuture<Conversation>> groups = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            pages.add(client.conversations(Optional.of("cursor-" + i)));
+            histories.add(client.history(ConversationId.of("g:h" + i), OptionalLong.empty(), 10));
+            registrations.add(client.registerDevice(i % 2 == 0 ? PushPlatform.FCM : PushPlatform.APNS, "token-" + i));
+            presences.add(client.subscribePresence(List.of(UserId.of("user" + i))));
+            groups.add(client.createGroup("group " + i, List.of(UserId.of("bob"))));
+        }
+        await(() -> server.unanswered(ClientFrame.class).size() == 20, "all twenty on the wire at once");
+
+        List<FakeServer.Request> inFlight = new ArrayList<>(server.unanswered(ClientFrame.class));
+        Collections.shuffle(inFlight, new Random(7));
+        for (FakeServer.Request request : inFlight) {
+            server.answer(answerTo(request.frame()), Optional.of(request.id()));
+        }
+
+        for (int i = 0; i < 4; i++) {
+            assertThat(pages.get(i).get(5, TimeUnit.SECONDS).nextCursor()).contains("after-cursor-" + i);
+            assertThat(histories.get(i).get(5, TimeUnit.SECONDS).conversationId()).isEqualTo(ConversationId.of("g:h" + i));
+            assertThat(registrations.get(i).get(5, TimeUnit.SECONDS).platform()).isEqualTo(i % 2 == 0 ? PushPlatform.FCM : PushPlatform.APNS);
+            assertThat(presences.get(i).get(5, TimeUnit.SECONDS).users()).extracting(ServerFrame.Presence::userId).containsExactly(UserId.of("user" + i));
+            assertThat(groups.get(i).get(5, TimeUnit.SECONDS).name()).contains("group " + i);
+        }
+    }
+
+    /** An answer that says which request it answers, by what the request asked. */
+    private static ServerFrame answerTo(ClientFrame frame) {
+        return switch (frame) {
+            case ClientFrame.ConversationList list -> new ServerFrame.ConversationPage(List.of(), Optional.of("after-" + list.cursor().orElseThrow()));
+            case ClientFrame.HistoryRequest history -> new ServerFrame.HistoryBatch(history.conversationId(), List.of(), OptionalLong.empty());
+            case ClientFrame.DeviceRegister register -> new ServerFrame.DeviceRegistered(register.platform());
+            case ClientFrame.PresenceSubscribe subscribe -> new ServerFrame.PresenceBatch(subscribe.userIds().stream()
+                    .map(user -> new ServerFrame.Presence(user, PresenceStatus.ONLINE, OptionalLong.empty())).toList());
+            case ClientFrame.ConversationCreate create -> new ServerFrame.ConversationCreated(create.id(),
+                    Conversation.group(ConversationId.of("g:" + create.id()), ALICE, create.members(), create.name()));
+            default -> throw new AssertionError("not asked: " + frame);
+        };
+    }
+
+    @Test
+    void aRequestSettlesOnceByItsTimeoutAndALateAnswerChangesNothing() throws Exception {
+        ParleyClient client = online(Duration.ofMillis(300));
+        CompletableFuture<ServerFrame.ConversationPage> page = client.conversations(Optional.empty());
+        await(() -> server.unanswered(ClientFrame.ConversationList.class).size() == 1, "on the wire");
+        String id = server.unanswered(ClientFrame.ConversationList.class).getFirst().id();
+        assertThatThrownBy(() -> page.get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class).hasCauseInstanceOf(TimeoutException.class)
+                .hasMessageContaining(id);
+
+        CompletableFuture<ServerFrame.ConversationPage> next = client.conversations(Optional.of("next"));
+        await(() -> server.unanswered(ClientFrame.ConversationList.class).size() == 2, "the second on the wire");
+        server.answer(new ServerFrame.ConversationPage(List.of(), Optional.of("late")), Optional.of(id));
+        Thread.sleep(100);
+        assertThat(next).as("the late answer is the first request's, not the second's").isNotDone();
+        server.answer(new ServerFrame.ConversationPage(List.of(), Optional.of("second")),
+                Optional.of(server.unanswered(ClientFrame.ConversationList.class).getLast().id()));
+        assertThat(next.get(5, TimeUnit.SECONDS).nextCursor()).contains("second");
+    }
+
+    @Test
+    void anErrorNamingTheRequestFailsItWithTheServersReasonOnce() throws Exception {
+        ParleyClient client = online(Duration.ofSeconds(10));
+        CompletableFuture<ServerFrame.HistoryBatch> history = client.history(ConversationId.of("g:gone"), OptionalLong.empty(), 5);
+        await(() -> server.unanswered(ClientFrame.HistoryRequest.class).size() == 1, "on the wire");
+        String id = server.unanswered(ClientFrame.HistoryRequest.class).getFirst().id();
+        server.answer(new ServerFrame.Error(ErrorCode.FORBIDDEN, "not a member", Optional.of(id)), Optional.empty());
+        assertThatThrownBy(() -> history.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(ParleyException.class).hasMessageContaining("not a member");
+        server.answer(new ServerFrame.HistoryBatch(ConversationId.of("g:gone"), List.of(), OptionalLong.empty()), Optional.of(id));
+        assertThat(client.state()).as("a late answer of a settled request is dropped").isEqualTo(ConnectionState.ONLINE);
+    }
+
+    @Test
+    void theLostConnectionFailsWhatWasInFlightAndCloseFailsTheRest() throws Exception {
+        ParleyClient client = online(Duration.ofSeconds(10));
+        CompletableFuture<ServerFrame.ConversationPage> page = client.conversations(Optional.empty());
+        await(() -> server.unanswered(ClientFrame.ConversationList.class).size() == 1, "on the wire");
+        server.drop();
+        assertThatThrownBy(() -> page.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class).hasMessageContaining("disconnected");
+
+        server.next(ClientFrame.SyncRequest.class);
+        server.answer(new ServerFrame.SyncDone());
+        await(() -> client.state() == ConnectionState.ONLINE, "online again");
+        CompletableFuture<ServerFrame.ConversationPage> unanswered = client.conversations(Optional.empty());
+        await(() -> server.unanswered(ClientFrame.ConversationList.class).size() == 2, "on the wire");
+        client.close();
+        assertThatThrownBy(() -> unanswered.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    }
+
+    @Test
+    void eachStateChangeSaysWhyAndOfflineSaysWhenItTriesAgain() throws Exception {
+        server.refusing = true;
+        ParleyClient client = client(Duration.ofSeconds(10));
+        await(() -> changes.stream().anyMatch(change -> change.reason() == StateChange.Reason.RETRYING), "a retry");
+        server.refusing = false;
+        server.next(ClientFrame.SyncRequest.class);
+        server.answer(new ServerFrame.SyncDone());
+        await(() -> client.state() == ConnectionState.ONLINE, "online");
+        server.answerRaw("not a frame, so nothing");
+        server.drop();
+        await(() -> changes.stream().anyMatch(change -> change.reason() == StateChange.Reason.CONNECTION_LOST), "the drop");
+        client.close();
+
+        assertThat(changes.getFirst()).isEqualTo(new StateChange(ConnectionState.CONNECTING, ConnectionState.OFFLINE, StateChange.Reason.STARTED,
+                OptionalLong.empty(), Optional.empty()));
+        StateChange refused = changes.get(1);
+        assertThat(refused.state()).isEqualTo(ConnectionState.OFFLINE);
+        assertThat(refused.reason()).isEqualTo(StateChange.Reason.CONNECT_FAILED);
+        assertThat(refused.retryInMs().orElseThrow()).as("the backoff's first wait").isBetween(5L, 10L);
+        assertThat(refused.detail()).hasValueSatisfying(detail -> assertThat(detail).contains("refused"));
+        assertThat(changes).extracting(StateChange::reason).contains(StateChange.Reason.CONNECTED, StateChange.Reason.SYNCED)
+                .endsWith(StateChange.Reason.CLOSED);
+        assertThat(changes).filteredOn(change -> change.reason() == StateChange.Reason.CONNECTION_LOST).singleElement()
+                .satisfies(lost -> assertThat(lost.previous()).isEqualTo(ConnectionState.ONLINE));
+        assertThat(StateChange.Reason.HEARTBEAT_TIMEOUT.wireName()).isEqualTo("heartbeat_timeout");
+    }
+
+    @Test
+    void aServerThatClosesEachConnectionOnceOnlineIsNotRetriedAtTheShortestWait() throws Exception {
+        ParleyClient client = client(Duration.ofSeconds(10));
+        for (int flap = 0; flap < 8; flap++) {
+            server.next(ClientFrame.SyncRequest.class);
+            server.answer(new ServerFrame.SyncDone());
+            await(() -> client.state() == ConnectionState.ONLINE, "online");
+            server.drop();
+            await(() -> client.state() != ConnectionState.ONLINE, "dropped");
+        }
+        List<Long> waits = changes.stream().filter(change -> change.reason() == StateChange.Reason.CONNECTION_LOST)
+                .map(change -> change.retryInMs().orElseThrow()).toList();
+        assertThat(waits).hasSize(8);
+        assertThat(waits.getLast()).as("doubled on each flap (10 ms << 7, its upper half), not reset by each short stay online: " + waits)
+                .isGreaterThanOrEqualTo(640L);
+    }
+
+    @Test
+    void aListenerThatThrowsOnEveryStateChangeWedgesNothing() throws Exception {
+        ParleyClient client = ParleyClient.builder(URI.create("ws://parley.test/"), ALICE, DeviceId.of("phone"), () -> "token")
+                .transport(server).listener(new ParleyListener() {
+                    @Override
+                    public void onStateChange(StateChange change) {
+                        throw new IllegalStateException("the app's bug");
+                    }
+                }).build().start();
+        clients.add(client);
+        server.next(ClientFrame.SyncRequest.class);
+        server.answer(new ServerFrame.SyncDone());
+        await(() -> client.state() == ConnectionState.ONLINE, "online in spite of the listener");
+        CompletableFuture<ServerFrame.ConversationPage> page = client.conversations(Optional.empty());
+        await(() -> server.unanswered(ClientFrame.ConversationList.class).size() == 1, "on the wire");
+        server.answer(new ServerFrame.ConversationPage(List.of(), Optional.empty()));
+        assertThat(page.get(5, TimeUnit.SECONDS).conversations()).isEmpty();
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(10);
+        }
+    }
+}
