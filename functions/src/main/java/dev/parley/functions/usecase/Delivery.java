@@ -28,9 +28,9 @@ import java.util.function.Function;
 /**
  * The one way Parley posts frames to connections, for every use case: to live connections in
  * parallel (a bounded number in flight), forgetting each connection that answers 410 (that one only,
- * as the gateway says it is gone). A post that fails otherwise fails the whole call, once every other
- * post has been tried: the caller retries, and a device may get a frame twice (clients drop repeats),
- * never zero times.
+ * as the gateway says it is gone). A post that fails otherwise is made again for its connection
+ * alone, twice at most; one that still fails fails the whole call, once every other post has been
+ * made: the caller retries, and a device may get a frame twice (clients drop repeats), never zero times.
  */
 public final class Delivery {
     /** How a posting went: frames posted, and the connections found gone (and forgotten). */
@@ -108,32 +108,28 @@ public final class Delivery {
         return post(targets, connection -> frame);
     }
 
-    /** Posts to each of these connections its frame. */
+    /**
+     * Posts to each of these connections its frame. A post that fails (a timeout, a 5xx) is made again for its connection
+     * alone, up to {@link #POST_RETRIES} times after a short jittered pause, before the call fails: one slow connection
+     * must not fail the delivery to all the others (whose retry would post to every one of them again, and, on a stream,
+     * use up the batch's retries until it is quarantined and delivered live to nobody).
+     */
     public Posted post(List<LiveConnection> targets, Function<LiveConnection, String> frameFor) {
-        if (targets.size() == 1) {
-            // One post (a 1:1 chat's usual case) needs no other thread.
-            return tally(List.of(postOne(targets.getFirst(), frameFor.apply(targets.getFirst()))), targets);
-        }
-        List<Future<ConnectionPoster.Outcome>> posts = new ArrayList<>(targets.size());
-        for (LiveConnection target : targets) {
-            posts.add(threads.submit(() -> postOne(target, frameFor.apply(target))));
-        }
-        List<ConnectionPoster.Outcome> outcomes = new ArrayList<>(posts.size());
-        List<RuntimeException> failures = new ArrayList<>();
-        for (Future<ConnectionPoster.Outcome> post : posts) {
-            try {
-                outcomes.add(post.get());
-            } catch (ExecutionException e) {
-                outcomes.add(null);
-                failures.add(e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause()));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while posting", e);
+        ConnectionPoster.Outcome[] outcomes = new ConnectionPoster.Outcome[targets.size()];
+        List<Integer> toPost = java.util.stream.IntStream.range(0, targets.size()).boxed().toList();
+        List<RuntimeException> failures = List.of();
+        for (int round = 0; round <= POST_RETRIES && !toPost.isEmpty(); round++) {
+            if (round > 0) {
+                pauseBeforeRetry(round);
             }
+            failures = new ArrayList<>();
+            List<Integer> failed = new ArrayList<>();
+            postRound(targets, frameFor, toPost, outcomes, failed, failures);
+            toPost = failed;
         }
         Posted posted;
         try {
-            posted = tally(outcomes, targets);
+            posted = tally(java.util.Arrays.asList(outcomes), targets);
         } catch (RuntimeException e) {
             failures.add(e);
             posted = null;
@@ -142,6 +138,50 @@ public final class Delivery {
             throw oneFailure(failures);
         }
         return posted;
+    }
+
+    /** How many times a failed post is made again, for its connection alone, before the call fails. */
+    static final int POST_RETRIES = 2;
+
+    /** One round of posts to these targets (one inline: a 1:1 chat's usual case needs no other thread); failures by index. */
+    private void postRound(List<LiveConnection> targets, Function<LiveConnection, String> frameFor, List<Integer> indexes,
+                           ConnectionPoster.Outcome[] outcomes, List<Integer> failed, List<RuntimeException> failures) {
+        if (indexes.size() == 1) {
+            int only = indexes.getFirst();
+            try {
+                outcomes[only] = postOne(targets.get(only), frameFor.apply(targets.get(only)));
+            } catch (RuntimeException e) {
+                failed.add(only);
+                failures.add(e);
+            }
+            return;
+        }
+        List<Future<ConnectionPoster.Outcome>> posts = new ArrayList<>(indexes.size());
+        for (int index : indexes) {
+            LiveConnection target = targets.get(index);
+            posts.add(threads.submit(() -> postOne(target, frameFor.apply(target))));
+        }
+        for (int i = 0; i < posts.size(); i++) {
+            try {
+                outcomes[indexes.get(i)] = posts.get(i).get();
+            } catch (ExecutionException e) {
+                failed.add(indexes.get(i));
+                failures.add(e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while posting", e);
+            }
+        }
+    }
+
+    /** 50 to 150 ms before the first retry, twice that before the second: room for a gateway hiccup to pass. */
+    private static void pauseBeforeRetry(int round) {
+        try {
+            Thread.sleep((50L + java.util.concurrent.ThreadLocalRandom.current().nextLong(101)) * round);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while posting", e);
+        }
     }
 
     /**

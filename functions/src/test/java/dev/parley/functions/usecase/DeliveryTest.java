@@ -62,8 +62,32 @@ class DeliveryTest {
         assertThatThrownBy(() -> world.delivery.postToUsers(List.of(ALICE, BOB), "{}", Optional.empty()))
                 .hasMessageContaining("failing for alice-phone");
 
-        assertThat(world.poster.receivedBy("bob-phone")).hasSize(1);
+        assertThat(world.poster.receivedBy("bob-phone")).as("posted once: only the failing connection's post is made again").hasSize(1);
+        assertThat(world.poster.attempts.get(ConnectionId.of("alice-phone"))).as("tried, then twice again").hasValue(1 + Delivery.POST_RETRIES);
         assertThat(world.registry.removed).as("the 410 is still acted on").containsExactly(ConnectionId.of("bob-gone"));
+    }
+
+    @Test
+    void aPostThatFailsOnceIsMadeAgainForItsConnectionAloneAndTheCallSucceeds() {
+        Fixture world = new Fixture();
+        world.online(ALICE, "alice-phone");
+        world.online(BOB, "bob-phone");
+        world.online(BOB, "bob-laptop");
+        java.util.concurrent.atomic.AtomicBoolean failedOnce = new java.util.concurrent.atomic.AtomicBoolean();
+        dev.parley.ports.ConnectionPoster hiccup = (connection, frame) -> {
+            if (connection.equals(ConnectionId.of("bob-phone")) && failedOnce.compareAndSet(false, true)) {
+                throw new dev.parley.ports.UnavailableException("the post timed out", Duration.ofMillis(100), null);
+            }
+            return world.poster.post(connection, frame);
+        };
+        Delivery delivery = new Delivery(world.registry, hiccup, world.clock, 8);
+
+        Delivery.Posted posted = delivery.postToUsers(List.of(ALICE, BOB), "{}", Optional.empty());
+
+        assertThat(posted.posts()).isEqualTo(3);
+        assertThat(world.poster.receivedBy("bob-phone")).as("made again, and delivered").hasSize(1);
+        assertThat(world.poster.receivedBy("alice-phone")).as("the others posted once").hasSize(1);
+        assertThat(world.poster.receivedBy("bob-laptop")).hasSize(1);
     }
 
     @Test

@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The gateway's fault switches, for reliability tests: answer 410 Gone for a connection that is
  * still open (as API Gateway does for a connection it has silently dropped), skip a connection's
- * {@code $disconnect} (as when API Gateway loses it), and slow every PostToConnection down.
+ * {@code $disconnect} (as when API Gateway loses it), slow every PostToConnection down, or stall a share of them.
  */
 public final class GatewayFaults {
     private final Set<String> gone = ConcurrentHashMap.newKeySet();
@@ -15,6 +15,9 @@ public final class GatewayFaults {
     private volatile Duration postLatency = Duration.ZERO;
     private volatile double goneRate;
     private volatile double lostRate;
+    private volatile double stallRate;
+    private volatile Duration stall = Duration.ZERO;
+    private final java.util.concurrent.atomic.AtomicLong stallsInjected = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.Random random = new java.util.Random(7);
     private final java.util.concurrent.atomic.AtomicLong goneInjected = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong lostInjected = new java.util.concurrent.atomic.AtomicLong();
@@ -38,6 +41,39 @@ public final class GatewayFaults {
         }
         this.goneRate = gone;
         this.lostRate = lost;
+    }
+
+    /**
+     * This share of PostToConnection calls from now on waits {@code stall} before it delivers and answers (a gateway slow
+     * for some calls, past a caller's timeout); 0 ends it.
+     */
+    public void stallPosts(double share, Duration stall) {
+        if (!(share >= 0 && share <= 1) || stall.isNegative()) {
+            throw new IllegalArgumentException("a stall needs a share of 0 to 1 and a length not negative, were " + share + " and " + stall);
+        }
+        this.stall = stall;
+        this.stallRate = share;
+    }
+
+    public long stallsInjected() {
+        return stallsInjected.get();
+    }
+
+    /** How long this post stalls, by the stall share: 0 for most. */
+    long stallMillis() {
+        double share = stallRate;
+        if (share == 0) {
+            return 0;
+        }
+        double draw;
+        synchronized (random) {
+            draw = random.nextDouble();
+        }
+        if (draw >= share) {
+            return 0;
+        }
+        stallsInjected.incrementAndGet();
+        return stall.toMillis();
     }
 
     /** Posts answered 410 and posts lost, by the rates, so far. */
@@ -92,6 +128,7 @@ public final class GatewayFaults {
         gone.clear();
         droppedDisconnects.clear();
         postLatency = Duration.ZERO;
+        stallRate = 0;
         goneRate = 0;
         lostRate = 0;
     }

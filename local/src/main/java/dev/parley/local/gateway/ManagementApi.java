@@ -88,7 +88,7 @@ final class ManagementApi {
                     callback.succeeded();
                     return true;
                 }
-                long latency = gateway.faults().postLatency().toMillis();
+                long latency = gateway.faults().postLatency().toMillis() + gateway.faults().stallMillis();
                 if (latency > 0) {
                     Thread.sleep(latency);
                 }
