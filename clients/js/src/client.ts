@@ -29,6 +29,22 @@ export type ConnectionState =
   /** close() was called. */
   | "closed";
 
+/** Why the connection's state changed (the Java client's StateChange.Reason, in the same words). */
+export type StateReason =
+  | "started" | "retrying" | "reconnect_requested" | "connected" | "synced"
+  | "connect_failed" | "unauthorized" | "server_closed" | "connection_lost" | "heartbeat_timeout" | "closed";
+
+/** A change of the connection's state, and why: offline, with the wait before the next attempt. */
+export interface StateChange {
+  state: ConnectionState;
+  previous: ConnectionState;
+  reason: StateReason;
+  /** Offline: how long until the next attempt; null otherwise. */
+  retry_in_ms: number | null;
+  /** What the socket or the server said, for logs. */
+  detail?: string;
+}
+
 /** What the client tells the app, by event name. */
 export interface ParleyEvents {
   /** A message, per conversation in seq order, each once, with no gap; the app's own too, once acknowledged. Voids are skipped. */
@@ -52,7 +68,8 @@ export interface ParleyEvents {
   inboxCounts: { unread_count: number; unseen_count: number };
   /** A conversation the user is in was created or changed. */
   conversation: Conversation;
-  state: ConnectionState;
+  /** The connection's state changed: the new state, the one before, why, and when offline when it tries again. */
+  state: StateChange;
   /** An error frame that answers no request of the client's, or a frame from the server the client could not read. */
   error: ErrorFrame;
   /** This device's one-time keys ran low: upload more. */
@@ -100,12 +117,26 @@ export interface ParleyClientOptions {
   presenceRenewalMs?: number;
   /** End-to-end encryption, the app's (docs/e2e.md): needed for sendSealed and to open envelopes. */
   cipher?: EndToEndCipher;
+  /**
+   * In Node, whether a started client keeps the process alive until close() (default true): a program whose only work is
+   * the client does not exit while it reconnects with sends queued. false: its timers are unref'ed, as before 0.4.
+   */
+  keepProcessAlive?: boolean;
 }
 
-interface Waiter {
+/** A request awaiting its answer, by its id; internal ones (a sync, a gap's history) tell a refusal as an error event. */
+interface Pending {
+  answerType: ServerFrame["type"];
   resolve(frame: ServerFrame): void;
   reject(error: Error): void;
+  timer: ReturnType<typeof setTimeout>;
 }
+
+/** Frames the server pushes: they answer no request. */
+const PUSHES = new Set<ServerFrame["type"]>(["message.receive", "receipt.update", "typing.update", "notification.receive", "presence.update",
+  "identity.changed", "keys.low"]);
+/** A connection must stay online this long before the reconnect backoff starts again from its minimum. */
+export const STABLE_AFTER_MS = 10_000;
 
 type AnswerOf<T extends ServerFrame["type"]> = Extract<ServerFrame, { type: T }>;
 
@@ -149,6 +180,7 @@ export class ParleyClient {
   private readonly requestTimeoutMs: number;
   private readonly connectTimeoutMs: number;
   private readonly presenceRenewalMs: number;
+  private readonly keepProcessAlive: boolean;
   private readonly cipher: EndToEndCipher | undefined;
   /** The key directory as the cipher reaches it: keys.fetch through this client. */
   private readonly keys: KeyDirectory = { fetch: (user, device) => this.fetchKeys(user, device) };
@@ -177,18 +209,18 @@ export class ParleyClient {
   private gatewayRefusals = 0;
   private lastFrameAt = 0;
   private lastPingAt = 0;
+  private onlineSince = -1;
   private syncAskedAt = 0;
   private syncRetryFor = -1;
+  /** The id of the sync in flight: its refusal is asked again, one for an older sync changes nothing. */
+  private syncId = "";
+  private pendingRetry: ReturnType<typeof setTimeout> | undefined;
+  private readonly wake = (): void => this.wakeUp();
   private ticker: ReturnType<typeof setInterval> | undefined;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
 
-  private readonly answers = new Map<string, Waiter[]>();
-  private readonly inTurn = new Map<string, Promise<void>>();
-  private readonly creating = new Map<string, Waiter>();
-  /** Who waits for each conversation's history pages, in the order asked: an app's request, or (undefined) a gap being filled. */
-  private readonly historyWaiting = new Map<ConversationId, (Waiter | undefined)[]>();
-  /** The conversations of the history requests in flight, in the order sent: a refused one is the oldest. */
-  private readonly historyOrder: ConversationId[] = [];
+  /** Requests in flight by id (protocol 1.1: each answer names its request by ref), in the order sent. */
+  private readonly pending = new Map<string, Pending>();
   private readonly deliveredSent = new Map<ConversationId, number>();
   private readonly readToSend = new Map<ConversationId, number>();
   /** The users whose presence the app follows; renewed before the server's subscription runs out, and after reconnects. */
@@ -215,9 +247,10 @@ export class ParleyClient {
     this.gapTimeoutMs = options.gapTimeoutMs ?? 2000;
     this.pingIntervalMs = options.pingIntervalMs ?? 240_000;
     this.ackTimeoutMs = options.ackTimeoutMs ?? 10_000;
-    this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 15_000;
     this.cipher = options.cipher;
+    this.keepProcessAlive = options.keepProcessAlive ?? true;
     this.presenceRenewalMs = options.presenceRenewalMs ?? PRESENCE_TTL_SECONDS * 800;
     if (!(this.presenceRenewalMs > 0 && this.presenceRenewalMs < PRESENCE_TTL_SECONDS * 1000)) {
       throw new RangeError(`presenceRenewalMs must be above 0 and under the subscription's ${PRESENCE_TTL_SECONDS} s, was ${this.presenceRenewalMs}`);
@@ -250,8 +283,9 @@ export class ParleyClient {
         this.outbox = new Outbox(stored.pendingSends);
         if (this.currentState === "closed") return;
         this.ticker = setInterval(() => this.tick(), TICK_MS);
-        unref(this.ticker);
-        void this.connect();
+        if (!this.keepProcessAlive) unref(this.ticker);
+        watchTheNetwork(this.wake, true);
+        void this.connect("started");
       });
     }
     return this.loaded;
@@ -377,13 +411,7 @@ export class ParleyClient {
   history(conversationId: ConversationId, options: { beforeSeq?: number; limit?: number } = {}): Promise<HistoryBatch> {
     const request: HistoryRequest = { type: "history.request", conversation_id: conversationId, limit: options.limit ?? 50 };
     if (options.beforeSeq !== undefined) request.before_seq = options.beforeSeq;
-    return new Promise((resolve, reject) => {
-      if (this.currentState !== "online") {
-        reject(new Error(`not connected (${this.currentState})`));
-        return;
-      }
-      this.requestHistory(request, { resolve: (frame) => resolve(frame as HistoryBatch), reject });
-    });
+    return this.request(request, "history.batch");
   }
 
   /**
@@ -451,8 +479,16 @@ export class ParleyClient {
     if (this.currentState === "closed" || this.loaded === undefined) return;
     const socket = this.socket;
     this.failedAttempts = 0;
-    this.disconnected(this.connectionNumber, "the app asked to reconnect", 0);
+    this.disconnected(this.connectionNumber, "connection_lost", "the app asked to reconnect", 0);
     socket?.close(1000, "reconnecting");
+  }
+
+  /** Offline and the network is back (online, or a tab shown again whose timers were throttled): try now, not at the backoff's end. */
+  private wakeUp(): void {
+    if (this.currentState !== "offline") return;
+    if (this.pendingRetry !== undefined) this.cancel(this.pendingRetry);
+    this.pendingRetry = undefined;
+    void this.connect("reconnect_requested");
   }
 
   /**
@@ -484,7 +520,8 @@ export class ParleyClient {
   /** Closes the connection for good; the queue stays in the store, and a client started on it sends it. */
   close(): void {
     if (this.currentState === "closed") return;
-    this.setState("closed");
+    this.setState("closed", "closed");
+    watchTheNetwork(this.wake, false);
     if (this.ticker !== undefined) clearInterval(this.ticker);
     this.timers.forEach((timer) => clearTimeout(timer));
     this.timers.clear();
@@ -498,16 +535,17 @@ export class ParleyClient {
 
   // The connection's life.
 
-  private async connect(): Promise<void> {
+  private async connect(reason: StateReason): Promise<void> {
     if (this.currentState === "closed") return;
-    this.setState("connecting");
+    this.pendingRetry = undefined;
+    this.setState("connecting", reason);
     const number = ++this.connectionNumber;
     let token: string;
     try {
       token = await this.tokens();
       if (typeof token !== "string" || token.length === 0) throw new Error("the token callback gave no token");
     } catch (error) {
-      this.disconnected(number, `no token: ${(error as Error).message}`);
+      this.disconnected(number, "connect_failed", `no token: ${(error as Error).message}`);
       return;
     }
     // The app may have closed the client while the token was fetched.
@@ -516,17 +554,19 @@ export class ParleyClient {
     try {
       socket = this.openSocket(`${this.url}${this.url.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}`);
     } catch (error) {
-      this.disconnected(number, `could not connect: ${(error as Error).message}`);
+      this.disconnected(number, "connect_failed", `could not connect: ${(error as Error).message}`);
       return;
     }
     const opening = this.later(() => {
       if (number === this.connectionNumber && this.socket !== socket) {
         socket.close();
-        this.disconnected(number, `not open after ${this.connectTimeoutMs} ms`);
+        this.disconnected(number, "connect_failed", `not open after ${this.connectTimeoutMs} ms`);
       }
     }, this.connectTimeoutMs);
+    let opened = false;
     socket.onopen = () => {
       this.cancel(opening);
+      opened = true;
       if (number !== this.connectionNumber || this.currentState === "closed") {
         socket.close();
         return;
@@ -534,7 +574,7 @@ export class ParleyClient {
       this.socket = socket;
       this.lastFrameAt = Date.now();
       this.lastPingAt = Date.now();
-      this.setState("syncing");
+      this.setState("syncing", "connected");
       this.sync();
     };
     socket.onmessage = (event) => {
@@ -542,40 +582,49 @@ export class ParleyClient {
     };
     socket.onclose = (event) => {
       this.cancel(opening);
-      this.disconnected(number, `closed (${event.code}${event.reason ? `: ${event.reason}` : ""})`);
+      // Refused before it opened: 1006 with nothing said. An upgrade answered 401/403 looks the same to a browser; the
+      // code says why only where the platform tells it (4401/4403 by convention, or the reason's text).
+      const why = `closed (${event.code}${event.reason ? `: ${event.reason}` : ""})`;
+      const reason: StateReason = !opened ? (/40[13]/.test(`${event.code} ${event.reason}`) ? "unauthorized" : "connect_failed")
+        : event.code === 1006 ? "connection_lost" : "server_closed";
+      this.disconnected(number, reason, why);
     };
     socket.onerror = () => {
       // A close event follows; the reconnect is scheduled there.
     };
   }
 
-  private disconnected(number: number, why: string, delayMs?: number): void {
+  private disconnected(number: number, reason: StateReason, why: string, delayMs?: number): void {
     if (number !== this.connectionNumber || this.currentState === "closed") return;
     this.socket = undefined;
     this.connectionNumber++;
+    // The backoff starts again from its minimum only after a stable connection: a server that accepts and closes at once
+    // is retried at a growing wait, not at the shortest.
+    if (this.onlineSince >= 0 && Date.now() - this.onlineSince >= STABLE_AFTER_MS) this.failedAttempts = 0;
+    this.onlineSince = -1;
     this.outbox?.connectionLost();
     this.failWaiting(`disconnected: ${why}`);
-    this.setState("offline");
-    this.later(() => void this.connect(), delayMs ?? jitteredDelay(this.backoff.minMs, this.backoff.maxMs, this.failedAttempts++));
+    const wait = delayMs ?? jitteredDelay(this.backoff.minMs, this.backoff.maxMs, this.failedAttempts++);
+    this.setState("offline", reason, wait, why);
+    this.pendingRetry = this.later(() => void this.connect("retrying"), wait);
   }
 
   /** The requests waiting for an answer fail: the connection that would carry it is gone. Sends stay queued. */
   private failWaiting(why: string): void {
-    const gone = new Error(why);
-    this.answers.forEach((waiting) => waiting.forEach((waiter) => waiter.reject(gone)));
-    this.answers.clear();
-    this.creating.forEach((waiter) => waiter.reject(gone));
-    this.creating.clear();
-    this.historyWaiting.forEach((waiting) => waiting.forEach((waiter) => waiter?.reject(gone)));
-    this.historyWaiting.clear();
-    this.historyOrder.length = 0;
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    waiting.forEach((request) => {
+      this.cancel(request.timer);
+      request.reject(new Error(why));
+    });
   }
 
   private sync(): void {
     if (this.timelines === undefined) return;
     this.timelines.syncStarted();
     this.syncAskedAt = Date.now();
-    this.sendFrame({ type: "sync.request", state: this.timelines.state(), limit: LIMITS.max_page });
+    this.syncId = crypto.randomUUID();
+    this.sendFrame({ type: "sync.request", id: this.syncId, state: this.timelines.state(), limit: LIMITS.max_page });
   }
 
   /** Every 200 ms: a sync unanswered, gaps to fill, presence to renew, sends whose ack is overdue, a ping when quiet. */
@@ -584,14 +633,14 @@ export class ParleyClient {
     const now = Date.now();
     if (this.currentState === "syncing" && now - this.syncAskedAt > SYNC_RETRY_MS) this.sync();
     if (this.currentState === "online") {
-      this.timelines.gapsToFill(now).forEach((request) => this.requestHistory(request, undefined));
+      this.timelines.gapsToFill(now).forEach((request) => this.fillGap(request));
       if (this.watched.size > 0 && now - this.presenceRenewedAt > this.presenceRenewalMs) this.renewPresence();
       this.outbox.due(now - this.ackTimeoutMs, now).forEach((send) => this.transmit(send));
     }
     if (now - this.lastFrameAt > this.pingIntervalMs * 2) {
       // No answer even to the ping: the connection is dead without having said so.
       const dead = this.socket;
-      this.disconnected(this.connectionNumber, `no answer for ${now - this.lastFrameAt} ms`);
+      this.disconnected(this.connectionNumber, "heartbeat_timeout", `no answer for ${now - this.lastFrameAt} ms`);
       dead.close();
     } else if (now - this.lastPingAt > this.pingIntervalMs) {
       this.lastPingAt = now;
@@ -626,13 +675,9 @@ export class ParleyClient {
       case "sync.done":
         this.synced();
         break;
-      case "history.batch": {
+      case "history.batch":
         this.release(timelines.history(frame, Date.now()));
-        const index = this.historyOrder.indexOf(frame.conversation_id);
-        if (index >= 0) this.historyOrder.splice(index, 1);
-        this.historyWaiting.get(frame.conversation_id)?.shift()?.resolve(frame);
         break;
-      }
       case "message.ack":
         this.acknowledged(frame);
         break;
@@ -652,7 +697,6 @@ export class ParleyClient {
       }
       case "presence.batch":
         frame.users.forEach((presence) => this.emit("presence", presence));
-        this.answer(frame);
         break;
       case "notification.receive": {
         const { type: _type, ...notification } = frame;
@@ -662,12 +706,9 @@ export class ParleyClient {
       }
       case "inbox.counts":
         this.emit("inboxCounts", { unread_count: frame.unread_count, unseen_count: frame.unseen_count });
-        this.answer(frame);
         break;
       case "conversation.created":
         this.emit("conversation", frame.conversation);
-        this.creating.get(frame.id)?.resolve(frame);
-        this.creating.delete(frame.id);
         this.sync();
         break;
       case "conversation.updated":
@@ -677,7 +718,6 @@ export class ParleyClient {
         } else {
           timelines.left(frame.conversation.conversation_id);
         }
-        this.answer(frame);
         break;
       case "keys.low":
         this.emit("keysLow", { pre_key_count: frame.pre_key_count, pq_pre_key_count: frame.pq_pre_key_count });
@@ -686,17 +726,44 @@ export class ParleyClient {
         this.emit("identityChanged", frame.user_id);
         break;
       default:
-        this.answer(frame);
+        // An answer only: its request settles below.
+        break;
     }
+    if (frame.type !== "error" && frame.type !== "sync.batch" && frame.type !== "message.ack" && !PUSHES.has(frame.type)) {
+      this.answered((frame as { ref?: string | null }).ref ?? null, frame);
+    }
+  }
+
+  /**
+   * Settles the request this frame answers: the one its ref names; without a ref (a server of protocol 1.0), the oldest in
+   * flight awaiting a frame of its type. True when one was waiting.
+   */
+  private answered(ref: string | null, frame: ServerFrame): boolean {
+    let id = ref !== null && this.pending.has(ref) ? ref : undefined;
+    if (id === undefined && ref === null && frame.type !== "error") {
+      for (const [candidate, request] of this.pending) {
+        if (request.answerType === frame.type) {
+          id = candidate;
+          break;
+        }
+      }
+    }
+    const request = id === undefined ? undefined : this.pending.get(id);
+    if (id === undefined || request === undefined) return false;
+    this.pending.delete(id);
+    this.cancel(request.timer);
+    if (frame.type === "error") request.reject(new ParleyError(frame));
+    else request.resolve(frame);
+    return true;
   }
 
   /** Caught up: the queue goes out, and what the app read while offline is told. */
   private synced(): void {
     this.timelines?.syncDone();
     if (this.currentState !== "syncing") return;
-    this.failedAttempts = 0;
+    this.onlineSince = Date.now();
     this.gatewayRefusals = 0;
-    this.setState("online");
+    this.setState("online", "synced");
     this.flushReads();
     this.transmitReady();
     if (this.watched.size > 0) this.renewPresence();
@@ -779,7 +846,7 @@ export class ParleyClient {
     this.transmitReady();
   }
 
-  /** An error answers a send (its id), a conversation's creation (its id), or a request (its type). */
+  /** An error answers a send (its id), a request (its id), or the sync in flight (its id). */
   private refused(error: ErrorFrame): void {
     const ref = error.ref ?? "";
     const send = this.outbox?.find(ref);
@@ -797,31 +864,12 @@ export class ParleyClient {
       }
       return;
     }
-    const creation = this.creating.get(ref);
-    if (creation !== undefined) {
-      this.creating.delete(ref);
-      creation.reject(new ParleyError(error));
-      return;
-    }
-    if (ref === "sync.request") {
+    if (this.answered(ref, error)) return;
+    if (ref === this.syncId || ref === "sync.request") {
       // Busy or failing: asked again after the wait; until it is done the client stays syncing.
       this.later(() => {
         if (this.currentState === "syncing" && this.socket !== undefined) this.sync();
       }, error.retry_after_ms ?? 1000);
-      return;
-    }
-    if (ref === "history.request") {
-      // The oldest history request in flight was refused (a conversation the user left, say).
-      const oldest = this.historyOrder.shift();
-      const asker = oldest === undefined ? undefined : this.historyWaiting.get(oldest)?.shift();
-      if (asker !== undefined) asker.reject(new ParleyError(error));
-      else this.emit("error", error);
-      return;
-    }
-    const waiter = this.answers.get(ref)?.shift();
-    if (waiter !== undefined) {
-      this.forget(waiter);
-      waiter.reject(new ParleyError(error));
       return;
     }
     this.emit("error", error);
@@ -905,12 +953,11 @@ export class ParleyClient {
     }
   }
 
-  private requestHistory(request: HistoryRequest, asker: Waiter | undefined): void {
-    const waiting = this.historyWaiting.get(request.conversation_id) ?? [];
-    waiting.push(asker);
-    this.historyWaiting.set(request.conversation_id, waiting);
-    this.historyOrder.push(request.conversation_id);
-    this.sendFrame(request);
+  /** A gap open past its timeout: its history, whose batch the timelines take when it comes; a refusal is an error event. */
+  private fillGap(request: HistoryRequest): void {
+    this.ask(request, "history.batch").catch((failure: Error) => {
+      if (failure instanceof ParleyError) this.emit("error", failure.frame);
+    });
   }
 
   /** The followed users' subscription again, a hundred to a frame (the server's bound); the answers become presence events. */
@@ -918,7 +965,8 @@ export class ParleyClient {
     this.presenceRenewedAt = Date.now();
     const users = [...this.watched];
     for (let from = 0; from < users.length; from += LIMITS.max_presence_users) {
-      this.sendFrame({ type: "presence.subscribe", user_ids: users.slice(from, from + LIMITS.max_presence_users), ttl_seconds: PRESENCE_TTL_SECONDS });
+      this.ask({ type: "presence.subscribe", user_ids: users.slice(from, from + LIMITS.max_presence_users), ttl_seconds: PRESENCE_TTL_SECONDS },
+        "presence.batch").catch(() => undefined);
     }
   }
 
@@ -932,73 +980,31 @@ export class ParleyClient {
     this.socket?.send(JSON.stringify(frame));
   }
 
-  private create(frame: Extract<ClientFrame, { type: "conversation.create" }>): Promise<Conversation> {
-    return new Promise<ServerFrame>((resolve, reject) => {
-      if (this.currentState !== "online") {
-        reject(new Error(`not connected (${this.currentState})`));
-        return;
-      }
-      this.creating.set(frame.id, { resolve, reject });
-      this.sendFrame(frame);
-    }).then((created) => (created as Extract<ServerFrame, { type: "conversation.created" }>).conversation);
+  private async create(frame: Extract<ClientFrame, { type: "conversation.create" }>): Promise<Conversation> {
+    return (await this.request(frame, "conversation.created")).conversation;
+  }
+
+  /** An app's request: online only, so that its answer cannot come before what it depends on. */
+  private request<T extends ServerFrame["type"]>(frame: ClientFrame, answerType: T): Promise<AnswerOf<T>> {
+    if (this.currentState !== "online") return Promise.reject(new Error(`not connected (${this.currentState})`));
+    return this.ask(frame, answerType);
   }
 
   /**
-   * A request answered by a frame of answerType. The server handles a connection's frames independently, so two answers of
-   * one type may arrive in either order, and neither names its request: requests of one answer type go out one at a time,
-   * each once the one before it is answered (or refused), so that each answer is its request's.
+   * A request on the open connection, under an id of its own (a conversation.create's is its id), answered by the frame whose
+   * ref names it (protocol 1.1), so any number may be in flight. It settles once: its answer, an error naming it (a
+   * ParleyError), its timeout, or the loss of the connection or close() (an Error saying which); a late answer is dropped.
    */
-  private request<T extends ServerFrame["type"]>(frame: ClientFrame, answerType: T): Promise<AnswerOf<T>> {
-    const before = this.inTurn.get(answerType) ?? Promise.resolve();
-    const answered = before.then(() => new Promise<ServerFrame>((resolve, reject) => {
-      if (this.currentState !== "online") {
-        reject(new Error(`not connected (${this.currentState})`));
-        return;
-      }
-      const waiter: Waiter = {
-        resolve: (reply) => {
-          this.cancel(timeout);
-          resolve(reply);
-        },
-        reject: (error) => {
-          this.cancel(timeout);
-          reject(error);
-        },
-      };
-      this.waitFor(answerType, waiter);
-      // An error names the request's type.
-      this.waitFor(frame.type, waiter);
-      this.sendFrame(frame);
-      // An answer lost on the way (a gateway refusal names no request) must not hold the next ones back.
-      const timeout = this.later(() => {
-        this.forget(waiter);
-        reject(new Error(`${frame.type} was not answered within ${this.requestTimeoutMs} ms`));
+  private ask<T extends ServerFrame["type"]>(frame: ClientFrame, answerType: T): Promise<AnswerOf<T>> {
+    if (this.socket === undefined) return Promise.reject(new Error(`not connected (${this.currentState})`));
+    const id = frame.type === "conversation.create" ? frame.id : crypto.randomUUID();
+    return new Promise<ServerFrame>((resolve, reject) => {
+      const timer = this.later(() => {
+        if (this.pending.delete(id)) reject(new Error(`${frame.type} ${id} was not answered within ${this.requestTimeoutMs} ms`));
       }, this.requestTimeoutMs);
-    }));
-    this.inTurn.set(answerType, answered.then(() => undefined, () => undefined));
-    return answered as Promise<AnswerOf<T>>;
-  }
-
-  private waitFor(type: string, waiter: Waiter): void {
-    const waiting = this.answers.get(type) ?? [];
-    waiting.push(waiter);
-    this.answers.set(type, waiting);
-  }
-
-  /** A waiter done with: it waited under its answer's type and its request's. */
-  private forget(waiter: Waiter): void {
-    this.answers.forEach((waiting) => {
-      const index = waiting.indexOf(waiter);
-      if (index >= 0) waiting.splice(index, 1);
-    });
-  }
-
-  private answer(frame: ServerFrame): void {
-    const next = this.answers.get(frame.type)?.shift();
-    if (next !== undefined) {
-      this.forget(next);
-      next.resolve(frame);
-    }
+      this.pending.set(id, { answerType, resolve, reject, timer });
+      this.sendFrame({ ...frame, id } as ClientFrame);
+    }) as Promise<AnswerOf<T>>;
   }
 
   private started(): Promise<void> {
@@ -1014,10 +1020,13 @@ export class ParleyClient {
     return done;
   }
 
-  private setState(next: ConnectionState): void {
-    if (this.currentState !== next) {
+  private setState(next: ConnectionState, reason: StateReason, retryInMs: number | null = null, detail?: string): void {
+    const previous = this.currentState;
+    if (previous !== next) {
       this.currentState = next;
-      this.emit("state", next);
+      const change: StateChange = { state: next, previous, reason, retry_in_ms: next === "offline" ? retryInMs : null };
+      if (detail !== undefined) change.detail = detail;
+      this.emit("state", change);
     }
   }
 
@@ -1037,7 +1046,7 @@ export class ParleyClient {
       this.timers.delete(timer);
       if (this.currentState !== "closed") work();
     }, ms);
-    unref(timer);
+    if (!this.keepProcessAlive) unref(timer);
     this.timers.add(timer);
     return timer;
   }
@@ -1065,7 +1074,30 @@ function handled<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
-/** In Node, a timer that does not keep the process alive on its own (the socket does while connected). */
+/**
+ * In a browser, the app's wake-up calls: reconnect at once when the network comes back (online) or a hidden tab, whose
+ * timers the browser throttled, is shown again (visibilitychange). Nothing in Node.
+ */
+function watchTheNetwork(wake: () => void, watching: boolean): void {
+  const target = globalThis as { addEventListener?: (event: string, listener: () => void) => void; removeEventListener?: (event: string, listener: () => void) => void;
+    document?: { visibilityState?: string; addEventListener?: (event: string, listener: () => void) => void; removeEventListener?: (event: string, listener: () => void) => void } };
+  const onVisible = visibilityListeners.get(wake) ?? (() => {
+    if (target.document?.visibilityState !== "hidden") wake();
+  });
+  visibilityListeners.set(wake, onVisible);
+  if (watching) {
+    target.addEventListener?.("online", wake);
+    target.document?.addEventListener?.("visibilitychange", onVisible);
+  } else {
+    target.removeEventListener?.("online", wake);
+    target.document?.removeEventListener?.("visibilitychange", onVisible);
+    visibilityListeners.delete(wake);
+  }
+}
+
+const visibilityListeners = new WeakMap<() => void, () => void>();
+
+/** In Node, a timer that does not keep the process alive on its own (keepProcessAlive: false). */
 function unref(timer: unknown): void {
   (timer as { unref?: () => void }).unref?.();
 }

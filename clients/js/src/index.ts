@@ -1,7 +1,8 @@
 // @parley/client: Parley's client for browsers and Node.js (docs/client-js.md). Node 20 also needs nodeWebSocket() from
 // '@parley/client/node'; browsers keep the queue across reloads with IndexedDbClientStore from '@parley/client/indexeddb'.
 export { ParleyClient, jitteredDelay } from "./client.js";
-export type { ConnectionState, OutgoingMessage, ParleyClientOptions, ParleyEventName, ParleyEvents } from "./client.js";
+export { STABLE_AFTER_MS } from "./client.js";
+export type { ConnectionState, OutgoingMessage, ParleyClientOptions, ParleyEventName, ParleyEvents, StateChange, StateReason } from "./client.js";
 export { ParleyError } from "./errors.js";
 export { fromBase64, toBase64 } from "./cipher.js";
 export type { DeviceMismatch, EndToEndCipher, KeyDirectory } from "./cipher.js";

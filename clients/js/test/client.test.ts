@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { ParleyClient, ParleyError, MemoryClientStore, fromBase64, jitteredDelay, toBase64 } from "../src/index.js";
 import type { EndToEndCipher, Envelope, KeysBundle } from "../src/index.js";
-import type { ConnectionState, Message, MessageAck, Notification, Presence } from "../src/index.js";
+import type { ClientFrame, ConnectionState, Message, MessageAck, Notification, Presence, StateChange } from "../src/index.js";
 import { nodeWebSocket } from "../src/node.js";
 import type { WebSocketFactory } from "../src/transport.js";
 import { FakeServer, message, sleep, until } from "./fake-server.js";
@@ -25,6 +25,7 @@ after(async () => {
 interface Seen {
   messages: Message[];
   states: ConnectionState[];
+  changes: StateChange[];
   sent: MessageAck[];
   notifications: Notification[];
   presence: Presence[];
@@ -36,9 +37,12 @@ function client(options: Partial<ConstructorParameters<typeof ParleyClient>[0]> 
     url: server.url, user: "ann", device: "laptop", token: () => `token-${++tokens}`, webSocket,
     backoff: { minMs: 20, maxMs: 100 }, gapTimeoutMs: 150, ackTimeoutMs: 400, ...options,
   });
-  const seen: Seen = { messages: [], states: [], sent: [], notifications: [], presence: [] };
+  const seen: Seen = { messages: [], states: [], changes: [], sent: [], notifications: [], presence: [] };
   made.on("message", (m) => seen.messages.push(m));
-  made.on("state", (s) => seen.states.push(s));
+  made.on("state", (change) => {
+    seen.states.push(change.state);
+    seen.changes.push(change);
+  });
   made.on("sent", (a) => seen.sent.push(a));
   made.on("notification", (n) => seen.notifications.push(n));
   made.on("presence", (p) => seen.presence.push(p));
@@ -331,25 +335,81 @@ describe("receipts, typing, presence, notifications, inbox", () => {
     connection.send({ type: "inbox.counts", unread_count: 0, unseen_count: 0 });
     assert.equal((await marked).unread_count, 0);
     const muted = c.muteTopic("match:42", true);
-    await connection.next("topic.mute");
-    connection.send({ type: "error", code: "not_found", message: "not a topic you follow", ref: "topic.mute" });
+    const mute = await connection.next("topic.mute");
+    connection.send({ type: "error", code: "not_found", message: "not a topic you follow", ref: mute.id ?? null });
     await assert.rejects(muted, (error: unknown) => error instanceof ParleyError && error.code === "not_found");
     c.close();
   });
 
-  test("requests answered by the same type go one at a time, so each answer is its request's", async () => {
+  test("twenty requests in flight over five answer types each get their own answer, whatever the order (protocol 1.1)", async () => {
     const { client: c, connection } = await online();
-    const first = c.inbox({ filter: "all" });
-    const second = c.inbox({ filter: "unseen" });
-    await connection.next("inbox.list");
-    await sleep(50);
-    assert.equal(connection.all("inbox.list").length, 1);
-    connection.send({ type: "inbox.page", notifications: [], next_cursor: null, unread_count: 3, unseen_count: 0 });
-    assert.equal((await first).unread_count, 3);
-    assert.equal((await connection.next("inbox.list")).filter, "unseen");
-    connection.send({ type: "inbox.page", notifications: [], next_cursor: null, unread_count: 3, unseen_count: 2 });
-    assert.equal((await second).unseen_count, 2);
+    const inboxes = [0, 1, 2, 3].map((i) => c.inbox({ filter: "all", limit: 10 + i }));
+    const pages = [0, 1, 2, 3].map((i) => c.conversations(`cursor-${i}`));
+    const histories = [0, 1, 2, 3].map((i) => c.history(`g:h${i}`, { limit: 5 }));
+    const registrations = [0, 1, 2, 3].map((i) => c.registerDevice(i % 2 === 0 ? "fcm" : "apns", `token-${i}`));
+    const groups = [0, 1, 2, 3].map((i) => c.createGroup(`group ${i}`, ["bob"]));
+    await until("twenty on the wire at once", () => connection.frames.filter((frame) => "id" in frame && frame.type !== "sync.request").length === 20);
+    const asked = connection.frames.filter((frame) => "id" in frame && frame.type !== "sync.request") as (ClientFrame & { id: string })[];
+    assert.equal(new Set(asked.map((frame) => frame.id)).size, 20, "each request has an id of its own");
+    // Answered in an order of their own, each naming its request by ref.
+    const shuffled = [...asked].sort((a, b) => a.id.localeCompare(b.id));
+    for (const frame of shuffled) {
+      const ref = frame.id;
+      switch (frame.type) {
+        case "inbox.list":
+          connection.send({ type: "inbox.page", notifications: [], next_cursor: `after-${frame.limit}`, unread_count: 0, unseen_count: 0, ref });
+          break;
+        case "conversation.list":
+          connection.send({ type: "conversation.page", conversations: [], next_cursor: `after-${frame.cursor}`, ref });
+          break;
+        case "history.request":
+          connection.send({ type: "history.batch", conversation_id: frame.conversation_id, messages: [], next_before_seq: null, ref });
+          break;
+        case "device.register":
+          connection.send({ type: "device.registered", platform: frame.platform, ref });
+          break;
+        case "conversation.create":
+          connection.send({ type: "conversation.created", id: frame.id, conversation: { conversation_id: `g:${frame.id}`, kind: "group",
+            name: frame.name, members: ["ann", "bob"], admins: ["ann"] }, ref });
+          break;
+        default:
+          assert.fail(`not asked: ${frame.type}`);
+      }
+    }
+    for (let i = 0; i < 4; i++) {
+      assert.equal((await inboxes[i]!).next_cursor, `after-${10 + i}`);
+      assert.equal((await pages[i]!).next_cursor, `after-cursor-${i}`);
+      assert.equal((await histories[i]!).conversation_id, `g:h${i}`);
+      assert.equal((await registrations[i]!).platform, i % 2 === 0 ? "fcm" : "apns");
+      assert.equal((await groups[i]!).name, `group ${i}`);
+    }
     c.close();
+  });
+
+  test("a request settles once: by its timeout, and a late answer changes nothing; by the lost connection; by close()", async () => {
+    const { client: c, connection } = await online({ requestTimeoutMs: 200 });
+    const timedOut = c.conversations();
+    const asked = await connection.next("conversation.list");
+    await assert.rejects(timedOut, (error: Error) => error.message.includes("not answered within 200 ms") && error.message.includes(asked.id ?? "?"));
+    const second = c.conversations("next");
+    const secondAsked = await connection.next("conversation.list");
+    connection.send({ type: "conversation.page", conversations: [], next_cursor: "late", ref: asked.id });
+    await sleep(50);
+    connection.send({ type: "conversation.page", conversations: [], next_cursor: "second", ref: secondAsked.id });
+    assert.equal((await second).next_cursor, "second", "the late answer was the first request's, not the second's");
+
+    const lost = c.inbox();
+    await connection.next("inbox.list");
+    const reconnecting = server.nextConnection();
+    connection.kill();
+    await assert.rejects(lost, (error: Error) => error.message.startsWith("disconnected"));
+    const again = await reconnecting;
+    await again.syncNothing();
+    await until("online again", () => c.state === "online");
+    const closing = c.inbox();
+    await again.next("inbox.list");
+    c.close();
+    await assert.rejects(closing, (error: Error) => error.message.includes("closed"));
   });
 
   test("a frame the client cannot read is told as an error event and changes nothing", async () => {

@@ -519,6 +519,16 @@ function isGatewayRefusal(text) {
 }
 
 // src/client.ts
+var PUSHES = /* @__PURE__ */ new Set([
+  "message.receive",
+  "receipt.update",
+  "typing.update",
+  "notification.receive",
+  "presence.update",
+  "identity.changed",
+  "keys.low"
+]);
+var STABLE_AFTER_MS = 1e4;
 var GATEWAY_RESEND = { minMs: 250, maxMs: 8e3 };
 var SYNC_RETRY_MS = 1e4;
 var PRESENCE_TTL_SECONDS = LIMITS.max_presence_ttl_seconds;
@@ -543,6 +553,7 @@ var ParleyClient = class {
   requestTimeoutMs;
   connectTimeoutMs;
   presenceRenewalMs;
+  keepProcessAlive;
   cipher;
   /** The key directory as the cipher reaches it: keys.fetch through this client. */
   keys = { fetch: (user, device) => this.fetchKeys(user, device) };
@@ -569,17 +580,17 @@ var ParleyClient = class {
   gatewayRefusals = 0;
   lastFrameAt = 0;
   lastPingAt = 0;
+  onlineSince = -1;
   syncAskedAt = 0;
   syncRetryFor = -1;
+  /** The id of the sync in flight: its refusal is asked again, one for an older sync changes nothing. */
+  syncId = "";
+  pendingRetry;
+  wake = () => this.wakeUp();
   ticker;
   timers = /* @__PURE__ */ new Set();
-  answers = /* @__PURE__ */ new Map();
-  inTurn = /* @__PURE__ */ new Map();
-  creating = /* @__PURE__ */ new Map();
-  /** Who waits for each conversation's history pages, in the order asked: an app's request, or (undefined) a gap being filled. */
-  historyWaiting = /* @__PURE__ */ new Map();
-  /** The conversations of the history requests in flight, in the order sent: a refused one is the oldest. */
-  historyOrder = [];
+  /** Requests in flight by id (protocol 1.1: each answer names its request by ref), in the order sent. */
+  pending = /* @__PURE__ */ new Map();
   deliveredSent = /* @__PURE__ */ new Map();
   readToSend = /* @__PURE__ */ new Map();
   /** The users whose presence the app follows; renewed before the server's subscription runs out, and after reconnects. */
@@ -605,9 +616,10 @@ var ParleyClient = class {
     this.gapTimeoutMs = options.gapTimeoutMs ?? 2e3;
     this.pingIntervalMs = options.pingIntervalMs ?? 24e4;
     this.ackTimeoutMs = options.ackTimeoutMs ?? 1e4;
-    this.requestTimeoutMs = options.requestTimeoutMs ?? 3e4;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 1e4;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 15e3;
     this.cipher = options.cipher;
+    this.keepProcessAlive = options.keepProcessAlive ?? true;
     this.presenceRenewalMs = options.presenceRenewalMs ?? PRESENCE_TTL_SECONDS * 800;
     if (!(this.presenceRenewalMs > 0 && this.presenceRenewalMs < PRESENCE_TTL_SECONDS * 1e3)) {
       throw new RangeError(`presenceRenewalMs must be above 0 and under the subscription's ${PRESENCE_TTL_SECONDS} s, was ${this.presenceRenewalMs}`);
@@ -636,8 +648,9 @@ var ParleyClient = class {
         this.outbox = new Outbox(stored.pendingSends);
         if (this.currentState === "closed") return;
         this.ticker = setInterval(() => this.tick(), TICK_MS);
-        unref(this.ticker);
-        void this.connect();
+        if (!this.keepProcessAlive) unref(this.ticker);
+        watchTheNetwork(this.wake, true);
+        void this.connect("started");
       });
     }
     return this.loaded;
@@ -748,13 +761,7 @@ var ParleyClient = class {
   history(conversationId, options = {}) {
     const request = { type: "history.request", conversation_id: conversationId, limit: options.limit ?? 50 };
     if (options.beforeSeq !== void 0) request.before_seq = options.beforeSeq;
-    return new Promise((resolve, reject) => {
-      if (this.currentState !== "online") {
-        reject(new Error(`not connected (${this.currentState})`));
-        return;
-      }
-      this.requestHistory(request, { resolve: (frame) => resolve(frame), reject });
-    });
+    return this.request(request, "history.batch");
   }
   /**
    * These users' presence now, then each change as a presence event, for as long as the app wants: the subscription is
@@ -814,8 +821,15 @@ var ParleyClient = class {
     if (this.currentState === "closed" || this.loaded === void 0) return;
     const socket = this.socket;
     this.failedAttempts = 0;
-    this.disconnected(this.connectionNumber, "the app asked to reconnect", 0);
+    this.disconnected(this.connectionNumber, "connection_lost", "the app asked to reconnect", 0);
     socket?.close(1e3, "reconnecting");
+  }
+  /** Offline and the network is back (online, or a tab shown again whose timers were throttled): try now, not at the backoff's end. */
+  wakeUp() {
+    if (this.currentState !== "offline") return;
+    if (this.pendingRetry !== void 0) this.cancel(this.pendingRetry);
+    this.pendingRetry = void 0;
+    void this.connect("reconnect_requested");
   }
   /**
    * Uploads a file for a conversation (docs/media.md): a grant, then the file posted straight to S3 with the grant's form.
@@ -846,7 +860,8 @@ var ParleyClient = class {
   /** Closes the connection for good; the queue stays in the store, and a client started on it sends it. */
   close() {
     if (this.currentState === "closed") return;
-    this.setState("closed");
+    this.setState("closed", "closed");
+    watchTheNetwork(this.wake, false);
     if (this.ticker !== void 0) clearInterval(this.ticker);
     this.timers.forEach((timer) => clearTimeout(timer));
     this.timers.clear();
@@ -858,16 +873,17 @@ var ParleyClient = class {
     this.ackWaiters.clear();
   }
   // The connection's life.
-  async connect() {
+  async connect(reason) {
     if (this.currentState === "closed") return;
-    this.setState("connecting");
+    this.pendingRetry = void 0;
+    this.setState("connecting", reason);
     const number = ++this.connectionNumber;
     let token;
     try {
       token = await this.tokens();
       if (typeof token !== "string" || token.length === 0) throw new Error("the token callback gave no token");
     } catch (error) {
-      this.disconnected(number, `no token: ${error.message}`);
+      this.disconnected(number, "connect_failed", `no token: ${error.message}`);
       return;
     }
     if (number !== this.connectionNumber || this.state === "closed") return;
@@ -875,17 +891,19 @@ var ParleyClient = class {
     try {
       socket = this.openSocket(`${this.url}${this.url.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}`);
     } catch (error) {
-      this.disconnected(number, `could not connect: ${error.message}`);
+      this.disconnected(number, "connect_failed", `could not connect: ${error.message}`);
       return;
     }
     const opening = this.later(() => {
       if (number === this.connectionNumber && this.socket !== socket) {
         socket.close();
-        this.disconnected(number, `not open after ${this.connectTimeoutMs} ms`);
+        this.disconnected(number, "connect_failed", `not open after ${this.connectTimeoutMs} ms`);
       }
     }, this.connectTimeoutMs);
+    let opened = false;
     socket.onopen = () => {
       this.cancel(opening);
+      opened = true;
       if (number !== this.connectionNumber || this.currentState === "closed") {
         socket.close();
         return;
@@ -893,7 +911,7 @@ var ParleyClient = class {
       this.socket = socket;
       this.lastFrameAt = Date.now();
       this.lastPingAt = Date.now();
-      this.setState("syncing");
+      this.setState("syncing", "connected");
       this.sync();
     };
     socket.onmessage = (event) => {
@@ -901,36 +919,40 @@ var ParleyClient = class {
     };
     socket.onclose = (event) => {
       this.cancel(opening);
-      this.disconnected(number, `closed (${event.code}${event.reason ? `: ${event.reason}` : ""})`);
+      const why = `closed (${event.code}${event.reason ? `: ${event.reason}` : ""})`;
+      const reason2 = !opened ? /40[13]/.test(`${event.code} ${event.reason}`) ? "unauthorized" : "connect_failed" : event.code === 1006 ? "connection_lost" : "server_closed";
+      this.disconnected(number, reason2, why);
     };
     socket.onerror = () => {
     };
   }
-  disconnected(number, why, delayMs) {
+  disconnected(number, reason, why, delayMs) {
     if (number !== this.connectionNumber || this.currentState === "closed") return;
     this.socket = void 0;
     this.connectionNumber++;
+    if (this.onlineSince >= 0 && Date.now() - this.onlineSince >= STABLE_AFTER_MS) this.failedAttempts = 0;
+    this.onlineSince = -1;
     this.outbox?.connectionLost();
     this.failWaiting(`disconnected: ${why}`);
-    this.setState("offline");
-    this.later(() => void this.connect(), delayMs ?? jitteredDelay(this.backoff.minMs, this.backoff.maxMs, this.failedAttempts++));
+    const wait = delayMs ?? jitteredDelay(this.backoff.minMs, this.backoff.maxMs, this.failedAttempts++);
+    this.setState("offline", reason, wait, why);
+    this.pendingRetry = this.later(() => void this.connect("retrying"), wait);
   }
   /** The requests waiting for an answer fail: the connection that would carry it is gone. Sends stay queued. */
   failWaiting(why) {
-    const gone = new Error(why);
-    this.answers.forEach((waiting) => waiting.forEach((waiter) => waiter.reject(gone)));
-    this.answers.clear();
-    this.creating.forEach((waiter) => waiter.reject(gone));
-    this.creating.clear();
-    this.historyWaiting.forEach((waiting) => waiting.forEach((waiter) => waiter?.reject(gone)));
-    this.historyWaiting.clear();
-    this.historyOrder.length = 0;
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    waiting.forEach((request) => {
+      this.cancel(request.timer);
+      request.reject(new Error(why));
+    });
   }
   sync() {
     if (this.timelines === void 0) return;
     this.timelines.syncStarted();
     this.syncAskedAt = Date.now();
-    this.sendFrame({ type: "sync.request", state: this.timelines.state(), limit: LIMITS.max_page });
+    this.syncId = crypto.randomUUID();
+    this.sendFrame({ type: "sync.request", id: this.syncId, state: this.timelines.state(), limit: LIMITS.max_page });
   }
   /** Every 200 ms: a sync unanswered, gaps to fill, presence to renew, sends whose ack is overdue, a ping when quiet. */
   tick() {
@@ -938,13 +960,13 @@ var ParleyClient = class {
     const now = Date.now();
     if (this.currentState === "syncing" && now - this.syncAskedAt > SYNC_RETRY_MS) this.sync();
     if (this.currentState === "online") {
-      this.timelines.gapsToFill(now).forEach((request) => this.requestHistory(request, void 0));
+      this.timelines.gapsToFill(now).forEach((request) => this.fillGap(request));
       if (this.watched.size > 0 && now - this.presenceRenewedAt > this.presenceRenewalMs) this.renewPresence();
       this.outbox.due(now - this.ackTimeoutMs, now).forEach((send) => this.transmit(send));
     }
     if (now - this.lastFrameAt > this.pingIntervalMs * 2) {
       const dead = this.socket;
-      this.disconnected(this.connectionNumber, `no answer for ${now - this.lastFrameAt} ms`);
+      this.disconnected(this.connectionNumber, "heartbeat_timeout", `no answer for ${now - this.lastFrameAt} ms`);
       dead.close();
     } else if (now - this.lastPingAt > this.pingIntervalMs) {
       this.lastPingAt = now;
@@ -977,13 +999,9 @@ var ParleyClient = class {
       case "sync.done":
         this.synced();
         break;
-      case "history.batch": {
+      case "history.batch":
         this.release(timelines.history(frame, Date.now()));
-        const index = this.historyOrder.indexOf(frame.conversation_id);
-        if (index >= 0) this.historyOrder.splice(index, 1);
-        this.historyWaiting.get(frame.conversation_id)?.shift()?.resolve(frame);
         break;
-      }
       case "message.ack":
         this.acknowledged(frame);
         break;
@@ -1003,7 +1021,6 @@ var ParleyClient = class {
       }
       case "presence.batch":
         frame.users.forEach((presence) => this.emit("presence", presence));
-        this.answer(frame);
         break;
       case "notification.receive": {
         const { type: _type, ...notification } = frame;
@@ -1013,12 +1030,9 @@ var ParleyClient = class {
       }
       case "inbox.counts":
         this.emit("inboxCounts", { unread_count: frame.unread_count, unseen_count: frame.unseen_count });
-        this.answer(frame);
         break;
       case "conversation.created":
         this.emit("conversation", frame.conversation);
-        this.creating.get(frame.id)?.resolve(frame);
-        this.creating.delete(frame.id);
         this.sync();
         break;
       case "conversation.updated":
@@ -1028,7 +1042,6 @@ var ParleyClient = class {
         } else {
           timelines.left(frame.conversation.conversation_id);
         }
-        this.answer(frame);
         break;
       case "keys.low":
         this.emit("keysLow", { pre_key_count: frame.pre_key_count, pq_pre_key_count: frame.pq_pre_key_count });
@@ -1037,16 +1050,41 @@ var ParleyClient = class {
         this.emit("identityChanged", frame.user_id);
         break;
       default:
-        this.answer(frame);
+        break;
     }
+    if (frame.type !== "error" && frame.type !== "sync.batch" && frame.type !== "message.ack" && !PUSHES.has(frame.type)) {
+      this.answered(frame.ref ?? null, frame);
+    }
+  }
+  /**
+   * Settles the request this frame answers: the one its ref names; without a ref (a server of protocol 1.0), the oldest in
+   * flight awaiting a frame of its type. True when one was waiting.
+   */
+  answered(ref, frame) {
+    let id = ref !== null && this.pending.has(ref) ? ref : void 0;
+    if (id === void 0 && ref === null && frame.type !== "error") {
+      for (const [candidate, request2] of this.pending) {
+        if (request2.answerType === frame.type) {
+          id = candidate;
+          break;
+        }
+      }
+    }
+    const request = id === void 0 ? void 0 : this.pending.get(id);
+    if (id === void 0 || request === void 0) return false;
+    this.pending.delete(id);
+    this.cancel(request.timer);
+    if (frame.type === "error") request.reject(new ParleyError(frame));
+    else request.resolve(frame);
+    return true;
   }
   /** Caught up: the queue goes out, and what the app read while offline is told. */
   synced() {
     this.timelines?.syncDone();
     if (this.currentState !== "syncing") return;
-    this.failedAttempts = 0;
+    this.onlineSince = Date.now();
     this.gatewayRefusals = 0;
-    this.setState("online");
+    this.setState("online", "synced");
     this.flushReads();
     this.transmitReady();
     if (this.watched.size > 0) this.renewPresence();
@@ -1127,7 +1165,7 @@ var ParleyClient = class {
     }
     this.transmitReady();
   }
-  /** An error answers a send (its id), a conversation's creation (its id), or a request (its type). */
+  /** An error answers a send (its id), a request (its id), or the sync in flight (its id). */
   refused(error) {
     const ref = error.ref ?? "";
     const send = this.outbox?.find(ref);
@@ -1145,29 +1183,11 @@ var ParleyClient = class {
       }
       return;
     }
-    const creation = this.creating.get(ref);
-    if (creation !== void 0) {
-      this.creating.delete(ref);
-      creation.reject(new ParleyError(error));
-      return;
-    }
-    if (ref === "sync.request") {
+    if (this.answered(ref, error)) return;
+    if (ref === this.syncId || ref === "sync.request") {
       this.later(() => {
         if (this.currentState === "syncing" && this.socket !== void 0) this.sync();
       }, error.retry_after_ms ?? 1e3);
-      return;
-    }
-    if (ref === "history.request") {
-      const oldest = this.historyOrder.shift();
-      const asker = oldest === void 0 ? void 0 : this.historyWaiting.get(oldest)?.shift();
-      if (asker !== void 0) asker.reject(new ParleyError(error));
-      else this.emit("error", error);
-      return;
-    }
-    const waiter = this.answers.get(ref)?.shift();
-    if (waiter !== void 0) {
-      this.forget(waiter);
-      waiter.reject(new ParleyError(error));
       return;
     }
     this.emit("error", error);
@@ -1242,19 +1262,21 @@ var ParleyClient = class {
       }, wait);
     }
   }
-  requestHistory(request, asker) {
-    const waiting = this.historyWaiting.get(request.conversation_id) ?? [];
-    waiting.push(asker);
-    this.historyWaiting.set(request.conversation_id, waiting);
-    this.historyOrder.push(request.conversation_id);
-    this.sendFrame(request);
+  /** A gap open past its timeout: its history, whose batch the timelines take when it comes; a refusal is an error event. */
+  fillGap(request) {
+    this.ask(request, "history.batch").catch((failure) => {
+      if (failure instanceof ParleyError) this.emit("error", failure.frame);
+    });
   }
   /** The followed users' subscription again, a hundred to a frame (the server's bound); the answers become presence events. */
   renewPresence() {
     this.presenceRenewedAt = Date.now();
     const users = [...this.watched];
     for (let from = 0; from < users.length; from += LIMITS.max_presence_users) {
-      this.sendFrame({ type: "presence.subscribe", user_ids: users.slice(from, from + LIMITS.max_presence_users), ttl_seconds: PRESENCE_TTL_SECONDS });
+      this.ask(
+        { type: "presence.subscribe", user_ids: users.slice(from, from + LIMITS.max_presence_users), ttl_seconds: PRESENCE_TTL_SECONDS },
+        "presence.batch"
+      ).catch(() => void 0);
     }
   }
   flushReads() {
@@ -1265,67 +1287,29 @@ var ParleyClient = class {
   sendFrame(frame) {
     this.socket?.send(JSON.stringify(frame));
   }
-  create(frame) {
-    return new Promise((resolve, reject) => {
-      if (this.currentState !== "online") {
-        reject(new Error(`not connected (${this.currentState})`));
-        return;
-      }
-      this.creating.set(frame.id, { resolve, reject });
-      this.sendFrame(frame);
-    }).then((created) => created.conversation);
+  async create(frame) {
+    return (await this.request(frame, "conversation.created")).conversation;
+  }
+  /** An app's request: online only, so that its answer cannot come before what it depends on. */
+  request(frame, answerType) {
+    if (this.currentState !== "online") return Promise.reject(new Error(`not connected (${this.currentState})`));
+    return this.ask(frame, answerType);
   }
   /**
-   * A request answered by a frame of answerType. The server handles a connection's frames independently, so two answers of
-   * one type may arrive in either order, and neither names its request: requests of one answer type go out one at a time,
-   * each once the one before it is answered (or refused), so that each answer is its request's.
+   * A request on the open connection, under an id of its own (a conversation.create's is its id), answered by the frame whose
+   * ref names it (protocol 1.1), so any number may be in flight. It settles once: its answer, an error naming it (a
+   * ParleyError), its timeout, or the loss of the connection or close() (an Error saying which); a late answer is dropped.
    */
-  request(frame, answerType) {
-    const before = this.inTurn.get(answerType) ?? Promise.resolve();
-    const answered = before.then(() => new Promise((resolve, reject) => {
-      if (this.currentState !== "online") {
-        reject(new Error(`not connected (${this.currentState})`));
-        return;
-      }
-      const waiter = {
-        resolve: (reply) => {
-          this.cancel(timeout);
-          resolve(reply);
-        },
-        reject: (error) => {
-          this.cancel(timeout);
-          reject(error);
-        }
-      };
-      this.waitFor(answerType, waiter);
-      this.waitFor(frame.type, waiter);
-      this.sendFrame(frame);
-      const timeout = this.later(() => {
-        this.forget(waiter);
-        reject(new Error(`${frame.type} was not answered within ${this.requestTimeoutMs} ms`));
+  ask(frame, answerType) {
+    if (this.socket === void 0) return Promise.reject(new Error(`not connected (${this.currentState})`));
+    const id = frame.type === "conversation.create" ? frame.id : crypto.randomUUID();
+    return new Promise((resolve, reject) => {
+      const timer = this.later(() => {
+        if (this.pending.delete(id)) reject(new Error(`${frame.type} ${id} was not answered within ${this.requestTimeoutMs} ms`));
       }, this.requestTimeoutMs);
-    }));
-    this.inTurn.set(answerType, answered.then(() => void 0, () => void 0));
-    return answered;
-  }
-  waitFor(type, waiter) {
-    const waiting = this.answers.get(type) ?? [];
-    waiting.push(waiter);
-    this.answers.set(type, waiting);
-  }
-  /** A waiter done with: it waited under its answer's type and its request's. */
-  forget(waiter) {
-    this.answers.forEach((waiting) => {
-      const index = waiting.indexOf(waiter);
-      if (index >= 0) waiting.splice(index, 1);
+      this.pending.set(id, { answerType, resolve, reject, timer });
+      this.sendFrame({ ...frame, id });
     });
-  }
-  answer(frame) {
-    const next = this.answers.get(frame.type)?.shift();
-    if (next !== void 0) {
-      this.forget(next);
-      next.resolve(frame);
-    }
   }
   started() {
     return this.loaded ?? Promise.reject(new Error("start() the client before sending"));
@@ -1338,10 +1322,13 @@ var ParleyClient = class {
     });
     return done2;
   }
-  setState(next) {
-    if (this.currentState !== next) {
+  setState(next, reason, retryInMs = null, detail) {
+    const previous = this.currentState;
+    if (previous !== next) {
       this.currentState = next;
-      this.emit("state", next);
+      const change = { state: next, previous, reason, retry_in_ms: next === "offline" ? retryInMs : null };
+      if (detail !== void 0) change.detail = detail;
+      this.emit("state", change);
     }
   }
   emit(event, value) {
@@ -1358,7 +1345,7 @@ var ParleyClient = class {
       this.timers.delete(timer);
       if (this.currentState !== "closed") work();
     }, ms);
-    unref(timer);
+    if (!this.keepProcessAlive) unref(timer);
     this.timers.add(timer);
     return timer;
   }
@@ -1378,6 +1365,22 @@ function handled(promise) {
   promise.catch(() => void 0);
   return promise;
 }
+function watchTheNetwork(wake, watching) {
+  const target = globalThis;
+  const onVisible = visibilityListeners.get(wake) ?? (() => {
+    if (target.document?.visibilityState !== "hidden") wake();
+  });
+  visibilityListeners.set(wake, onVisible);
+  if (watching) {
+    target.addEventListener?.("online", wake);
+    target.document?.addEventListener?.("visibilitychange", onVisible);
+  } else {
+    target.removeEventListener?.("online", wake);
+    target.document?.removeEventListener?.("visibilitychange", onVisible);
+    visibilityListeners.delete(wake);
+  }
+}
+var visibilityListeners = /* @__PURE__ */ new WeakMap();
 function unref(timer) {
   timer.unref?.();
 }
@@ -1484,6 +1487,7 @@ export {
   ParleyClient,
   ParleyError,
   SERVER_FRAME_DEFS,
+  STABLE_AFTER_MS,
   Timelines,
   decodeClientFrame,
   decodeServerFrame,
