@@ -100,6 +100,71 @@ describe("connecting and resuming", () => {
     c.close();
   });
 
+  test("each state change says why, and offline says when it tries again", async () => {
+    let calls = 0;
+    const { client: c, seen } = client({ token: () => {
+      calls++;
+      if (calls < 2) throw new Error("the auth server is down");
+      return "token";
+    } });
+    const connecting = server.nextConnection();
+    await c.start();
+    const connection = await connecting;
+    await connection.syncNothing();
+    await until("online", () => c.state === "online");
+    const reconnecting = server.nextConnection();
+    connection.kill();
+    await until("offline after the drop", () => seen.changes.some((change) => change.reason === "connection_lost"));
+    await reconnecting;
+    c.close();
+    assert.deepEqual(seen.changes[0], { state: "connecting", previous: "offline", reason: "started", retry_in_ms: null });
+    const refused = seen.changes[1]!;
+    assert.equal(refused.state, "offline");
+    assert.equal(refused.reason, "connect_failed");
+    assert.ok(refused.retry_in_ms !== null && refused.retry_in_ms >= 10 && refused.retry_in_ms <= 20, `the backoff's first wait: ${refused.retry_in_ms}`);
+    assert.match(refused.detail ?? "", /auth server is down/);
+    assert.deepEqual(seen.changes.slice(2, 5).map((change) => change.reason), ["retrying", "connected", "synced"]);
+    const lost = seen.changes.find((change) => change.reason === "connection_lost")!;
+    assert.equal(lost.previous, "online");
+    assert.equal(seen.changes.at(-1)?.reason, "closed");
+  });
+
+  test("a server that closes every connection once online is retried at a growing wait, not the shortest", async () => {
+    const { client: c, seen } = client({ backoff: { minMs: 10, maxMs: 10_000 } });
+    let connecting = server.nextConnection();
+    await c.start();
+    for (let flap = 0; flap < 7; flap++) {
+      const connection = await connecting;
+      await connection.syncNothing();
+      await until("online", () => c.state === "online");
+      connecting = server.nextConnection(10_000);
+      connection.kill();
+      await until("offline", () => c.state !== "online");
+    }
+    await connecting;
+    c.close();
+    const waits = seen.changes.filter((change) => change.reason === "connection_lost").map((change) => change.retry_in_ms ?? 0);
+    assert.equal(waits.length, 7);
+    assert.ok(waits.at(-1)! >= 320, `doubled on each flap, not reset by each short stay online: ${waits.join(", ")}`);
+  });
+
+  test("a listener that throws on every state change wedges nothing", async () => {
+    const { client: c } = client();
+    c.on("state", () => {
+      throw new Error("the app's bug");
+    });
+    const connecting = server.nextConnection();
+    await c.start();
+    const connection = await connecting;
+    await connection.syncNothing();
+    await until("online in spite of the listener", () => c.state === "online");
+    const page = c.conversations();
+    const asked = await connection.next("conversation.list");
+    connection.send({ type: "conversation.page", conversations: [], next_cursor: null, ref: asked.id });
+    assert.deepEqual((await page).conversations, []);
+    c.close();
+  });
+
   test("a token callback that fails leaves it offline and retrying, not stopped", async () => {
     let calls = 0;
     const { client: c } = client({ token: () => {

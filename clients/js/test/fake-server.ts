@@ -86,8 +86,9 @@ export class FakeServer {
     });
   }
 
-  static async start(): Promise<FakeServer> {
-    const server = new WebSocketServer({ port: 0, host: "127.0.0.1" });
+  /** A server on this port, or on any free one. */
+  static async start(port = 0): Promise<FakeServer> {
+    const server = new WebSocketServer({ port, host: "127.0.0.1" });
     await new Promise<void>((resolve) => server.once("listening", () => resolve()));
     return new FakeServer(server, `ws://127.0.0.1:${(server.address() as AddressInfo).port}/`);
   }

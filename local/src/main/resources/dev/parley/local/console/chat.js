@@ -56,7 +56,7 @@ async function signIn(user, device) {
   view.client = client;
   // For the browser's console: the page's client.
   window.parley = client;
-  client.on("state", (state) => stateChanged(state, device));
+  client.on("state", (change) => stateChanged(change.state, device, change));
   client.on("message", received);
   client.on("conversation", (updated) => {
     const c = conversation(updated.conversation_id);
@@ -90,14 +90,14 @@ async function signIn(user, device) {
   render();
 }
 
-function stateChanged(state, device) {
+function stateChanged(state, device, change) {
   const status = $("status");
   status.className = `status ${state}`;
   status.textContent = {
     connecting: "connecting",
     syncing: `syncing as ${view.user} (${device})`,
     online: `online as ${view.user} (${device})`,
-    offline: "offline; reconnecting",
+    offline: `offline (${change.reason.replaceAll("_", " ")}); reconnecting in ${Math.ceil((change.retry_in_ms ?? 0) / 1000)} s`,
     closed: "not connected",
   }[state];
   if (state === "online") {
