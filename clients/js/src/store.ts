@@ -62,3 +62,16 @@ export class MemoryClientStore implements ClientStore {
     if (index >= 0) this.pending[index] = { ...send };
   }
 }
+
+/** Store writes, one after another in the order made (a send is never removed before it was added); a failure is told, and later writes go on. */
+export class StoreWrites {
+  private last: Promise<void> = Promise.resolve();
+
+  constructor(private readonly failed: (error: Error) => void) {}
+
+  write(work: () => Promise<void>): Promise<void> {
+    const done = this.last.then(work);
+    this.last = done.catch((error: Error) => this.failed(error));
+    return done;
+  }
+}

@@ -90,7 +90,8 @@ final class Session implements ConnectionKeeper.Events {
                 // An answer only: its request settles below.
             }
         }
-        if (!(frame instanceof ServerFrame.Error) && !frame.isPush()) {
+        // A sync's pages carry its ref too, but only sync.done answers it; an ack is the outbox's.
+        if (!(frame instanceof ServerFrame.Error || frame instanceof ServerFrame.SyncBatch || frame instanceof ServerFrame.MessageAck) && !frame.isPush()) {
             requests.answered(decoded.ref(), frame);
         }
     }

@@ -109,6 +109,16 @@ class ClientRequestsTest {
     }
 
     @Test
+    void aSyncsPagesCarryItsRefButOnlySyncDoneAnswersIt() throws Exception {
+        ParleyClient client = client(Duration.ofSeconds(10));
+        server.next(ClientFrame.SyncRequest.class);
+        server.answer(new ServerFrame.SyncBatch(ConversationId.of("d:alice:bob"), 0, List.of(), false, dev.parley.model.ReceiptWatermarks.NONE, 0));
+        assertThat(server.drain(ClientFrame.SyncRequest.class, Duration.ofMillis(300))).as("a page is no answer to retry after").isEmpty();
+        server.answer(new ServerFrame.SyncDone());
+        await(() -> client.state() == ConnectionState.ONLINE, "online");
+    }
+
+    @Test
     void aRequestSettlesOnceByItsTimeoutAndALateAnswerChangesNothing() throws Exception {
         ParleyClient client = online(Duration.ofMillis(300));
         CompletableFuture<ServerFrame.ConversationPage> page = client.conversations(Optional.empty());

@@ -13,6 +13,162 @@ function fromBase64(text) {
   return bytes;
 }
 
+// src/connection.ts
+var STABLE_AFTER_MS = 1e4;
+function jitteredDelay(minMs, maxMs, attempt, random = Math.random) {
+  const ceiling = Math.min(maxMs, minMs * 2 ** Math.min(attempt, 20));
+  return Math.floor(ceiling / 2 + random() * (ceiling / 2 + 1));
+}
+var Connection = class {
+  constructor(settings, timers, changed) {
+    this.settings = settings;
+    this.timers = timers;
+    this.changed = changed;
+  }
+  settings;
+  timers;
+  changed;
+  socket;
+  /** Which connection the socket's events are about: a late event of an old one is dropped. */
+  number = 0;
+  current = "offline";
+  failedAttempts = 0;
+  onlineSince = -1;
+  lastFrameAt = 0;
+  lastPingAt = 0;
+  pendingRetry;
+  events;
+  bind(events) {
+    this.events = events;
+  }
+  get state() {
+    return this.current;
+  }
+  get open() {
+    return this.socket !== void 0;
+  }
+  send(frame) {
+    this.socket?.send(typeof frame === "string" ? frame : JSON.stringify(frame));
+  }
+  start() {
+    void this.connect("started");
+  }
+  /** Caught up: online. */
+  synced() {
+    if (this.current !== "syncing") return false;
+    this.onlineSince = Date.now();
+    this.setState("online", "synced");
+    return true;
+  }
+  /** Drops the connection and connects again at once (the app knows the network changed). */
+  reconnect() {
+    if (this.current === "closed") return;
+    const socket = this.socket;
+    this.failedAttempts = 0;
+    this.disconnected(this.number, "connection_lost", "the app asked to reconnect", 0);
+    socket?.close(1e3, "reconnecting");
+  }
+  /** Offline and the network is back: try now, not at the backoff's end. */
+  wakeUp() {
+    if (this.current !== "offline") return;
+    this.timers.cancel(this.pendingRetry);
+    void this.connect("reconnect_requested");
+  }
+  /** Every tick: a ping when the connection has been quiet, and the end of one that has not answered even that. */
+  heartbeat(now) {
+    if (this.socket === void 0) return;
+    if (now - this.lastFrameAt > this.settings.pingIntervalMs * 2) {
+      const dead = this.socket;
+      this.disconnected(this.number, "heartbeat_timeout", `no answer for ${now - this.lastFrameAt} ms`);
+      dead.close();
+    } else if (now - this.lastPingAt > this.settings.pingIntervalMs) {
+      this.lastPingAt = now;
+      this.send({ type: "ping" });
+    }
+  }
+  close() {
+    if (this.current === "closed") return;
+    this.setState("closed", "closed");
+    this.socket?.close(1e3, "closed by the app");
+    this.socket = void 0;
+  }
+  async connect(reason) {
+    if (this.current === "closed") return;
+    this.pendingRetry = void 0;
+    this.setState("connecting", reason);
+    const number = ++this.number;
+    let token;
+    try {
+      token = await this.settings.token();
+      if (typeof token !== "string" || token.length === 0) throw new Error("the token callback gave no token");
+    } catch (error) {
+      this.disconnected(number, "connect_failed", `no token: ${error.message}`);
+      return;
+    }
+    if (number !== this.number || this.current === "closed") return;
+    let socket;
+    const url = this.settings.url;
+    try {
+      socket = this.settings.webSocket(`${url}${url.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}`);
+    } catch (error) {
+      this.disconnected(number, "connect_failed", `could not connect: ${error.message}`);
+      return;
+    }
+    const opening = this.timers.later(() => {
+      if (number === this.number && this.socket !== socket) {
+        socket.close();
+        this.disconnected(number, "connect_failed", `not open after ${this.settings.connectTimeoutMs} ms`);
+      }
+    }, this.settings.connectTimeoutMs);
+    let opened = false;
+    socket.onopen = () => {
+      this.timers.cancel(opening);
+      opened = true;
+      if (number !== this.number || this.current === "closed") {
+        socket.close();
+        return;
+      }
+      this.socket = socket;
+      this.lastFrameAt = Date.now();
+      this.lastPingAt = Date.now();
+      this.setState("syncing", "connected");
+      this.events?.opened();
+    };
+    socket.onmessage = (event) => {
+      if (number !== this.number) return;
+      this.lastFrameAt = Date.now();
+      this.events?.text(typeof event.data === "string" ? event.data : String(event.data));
+    };
+    socket.onclose = (event) => {
+      this.timers.cancel(opening);
+      const why = `closed (${event.code}${event.reason ? `: ${event.reason}` : ""})`;
+      const reason2 = !opened ? /40[13]/.test(`${event.code} ${event.reason}`) ? "unauthorized" : "connect_failed" : event.code === 1006 ? "connection_lost" : "server_closed";
+      this.disconnected(number, reason2, why);
+    };
+    socket.onerror = () => {
+    };
+  }
+  disconnected(number, reason, why, delayMs) {
+    if (number !== this.number || this.current === "closed") return;
+    this.socket = void 0;
+    this.number++;
+    if (this.onlineSince >= 0 && Date.now() - this.onlineSince >= STABLE_AFTER_MS) this.failedAttempts = 0;
+    this.onlineSince = -1;
+    this.events?.lost(why);
+    const wait = delayMs ?? jitteredDelay(this.settings.backoff.minMs, this.settings.backoff.maxMs, this.failedAttempts++);
+    this.setState("offline", reason, wait, why);
+    this.pendingRetry = this.timers.later(() => void this.connect("retrying"), wait);
+  }
+  setState(next, reason, retryInMs = null, detail) {
+    const previous = this.current;
+    if (previous === next) return;
+    this.current = next;
+    const change = { state: next, previous, reason, retry_in_ms: next === "offline" ? retryInMs : null };
+    if (detail !== void 0) change.detail = detail;
+    this.changed(change);
+  }
+};
+
 // src/errors.ts
 var ParleyError = class _ParleyError extends Error {
   constructor(frame) {
@@ -25,6 +181,26 @@ var ParleyError = class _ParleyError extends Error {
   code;
   static of(code, message, ref = null) {
     return new _ParleyError({ type: "error", code, message, ref });
+  }
+};
+
+// src/events.ts
+var Emitter = class {
+  listeners = /* @__PURE__ */ new Map();
+  on(event, listener) {
+    const set = this.listeners.get(event) ?? /* @__PURE__ */ new Set();
+    set.add(listener);
+    this.listeners.set(event, set);
+    return () => set.delete(listener);
+  }
+  emit(event, value) {
+    for (const listener of this.listeners.get(event) ?? []) {
+      try {
+        listener(value);
+      } catch (appFailure) {
+        console.warn(`a Parley '${event}' listener threw`, appFailure);
+      }
+    }
   }
 };
 
@@ -95,6 +271,132 @@ var LIMITS = {
   "max_presence_ttl_seconds": 300
 };
 var FRAME_SCHEMA_DEFS = { "UserId": { "type": "string" }, "DeviceId": { "type": "string" }, "ConversationId": { "type": "string" }, "ClientMessageId": { "type": "string" }, "RequestId": { "type": "string" }, "RequestRef": { "type": "string", "pattern": "^[A-Za-z0-9._:-]{1,64}$" }, "AnswerRef": { "type": ["string", "null"] }, "NotificationId": { "type": "string" }, "MediaId": { "type": "string" }, "TopicKey": { "type": "string" }, "ContentType": { "enum": ["text", "image", "video", "audio", "file", "ciphertext", "void"] }, "ConversationKind": { "enum": ["direct", "group"] }, "AckStatus": { "enum": ["sent", "duplicate"] }, "TypingState": { "enum": ["start", "stop"] }, "PresenceStatus": { "enum": ["online", "offline", "hidden"] }, "LastSeenVisibility": { "enum": ["everyone", "contacts", "nobody"] }, "PushPlatform": { "enum": ["fcm", "apns"] }, "InboxFilter": { "enum": ["all", "unread", "unseen", "archived"] }, "InboxMark": { "enum": ["seen", "read", "unread", "archived"] }, "NotificationState": { "enum": ["unseen", "seen", "read", "archived"] }, "ErrorCode": { "enum": ["bad_request", "unauthorized", "forbidden", "not_found", "too_large", "rate_limited", "conflict", "devices_changed", "internal"] }, "EnvelopeKind": { "enum": ["prekey", "message"] }, "DeviceAddress": { "type": "object", "properties": { "user_id": { "$ref": "#/$defs/UserId" }, "device_id": { "$ref": "#/$defs/DeviceId" } }, "required": ["user_id", "device_id"], "additionalProperties": false }, "Envelope": { "type": "object", "properties": { "user_id": { "$ref": "#/$defs/UserId" }, "device_id": { "$ref": "#/$defs/DeviceId" }, "registration_id": { "type": "integer" }, "kind": { "$ref": "#/$defs/EnvelopeKind" }, "body": { "type": "string" } }, "required": ["user_id", "device_id", "registration_id", "kind", "body"], "additionalProperties": false }, "Content": { "type": "object", "properties": { "type": { "$ref": "#/$defs/ContentType" }, "body": { "type": "string" }, "media_url": { "type": "string" }, "media_id": { "$ref": "#/$defs/MediaId" }, "content_type": { "type": "string" }, "size": { "type": "integer" }, "envelopes": { "type": "array", "items": { "$ref": "#/$defs/Envelope" } } }, "required": ["type"], "additionalProperties": false }, "Message": { "type": "object", "properties": { "id": { "$ref": "#/$defs/ClientMessageId" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "seq": { "type": "integer" }, "sender_id": { "$ref": "#/$defs/UserId" }, "sender_device": { "$ref": "#/$defs/DeviceId" }, "content": { "$ref": "#/$defs/Content" }, "server_timestamp": { "type": "integer" } }, "required": ["id", "conversation_id", "seq", "sender_id", "sender_device", "content", "server_timestamp"], "additionalProperties": false }, "Conversation": { "type": "object", "properties": { "conversation_id": { "$ref": "#/$defs/ConversationId" }, "kind": { "$ref": "#/$defs/ConversationKind" }, "name": { "type": "string" }, "members": { "type": "array", "items": { "$ref": "#/$defs/UserId" } }, "admins": { "type": "array", "items": { "$ref": "#/$defs/UserId" } } }, "required": ["conversation_id", "kind", "members", "admins"], "additionalProperties": false }, "ConversationSummary": { "type": "object", "properties": { "conversation_id": { "$ref": "#/$defs/ConversationId" }, "kind": { "$ref": "#/$defs/ConversationKind" }, "name": { "type": "string" }, "member_count": { "type": "integer" }, "last_seq": { "type": "integer" }, "unread_count": { "type": "integer" } }, "required": ["conversation_id", "kind", "member_count", "last_seq", "unread_count"], "additionalProperties": false }, "Presence": { "type": "object", "properties": { "user_id": { "$ref": "#/$defs/UserId" }, "status": { "$ref": "#/$defs/PresenceStatus" }, "last_seen": { "type": ["integer", "null"] } }, "required": ["user_id", "status", "last_seen"], "additionalProperties": false }, "NotificationContent": { "type": "object", "properties": { "title": { "type": "string" }, "body": { "type": "string" }, "data": { "type": "object" } }, "required": ["title"], "additionalProperties": false }, "Notification": { "type": "object", "properties": { "notification_id": { "$ref": "#/$defs/NotificationId" }, "category": { "type": "string" }, "content": { "$ref": "#/$defs/NotificationContent" }, "group_key": { "type": ["string", "null"] }, "count": { "type": "integer" }, "actors": { "type": "array", "items": { "$ref": "#/$defs/UserId" } }, "created_at": { "type": "integer" }, "state": { "$ref": "#/$defs/NotificationState" }, "topic": { "anyOf": [{ "$ref": "#/$defs/TopicKey" }, { "type": "null" }] } }, "required": ["notification_id", "category", "content", "group_key", "count", "actors", "created_at", "state", "topic"], "additionalProperties": false }, "SignedPublicKey": { "type": "object", "properties": { "key_id": { "type": "integer" }, "public_key": { "type": "string" }, "signature": { "type": "string" } }, "required": ["key_id", "public_key", "signature"], "additionalProperties": false }, "OneTimePreKey": { "type": "object", "properties": { "key_id": { "type": "integer" }, "public_key": { "type": "string" }, "signature": { "type": "string" } }, "required": ["key_id", "public_key"], "additionalProperties": false }, "BundleDevice": { "type": "object", "properties": { "device_id": { "$ref": "#/$defs/DeviceId" }, "registration_id": { "type": "integer" }, "signed_pre_key": { "$ref": "#/$defs/SignedPublicKey" }, "pre_key": { "anyOf": [{ "$ref": "#/$defs/OneTimePreKey" }, { "type": "null" }] }, "pq_pre_key": { "$ref": "#/$defs/SignedPublicKey" }, "pq_last_resort": { "type": "boolean" } }, "required": ["device_id", "registration_id", "signed_pre_key", "pre_key", "pq_pre_key", "pq_last_resort"], "additionalProperties": false }, "MessageSend": { "type": "object", "properties": { "type": { "const": "message.send" }, "id": { "$ref": "#/$defs/ClientMessageId" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "content": { "$ref": "#/$defs/Content" }, "timestamp": { "type": "integer" }, "attempt": { "type": "integer" } }, "required": ["type", "id", "conversation_id", "content"], "additionalProperties": false }, "MessageDelivered": { "type": "object", "properties": { "type": { "const": "message.delivered" }, "id": { "$ref": "#/$defs/RequestRef" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "seq": { "type": "integer" } }, "required": ["type", "conversation_id", "seq"], "additionalProperties": false }, "MessageRead": { "type": "object", "properties": { "type": { "const": "message.read" }, "id": { "$ref": "#/$defs/RequestRef" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "seq": { "type": "integer" } }, "required": ["type", "conversation_id", "seq"], "additionalProperties": false }, "SyncRequest": { "type": "object", "properties": { "type": { "const": "sync.request" }, "id": { "$ref": "#/$defs/RequestRef" }, "state": { "type": "object", "additionalProperties": { "type": "integer" } }, "limit": { "type": "integer" } }, "required": ["type", "state"], "additionalProperties": false }, "HistoryRequest": { "type": "object", "properties": { "type": { "const": "history.request" }, "id": { "$ref": "#/$defs/RequestRef" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "before_seq": { "type": "integer" }, "limit": { "type": "integer" } }, "required": ["type", "conversation_id"], "additionalProperties": false }, "ConversationCreate": { "type": "object", "properties": { "type": { "const": "conversation.create" }, "id": { "$ref": "#/$defs/RequestId" }, "kind": { "$ref": "#/$defs/ConversationKind" }, "members": { "type": "array", "items": { "$ref": "#/$defs/UserId" } }, "name": { "type": "string" } }, "required": ["type", "id", "kind", "members"], "additionalProperties": false }, "ConversationMembersAdd": { "type": "object", "properties": { "type": { "const": "conversation.members.add" }, "id": { "$ref": "#/$defs/RequestRef" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "members": { "type": "array", "items": { "$ref": "#/$defs/UserId" } } }, "required": ["type", "conversation_id", "members"], "additionalProperties": false }, "ConversationMembersRemove": { "type": "object", "properties": { "type": { "const": "conversation.members.remove" }, "id": { "$ref": "#/$defs/RequestRef" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "members": { "type": "array", "items": { "$ref": "#/$defs/UserId" } } }, "required": ["type", "conversation_id", "members"], "additionalProperties": false }, "ConversationList": { "type": "object", "properties": { "type": { "const": "conversation.list" }, "id": { "$ref": "#/$defs/RequestRef" }, "cursor": { "type": "string" } }, "required": ["type"], "additionalProperties": false }, "Typing": { "type": "object", "properties": { "type": { "const": "typing" }, "id": { "$ref": "#/$defs/RequestRef" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "state": { "$ref": "#/$defs/TypingState" } }, "required": ["type", "conversation_id", "state"], "additionalProperties": false }, "PresenceQuery": { "type": "object", "properties": { "type": { "const": "presence.query" }, "id": { "$ref": "#/$defs/RequestRef" }, "user_ids": { "type": "array", "items": { "$ref": "#/$defs/UserId" } } }, "required": ["type", "user_ids"], "additionalProperties": false }, "PresenceSubscribe": { "type": "object", "properties": { "type": { "const": "presence.subscribe" }, "id": { "$ref": "#/$defs/RequestRef" }, "user_ids": { "type": "array", "items": { "$ref": "#/$defs/UserId" } }, "ttl_seconds": { "type": "integer" } }, "required": ["type", "user_ids"], "additionalProperties": false }, "SettingsUpdate": { "type": "object", "properties": { "type": { "const": "settings.update" }, "id": { "$ref": "#/$defs/RequestRef" }, "last_seen_visibility": { "$ref": "#/$defs/LastSeenVisibility" }, "notification_push": { "type": "object", "additionalProperties": { "type": "boolean" } } }, "required": ["type"], "additionalProperties": false }, "DeviceRegister": { "type": "object", "properties": { "type": { "const": "device.register" }, "id": { "$ref": "#/$defs/RequestRef" }, "platform": { "$ref": "#/$defs/PushPlatform" }, "token": { "type": "string" } }, "required": ["type", "platform", "token"], "additionalProperties": false }, "DeviceUnregister": { "type": "object", "properties": { "type": { "const": "device.unregister" }, "id": { "$ref": "#/$defs/RequestRef" } }, "required": ["type"], "additionalProperties": false }, "ConversationMute": { "type": "object", "properties": { "type": { "const": "conversation.mute" }, "id": { "$ref": "#/$defs/RequestRef" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "until": { "type": ["integer", "null"] } }, "required": ["type", "conversation_id"], "additionalProperties": false }, "TopicMute": { "type": "object", "properties": { "type": { "const": "topic.mute" }, "id": { "$ref": "#/$defs/RequestRef" }, "topic": { "$ref": "#/$defs/TopicKey" }, "muted": { "type": "boolean" } }, "required": ["type", "topic", "muted"], "additionalProperties": false }, "InboxList": { "type": "object", "properties": { "type": { "const": "inbox.list" }, "id": { "$ref": "#/$defs/RequestRef" }, "cursor": { "$ref": "#/$defs/NotificationId" }, "limit": { "type": "integer" }, "filter": { "$ref": "#/$defs/InboxFilter" } }, "required": ["type"], "additionalProperties": false }, "InboxMarkRequest": { "type": "object", "properties": { "type": { "const": "inbox.mark" }, "id": { "$ref": "#/$defs/RequestRef" }, "ids": { "type": "array", "items": { "$ref": "#/$defs/NotificationId" } }, "up_to": { "$ref": "#/$defs/NotificationId" }, "state": { "$ref": "#/$defs/InboxMark" } }, "required": ["type", "state"], "additionalProperties": false }, "NotificationAck": { "type": "object", "properties": { "type": { "const": "notification.ack" }, "id": { "$ref": "#/$defs/RequestRef" }, "ids": { "type": "array", "items": { "$ref": "#/$defs/NotificationId" } } }, "required": ["type", "ids"], "additionalProperties": false }, "KeysUpload": { "type": "object", "properties": { "type": { "const": "keys.upload" }, "id": { "$ref": "#/$defs/RequestRef" }, "identity_key": { "type": "string" }, "registration_id": { "type": "integer" }, "signed_pre_key": { "$ref": "#/$defs/SignedPublicKey" }, "pq_last_resort_key": { "$ref": "#/$defs/SignedPublicKey" }, "pre_keys": { "type": "array", "items": { "$ref": "#/$defs/OneTimePreKey" } }, "pq_pre_keys": { "type": "array", "items": { "$ref": "#/$defs/OneTimePreKey" } } }, "required": ["type", "identity_key", "registration_id", "signed_pre_key", "pq_last_resort_key"], "additionalProperties": false }, "KeysCount": { "type": "object", "properties": { "type": { "const": "keys.count" }, "id": { "$ref": "#/$defs/RequestRef" } }, "required": ["type"], "additionalProperties": false }, "KeysFetch": { "type": "object", "properties": { "type": { "const": "keys.fetch" }, "id": { "$ref": "#/$defs/RequestRef" }, "user_id": { "$ref": "#/$defs/UserId" }, "device_id": { "$ref": "#/$defs/DeviceId" } }, "required": ["type", "user_id"], "additionalProperties": false }, "MediaUpload": { "type": "object", "properties": { "type": { "const": "media.upload" }, "id": { "$ref": "#/$defs/RequestRef" }, "content_type": { "type": "string" }, "size": { "type": "integer" }, "conversation_id": { "$ref": "#/$defs/ConversationId" } }, "required": ["type", "content_type", "size"], "additionalProperties": false }, "MediaDownload": { "type": "object", "properties": { "type": { "const": "media.download" }, "id": { "$ref": "#/$defs/RequestRef" }, "media_id": { "$ref": "#/$defs/MediaId" } }, "required": ["type", "media_id"], "additionalProperties": false }, "Ping": { "type": "object", "properties": { "type": { "const": "ping" }, "id": { "$ref": "#/$defs/RequestRef" } }, "required": ["type"], "additionalProperties": false }, "MessageAck": { "type": "object", "properties": { "type": { "const": "message.ack" }, "id": { "$ref": "#/$defs/ClientMessageId" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "seq": { "type": "integer" }, "server_timestamp": { "type": "integer" }, "status": { "$ref": "#/$defs/AckStatus" }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type", "id", "conversation_id", "seq", "server_timestamp", "status"], "additionalProperties": false }, "MessageReceive": { "type": "object", "properties": { "type": { "const": "message.receive" }, "id": { "$ref": "#/$defs/ClientMessageId" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "seq": { "type": "integer" }, "sender_id": { "$ref": "#/$defs/UserId" }, "sender_device": { "$ref": "#/$defs/DeviceId" }, "content": { "$ref": "#/$defs/Content" }, "server_timestamp": { "type": "integer" } }, "required": ["type", "id", "conversation_id", "seq", "sender_id", "sender_device", "content", "server_timestamp"], "additionalProperties": false }, "ReceiptUpdate": { "type": "object", "properties": { "type": { "const": "receipt.update" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "user_id": { "$ref": "#/$defs/UserId" }, "delivered_seq": { "type": "integer" }, "read_seq": { "type": "integer" }, "all_delivered_seq": { "type": "integer" }, "all_read_seq": { "type": "integer" } }, "required": ["type", "conversation_id", "user_id", "delivered_seq", "read_seq"], "additionalProperties": false }, "SyncBatch": { "type": "object", "properties": { "type": { "const": "sync.batch" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "after_seq": { "type": "integer" }, "messages": { "type": "array", "items": { "$ref": "#/$defs/Message" } }, "has_more": { "type": "boolean" }, "delivered_seq": { "type": "integer" }, "read_seq": { "type": "integer" }, "last_seq": { "type": "integer" }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type", "conversation_id", "after_seq", "messages", "has_more", "delivered_seq", "read_seq", "last_seq"], "additionalProperties": false }, "SyncDone": { "type": "object", "properties": { "type": { "const": "sync.done" }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type"], "additionalProperties": false }, "HistoryBatch": { "type": "object", "properties": { "type": { "const": "history.batch" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "messages": { "type": "array", "items": { "$ref": "#/$defs/Message" } }, "next_before_seq": { "type": ["integer", "null"] }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type", "conversation_id", "messages", "next_before_seq"], "additionalProperties": false }, "ConversationCreated": { "type": "object", "properties": { "type": { "const": "conversation.created" }, "id": { "$ref": "#/$defs/RequestId" }, "conversation": { "$ref": "#/$defs/Conversation" }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type", "id", "conversation"], "additionalProperties": false }, "ConversationUpdated": { "type": "object", "properties": { "type": { "const": "conversation.updated" }, "conversation": { "$ref": "#/$defs/Conversation" }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type", "conversation"], "additionalProperties": false }, "ConversationPage": { "type": "object", "properties": { "type": { "const": "conversation.page" }, "conversations": { "type": "array", "items": { "$ref": "#/$defs/ConversationSummary" } }, "next_cursor": { "type": ["string", "null"] }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type", "conversations", "next_cursor"], "additionalProperties": false }, "TypingUpdate": { "type": "object", "properties": { "type": { "const": "typing.update" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "user_id": { "$ref": "#/$defs/UserId" }, "state": { "$ref": "#/$defs/TypingState" }, "expires_in_ms": { "type": "integer" } }, "required": ["type", "conversation_id", "user_id", "state", "expires_in_ms"], "additionalProperties": false }, "PresenceBatch": { "type": "object", "properties": { "type": { "const": "presence.batch" }, "users": { "type": "array", "items": { "$ref": "#/$defs/Presence" } }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type", "users"], "additionalProperties": false }, "NotificationReceive": { "type": "object", "properties": { "type": { "const": "notification.receive" }, "notification_id": { "$ref": "#/$defs/NotificationId" }, "category": { "type": "string" }, "content": { "$ref": "#/$defs/NotificationContent" }, "group_key": { "type": ["string", "null"] }, "count": { "type": "integer" }, "actors": { "type": "array", "items": { "$ref": "#/$defs/UserId" } }, "created_at": { "type": "integer" }, "state": { "$ref": "#/$defs/NotificationState" }, "topic": { "anyOf": [{ "$ref": "#/$defs/TopicKey" }, { "type": "null" }] } }, "required": ["type", "notification_id", "category", "content", "group_key", "count", "actors", "created_at", "state", "topic"], "additionalProperties": false }, "InboxPage": { "type": "object", "properties": { "type": { "const": "inbox.page" }, "notifications": { "type": "array", "items": { "$ref": "#/$defs/Notification" } }, "next_cursor": { "anyOf": [{ "$ref": "#/$defs/NotificationId" }, { "type": "null" }] }, "unread_count": { "type": "integer" }, "unseen_count": { "type": "integer" }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type", "notifications", "next_cursor", "unread_count", "unseen_count"], "additionalProperties": false }, "InboxCounts": { "type": "object", "properties": { "type": { "const": "inbox.counts" }, "unread_count": { "type": "integer" }, "unseen_count": { "type": "integer" }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type", "unread_count", "unseen_count"], "additionalProperties": false }, "SettingsUpdated": { "type": "object", "properties": { "type": { "const": "settings.updated" }, "last_seen_visibility": { "$ref": "#/$defs/LastSeenVisibility" }, "notification_push": { "type": "object", "additionalProperties": { "type": "boolean" } }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type"], "additionalProperties": false }, "PresenceUpdate": { "type": "object", "properties": { "type": { "const": "presence.update" }, "user_id": { "$ref": "#/$defs/UserId" }, "status": { "$ref": "#/$defs/PresenceStatus" }, "last_seen": { "type": ["integer", "null"] } }, "required": ["type", "user_id", "status", "last_seen"], "additionalProperties": false }, "DeviceRegistered": { "type": "object", "properties": { "type": { "const": "device.registered" }, "platform": { "$ref": "#/$defs/PushPlatform" }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type", "platform"], "additionalProperties": false }, "DeviceUnregistered": { "type": "object", "properties": { "type": { "const": "device.unregistered" }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type"], "additionalProperties": false }, "TopicMuted": { "type": "object", "properties": { "type": { "const": "topic.muted" }, "topic": { "$ref": "#/$defs/TopicKey" }, "muted": { "type": "boolean" }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type", "topic", "muted"], "additionalProperties": false }, "ConversationMuted": { "type": "object", "properties": { "type": { "const": "conversation.muted" }, "conversation_id": { "$ref": "#/$defs/ConversationId" }, "until": { "type": ["integer", "null"] }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type", "conversation_id", "until"], "additionalProperties": false }, "KeysUploaded": { "type": "object", "properties": { "type": { "const": "keys.uploaded" }, "pre_key_count": { "type": "integer" }, "pq_pre_key_count": { "type": "integer" }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type", "pre_key_count", "pq_pre_key_count"], "additionalProperties": false }, "KeysCounts": { "type": "object", "properties": { "type": { "const": "keys.counts" }, "pre_key_count": { "type": "integer" }, "pq_pre_key_count": { "type": "integer" }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type", "pre_key_count", "pq_pre_key_count"], "additionalProperties": false }, "KeysBundle": { "type": "object", "properties": { "type": { "const": "keys.bundle" }, "user_id": { "$ref": "#/$defs/UserId" }, "identity_key": { "type": "string" }, "devices": { "type": "array", "items": { "$ref": "#/$defs/BundleDevice" } }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type", "user_id", "identity_key", "devices"], "additionalProperties": false }, "MediaUploadGrant": { "type": "object", "properties": { "type": { "const": "media.upload_grant" }, "media_id": { "$ref": "#/$defs/MediaId" }, "url": { "type": "string" }, "fields": { "type": "object", "additionalProperties": { "type": "string" } }, "expires_at": { "type": "integer" }, "max_size": { "type": "integer" }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type", "media_id", "url", "fields", "expires_at", "max_size"], "additionalProperties": false }, "MediaDownloadGrant": { "type": "object", "properties": { "type": { "const": "media.download_grant" }, "media_id": { "$ref": "#/$defs/MediaId" }, "url": { "type": "string" }, "expires_at": { "type": "integer" }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type", "media_id", "url", "expires_at"], "additionalProperties": false }, "IdentityChanged": { "type": "object", "properties": { "type": { "const": "identity.changed" }, "user_id": { "$ref": "#/$defs/UserId" } }, "required": ["type", "user_id"], "additionalProperties": false }, "KeysLow": { "type": "object", "properties": { "type": { "const": "keys.low" }, "pre_key_count": { "type": "integer" }, "pq_pre_key_count": { "type": "integer" } }, "required": ["type", "pre_key_count", "pq_pre_key_count"], "additionalProperties": false }, "Pong": { "type": "object", "properties": { "type": { "const": "pong" }, "ref": { "$ref": "#/$defs/AnswerRef" } }, "required": ["type"], "additionalProperties": false }, "ErrorFrame": { "type": "object", "properties": { "type": { "const": "error" }, "code": { "$ref": "#/$defs/ErrorCode" }, "message": { "type": "string" }, "ref": { "type": ["string", "null"] }, "retry_after_ms": { "type": "integer" }, "missing": { "type": "array", "items": { "$ref": "#/$defs/DeviceAddress" } }, "extra": { "type": "array", "items": { "$ref": "#/$defs/DeviceAddress" } }, "stale": { "type": "array", "items": { "$ref": "#/$defs/DeviceAddress" } } }, "required": ["type", "code", "message", "ref"], "additionalProperties": false }, "ClientFrame": { "oneOf": [{ "$ref": "#/$defs/MessageSend" }, { "$ref": "#/$defs/MessageDelivered" }, { "$ref": "#/$defs/MessageRead" }, { "$ref": "#/$defs/SyncRequest" }, { "$ref": "#/$defs/HistoryRequest" }, { "$ref": "#/$defs/ConversationCreate" }, { "$ref": "#/$defs/ConversationMembersAdd" }, { "$ref": "#/$defs/ConversationMembersRemove" }, { "$ref": "#/$defs/ConversationList" }, { "$ref": "#/$defs/Typing" }, { "$ref": "#/$defs/PresenceQuery" }, { "$ref": "#/$defs/PresenceSubscribe" }, { "$ref": "#/$defs/SettingsUpdate" }, { "$ref": "#/$defs/DeviceRegister" }, { "$ref": "#/$defs/DeviceUnregister" }, { "$ref": "#/$defs/ConversationMute" }, { "$ref": "#/$defs/TopicMute" }, { "$ref": "#/$defs/InboxList" }, { "$ref": "#/$defs/InboxMarkRequest" }, { "$ref": "#/$defs/NotificationAck" }, { "$ref": "#/$defs/KeysUpload" }, { "$ref": "#/$defs/KeysCount" }, { "$ref": "#/$defs/KeysFetch" }, { "$ref": "#/$defs/MediaUpload" }, { "$ref": "#/$defs/MediaDownload" }, { "$ref": "#/$defs/Ping" }] }, "ServerFrame": { "oneOf": [{ "$ref": "#/$defs/MessageAck" }, { "$ref": "#/$defs/MessageReceive" }, { "$ref": "#/$defs/ReceiptUpdate" }, { "$ref": "#/$defs/SyncBatch" }, { "$ref": "#/$defs/SyncDone" }, { "$ref": "#/$defs/HistoryBatch" }, { "$ref": "#/$defs/ConversationCreated" }, { "$ref": "#/$defs/ConversationUpdated" }, { "$ref": "#/$defs/ConversationPage" }, { "$ref": "#/$defs/TypingUpdate" }, { "$ref": "#/$defs/PresenceBatch" }, { "$ref": "#/$defs/NotificationReceive" }, { "$ref": "#/$defs/InboxPage" }, { "$ref": "#/$defs/InboxCounts" }, { "$ref": "#/$defs/SettingsUpdated" }, { "$ref": "#/$defs/PresenceUpdate" }, { "$ref": "#/$defs/DeviceRegistered" }, { "$ref": "#/$defs/DeviceUnregistered" }, { "$ref": "#/$defs/TopicMuted" }, { "$ref": "#/$defs/ConversationMuted" }, { "$ref": "#/$defs/KeysUploaded" }, { "$ref": "#/$defs/KeysCounts" }, { "$ref": "#/$defs/KeysBundle" }, { "$ref": "#/$defs/MediaUploadGrant" }, { "$ref": "#/$defs/MediaDownloadGrant" }, { "$ref": "#/$defs/IdentityChanged" }, { "$ref": "#/$defs/KeysLow" }, { "$ref": "#/$defs/Pong" }, { "$ref": "#/$defs/ErrorFrame" }] } };
+
+// src/store.ts
+var MemoryClientStore = class {
+  heldUpTo = /* @__PURE__ */ new Map();
+  pending = [];
+  async load() {
+    return { heldUpTo: Object.fromEntries(this.heldUpTo), pendingSends: this.pending.map((send) => ({ ...send })) };
+  }
+  async setHeldUpTo(conversation, seq) {
+    this.heldUpTo.set(conversation, Math.max(seq, this.heldUpTo.get(conversation) ?? 0));
+  }
+  async addPendingSend(send) {
+    if (!this.pending.some((held) => held.id === send.id)) this.pending.push({ ...send });
+  }
+  async removePendingSend(id) {
+    const index = this.pending.findIndex((send) => send.id === id);
+    if (index >= 0) this.pending.splice(index, 1);
+  }
+  async replacePendingSend(send) {
+    const index = this.pending.findIndex((held) => held.id === send.id);
+    if (index >= 0) this.pending[index] = { ...send };
+  }
+};
+var StoreWrites = class {
+  constructor(failed) {
+    this.failed = failed;
+  }
+  failed;
+  last = Promise.resolve();
+  write(work) {
+    const done2 = this.last.then(work);
+    this.last = done2.catch((error) => this.failed(error));
+    return done2;
+  }
+};
+
+// src/transport.ts
+function platformWebSocket() {
+  const Platform = globalThis.WebSocket;
+  if (Platform === void 0) {
+    throw new Error("this platform has no global WebSocket (Node 20): pass webSocket: nodeWebSocket() from '@parley/client/node'");
+  }
+  return (url) => new Platform(url);
+}
+function isGatewayRefusal(text) {
+  try {
+    const frame = JSON.parse(text);
+    return typeof frame === "object" && frame !== null && !Array.isArray(frame) && !("type" in frame) && typeof frame.message === "string";
+  } catch {
+    return false;
+  }
+}
+
+// src/settings.ts
+var PRESENCE_TTL_SECONDS = LIMITS.max_presence_ttl_seconds;
+function settingsOf(options) {
+  for (const field of ["url", "user", "device"]) {
+    if (typeof options[field] !== "string" || options[field].length === 0) {
+      throw new TypeError(`options.${field} must be a non-empty string`);
+    }
+  }
+  if (typeof options.token !== "function") throw new TypeError("options.token must be a function that returns a token");
+  const backoff = options.backoff ?? { minMs: 250, maxMs: 3e4 };
+  if (!(backoff.minMs > 0 && backoff.maxMs >= backoff.minMs)) {
+    throw new RangeError(`backoff must have 0 < minMs <= maxMs, was ${backoff.minMs} and ${backoff.maxMs}`);
+  }
+  const presenceRenewalMs = options.presenceRenewalMs ?? PRESENCE_TTL_SECONDS * 800;
+  if (!(presenceRenewalMs > 0 && presenceRenewalMs < PRESENCE_TTL_SECONDS * 1e3)) {
+    throw new RangeError(`presenceRenewalMs must be above 0 and under the subscription's ${PRESENCE_TTL_SECONDS} s, was ${presenceRenewalMs}`);
+  }
+  return {
+    url: options.url,
+    user: options.user,
+    device: options.device,
+    token: options.token,
+    webSocket: options.webSocket ?? platformWebSocket(),
+    store: options.store ?? new MemoryClientStore(),
+    backoff,
+    gapTimeoutMs: options.gapTimeoutMs ?? 2e3,
+    pingIntervalMs: options.pingIntervalMs ?? 24e4,
+    ackTimeoutMs: options.ackTimeoutMs ?? 1e4,
+    requestTimeoutMs: options.requestTimeoutMs ?? 1e4,
+    connectTimeoutMs: options.connectTimeoutMs ?? 15e3,
+    presenceRenewalMs,
+    cipher: options.cipher,
+    keepProcessAlive: options.keepProcessAlive ?? true
+  };
+}
+
+// src/presence.ts
+var PresenceWatch = class {
+  constructor(requests, renewalMs) {
+    this.requests = requests;
+    this.renewalMs = renewalMs;
+  }
+  requests;
+  renewalMs;
+  watched = /* @__PURE__ */ new Set();
+  renewedAt = 0;
+  async subscribe(users) {
+    users.forEach((user) => this.watched.add(user));
+    try {
+      return await this.requests.request({ type: "presence.subscribe", user_ids: users, ttl_seconds: PRESENCE_TTL_SECONDS }, "presence.batch");
+    } finally {
+      this.renewedAt = Date.now();
+    }
+  }
+  unsubscribe(users) {
+    users.forEach((user) => this.watched.delete(user));
+  }
+  renewIfDue(now) {
+    if (this.watched.size > 0 && now - this.renewedAt > this.renewalMs) this.renew();
+  }
+  /** The followed users' subscription again, a hundred to a frame (the server's bound); the answers become presence events. */
+  renew() {
+    if (this.watched.size === 0) return;
+    this.renewedAt = Date.now();
+    const users = [...this.watched];
+    for (let from = 0; from < users.length; from += LIMITS.max_presence_users) {
+      this.requests.ask(
+        { type: "presence.subscribe", user_ids: users.slice(from, from + LIMITS.max_presence_users), ttl_seconds: PRESENCE_TTL_SECONDS },
+        "presence.batch"
+      ).catch(() => void 0);
+    }
+  }
+};
 
 // src/ordering.ts
 var OrderingBuffer = class {
@@ -256,6 +558,308 @@ var Timelines = class {
     return this.buffers.get(conversation)?.releasedUpTo ?? 0;
   }
 };
+
+// src/receiving.ts
+var SYNC_RETRY_MS = 1e4;
+var Receiving = class {
+  constructor(connection, requests, timers, events, store, writes, cipher, user, device, ownSend) {
+    this.connection = connection;
+    this.requests = requests;
+    this.timers = timers;
+    this.events = events;
+    this.store = store;
+    this.writes = writes;
+    this.cipher = cipher;
+    this.user = user;
+    this.device = device;
+    this.ownSend = ownSend;
+  }
+  connection;
+  requests;
+  timers;
+  events;
+  store;
+  writes;
+  cipher;
+  user;
+  device;
+  ownSend;
+  timelines;
+  /** Messages handed to the app, one batch after another: opening envelopes is asynchronous, the order is not. */
+  handing = Promise.resolve();
+  /** The plaintexts of this device's acknowledged sealed sends, until the message is handed to the app. */
+  ownPlaintexts = /* @__PURE__ */ new Map();
+  deliveredSent = /* @__PURE__ */ new Map();
+  readToSend = /* @__PURE__ */ new Map();
+  syncAskedAt = 0;
+  /** The sync a gateway refusal already scheduled asking again. */
+  syncRetryFor = -1;
+  /** The id of the sync in flight: its refusal is asked again; one for an older sync changes nothing. */
+  syncId = "";
+  load(heldUpTo, gapTimeoutMs) {
+    this.timelines = new Timelines(heldUpTo, gapTimeoutMs);
+  }
+  sync() {
+    if (this.timelines === void 0) return;
+    this.timelines.syncStarted();
+    this.syncAskedAt = Date.now();
+    this.syncId = crypto.randomUUID();
+    this.connection.send({ type: "sync.request", id: this.syncId, state: this.timelines.state(), limit: LIMITS.max_page });
+  }
+  /** The sync's refusal (busy or failing), when the error names it: asked again after the wait; until done the client syncs. */
+  syncRefused(error) {
+    if (error.ref !== this.syncId && error.ref !== "sync.request") return false;
+    this.timers.later(() => {
+      if (this.connection.state === "syncing" && this.connection.open) this.sync();
+    }, error.retry_after_ms ?? 1e3);
+    return true;
+  }
+  /** A gateway refusal may have been of the sync in flight: it is asked again after the wait; true when it will be. */
+  resyncAfter(waitMs) {
+    if (this.connection.state !== "syncing" || this.syncRetryFor === this.syncAskedAt) return false;
+    const refused = this.syncAskedAt;
+    this.syncRetryFor = refused;
+    this.timers.later(() => {
+      if (this.connection.state === "syncing" && this.connection.open && this.syncAskedAt === refused) this.sync();
+    }, waitMs);
+    return true;
+  }
+  synced() {
+    this.timelines?.syncDone();
+  }
+  /** Online: what the app read while offline is told; a conversation joined meanwhile is synced. */
+  online() {
+    this.flushReads();
+    if (this.timelines?.needsSync) this.sync();
+  }
+  /** Every tick: a sync unanswered for long is asked again; online, gaps open past their timeout are filled. */
+  tick(now) {
+    if (this.timelines === void 0) return;
+    if (this.connection.state === "syncing" && now - this.syncAskedAt > SYNC_RETRY_MS) this.sync();
+    if (this.connection.state === "online") this.timelines.gapsToFill(now).forEach((request) => this.fillGap(request));
+  }
+  /** A frame that carries messages or changes a timeline. */
+  take(frame) {
+    const timelines = this.timelines;
+    if (timelines === void 0) return;
+    switch (frame.type) {
+      case "message.receive": {
+        const { type: _type, ...message } = frame;
+        this.release(timelines.offer(message, Date.now()));
+        break;
+      }
+      case "sync.batch":
+        this.release(timelines.synced(frame, Date.now()));
+        break;
+      case "history.batch":
+        this.release(timelines.history(frame, Date.now()));
+        break;
+      case "conversation.created":
+        this.sync();
+        break;
+      case "conversation.updated":
+        if (frame.conversation.members.includes(this.user)) this.sync();
+        else timelines.left(frame.conversation.conversation_id);
+        break;
+      default:
+        break;
+    }
+  }
+  /** Older messages for the app (newest first; not emitted as message events). */
+  history(request) {
+    return this.requests.request(request, "history.batch");
+  }
+  /** A gap's history, whose batch the timelines take when it comes; a refusal is an error event. */
+  fillGap(request) {
+    this.requests.ask(request, "history.batch").catch((failure) => {
+      if (failure instanceof ParleyError) this.events.emit("error", failure.frame);
+    });
+  }
+  /** This device's own send, acknowledged: its message joins its timeline as any other. */
+  acknowledged(ack, send) {
+    if (send.sealed !== void 0 && this.cipher !== void 0) this.ownPlaintexts.set(send.id, fromBase64(send.sealed.plaintext));
+    const content = JSON.parse(send.frame).content;
+    this.release(this.timelines.offer({
+      id: ack.id,
+      conversation_id: ack.conversation_id,
+      seq: ack.seq,
+      sender_id: this.user,
+      sender_device: this.device,
+      content,
+      server_timestamp: ack.server_timestamp
+    }, Date.now()));
+  }
+  markRead(conversationId, seq) {
+    this.readToSend.set(conversationId, Math.max(seq, this.readToSend.get(conversationId) ?? 0));
+    this.flushReads();
+  }
+  flushReads() {
+    if (this.connection.state !== "online") return;
+    this.readToSend.forEach((seq, conversation) => this.connection.send({ type: "message.read", conversation_id: conversation, seq }));
+    this.readToSend.clear();
+  }
+  release(ready) {
+    const cipher = this.cipher;
+    if (cipher === void 0 || !ready.some((message) => message.content.envelopes !== void 0)) {
+      if (cipher === void 0) this.handOver(ready, /* @__PURE__ */ new Map());
+      else this.handing = this.handing.then(() => this.handOver(ready, /* @__PURE__ */ new Map()));
+      return;
+    }
+    this.handing = this.handing.then(async () => {
+      const plaintexts = /* @__PURE__ */ new Map();
+      for (const message of ready) {
+        if (message.content.envelopes !== void 0) plaintexts.set(message, await this.openSealed(cipher, message));
+      }
+      this.handOver(ready, plaintexts);
+    });
+  }
+  /**
+   * This device's plaintext of a sealed message: its own send's (it has no envelope of its own), kept from the ack or, when
+   * the message comes before its ack (a sync after a lost ack), the pending send's; else the cipher's opening.
+   */
+  async openSealed(cipher, message) {
+    const own = this.ownPlaintexts.get(message.id);
+    if (own !== void 0) {
+      this.ownPlaintexts.delete(message.id);
+      return own;
+    }
+    const pending = message.sender_id === this.user && message.sender_device === this.device ? this.ownSend(message.id)?.sealed : void 0;
+    if (pending !== void 0) return fromBase64(pending.plaintext);
+    try {
+      return await cipher.open(message);
+    } catch (unreadable) {
+      console.warn(`message ${message.seq} of ${message.conversation_id} did not decrypt`, unreadable);
+      return void 0;
+    }
+  }
+  handOver(ready, plaintexts) {
+    if (this.connection.state === "closed") return;
+    const upTo = /* @__PURE__ */ new Map();
+    for (const message of ready) {
+      upTo.set(message.conversation_id, Math.max(message.seq, upTo.get(message.conversation_id) ?? 0));
+      if (message.content.type === "void") continue;
+      if (plaintexts.has(message)) this.events.emit("sealedMessage", { message, plaintext: plaintexts.get(message) });
+      else this.events.emit("message", message);
+    }
+    upTo.forEach((seq, conversation) => {
+      void this.writes.write(() => this.store.setHeldUpTo(conversation, seq));
+      if (seq > (this.deliveredSent.get(conversation) ?? 0)) {
+        this.deliveredSent.set(conversation, seq);
+        this.connection.send({ type: "message.delivered", conversation_id: conversation, seq });
+      }
+    });
+    if (this.timelines?.needsSync && this.connection.state === "online") this.sync();
+  }
+};
+
+// src/requests.ts
+var Requests = class {
+  constructor(connection, timers, timeoutMs) {
+    this.connection = connection;
+    this.timers = timers;
+    this.timeoutMs = timeoutMs;
+  }
+  connection;
+  timers;
+  timeoutMs;
+  pending = /* @__PURE__ */ new Map();
+  /** An app's request: online only, so that its answer cannot come before what it depends on. */
+  request(frame, answerType) {
+    if (this.connection.state !== "online") return Promise.reject(new Error(`not connected (${this.connection.state})`));
+    return this.ask(frame, answerType);
+  }
+  /** A request on the open connection (the client's own, too: a gap's history, presence renewed); a create's id is its own. */
+  ask(frame, answerType) {
+    if (!this.connection.open) return Promise.reject(new Error(`not connected (${this.connection.state})`));
+    const id = frame.type === "conversation.create" ? frame.id : crypto.randomUUID();
+    return new Promise((resolve, reject) => {
+      const timer = this.timers.later(() => {
+        if (this.pending.delete(id)) reject(new Error(`${frame.type} ${id} was not answered within ${this.timeoutMs} ms`));
+      }, this.timeoutMs);
+      this.pending.set(id, { answerType, resolve, reject, timer });
+      this.connection.send({ ...frame, id });
+    });
+  }
+  /**
+   * Settles the request this frame answers: the one its ref names; without a ref (a server of protocol 1.0), the oldest in
+   * flight awaiting a frame of its type. True when one was waiting.
+   */
+  answered(ref, frame) {
+    let id = ref !== null && this.pending.has(ref) ? ref : void 0;
+    if (id === void 0 && ref === null && frame.type !== "error") {
+      id = [...this.pending].find(([, request2]) => request2.answerType === frame.type)?.[0];
+    }
+    const request = id === void 0 ? void 0 : this.pending.get(id);
+    if (id === void 0 || request === void 0) return false;
+    this.pending.delete(id);
+    this.timers.cancel(request.timer);
+    if (frame.type === "error") request.reject(new ParleyError(frame));
+    else request.resolve(frame);
+    return true;
+  }
+  /** Every request in flight fails: the connection that would carry its answer is gone, or the client closed. */
+  failAll(why) {
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    waiting.forEach((request) => {
+      this.timers.cancel(request.timer);
+      request.reject(new Error(why));
+    });
+  }
+};
+
+// src/scheduler.ts
+var Scheduler = class {
+  constructor(keepProcessAlive) {
+    this.keepProcessAlive = keepProcessAlive;
+  }
+  keepProcessAlive;
+  timers = /* @__PURE__ */ new Set();
+  ticker;
+  stopped = false;
+  /** Runs work after ms, unless the scheduler stopped meanwhile; the result cancels it. */
+  later(work, ms) {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (!this.stopped) work();
+    }, ms);
+    if (!this.keepProcessAlive) unref(timer);
+    this.timers.add(timer);
+    return timer;
+  }
+  cancel(timer) {
+    if (timer === void 0) return;
+    clearTimeout(timer);
+    this.timers.delete(timer);
+  }
+  every(work, ms) {
+    this.ticker = setInterval(() => {
+      if (!this.stopped) work();
+    }, ms);
+    if (!this.keepProcessAlive) unref(this.ticker);
+  }
+  stop() {
+    this.stopped = true;
+    if (this.ticker !== void 0) clearInterval(this.ticker);
+    this.timers.forEach((timer) => clearTimeout(timer));
+    this.timers.clear();
+  }
+};
+function unref(timer) {
+  timer.unref?.();
+}
+function watchTheNetwork(wake) {
+  const target = globalThis;
+  const onVisible = () => {
+    if (target.document?.visibilityState !== "hidden") wake();
+  };
+  target.addEventListener?.("online", wake);
+  target.document?.addEventListener?.("visibilitychange", onVisible);
+  return () => {
+    target.removeEventListener?.("online", wake);
+    target.document?.removeEventListener?.("visibilitychange", onVisible);
+  };
+}
 
 // src/outbox.ts
 var Outbox = class {
@@ -478,244 +1082,44 @@ function decodeClientFrame(text) {
   return decode(text, CLIENT_FRAME_DEFS, "client", true);
 }
 
-// src/store.ts
-var MemoryClientStore = class {
-  heldUpTo = /* @__PURE__ */ new Map();
-  pending = [];
-  async load() {
-    return { heldUpTo: Object.fromEntries(this.heldUpTo), pendingSends: this.pending.map((send) => ({ ...send })) };
-  }
-  async setHeldUpTo(conversation, seq) {
-    this.heldUpTo.set(conversation, Math.max(seq, this.heldUpTo.get(conversation) ?? 0));
-  }
-  async addPendingSend(send) {
-    if (!this.pending.some((held) => held.id === send.id)) this.pending.push({ ...send });
-  }
-  async removePendingSend(id) {
-    const index = this.pending.findIndex((send) => send.id === id);
-    if (index >= 0) this.pending.splice(index, 1);
-  }
-  async replacePendingSend(send) {
-    const index = this.pending.findIndex((held) => held.id === send.id);
-    if (index >= 0) this.pending[index] = { ...send };
-  }
-};
-
-// src/transport.ts
-function platformWebSocket() {
-  const Platform = globalThis.WebSocket;
-  if (Platform === void 0) {
-    throw new Error("this platform has no global WebSocket (Node 20): pass webSocket: nodeWebSocket() from '@parley/client/node'");
-  }
-  return (url) => new Platform(url);
-}
-function isGatewayRefusal(text) {
-  try {
-    const frame = JSON.parse(text);
-    return typeof frame === "object" && frame !== null && !Array.isArray(frame) && !("type" in frame) && typeof frame.message === "string";
-  } catch {
-    return false;
-  }
-}
-
-// src/client.ts
-var PUSHES = /* @__PURE__ */ new Set([
-  "message.receive",
-  "receipt.update",
-  "typing.update",
-  "notification.receive",
-  "presence.update",
-  "identity.changed",
-  "keys.low"
-]);
-var STABLE_AFTER_MS = 1e4;
+// src/sender.ts
 var GATEWAY_RESEND = { minMs: 250, maxMs: 8e3 };
-var SYNC_RETRY_MS = 1e4;
-var PRESENCE_TTL_SECONDS = LIMITS.max_presence_ttl_seconds;
-var TICK_MS = 200;
 var MAX_RESEALS = 3;
-function jitteredDelay(minMs, maxMs, attempt, random = Math.random) {
-  const ceiling = Math.min(maxMs, minMs * 2 ** Math.min(attempt, 20));
-  return Math.floor(ceiling / 2 + random() * (ceiling / 2 + 1));
-}
 var utf8 = new TextEncoder();
-var ParleyClient = class {
-  user;
-  device;
-  url;
-  tokens;
-  openSocket;
+var Sender = class {
+  constructor(connection, timers, events, store, writes, keys, cipher) {
+    this.connection = connection;
+    this.timers = timers;
+    this.events = events;
+    this.store = store;
+    this.writes = writes;
+    this.keys = keys;
+    this.cipher = cipher;
+  }
+  connection;
+  timers;
+  events;
   store;
-  backoff;
-  gapTimeoutMs;
-  pingIntervalMs;
-  ackTimeoutMs;
-  requestTimeoutMs;
-  connectTimeoutMs;
-  presenceRenewalMs;
-  keepProcessAlive;
+  writes;
+  keys;
   cipher;
-  /** The key directory as the cipher reaches it: keys.fetch through this client. */
-  keys = { fetch: (user, device) => this.fetchKeys(user, device) };
-  /** Seals, one after another in the order asked (a cipher's sessions are not safe to use twice at once). */
-  sealing = Promise.resolve();
-  /** Messages handed to the app, one batch after another: opening envelopes is asynchronous, the order is not. */
-  handing = Promise.resolve();
+  outbox;
+  ackWaiters = /* @__PURE__ */ new Map();
   /** How many times running each end-to-end send was sealed again after devices_changed. */
   reseals = /* @__PURE__ */ new Map();
-  /** The plaintexts of this device's acknowledged sealed sends, until the message is handed to the app. */
-  ownPlaintexts = /* @__PURE__ */ new Map();
-  listeners = /* @__PURE__ */ new Map();
-  currentState = "offline";
-  timelines;
-  outbox;
-  loaded;
-  /** Store writes, one after another in the order made: a send is never removed before it was added. */
-  storeWrites = Promise.resolve();
-  ackWaiters = /* @__PURE__ */ new Map();
-  socket;
-  /** Which connection the socket's events are about: a late event of an old one is dropped. */
-  connectionNumber = 0;
-  failedAttempts = 0;
   gatewayRefusals = 0;
-  lastFrameAt = 0;
-  lastPingAt = 0;
-  onlineSince = -1;
-  syncAskedAt = 0;
-  syncRetryFor = -1;
-  /** The id of the sync in flight: its refusal is asked again, one for an older sync changes nothing. */
-  syncId = "";
-  pendingRetry;
-  wake = () => this.wakeUp();
-  ticker;
-  timers = /* @__PURE__ */ new Set();
-  /** Requests in flight by id (protocol 1.1: each answer names its request by ref), in the order sent. */
-  pending = /* @__PURE__ */ new Map();
-  deliveredSent = /* @__PURE__ */ new Map();
-  readToSend = /* @__PURE__ */ new Map();
-  /** The users whose presence the app follows; renewed before the server's subscription runs out, and after reconnects. */
-  watched = /* @__PURE__ */ new Set();
-  presenceRenewedAt = 0;
-  constructor(options) {
-    for (const field of ["url", "user", "device"]) {
-      if (typeof options[field] !== "string" || options[field].length === 0) {
-        throw new TypeError(`options.${field} must be a non-empty string`);
-      }
-    }
-    if (typeof options.token !== "function") throw new TypeError("options.token must be a function that returns a token");
-    this.url = options.url;
-    this.user = options.user;
-    this.device = options.device;
-    this.tokens = options.token;
-    this.openSocket = options.webSocket ?? platformWebSocket();
-    this.store = options.store ?? new MemoryClientStore();
-    this.backoff = options.backoff ?? { minMs: 250, maxMs: 3e4 };
-    if (!(this.backoff.minMs > 0 && this.backoff.maxMs >= this.backoff.minMs)) {
-      throw new RangeError(`backoff must have 0 < minMs <= maxMs, was ${this.backoff.minMs} and ${this.backoff.maxMs}`);
-    }
-    this.gapTimeoutMs = options.gapTimeoutMs ?? 2e3;
-    this.pingIntervalMs = options.pingIntervalMs ?? 24e4;
-    this.ackTimeoutMs = options.ackTimeoutMs ?? 1e4;
-    this.requestTimeoutMs = options.requestTimeoutMs ?? 1e4;
-    this.connectTimeoutMs = options.connectTimeoutMs ?? 15e3;
-    this.cipher = options.cipher;
-    this.keepProcessAlive = options.keepProcessAlive ?? true;
-    this.presenceRenewalMs = options.presenceRenewalMs ?? PRESENCE_TTL_SECONDS * 800;
-    if (!(this.presenceRenewalMs > 0 && this.presenceRenewalMs < PRESENCE_TTL_SECONDS * 1e3)) {
-      throw new RangeError(`presenceRenewalMs must be above 0 and under the subscription's ${PRESENCE_TTL_SECONDS} s, was ${this.presenceRenewalMs}`);
-    }
+  /** Seals, one after another in the order asked (a cipher's sessions are not safe to use twice at once). */
+  sealing = Promise.resolve();
+  /** What runs when a retry's time comes: the client's tick, which sends what is due. */
+  onRetryDue = () => void 0;
+  load(pending) {
+    this.outbox = new Outbox(pending);
   }
-  /** The connection's state now. */
-  get state() {
-    return this.currentState;
+  get pendingSends() {
+    return this.outbox?.all() ?? [];
   }
-  /** Sends queued and not yet acknowledged. */
   get pendingCount() {
     return this.outbox?.size ?? 0;
-  }
-  /** Listens to an event; returns what stops listening. A listener that throws does not stop the client. */
-  on(event, listener) {
-    const set = this.listeners.get(event) ?? /* @__PURE__ */ new Set();
-    set.add(listener);
-    this.listeners.set(event, set);
-    return () => set.delete(listener);
-  }
-  /** Loads the store (the sends an earlier run left go out again) and connects; stays connected until close(). */
-  start() {
-    if (this.loaded === void 0) {
-      this.loaded = this.store.load().then((stored) => {
-        this.timelines = new Timelines(stored.heldUpTo, this.gapTimeoutMs);
-        this.outbox = new Outbox(stored.pendingSends);
-        if (this.currentState === "closed") return;
-        this.ticker = setInterval(() => this.tick(), TICK_MS);
-        if (!this.keepProcessAlive) unref(this.ticker);
-        watchTheNetwork(this.wake, true);
-        void this.connect("started");
-      });
-    }
-    return this.loaded;
-  }
-  /**
-   * Queues a message: it is stored on the server once, whatever reconnects or reloads happen before its ack, and after the
-   * ones the app sent before it in the same conversation. A send the server would refuse (a field out of bounds, a frame over
-   * 128 KB) is refused here, its promises rejected with a ParleyError naming why, and nothing is queued.
-   */
-  send(conversationId, content) {
-    const id = crypto.randomUUID();
-    const frame = { type: "message.send", id, conversation_id: conversationId, content, timestamp: Date.now() };
-    const text = JSON.stringify(frame);
-    const refused = this.refusal(text, id);
-    if (refused !== void 0) {
-      return { id, queued: handled(Promise.reject(refused)), acknowledged: handled(Promise.reject(refused)) };
-    }
-    return this.queue(id, this.started().then(() => ({ id, conversation_id: conversationId, frame: text })));
-  }
-  /**
-   * Queues an end-to-end message (docs/e2e.md): the cipher seals the plaintext into one envelope per device of the members
-   * (the conversation's, this user's included); if the server answers devices_changed, the cipher takes in the devices named
-   * and seals again, sent under the same id. Otherwise as send(); sealed sends keep their order among themselves. The
-   * message comes back, once stored, as a sealedMessage event with this plaintext.
-   */
-  sendSealed(conversationId, members, plaintext) {
-    const cipher = this.cipher;
-    if (cipher === void 0) throw new Error("no cipher was given to the client (options.cipher)");
-    const id = crypto.randomUUID();
-    const timestamp = Date.now();
-    const sealed = { members: [...members], plaintext: toBase64(plaintext) };
-    const pending = this.started().then(() => this.serially(() => cipher.seal(conversationId, members, plaintext, this.keys))).then((envelopes) => {
-      const frame = { type: "message.send", id, conversation_id: conversationId, content: { type: "ciphertext", envelopes }, timestamp };
-      const text = JSON.stringify(frame);
-      const refused = this.refusal(text, id);
-      if (refused !== void 0) throw refused;
-      return { id, conversation_id: conversationId, frame: text, sealed };
-    });
-    return this.queue(id, pending);
-  }
-  /** A send on its way to the store and the queue: its promises, of which queued rejects if it never gets there. */
-  queue(id, pending) {
-    const acknowledged = handled(new Promise((resolve, reject) => this.ackWaiters.set(id, { resolve, reject })));
-    const queued = handled(pending.then((send) => this.writeStore(() => this.store.addPendingSend(send)).then(() => {
-      if (this.currentState === "closed") return;
-      this.outbox?.add(send);
-      this.transmitReady();
-    })));
-    queued.catch((error) => {
-      this.ackWaiters.get(id)?.reject(error);
-      this.ackWaiters.delete(id);
-    });
-    return { id, queued, acknowledged };
-  }
-  /** This device's public keys for end-to-end encryption: the counts of one-time keys the server now holds. */
-  async uploadKeys(keys) {
-    const { type: _type, ...counts } = await this.request({ type: "keys.upload", ...keys }, "keys.uploaded");
-    return counts;
-  }
-  /** A user's devices' keys (or one device's), each one-time key handed to this fetch alone; not_found when there are none. */
-  async fetchKeys(user, device) {
-    return this.request(
-      device === void 0 ? { type: "keys.fetch", user_id: user } : { type: "keys.fetch", user_id: user, device_id: device },
-      "keys.bundle"
-    );
   }
   /** Why the server would refuse this message.send at once, if it would: checked here so that no queue holds it. */
   refusal(text, id) {
@@ -728,478 +1132,69 @@ var ParleyClient = class {
     if (JSON.parse(text).content.type === "void") return ParleyError.of("bad_request", "content.type: void is written by the server only", id);
     return void 0;
   }
-  /** The user has seen the conversation up to seq: its senders get a read receipt (sent when online). */
-  markRead(conversationId, seq) {
-    this.readToSend.set(conversationId, Math.max(seq, this.readToSend.get(conversationId) ?? 0));
-    this.flushReads();
-  }
-  /** The user is typing ("start", as often as keystrokes come: the server coalesces) or stopped. */
-  typing(conversationId, state) {
-    if (this.currentState === "online") this.sendFrame({ type: "typing", conversation_id: conversationId, state });
-  }
-  /** The direct conversation with another user: created, or the existing one. */
-  createDirect(other) {
-    return this.create({ type: "conversation.create", id: crypto.randomUUID(), kind: "direct", members: [other] });
-  }
-  createGroup(name, members) {
-    return this.create({ type: "conversation.create", id: crypto.randomUUID(), kind: "group", members, name });
-  }
-  /** Adds members to a group (admins only); answered by the conversation as it now is. */
-  async addMembers(conversationId, members) {
-    const updated = await this.request({ type: "conversation.members.add", conversation_id: conversationId, members }, "conversation.updated");
-    return updated.conversation;
-  }
-  async removeMembers(conversationId, members) {
-    const updated = await this.request({ type: "conversation.members.remove", conversation_id: conversationId, members }, "conversation.updated");
-    return updated.conversation;
-  }
-  /** A page of the user's conversations with their unread counts (cursor: the previous page's next_cursor). */
-  conversations(cursor) {
-    return this.request(cursor === void 0 ? { type: "conversation.list" } : { type: "conversation.list", cursor }, "conversation.page");
-  }
-  /** Older messages of a conversation, newest first (for scrolling back: they are not emitted as message events). */
-  history(conversationId, options = {}) {
-    const request = { type: "history.request", conversation_id: conversationId, limit: options.limit ?? 50 };
-    if (options.beforeSeq !== void 0) request.before_seq = options.beforeSeq;
-    return this.request(request, "history.batch");
-  }
-  /**
-   * These users' presence now, then each change as a presence event, for as long as the app wants: the subscription is
-   * renewed before it runs out and after every reconnect, until unsubscribePresence.
-   */
-  async subscribePresence(users) {
-    users.forEach((user) => this.watched.add(user));
-    try {
-      return await this.request({ type: "presence.subscribe", user_ids: users, ttl_seconds: PRESENCE_TTL_SECONDS }, "presence.batch");
-    } finally {
-      this.presenceRenewedAt = Date.now();
-    }
-  }
-  /** No more presence changes of these users (the server's subscription runs out by itself within five minutes). */
-  unsubscribePresence(users) {
-    users.forEach((user) => this.watched.delete(user));
-  }
-  /** A page of the user's notification inbox, newest first, with its counts. */
-  inbox(options = {}) {
-    return this.request({
-      type: "inbox.list",
-      filter: options.filter ?? "all",
-      limit: options.limit ?? 50,
-      ...options.cursor === void 0 ? {} : { cursor: options.cursor }
-    }, "inbox.page");
-  }
-  /** Marks notifications (by id, or every one up to an id) seen, read, unread or archived; answered by the new counts. */
-  markInbox(target, state) {
-    const frame = "ids" in target ? { type: "inbox.mark", ids: target.ids, state } : { type: "inbox.mark", up_to: target.upTo, state };
-    return this.request(frame, "inbox.counts");
-  }
-  /** Mutes a followed topic (its notifications arrive read: no count, no push, nothing live) or unmutes it. */
-  muteTopic(topic, muted) {
-    return this.request({ type: "topic.mute", topic, muted }, "topic.muted");
-  }
-  /** No push for the conversation until the epoch ms given; null unmutes. */
-  muteConversation(conversationId, until) {
-    return this.request({ type: "conversation.mute", conversation_id: conversationId, until }, "conversation.muted");
-  }
-  /** The user's own settings: who sees their last seen, which notification categories push. */
-  updateSettings(settings) {
-    return this.request({ type: "settings.update", ...settings }, "settings.updated");
-  }
-  /** Registers this device's push token (FCM or APNs). */
-  registerDevice(platform, token) {
-    return this.request({ type: "device.register", platform, token }, "device.registered");
-  }
-  /** The sends queued and not yet acknowledged, in the order made (an app shows them as sending). */
-  get pendingSends() {
-    return this.outbox?.all() ?? [];
-  }
-  /**
-   * Drops the connection and connects again at once, with a fresh token: for an app that learns the network changed (the
-   * browser's online event, a new Wi-Fi) sooner than a dead connection would show. Sends and subscriptions carry over.
-   */
-  reconnect() {
-    if (this.currentState === "closed" || this.loaded === void 0) return;
-    const socket = this.socket;
-    this.failedAttempts = 0;
-    this.disconnected(this.connectionNumber, "connection_lost", "the app asked to reconnect", 0);
-    socket?.close(1e3, "reconnecting");
-  }
-  /** Offline and the network is back (online, or a tab shown again whose timers were throttled): try now, not at the backoff's end. */
-  wakeUp() {
-    if (this.currentState !== "offline") return;
-    if (this.pendingRetry !== void 0) this.cancel(this.pendingRetry);
-    this.pendingRetry = void 0;
-    void this.connect("reconnect_requested");
-  }
-  /**
-   * Uploads a file for a conversation (docs/media.md): a grant, then the file posted straight to S3 with the grant's form.
-   * Resolves with the content of a message naming it, to send; S3's refusal or the server's rejects, naming why.
-   */
-  async uploadMedia(conversationId, file, caption) {
-    const contentType = file.type || "application/octet-stream";
-    const grant = await this.request(
-      { type: "media.upload", content_type: contentType, size: file.size, conversation_id: conversationId },
-      "media.upload_grant"
-    );
-    const form = new FormData();
-    Object.entries(grant.fields).forEach(([name, value]) => form.append(name, value));
-    form.append("file", file);
-    const answer = await fetch(grant.url, { method: "POST", body: form });
-    if (!answer.ok) {
-      throw ParleyError.of("forbidden", `the upload was refused by storage: ${answer.status} ${(await answer.text()).slice(0, 300)}`, "media.upload");
-    }
-    const content = { type: mediaType(contentType), media_id: grant.media_id, content_type: contentType, size: file.size };
-    if (caption !== void 0) content.body = caption;
-    return content;
-  }
-  /** Where a media object can be read now, and until when (epoch ms): a download grant. */
-  async mediaUrl(mediaId) {
-    const grant = await this.request({ type: "media.download", media_id: mediaId }, "media.download_grant");
-    return { url: grant.url, expires_at: grant.expires_at };
-  }
-  /** Closes the connection for good; the queue stays in the store, and a client started on it sends it. */
-  close() {
-    if (this.currentState === "closed") return;
-    this.setState("closed", "closed");
-    watchTheNetwork(this.wake, false);
-    if (this.ticker !== void 0) clearInterval(this.ticker);
-    this.timers.forEach((timer) => clearTimeout(timer));
-    this.timers.clear();
-    this.socket?.close(1e3, "closed by the app");
-    this.socket = void 0;
-    this.failWaiting("the client was closed");
-    const closed = new Error("the client was closed before the ack");
-    this.ackWaiters.forEach((waiter) => waiter.reject(closed));
-    this.ackWaiters.clear();
-  }
-  // The connection's life.
-  async connect(reason) {
-    if (this.currentState === "closed") return;
-    this.pendingRetry = void 0;
-    this.setState("connecting", reason);
-    const number = ++this.connectionNumber;
-    let token;
-    try {
-      token = await this.tokens();
-      if (typeof token !== "string" || token.length === 0) throw new Error("the token callback gave no token");
-    } catch (error) {
-      this.disconnected(number, "connect_failed", `no token: ${error.message}`);
-      return;
-    }
-    if (number !== this.connectionNumber || this.state === "closed") return;
-    let socket;
-    try {
-      socket = this.openSocket(`${this.url}${this.url.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}`);
-    } catch (error) {
-      this.disconnected(number, "connect_failed", `could not connect: ${error.message}`);
-      return;
-    }
-    const opening = this.later(() => {
-      if (number === this.connectionNumber && this.socket !== socket) {
-        socket.close();
-        this.disconnected(number, "connect_failed", `not open after ${this.connectTimeoutMs} ms`);
-      }
-    }, this.connectTimeoutMs);
-    let opened = false;
-    socket.onopen = () => {
-      this.cancel(opening);
-      opened = true;
-      if (number !== this.connectionNumber || this.currentState === "closed") {
-        socket.close();
-        return;
-      }
-      this.socket = socket;
-      this.lastFrameAt = Date.now();
-      this.lastPingAt = Date.now();
-      this.setState("syncing", "connected");
-      this.sync();
-    };
-    socket.onmessage = (event) => {
-      if (number === this.connectionNumber) this.received(typeof event.data === "string" ? event.data : String(event.data));
-    };
-    socket.onclose = (event) => {
-      this.cancel(opening);
-      const why = `closed (${event.code}${event.reason ? `: ${event.reason}` : ""})`;
-      const reason2 = !opened ? /40[13]/.test(`${event.code} ${event.reason}`) ? "unauthorized" : "connect_failed" : event.code === 1006 ? "connection_lost" : "server_closed";
-      this.disconnected(number, reason2, why);
-    };
-    socket.onerror = () => {
-    };
-  }
-  disconnected(number, reason, why, delayMs) {
-    if (number !== this.connectionNumber || this.currentState === "closed") return;
-    this.socket = void 0;
-    this.connectionNumber++;
-    if (this.onlineSince >= 0 && Date.now() - this.onlineSince >= STABLE_AFTER_MS) this.failedAttempts = 0;
-    this.onlineSince = -1;
-    this.outbox?.connectionLost();
-    this.failWaiting(`disconnected: ${why}`);
-    const wait = delayMs ?? jitteredDelay(this.backoff.minMs, this.backoff.maxMs, this.failedAttempts++);
-    this.setState("offline", reason, wait, why);
-    this.pendingRetry = this.later(() => void this.connect("retrying"), wait);
-  }
-  /** The requests waiting for an answer fail: the connection that would carry it is gone. Sends stay queued. */
-  failWaiting(why) {
-    const waiting = [...this.pending.values()];
-    this.pending.clear();
-    waiting.forEach((request) => {
-      this.cancel(request.timer);
-      request.reject(new Error(why));
+  /** A send on its way to the store and the queue: its promises, of which queued rejects if it never gets there. */
+  queue(id, pending) {
+    const acknowledged = handled(new Promise((resolve, reject) => this.ackWaiters.set(id, { resolve, reject })));
+    const queued = handled(pending.then((send) => this.writes.write(() => this.store.addPendingSend(send)).then(() => {
+      if (this.connection.state === "closed") return;
+      this.outbox?.add(send);
+      this.transmitReady();
+    })));
+    queued.catch((error) => {
+      this.ackWaiters.get(id)?.reject(error);
+      this.ackWaiters.delete(id);
     });
+    return { id, queued, acknowledged };
   }
-  sync() {
-    if (this.timelines === void 0) return;
-    this.timelines.syncStarted();
-    this.syncAskedAt = Date.now();
-    this.syncId = crypto.randomUUID();
-    this.sendFrame({ type: "sync.request", id: this.syncId, state: this.timelines.state(), limit: LIMITS.max_page });
+  /** Seals in the order asked. */
+  serially(work) {
+    const result = this.sealing.then(work);
+    this.sealing = result.catch(() => void 0);
+    return result;
   }
-  /** Every 200 ms: a sync unanswered, gaps to fill, presence to renew, sends whose ack is overdue, a ping when quiet. */
-  tick() {
-    if (this.socket === void 0 || this.timelines === void 0 || this.outbox === void 0) return;
-    const now = Date.now();
-    if (this.currentState === "syncing" && now - this.syncAskedAt > SYNC_RETRY_MS) this.sync();
-    if (this.currentState === "online") {
-      this.timelines.gapsToFill(now).forEach((request) => this.fillGap(request));
-      if (this.watched.size > 0 && now - this.presenceRenewedAt > this.presenceRenewalMs) this.renewPresence();
-      this.outbox.due(now - this.ackTimeoutMs, now).forEach((send) => this.transmit(send));
-    }
-    if (now - this.lastFrameAt > this.pingIntervalMs * 2) {
-      const dead = this.socket;
-      this.disconnected(this.connectionNumber, "heartbeat_timeout", `no answer for ${now - this.lastFrameAt} ms`);
-      dead.close();
-    } else if (now - this.lastPingAt > this.pingIntervalMs) {
-      this.lastPingAt = now;
-      this.sendFrame({ type: "ping" });
-    }
-  }
-  // Frames in.
-  received(text) {
-    this.lastFrameAt = Date.now();
-    const decoded = decodeServerFrame(text);
-    if (!decoded.ok) {
-      if (isGatewayRefusal(text)) {
-        this.gatewayRefused();
-      } else {
-        this.emit("error", { type: "error", code: "internal", message: `the client could not read a frame: ${decoded.reason}`, ref: null });
-      }
-      return;
-    }
-    const frame = decoded.frame;
-    const timelines = this.timelines;
-    switch (frame.type) {
-      case "message.receive": {
-        const { type: _type, ...message } = frame;
-        this.release(timelines.offer(message, Date.now()));
-        break;
-      }
-      case "sync.batch":
-        this.release(timelines.synced(frame, Date.now()));
-        break;
-      case "sync.done":
-        this.synced();
-        break;
-      case "history.batch":
-        this.release(timelines.history(frame, Date.now()));
-        break;
-      case "message.ack":
-        this.acknowledged(frame);
-        break;
-      case "error":
-        this.refused(frame);
-        break;
-      case "receipt.update":
-        this.emit("receipt", frame);
-        break;
-      case "typing.update":
-        this.emit("typing", frame);
-        break;
-      case "presence.update": {
-        const { type: _type, ...presence } = frame;
-        this.emit("presence", presence);
-        break;
-      }
-      case "presence.batch":
-        frame.users.forEach((presence) => this.emit("presence", presence));
-        break;
-      case "notification.receive": {
-        const { type: _type, ...notification } = frame;
-        this.emit("notification", notification);
-        this.sendFrame({ type: "notification.ack", ids: [notification.notification_id] });
-        break;
-      }
-      case "inbox.counts":
-        this.emit("inboxCounts", { unread_count: frame.unread_count, unseen_count: frame.unseen_count });
-        break;
-      case "conversation.created":
-        this.emit("conversation", frame.conversation);
-        this.sync();
-        break;
-      case "conversation.updated":
-        this.emit("conversation", frame.conversation);
-        if (frame.conversation.members.includes(this.user)) {
-          this.sync();
-        } else {
-          timelines.left(frame.conversation.conversation_id);
-        }
-        break;
-      case "keys.low":
-        this.emit("keysLow", { pre_key_count: frame.pre_key_count, pq_pre_key_count: frame.pq_pre_key_count });
-        break;
-      case "identity.changed":
-        this.emit("identityChanged", frame.user_id);
-        break;
-      default:
-        break;
-    }
-    if (frame.type !== "error" && frame.type !== "sync.batch" && frame.type !== "message.ack" && !PUSHES.has(frame.type)) {
-      this.answered(frame.ref ?? null, frame);
-    }
-  }
-  /**
-   * Settles the request this frame answers: the one its ref names; without a ref (a server of protocol 1.0), the oldest in
-   * flight awaiting a frame of its type. True when one was waiting.
-   */
-  answered(ref, frame) {
-    let id = ref !== null && this.pending.has(ref) ? ref : void 0;
-    if (id === void 0 && ref === null && frame.type !== "error") {
-      for (const [candidate, request2] of this.pending) {
-        if (request2.answerType === frame.type) {
-          id = candidate;
-          break;
-        }
-      }
-    }
-    const request = id === void 0 ? void 0 : this.pending.get(id);
-    if (id === void 0 || request === void 0) return false;
-    this.pending.delete(id);
-    this.cancel(request.timer);
-    if (frame.type === "error") request.reject(new ParleyError(frame));
-    else request.resolve(frame);
-    return true;
-  }
-  /** Caught up: the queue goes out, and what the app read while offline is told. */
-  synced() {
-    this.timelines?.syncDone();
-    if (this.currentState !== "syncing") return;
-    this.onlineSince = Date.now();
-    this.gatewayRefusals = 0;
-    this.setState("online", "synced");
-    this.flushReads();
-    this.transmitReady();
-    if (this.watched.size > 0) this.renewPresence();
-    if (this.timelines?.needsSync) this.sync();
-  }
-  release(ready) {
-    const cipher = this.cipher;
-    if (cipher === void 0 || !ready.some((message) => message.content.envelopes !== void 0)) {
-      if (cipher === void 0) this.handOver(ready, /* @__PURE__ */ new Map());
-      else this.handing = this.handing.then(() => this.handOver(ready, /* @__PURE__ */ new Map()));
-      return;
-    }
-    this.handing = this.handing.then(async () => {
-      const plaintexts = /* @__PURE__ */ new Map();
-      for (const message of ready) {
-        if (message.content.envelopes !== void 0) plaintexts.set(message, await this.openSealed(cipher, message));
-      }
-      this.handOver(ready, plaintexts);
-    });
-  }
-  /**
-   * This device's plaintext of a sealed message: its own send's (it has no envelope of its own), kept from the ack or, when
-   * the message comes before its ack (a sync after a lost ack), the pending send's; else the cipher's opening.
-   */
-  async openSealed(cipher, message) {
-    const own = this.ownPlaintexts.get(message.id);
-    if (own !== void 0) {
-      this.ownPlaintexts.delete(message.id);
-      return own;
-    }
-    const pending = message.sender_id === this.user && message.sender_device === this.device ? this.outbox?.find(message.id)?.sealed : void 0;
-    if (pending !== void 0) return fromBase64(pending.plaintext);
-    try {
-      return await cipher.open(message);
-    } catch (unreadable) {
-      console.warn(`message ${message.seq} of ${message.conversation_id} did not decrypt`, unreadable);
-      return void 0;
-    }
-  }
-  handOver(ready, plaintexts) {
-    if (this.currentState === "closed") return;
-    const upTo = /* @__PURE__ */ new Map();
-    for (const message of ready) {
-      upTo.set(message.conversation_id, Math.max(message.seq, upTo.get(message.conversation_id) ?? 0));
-      if (message.content.type === "void") continue;
-      if (plaintexts.has(message)) this.emit("sealedMessage", { message, plaintext: plaintexts.get(message) });
-      else this.emit("message", message);
-    }
-    upTo.forEach((seq, conversation) => {
-      void this.writeStore(() => this.store.setHeldUpTo(conversation, seq));
-      if (seq > (this.deliveredSent.get(conversation) ?? 0)) {
-        this.deliveredSent.set(conversation, seq);
-        this.sendFrame({ type: "message.delivered", conversation_id: conversation, seq });
-      }
-    });
-    if (this.timelines?.needsSync && this.currentState === "online") this.sync();
-  }
+  /** The send this ack is for, when it was pending: out of the store, its promise resolved, the app told, the next sends go. */
   acknowledged(ack) {
     this.gatewayRefusals = 0;
     const send = this.outbox?.acknowledged(ack);
     if (send !== void 0) {
-      void this.writeStore(() => this.store.removePendingSend(send.id));
+      void this.writes.write(() => this.store.removePendingSend(send.id));
       this.reseals.delete(send.id);
-      if (send.sealed !== void 0 && this.cipher !== void 0) this.ownPlaintexts.set(send.id, fromBase64(send.sealed.plaintext));
       this.ackWaiters.get(ack.id)?.resolve(ack);
       this.ackWaiters.delete(ack.id);
-      this.emit("sent", ack);
-      const content = JSON.parse(send.frame).content;
-      this.release(this.timelines.offer({
-        id: ack.id,
-        conversation_id: ack.conversation_id,
-        seq: ack.seq,
-        sender_id: this.user,
-        sender_device: this.device,
-        content,
-        server_timestamp: ack.server_timestamp
-      }, Date.now()));
+      this.events.emit("sent", ack);
     }
     this.transmitReady();
+    return send;
   }
-  /** An error answers a send (its id), a request (its id), or the sync in flight (its id). */
+  /** The pending send with this id (its own message may arrive before its ack). */
+  find(id) {
+    return this.outbox?.find(id);
+  }
+  /** An error that names a pending send: retried, sealed again, or the send fails. False when it names none. */
   refused(error) {
-    const ref = error.ref ?? "";
-    const send = this.outbox?.find(ref);
-    if (send !== void 0) {
-      const reseals = (this.reseals.get(send.id) ?? 0) + 1;
-      if (error.code === "devices_changed" && send.sealed !== void 0 && this.cipher !== void 0 && reseals <= MAX_RESEALS) {
-        this.reseals.set(send.id, reseals);
-        this.reseal(this.cipher, send, error);
-      } else if (retryable(error)) {
-        const wait = error.retry_after_ms ?? (error.code === "conflict" ? 500 : 1e3);
-        this.outbox?.retryAt(send.id, Date.now() + wait);
-        this.later(() => this.tick(), wait);
-      } else {
-        this.fail(send, error);
-      }
-      return;
+    const send = this.outbox?.find(error.ref ?? "");
+    if (send === void 0) return false;
+    const reseals = (this.reseals.get(send.id) ?? 0) + 1;
+    if (error.code === "devices_changed" && send.sealed !== void 0 && this.cipher !== void 0 && reseals <= MAX_RESEALS) {
+      this.reseals.set(send.id, reseals);
+      this.reseal(this.cipher, send, error);
+    } else if (retryable(error)) {
+      const wait = error.retry_after_ms ?? (error.code === "conflict" ? 500 : 1e3);
+      this.outbox?.retryAt(send.id, Date.now() + wait);
+      this.timers.later(() => this.onRetryDue(), wait);
+    } else {
+      this.fail(send, error);
     }
-    if (this.answered(ref, error)) return;
-    if (ref === this.syncId || ref === "sync.request") {
-      this.later(() => {
-        if (this.currentState === "syncing" && this.socket !== void 0) this.sync();
-      }, error.retry_after_ms ?? 1e3);
-      return;
-    }
-    this.emit("error", error);
+    return true;
   }
   /** A send refused for good: out of the queue and the store, its promise rejected, the app told; the conversation goes on. */
   fail(send, error) {
     this.outbox?.remove(send.id);
     this.reseals.delete(send.id);
-    void this.writeStore(() => this.store.removePendingSend(send.id));
+    void this.writes.write(() => this.store.removePendingSend(send.id));
     this.ackWaiters.get(send.id)?.reject(new ParleyError(error));
     this.ackWaiters.delete(send.id);
-    this.emit("sendFailed", { send, error });
+    this.events.emit("sendFailed", { send, error });
     this.transmitReady();
   }
   /**
@@ -1220,144 +1215,55 @@ var ParleyClient = class {
       if (refused !== void 0) throw refused;
       const resealed = { ...send, frame: text };
       this.outbox?.resealed(resealed, Date.now());
-      void this.writeStore(() => this.store.replacePendingSend(resealed));
-      this.tick();
+      void this.writes.write(() => this.store.replacePendingSend(resealed));
+      this.onRetryDue();
       this.transmitReady();
     }).catch((failure) => {
-      if (this.currentState === "closed") return;
+      if (this.connection.state === "closed") return;
       this.fail(send, failure instanceof ParleyError ? failure.frame : { type: "error", code: "bad_request", message: `sealing the message again failed: ${failure.message}`, ref: send.id });
     });
   }
-  serially(work) {
-    const result = this.sealing.then(work);
-    this.sealing = result.catch(() => void 0);
-    return result;
+  /** Online again: what is queued goes, and gateway refusals count afresh. */
+  online() {
+    this.gatewayRefusals = 0;
+    this.transmitReady();
   }
-  // Frames out.
   transmitReady() {
-    if (this.currentState === "online") this.outbox?.ready().forEach((send) => this.transmit(send));
+    if (this.connection.state === "online") this.outbox?.ready().forEach((send) => this.transmit(send));
+  }
+  /** Sends whose ack is overdue go again (same id). */
+  resendOverdue(now, ackTimeoutMs) {
+    this.outbox?.due(now - ackTimeoutMs, now).forEach((send) => this.transmit(send));
   }
   /** A send on the wire; a resend says so (attempt), so that the server checks for it before taking a seq. */
   transmit(send) {
-    if (this.socket === void 0 || this.outbox === void 0) return;
+    if (!this.connection.open || this.outbox === void 0) return;
     const attempt = this.outbox.transmitted(send.id, Date.now());
-    this.socket.send(attempt === 1 ? send.frame : JSON.stringify({ ...JSON.parse(send.frame), attempt }));
+    this.connection.send(attempt === 1 ? send.frame : JSON.stringify({ ...JSON.parse(send.frame), attempt }));
   }
   /**
    * API Gateway refused a frame before any function saw it, in a frame naming no id of ours: every send on the wire goes
-   * again after a jittered backoff (doubling per round of refusals with no ack between), not after the ack timeout; a sync
-   * in flight is asked again too.
+   * again after a jittered backoff (doubling per round of refusals with no ack between), not after the ack timeout.
+   * resync is told the wait, and says whether a sync is asked again after it.
    */
-  gatewayRefused() {
+  gatewayRefused(resync) {
     const wait = jitteredDelay(GATEWAY_RESEND.minMs, GATEWAY_RESEND.maxMs, this.gatewayRefusals);
     const resending = this.outbox?.gatewayRefused(Date.now() + wait) ?? false;
-    const resyncing = this.currentState === "syncing" && this.syncRetryFor !== this.syncAskedAt;
-    const refusedSync = this.syncAskedAt;
-    if (resyncing) this.syncRetryFor = refusedSync;
+    const resyncing = resync(wait);
     if (resending || resyncing) {
       this.gatewayRefusals++;
-      this.later(() => {
-        if (resyncing && this.currentState === "syncing" && this.socket !== void 0 && this.syncAskedAt === refusedSync) this.sync();
-        this.tick();
-      }, wait);
+      this.timers.later(() => this.onRetryDue(), wait);
     }
   }
-  /** A gap open past its timeout: its history, whose batch the timelines take when it comes; a refusal is an error event. */
-  fillGap(request) {
-    this.ask(request, "history.batch").catch((failure) => {
-      if (failure instanceof ParleyError) this.emit("error", failure.frame);
-    });
+  connectionLost() {
+    this.outbox?.connectionLost();
   }
-  /** The followed users' subscription again, a hundred to a frame (the server's bound); the answers become presence events. */
-  renewPresence() {
-    this.presenceRenewedAt = Date.now();
-    const users = [...this.watched];
-    for (let from = 0; from < users.length; from += LIMITS.max_presence_users) {
-      this.ask(
-        { type: "presence.subscribe", user_ids: users.slice(from, from + LIMITS.max_presence_users), ttl_seconds: PRESENCE_TTL_SECONDS },
-        "presence.batch"
-      ).catch(() => void 0);
-    }
-  }
-  flushReads() {
-    if (this.currentState !== "online") return;
-    this.readToSend.forEach((seq, conversation) => this.sendFrame({ type: "message.read", conversation_id: conversation, seq }));
-    this.readToSend.clear();
-  }
-  sendFrame(frame) {
-    this.socket?.send(JSON.stringify(frame));
-  }
-  async create(frame) {
-    return (await this.request(frame, "conversation.created")).conversation;
-  }
-  /** An app's request: online only, so that its answer cannot come before what it depends on. */
-  request(frame, answerType) {
-    if (this.currentState !== "online") return Promise.reject(new Error(`not connected (${this.currentState})`));
-    return this.ask(frame, answerType);
-  }
-  /**
-   * A request on the open connection, under an id of its own (a conversation.create's is its id), answered by the frame whose
-   * ref names it (protocol 1.1), so any number may be in flight. It settles once: its answer, an error naming it (a
-   * ParleyError), its timeout, or the loss of the connection or close() (an Error saying which); a late answer is dropped.
-   */
-  ask(frame, answerType) {
-    if (this.socket === void 0) return Promise.reject(new Error(`not connected (${this.currentState})`));
-    const id = frame.type === "conversation.create" ? frame.id : crypto.randomUUID();
-    return new Promise((resolve, reject) => {
-      const timer = this.later(() => {
-        if (this.pending.delete(id)) reject(new Error(`${frame.type} ${id} was not answered within ${this.requestTimeoutMs} ms`));
-      }, this.requestTimeoutMs);
-      this.pending.set(id, { answerType, resolve, reject, timer });
-      this.sendFrame({ ...frame, id });
-    });
-  }
-  started() {
-    return this.loaded ?? Promise.reject(new Error("start() the client before sending"));
-  }
-  /** A store write, after those made before it; a failure is told as an error event and does not stop later writes. */
-  writeStore(write) {
-    const done2 = this.storeWrites.then(write);
-    this.storeWrites = done2.catch((error) => {
-      this.emit("error", { type: "error", code: "internal", message: `the client's store failed: ${error.message}`, ref: null });
-    });
-    return done2;
-  }
-  setState(next, reason, retryInMs = null, detail) {
-    const previous = this.currentState;
-    if (previous !== next) {
-      this.currentState = next;
-      const change = { state: next, previous, reason, retry_in_ms: next === "offline" ? retryInMs : null };
-      if (detail !== void 0) change.detail = detail;
-      this.emit("state", change);
-    }
-  }
-  emit(event, value) {
-    for (const listener of this.listeners.get(event) ?? []) {
-      try {
-        listener(value);
-      } catch (appFailure) {
-        console.warn(`a Parley '${event}' listener threw`, appFailure);
-      }
-    }
-  }
-  later(work, ms) {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      if (this.currentState !== "closed") work();
-    }, ms);
-    if (!this.keepProcessAlive) unref(timer);
-    this.timers.add(timer);
-    return timer;
-  }
-  cancel(timer) {
-    clearTimeout(timer);
-    this.timers.delete(timer);
+  closed() {
+    const closed = new Error("the client was closed before the ack");
+    this.ackWaiters.forEach((waiter) => waiter.reject(closed));
+    this.ackWaiters.clear();
   }
 };
-function mediaType(contentType) {
-  const kind = contentType.split("/")[0];
-  return kind === "image" || kind === "video" || kind === "audio" ? kind : "file";
-}
 function retryable(error) {
   return error.code === "rate_limited" || error.code === "internal" || error.code === "conflict" && error.message.includes("still in progress");
 }
@@ -1365,24 +1271,384 @@ function handled(promise) {
   promise.catch(() => void 0);
   return promise;
 }
-function watchTheNetwork(wake, watching) {
-  const target = globalThis;
-  const onVisible = visibilityListeners.get(wake) ?? (() => {
-    if (target.document?.visibilityState !== "hidden") wake();
-  });
-  visibilityListeners.set(wake, onVisible);
-  if (watching) {
-    target.addEventListener?.("online", wake);
-    target.document?.addEventListener?.("visibilitychange", onVisible);
-  } else {
-    target.removeEventListener?.("online", wake);
-    target.document?.removeEventListener?.("visibilitychange", onVisible);
-    visibilityListeners.delete(wake);
+
+// src/session.ts
+var PUSHES = /* @__PURE__ */ new Set([
+  "message.receive",
+  "receipt.update",
+  "typing.update",
+  "notification.receive",
+  "presence.update",
+  "identity.changed",
+  "keys.low"
+]);
+var Session = class {
+  constructor(connection, requests, sender, receiving, presence, events, ackTimeoutMs) {
+    this.connection = connection;
+    this.requests = requests;
+    this.sender = sender;
+    this.receiving = receiving;
+    this.presence = presence;
+    this.events = events;
+    this.ackTimeoutMs = ackTimeoutMs;
+    sender.onRetryDue = () => this.tick();
   }
-}
-var visibilityListeners = /* @__PURE__ */ new WeakMap();
-function unref(timer) {
-  timer.unref?.();
+  connection;
+  requests;
+  sender;
+  receiving;
+  presence;
+  events;
+  ackTimeoutMs;
+  opened() {
+    this.receiving.sync();
+  }
+  lost(why) {
+    this.sender.connectionLost();
+    this.requests.failAll(`disconnected: ${why}`);
+  }
+  text(text) {
+    const decoded = decodeServerFrame(text);
+    if (!decoded.ok) {
+      if (isGatewayRefusal(text)) this.sender.gatewayRefused((wait) => this.receiving.resyncAfter(wait));
+      else this.events.emit("error", { type: "error", code: "internal", message: `the client could not read a frame: ${decoded.reason}`, ref: null });
+      return;
+    }
+    const frame = decoded.frame;
+    this.receiving.take(frame);
+    switch (frame.type) {
+      case "sync.done":
+        this.synced();
+        break;
+      case "message.ack": {
+        const send = this.sender.acknowledged(frame);
+        if (send !== void 0) this.receiving.acknowledged(frame, send);
+        break;
+      }
+      case "error":
+        this.refused(frame);
+        break;
+      case "receipt.update":
+        this.events.emit("receipt", frame);
+        break;
+      case "typing.update":
+        this.events.emit("typing", frame);
+        break;
+      case "presence.update": {
+        const { type: _type, ...presence } = frame;
+        this.events.emit("presence", presence);
+        break;
+      }
+      case "presence.batch":
+        frame.users.forEach((presence) => this.events.emit("presence", presence));
+        break;
+      case "notification.receive": {
+        const { type: _type, ...notification } = frame;
+        this.events.emit("notification", notification);
+        this.connection.send({ type: "notification.ack", ids: [notification.notification_id] });
+        break;
+      }
+      case "inbox.counts":
+        this.events.emit("inboxCounts", { unread_count: frame.unread_count, unseen_count: frame.unseen_count });
+        break;
+      case "conversation.created":
+      case "conversation.updated":
+        this.events.emit("conversation", frame.conversation);
+        break;
+      case "keys.low":
+        this.events.emit("keysLow", { pre_key_count: frame.pre_key_count, pq_pre_key_count: frame.pq_pre_key_count });
+        break;
+      case "identity.changed":
+        this.events.emit("identityChanged", frame.user_id);
+        break;
+      default:
+        break;
+    }
+    if (frame.type !== "error" && frame.type !== "sync.batch" && frame.type !== "message.ack" && !PUSHES.has(frame.type)) {
+      this.requests.answered(frame.ref ?? null, frame);
+    }
+  }
+  /** An error answers a send (its id), a request (its id), or the sync in flight (its id); else it is the app's to hear. */
+  refused(error) {
+    if (this.sender.refused(error) || this.requests.answered(error.ref, error) || this.receiving.syncRefused(error)) return;
+    this.events.emit("error", error);
+  }
+  /** Caught up: the queue goes out, what the app read while offline is told, presence is subscribed again. */
+  synced() {
+    this.receiving.synced();
+    if (!this.connection.synced()) return;
+    this.receiving.online();
+    this.sender.online();
+    this.presence.renew();
+  }
+  /** Every 200 ms: a sync unanswered, gaps to fill, presence to renew, sends whose ack is overdue, the heartbeat. */
+  tick() {
+    if (!this.connection.open) return;
+    const now = Date.now();
+    this.receiving.tick(now);
+    if (this.connection.state === "online") {
+      this.presence.renewIfDue(now);
+      this.sender.resendOverdue(now, this.ackTimeoutMs);
+    }
+    this.connection.heartbeat(now);
+  }
+};
+
+// src/client.ts
+var TICK_MS = 200;
+var ParleyClient = class {
+  user;
+  device;
+  settings;
+  events = new Emitter();
+  timers;
+  connection;
+  requests;
+  sender;
+  receiving;
+  presence;
+  session;
+  /** The key directory as the cipher reaches it: keys.fetch through this client. */
+  keys = { fetch: (user, device) => this.fetchKeys(user, device) };
+  loaded;
+  stopWatching = () => void 0;
+  constructor(options) {
+    const settings = settingsOf(options);
+    this.settings = settings;
+    this.user = settings.user;
+    this.device = settings.device;
+    this.timers = new Scheduler(settings.keepProcessAlive);
+    this.connection = new Connection(settings, this.timers, (change) => this.events.emit("state", change));
+    this.requests = new Requests(this.connection, this.timers, settings.requestTimeoutMs);
+    const writes = new StoreWrites((error) => this.events.emit(
+      "error",
+      { type: "error", code: "internal", message: `the client's store failed: ${error.message}`, ref: null }
+    ));
+    this.sender = new Sender(this.connection, this.timers, this.events, settings.store, writes, this.keys, settings.cipher);
+    this.receiving = new Receiving(
+      this.connection,
+      this.requests,
+      this.timers,
+      this.events,
+      settings.store,
+      writes,
+      settings.cipher,
+      settings.user,
+      settings.device,
+      (id) => this.sender.find(id)
+    );
+    this.presence = new PresenceWatch(this.requests, settings.presenceRenewalMs);
+    this.session = new Session(this.connection, this.requests, this.sender, this.receiving, this.presence, this.events, settings.ackTimeoutMs);
+    this.connection.bind(this.session);
+  }
+  /** The connection's state now. */
+  get state() {
+    return this.connection.state;
+  }
+  /** Sends queued and not yet acknowledged. */
+  get pendingCount() {
+    return this.sender.pendingCount;
+  }
+  /** The sends queued and not yet acknowledged, in the order made (an app shows them as sending). */
+  get pendingSends() {
+    return this.sender.pendingSends;
+  }
+  /** Listens to an event; returns what stops listening. A listener that throws does not stop the client. */
+  on(event, listener) {
+    return this.events.on(event, listener);
+  }
+  /**
+   * Loads the store (the sends an earlier run left go out again) and connects; stays connected until close(). In Node the
+   * client keeps the process alive until then (options.keepProcessAlive).
+   */
+  start() {
+    if (this.loaded === void 0) {
+      this.loaded = this.settings.store.load().then((stored) => {
+        this.receiving.load(stored.heldUpTo, this.settings.gapTimeoutMs);
+        this.sender.load(stored.pendingSends);
+        if (this.connection.state === "closed") return;
+        this.timers.every(() => this.session.tick(), TICK_MS);
+        this.stopWatching = watchTheNetwork(() => this.connection.wakeUp());
+        this.connection.start();
+      });
+    }
+    return this.loaded;
+  }
+  /**
+   * Queues a message: it is stored on the server once, whatever reconnects or reloads happen before its ack, and after the
+   * ones the app sent before it in the same conversation. A send the server would refuse (a field out of bounds, a frame over
+   * 128 KB) is refused here, its promises rejected with a ParleyError naming why, and nothing is queued.
+   */
+  send(conversationId, content) {
+    const id = crypto.randomUUID();
+    const frame = { type: "message.send", id, conversation_id: conversationId, content, timestamp: Date.now() };
+    const text = JSON.stringify(frame);
+    const refused = this.sender.refusal(text, id);
+    if (refused !== void 0) {
+      return { id, queued: handled(Promise.reject(refused)), acknowledged: handled(Promise.reject(refused)) };
+    }
+    return this.sender.queue(id, this.started().then(() => ({ id, conversation_id: conversationId, frame: text })));
+  }
+  /**
+   * Queues an end-to-end message (docs/e2e.md): the cipher seals the plaintext into one envelope per device of the members
+   * (the conversation's, this user's included); if the server answers devices_changed, the cipher takes in the devices named
+   * and seals again, sent under the same id. Otherwise as send(); sealed sends keep their order among themselves. The
+   * message comes back, once stored, as a sealedMessage event with this plaintext.
+   */
+  sendSealed(conversationId, members, plaintext) {
+    const cipher = this.settings.cipher;
+    if (cipher === void 0) throw new Error("no cipher was given to the client (options.cipher)");
+    const id = crypto.randomUUID();
+    const timestamp = Date.now();
+    const sealed = { members: [...members], plaintext: toBase64(plaintext) };
+    const pending = this.started().then(() => this.sender.serially(() => cipher.seal(conversationId, members, plaintext, this.keys))).then((envelopes) => {
+      const frame = { type: "message.send", id, conversation_id: conversationId, content: { type: "ciphertext", envelopes }, timestamp };
+      const text = JSON.stringify(frame);
+      const refused = this.sender.refusal(text, id);
+      if (refused !== void 0) throw refused;
+      return { id, conversation_id: conversationId, frame: text, sealed };
+    });
+    return this.sender.queue(id, pending);
+  }
+  /** This device's public keys for end-to-end encryption: the counts of one-time keys the server now holds. */
+  async uploadKeys(keys) {
+    const { pre_key_count, pq_pre_key_count } = await this.requests.request({ type: "keys.upload", ...keys }, "keys.uploaded");
+    return { pre_key_count, pq_pre_key_count };
+  }
+  /** A user's devices' keys (or one device's), each one-time key handed to this fetch alone; not_found when there are none. */
+  fetchKeys(user, device) {
+    return this.requests.request(
+      device === void 0 ? { type: "keys.fetch", user_id: user } : { type: "keys.fetch", user_id: user, device_id: device },
+      "keys.bundle"
+    );
+  }
+  /** The user has seen the conversation up to seq: its senders get a read receipt (sent when online). */
+  markRead(conversationId, seq) {
+    this.receiving.markRead(conversationId, seq);
+  }
+  /** The user is typing ("start", as often as keystrokes come: the server coalesces) or stopped. */
+  typing(conversationId, state) {
+    if (this.connection.state === "online") this.connection.send({ type: "typing", conversation_id: conversationId, state });
+  }
+  /** The direct conversation with another user: created, or the existing one. */
+  createDirect(other) {
+    return this.create({ type: "conversation.create", id: crypto.randomUUID(), kind: "direct", members: [other] });
+  }
+  createGroup(name, members) {
+    return this.create({ type: "conversation.create", id: crypto.randomUUID(), kind: "group", members, name });
+  }
+  /** The request's id is the creation's own, as the protocol asks. */
+  async create(frame) {
+    return (await this.requests.request(frame, "conversation.created")).conversation;
+  }
+  /** Adds members to a group (admins only); answered by the conversation as it now is. */
+  async addMembers(conversationId, members) {
+    return (await this.requests.request({ type: "conversation.members.add", conversation_id: conversationId, members }, "conversation.updated")).conversation;
+  }
+  async removeMembers(conversationId, members) {
+    return (await this.requests.request({ type: "conversation.members.remove", conversation_id: conversationId, members }, "conversation.updated")).conversation;
+  }
+  /** A page of the user's conversations with their unread counts (cursor: the previous page's next_cursor). */
+  conversations(cursor) {
+    return this.requests.request(cursor === void 0 ? { type: "conversation.list" } : { type: "conversation.list", cursor }, "conversation.page");
+  }
+  /** Older messages of a conversation, newest first (for scrolling back: they are not emitted as message events). */
+  history(conversationId, options = {}) {
+    const request = { type: "history.request", conversation_id: conversationId, limit: options.limit ?? 50 };
+    if (options.beforeSeq !== void 0) request.before_seq = options.beforeSeq;
+    return this.receiving.history(request);
+  }
+  /**
+   * These users' presence now, then each change as a presence event, for as long as the app wants: the subscription is
+   * renewed before it runs out and after every reconnect, until unsubscribePresence.
+   */
+  subscribePresence(users) {
+    return this.presence.subscribe(users);
+  }
+  /** No more presence changes of these users (the server's subscription runs out by itself within five minutes). */
+  unsubscribePresence(users) {
+    this.presence.unsubscribe(users);
+  }
+  /** A page of the user's notification inbox, newest first, with its counts. */
+  inbox(options = {}) {
+    return this.requests.request({
+      type: "inbox.list",
+      filter: options.filter ?? "all",
+      limit: options.limit ?? 50,
+      ...options.cursor === void 0 ? {} : { cursor: options.cursor }
+    }, "inbox.page");
+  }
+  /** Marks notifications (by id, or every one up to an id) seen, read, unread or archived; answered by the new counts. */
+  markInbox(target, state) {
+    const frame = "ids" in target ? { type: "inbox.mark", ids: target.ids, state } : { type: "inbox.mark", up_to: target.upTo, state };
+    return this.requests.request(frame, "inbox.counts");
+  }
+  /** Mutes a followed topic (its notifications arrive read: no count, no push, nothing live) or unmutes it. */
+  muteTopic(topic, muted) {
+    return this.requests.request({ type: "topic.mute", topic, muted }, "topic.muted");
+  }
+  /** No push for the conversation until the epoch ms given; null unmutes. */
+  muteConversation(conversationId, until) {
+    return this.requests.request({ type: "conversation.mute", conversation_id: conversationId, until }, "conversation.muted");
+  }
+  /** The user's own settings: who sees their last seen, which notification categories push. */
+  updateSettings(settings) {
+    return this.requests.request({ type: "settings.update", ...settings }, "settings.updated");
+  }
+  /** Registers this device's push token (FCM or APNs). */
+  registerDevice(platform, token) {
+    return this.requests.request({ type: "device.register", platform, token }, "device.registered");
+  }
+  /**
+   * Drops the connection and connects again at once, with a fresh token: for an app that learns the network changed (a new
+   * Wi-Fi) sooner than a dead connection would show. Sends and subscriptions carry over. (A browser's online event and a tab
+   * shown again reconnect an offline client by themselves.)
+   */
+  reconnect() {
+    if (this.loaded !== void 0) this.connection.reconnect();
+  }
+  /**
+   * Uploads a file for a conversation (docs/media.md): a grant, then the file posted straight to S3 with the grant's form.
+   * Resolves with the content of a message naming it, to send; S3's refusal or the server's rejects, naming why.
+   */
+  async uploadMedia(conversationId, file, caption) {
+    const contentType = file.type || "application/octet-stream";
+    const grant = await this.requests.request(
+      { type: "media.upload", content_type: contentType, size: file.size, conversation_id: conversationId },
+      "media.upload_grant"
+    );
+    const form = new FormData();
+    Object.entries(grant.fields).forEach(([name, value]) => form.append(name, value));
+    form.append("file", file);
+    const answer = await fetch(grant.url, { method: "POST", body: form });
+    if (!answer.ok) {
+      throw ParleyError.of("forbidden", `the upload was refused by storage: ${answer.status} ${(await answer.text()).slice(0, 300)}`, "media.upload");
+    }
+    const content = { type: mediaType(contentType), media_id: grant.media_id, content_type: contentType, size: file.size };
+    if (caption !== void 0) content.body = caption;
+    return content;
+  }
+  /** Where a media object can be read now, and until when (epoch ms): a download grant. */
+  async mediaUrl(mediaId) {
+    const grant = await this.requests.request({ type: "media.download", media_id: mediaId }, "media.download_grant");
+    return { url: grant.url, expires_at: grant.expires_at };
+  }
+  /** Closes the connection for good, and with it every timer; the queue stays in the store, and a client started on it sends it. */
+  close() {
+    if (this.connection.state === "closed") return;
+    this.connection.close();
+    this.stopWatching();
+    this.timers.stop();
+    this.requests.failAll("the client was closed");
+    this.sender.closed();
+  }
+  started() {
+    return this.loaded ?? Promise.reject(new Error("start() the client before sending"));
+  }
+};
+function mediaType(contentType) {
+  const kind = contentType.split("/")[0];
+  return kind === "image" || kind === "video" || kind === "audio" ? kind : "file";
 }
 
 // src/indexeddb.ts
