@@ -47,7 +47,7 @@ record Audience(List<LiveConnection> connections, List<PushNotifier.Target> push
      * socket as the message came): their users are taken again as {@code reachNow} finds them, without those
      * connections, so that a device whose last connection had just closed is woken like one that had none.
      */
-    List<PushNotifier.Target> pushTargetsAfter(Delivery.Posted posted, Map<UserId, Reach> reachNow, Message message,
+    List<PushNotifier.Target> pushTargetsAfter(Posted posted, Map<UserId, Reach> reachNow, Message message,
                                                Optional<ConnectionId> senderConnection, long now) {
         java.util.Set<UserId> again = posted.usersWithGoneConnections();
         if (again.isEmpty()) {
@@ -59,7 +59,7 @@ record Audience(List<LiveConnection> connections, List<PushNotifier.Target> push
     }
 
     /** The users to record for the fan-out's push after a fast-path posting: those with a device to wake, and those a post found gone. */
-    List<UserId> offlineAfter(Delivery.Posted posted) {
+    List<UserId> offlineAfter(Posted posted) {
         Set<UserId> users = new LinkedHashSet<>(offline());
         users.addAll(posted.usersWithGoneConnections());
         return List.copyOf(users);

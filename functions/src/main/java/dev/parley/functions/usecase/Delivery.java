@@ -33,24 +33,6 @@ import java.util.function.Function;
  * made: the caller retries, and a device may get a frame twice (clients drop repeats), never zero times.
  */
 public final class Delivery {
-    /** How a posting went: frames posted, and the connections found gone (and forgotten). */
-    public record Posted(int posts, List<LiveConnection> goneConnections) {
-        public Posted {
-            goneConnections = List.copyOf(goneConnections);
-        }
-
-        public int gone() {
-            return goneConnections.size();
-        }
-
-        /** The users one of whose connections was found gone. */
-        public java.util.Set<UserId> usersWithGoneConnections() {
-            java.util.Set<UserId> users = new java.util.LinkedHashSet<>();
-            goneConnections.forEach(connection -> users.add(connection.user()));
-            return users;
-        }
-    }
-
     private final ConnectionRegistry connections;
     private final ConnectionPoster poster;
     private final Clock clock;

@@ -214,7 +214,7 @@ public final class FanOut {
     private Delivered deliverOne(Envelope envelope, List<UserId> members, Map<UserId, Reach> live, long started, BatchPushes pushes) {
         Message message = envelope.message();
         Audience audience = Audience.of(message, members, live, envelope.senderConnection(), clock.millis());
-        Delivery.Posted posted = delivery.post(audience.connections(), Delivery.receiveFrames(codec, message));
+        Posted posted = delivery.post(audience.connections(), Delivery.receiveFrames(codec, message));
         // A connection found gone may have been its device's last: its user is read again (rare: only after a 410).
         List<PushNotifier.Target> targets = posted.goneConnections().isEmpty() ? audience.pushTargets()
                 : audience.pushTargetsAfter(posted, delivery.reach(posted.usersWithGoneConnections()), message, envelope.senderConnection(), clock.millis());

@@ -54,7 +54,7 @@ public final class NotificationDispatch {
         ConnectionRegistry.Reach reach = registry.reach(List.of(user), clock.instant()).getOrDefault(user, ConnectionRegistry.Reach.NONE);
         List<LiveConnection> live = reach.live();
         if (!live.isEmpty()) {
-            Delivery.Posted posted = delivery.post(live, codec.encode(new ServerFrame.NotificationReceive(notification)));
+            Posted posted = delivery.post(live, codec.encode(new ServerFrame.NotificationReceive(notification)));
             Set<DeviceId> reached = new LinkedHashSet<>();
             live.stream().filter(connection -> !posted.goneConnections().contains(connection)).forEach(connection -> reached.add(connection.device()));
             timers.schedule(reached.stream().map(device -> check(user, device, notification, 1)).toList());

@@ -151,7 +151,7 @@ public final class SendMessage {
             return new FastDelivery(0, 0, false, 0);
         }
         long started = System.nanoTime();
-        Optional<Delivery.Posted> posted = delivery.postWithin(audience.connections(), Delivery.receiveFrames(codec, message), lastMoment);
+        Optional<Posted> posted = delivery.postWithin(audience.connections(), Delivery.receiveFrames(codec, message), lastMoment);
         double postMillis = (System.nanoTime() - started) / 1e6;
         if (posted.isEmpty()) {
             // A post not made in time, failed or unanswered: the fan-out delivers to every connection (clients drop repeats by seq).

@@ -98,7 +98,7 @@ public final class TopicFanOut {
         PublishRequest request = live.request();
         Notification notification = new Notification(live.notification(), request.category(), request.content(), request.groupKey(), 1,
                 request.actor().map(List::of).orElse(List.of()), live.notification().epochMillis(), NotificationState.UNSEEN, Optional.of(topic));
-        Delivery.Posted posted = delivery.post(targets, codec.encode(new ServerFrame.NotificationReceive(notification)));
+        Posted posted = delivery.post(targets, codec.encode(new ServerFrame.NotificationReceive(notification)));
         posted.goneConnections().forEach(gone -> feeds.stopListening(gone.connectionId(), List.of(topic)));
         page.next().ifPresent(next -> queue.enqueue(List.of(new FanOutQueue.Live(live.notification(), live.request(), live.shard(), Optional.of(next)))));
         return Outcome.POSTED;

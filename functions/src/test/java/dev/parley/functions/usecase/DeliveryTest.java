@@ -26,9 +26,9 @@ class DeliveryTest {
         world.online(BOB, "bob-phone");
         world.registry.add(BOB, "bob-old", NOW.minusSeconds(1));
 
-        Delivery.Posted posted = world.delivery.postToUsers(List.of(ALICE, BOB), "{\"type\":\"pong\"}", Optional.of(ConnectionId.of("alice-phone")));
+        Posted posted = world.delivery.postToUsers(List.of(ALICE, BOB), "{\"type\":\"pong\"}", Optional.of(ConnectionId.of("alice-phone")));
 
-        assertThat(posted).isEqualTo(new Delivery.Posted(2, List.of()));
+        assertThat(posted).isEqualTo(new Posted(2, List.of()));
         assertThat(world.poster.received).containsOnlyKeys(ConnectionId.of("alice-laptop"), ConnectionId.of("bob-phone"));
         assertThat(world.registry.lookups.get()).as("one lookup for all the users").isEqualTo(1);
     }
@@ -40,7 +40,7 @@ class DeliveryTest {
         world.online(BOB, "bob-live");
         world.poster.gone.add(ConnectionId.of("bob-gone"));
 
-        Delivery.Posted posted = world.delivery.postToUsers(List.of(BOB), "{}", Optional.empty());
+        Posted posted = world.delivery.postToUsers(List.of(BOB), "{}", Optional.empty());
 
         assertThat(posted.posts()).isEqualTo(2);
         assertThat(posted.goneConnections()).extracting(LiveConnection::connectionId).containsExactly(ConnectionId.of("bob-gone"));
@@ -82,7 +82,7 @@ class DeliveryTest {
         };
         Delivery delivery = new Delivery(world.registry, hiccup, world.clock, 8);
 
-        Delivery.Posted posted = delivery.postToUsers(List.of(ALICE, BOB), "{}", Optional.empty());
+        Posted posted = delivery.postToUsers(List.of(ALICE, BOB), "{}", Optional.empty());
 
         assertThat(posted.posts()).isEqualTo(3);
         assertThat(world.poster.receivedBy("bob-phone")).as("made again, and delivered").hasSize(1);
@@ -99,7 +99,7 @@ class DeliveryTest {
             world.online(users.getLast(), "c" + i);
         }
 
-        Delivery.Posted posted = world.delivery.postToUsers(users, "{}", Optional.empty());
+        Posted posted = world.delivery.postToUsers(users, "{}", Optional.empty());
 
         assertThat(posted.posts()).isEqualTo(200);
         assertThat(world.poster.received).hasSize(200);
