@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.functions.manifest.FunctionSpec;
 import dev.parley.functions.manifest.Trigger;
 import dev.parley.local.dynamodb.server.Json;
+import dev.parley.local.dynamodb.streams.StreamAppends;
 import dev.parley.local.latency.LatencyModel;
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,7 +44,10 @@ public final class StreamEventSourceMapping implements AutoCloseable {
     public enum PollTiming {
         /** Lambda's pace: four polls a second per shard. */
         AWS(Duration.ofMillis(250)),
-        /** For development and tests: a poll every 10 ms. */
+        /**
+         * For development and tests: a poll every 10 ms while records come; an empty shard waits for the next append to any
+         * stream of the emulator (StreamAppends) or {@link #FAST_IDLE_WAIT}, so an idle local cloud does not poll 100 times a second.
+         */
         FAST(Duration.ofMillis(10));
 
         final Duration interval;
@@ -62,11 +66,15 @@ public final class StreamEventSourceMapping implements AutoCloseable {
     private final LambdaRuntime runtime;
     private final java.net.URL endpoint;
     private final Duration pollInterval;
+    /** The longest an empty shard waits in FAST polling when no append wakes it. */
+    static final Duration FAST_IDLE_WAIT = Duration.ofSeconds(5);
+    private final boolean waitsForAppends;
     private final Clock clock;
     private final OnFailureDestination destination;
     private final List<Lane> lanes = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicLong batches = new AtomicLong();
+    private final AtomicLong shardReads = new AtomicLong();
     private final AtomicLong recordsDelivered = new AtomicLong();
     private final AtomicLong failedInvocations = new AtomicLong();
     private final AtomicLong inFlight = new AtomicLong();
@@ -110,6 +118,7 @@ public final class StreamEventSourceMapping implements AutoCloseable {
             throw new IllegalArgumentException("the DynamoDB endpoint " + dynamoDbEndpoint + " is not a URL", e);
         }
         this.pollInterval = timing.interval;
+        this.waitsForAppends = timing == PollTiming.FAST;
         this.clock = clock;
         this.destination = destination;
         this.hop = hop;
@@ -146,11 +155,12 @@ public final class StreamEventSourceMapping implements AutoCloseable {
     }
 
     /** Batches invoked, records delivered in successful invocations, failed invocations, records no filter let through. */
-    public record Metrics(long batches, long recordsDelivered, long failedInvocations, long recordsFilteredOut) {
+    /** What the mapping has done; {@code shardReads} counts its GetRecords calls, empty ones included. */
+    public record Metrics(long batches, long recordsDelivered, long failedInvocations, long recordsFilteredOut, long shardReads) {
     }
 
     public Metrics metrics() {
-        return new Metrics(batches.get(), recordsDelivered.get(), failedInvocations.get(), recordsFilteredOut.get());
+        return new Metrics(batches.get(), recordsDelivered.get(), failedInvocations.get(), recordsFilteredOut.get(), shardReads.get());
     }
 
     /**
@@ -233,6 +243,8 @@ public final class StreamEventSourceMapping implements AutoCloseable {
         String lastSequenceNumber = null;
         while (running && iterator != null) {
             JsonNode page;
+            long appendsBefore = StreamAppends.count();
+            shardReads.incrementAndGet();
             try {
                 page = call("DynamoDBStreams_20120810.GetRecords", Json.NODES.objectNode().put("ShardIterator", iterator).put("Limit", 1000));
             } catch (CallFailed failed) {
@@ -266,7 +278,19 @@ public final class StreamEventSourceMapping implements AutoCloseable {
             JsonNode next = page.get("NextShardIterator");
             iterator = next == null || next.isNull() ? null : next.asText();
             if (records.isEmpty() && iterator != null) {
-                sleep(pollInterval);
+                idle(appendsBefore);
+            }
+        }
+    }
+
+    /** An empty read: AWS's pace waits its interval; FAST waits for an append (checked after a 10 ms floor) or its idle wait. */
+    private void idle(long appendsBefore) {
+        sleep(pollInterval);
+        if (waitsForAppends && running) {
+            try {
+                StreamAppends.awaitAfter(appendsBefore, FAST_IDLE_WAIT);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
     }
@@ -356,10 +380,8 @@ public final class StreamEventSourceMapping implements AutoCloseable {
         void run() {
             while (running) {
                 try {
-                    Pending first = queue.poll(100, TimeUnit.MILLISECONDS);
-                    if (first == null) {
-                        continue;
-                    }
+                    // Waits without a timeout: close() interrupts the lanes, so an idle one costs nothing.
+                    Pending first = queue.take();
                     List<Pending> batch = new ArrayList<>();
                     batch.add(first);
                     long windowEnds = System.nanoTime() + settings.maximumBatchingWindow().toNanos();

@@ -36,6 +36,11 @@ public final class SqsEventSourceMapping implements AutoCloseable {
     private final AtomicBoolean running = new AtomicBoolean(true);
     /** How many batches are handled at once. */
     static final int POLLERS = 2;
+    /**
+     * How long one receive waits for a message, as Lambda's pollers do (SQS's longest, 20 s): a message is received the
+     * moment it is sent either way, and an idle queue costs a request per poller every 20 s, not every second.
+     */
+    static final int LONG_POLL_SECONDS = 20;
 
     private final AtomicInteger inFlight = new AtomicInteger();
     private final List<Thread> pollers = new java.util.ArrayList<>();
@@ -49,7 +54,8 @@ public final class SqsEventSourceMapping implements AutoCloseable {
         this.queueArn = emulator.queueArn(mapping.queue());
         this.batchSize = mapping.batchSize();
         for (int i = 0; i < POLLERS; i++) {
-            pollers.add(Thread.ofPlatform().daemon().name("sqs-mapping-" + function.name() + "-" + i).unstarted(this::poll));
+            // Virtual threads: a receive blocked in its long poll is interruptible (its socket is closed), so close() is prompt.
+            pollers.add(Thread.ofVirtual().name("sqs-mapping-" + function.name() + "-" + i).unstarted(this::poll));
         }
     }
 
@@ -66,7 +72,7 @@ public final class SqsEventSourceMapping implements AutoCloseable {
     private void poll() {
         while (running.get()) {
             try {
-                List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(batchSize).waitTimeSeconds(1)
+                List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(batchSize).waitTimeSeconds(LONG_POLL_SECONDS)
                         .messageSystemAttributeNames(MessageSystemAttributeName.ALL)).messages();
                 if (!messages.isEmpty()) {
                     inFlight.incrementAndGet();
@@ -135,9 +141,15 @@ public final class SqsEventSourceMapping implements AutoCloseable {
         }
     }
 
+    /** Every poller has ended (after {@link #close}). */
+    boolean pollersEnded() {
+        return pollers.stream().noneMatch(Thread::isAlive);
+    }
+
     @Override
     public void close() {
         running.set(false);
+        pollers.forEach(Thread::interrupt);
         try {
             for (Thread poller : pollers) {
                 poller.join(3_000);

@@ -115,6 +115,24 @@ class StreamEventSourceMappingTest {
     }
 
     @Test
+    void anIdleShardWaitsForAnAppendInsteadOfBeingReadEveryPollInterval() throws Exception {
+        StreamEventSourceMapping mapping = map(10, 1, true, false, 2, Duration.ofSeconds(-1), 5, Clock.systemUTC());
+        put("a", 1, "ok");
+        await(() -> delivered().size() == 1);
+        long readsBefore = mapping.metrics().shardReads();
+        Thread.sleep(2_000);
+        // Polling every 10 ms would read the empty shard about 200 times in these 2 s; waiting for appends, about none.
+        assertThat(mapping.metrics().shardReads() - readsBefore).isLessThan(20);
+
+        long written = System.nanoTime();
+        put("a", 2, "ok");
+        await(() -> delivered().size() == 2);
+        // Woken by the append, not by the longest idle wait (5 s) running out.
+        assertThat(Duration.ofNanos(System.nanoTime() - written)).isLessThan(StreamEventSourceMapping.FAST_IDLE_WAIT.dividedBy(2));
+        assertThat(delivered()).containsExactly("a#1", "a#2");
+    }
+
+    @Test
     void recordsArriveInOrderInBatchesOfAtMostBatchSize() throws Exception {
         for (int i = 1; i <= 10; i++) {
             put("a", i, "ok");

@@ -75,6 +75,32 @@ class SqsEmulatorTest {
         }
     }
 
+    @Test
+    void aMessageSentDuringTheMappingsLongPollIsHandledAtOnceAndCloseEndsThePollersPromptly() throws Exception {
+        SqsHandlers.SEEN.clear();
+        try (LambdaRuntime runtime = new LambdaRuntime()) {
+            FunctionSpec function = new FunctionSpec("consumer", SqsHandlers.FailsSome.class.getName(), 256, Duration.ofSeconds(5), Map.of(),
+                    new Trigger.QueueMapping("work", 10, Duration.ZERO), Map.of(), false);
+            runtime.deploy(function, 2);
+            SqsEventSourceMapping mapping = new SqsEventSourceMapping(function, runtime, sqs).start();
+            Thread.sleep(1_500);
+            long sent = System.nanoTime();
+            client.sendMessage(b -> b.queueUrl(sqs.url("work")).messageBody("fine"));
+            long deadline = sent + Duration.ofSeconds(10).toNanos();
+            while (SqsHandlers.SEEN.isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(SqsHandlers.SEEN).containsExactly("fine#1");
+            // Within a receive that waits up to 20 s, a sent message is received as it arrives.
+            assertThat(Duration.ofNanos(System.nanoTime() - sent)).isLessThan(Duration.ofSeconds(SqsEventSourceMapping.LONG_POLL_SECONDS / 4));
+
+            long closing = System.nanoTime();
+            mapping.close();
+            assertThat(Duration.ofNanos(System.nanoTime() - closing)).as("close() interrupts the pollers' long polls").isLessThan(Duration.ofSeconds(2));
+            assertThat(mapping.pollersEnded()).isTrue();
+        }
+    }
+
     private List<Message> dead;
 
     private List<Message> receiveDead() {

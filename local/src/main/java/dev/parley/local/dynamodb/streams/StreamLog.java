@@ -86,6 +86,7 @@ public final class StreamLog {
             firstSequenceNumber = Optional.of(record.sequenceNumber());
         }
         records.add(record);
+        StreamAppends.appended();
     }
 
     /** Restores a stream from a snapshot: its records before this position were trimmed. */
