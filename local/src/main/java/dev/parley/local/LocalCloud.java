@@ -124,7 +124,8 @@ public final class LocalCloud implements Callable<Integer> {
                     + " tests of the 429 answer use a small one.")
     String publishLimit;
 
-    @Option(names = "--data-dir", description = "Keep DynamoDB tables, items and streams in this directory across restarts (default: in memory only).")
+    @Option(names = "--data-dir", description = "Keep DynamoDB tables, items and streams, and S3's objects (under s3/), in this directory across restarts"
+            + " (default: in memory only).")
     Path dataDirectory;
 
     @Option(names = "--stream-polling",
@@ -361,9 +362,11 @@ public final class LocalCloud implements Callable<Integer> {
             reports.add(ComponentReport.running("SQS (ElasticMQ)", sqs.endpoint() + "  (" + manifest.queues().size() + " queues from the manifest)"));
         }
         if (!manifest.buckets().isEmpty()) {
-            s3 = start(() -> S3Emulator.start(host, s3Port, manifest.buckets()));
-            reports.add(ComponentReport.running("S3 (S3Proxy)", s3.endpoint() + "  (" + manifest.buckets().size()
-                    + " bucket from the manifest, in memory; objects past their retention swept hourly)"));
+            Optional<Path> objects = Optional.ofNullable(dataDirectory).map(directory -> directory.resolve("s3"));
+            s3 = start(() -> S3Emulator.start(host, s3Port, manifest.buckets(), objects));
+            reports.add(ComponentReport.running("S3 (S3Proxy)", s3.endpoint() + "  (" + manifest.buckets().size() + " bucket from the manifest, "
+                    + objects.map(directory -> "objects in " + directory.toAbsolutePath()).orElse("in memory")
+                    + "; objects past their retention swept hourly)"));
         }
         runtime = start(() -> new LambdaRuntime(killSwitch));
         gateway = start(() -> WebSocketGateway.builder(manifest, runtime).host(host).port(webSocketPort).principals(principals)

@@ -145,6 +145,32 @@ class LocalCloudTest {
     }
 
     @Test
+    void withADataDirectoryTheTablesAndTheMediaBucketOutliveARestart(@org.junit.jupiter.api.io.TempDir java.nio.file.Path directory) {
+        String bucket = ParleyManifest.manifest().buckets().getFirst().name();
+        LocalCloud first = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        try {
+            first.start(concat(FREE_PORTS, "--data-dir", directory.toString()));
+            try (var s3 = dev.parley.local.s3.S3Emulator.client(first.s3().orElseThrow().endpoint())) {
+                s3.putObject(b -> b.bucket(bucket).key("m/photo").contentType("image/png"),
+                        software.amazon.awssdk.core.sync.RequestBody.fromBytes(new byte[] {1, 2, 3}));
+            }
+        } finally {
+            first.stop();
+        }
+        LocalCloud second = new LocalCloud(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        try {
+            second.start(concat(FREE_PORTS, "--data-dir", directory.toString()));
+            try (var s3 = dev.parley.local.s3.S3Emulator.client(second.s3().orElseThrow().endpoint())) {
+                assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key("m/photo")).asByteArray()).containsExactly(1, 2, 3);
+                assertThat(s3.headObject(b -> b.bucket(bucket).key("m/photo")).contentType()).isEqualTo("image/png");
+            }
+        } finally {
+            second.stop();
+        }
+        assertThat(directory.resolve("s3").resolve(bucket)).isDirectory();
+    }
+
+    @Test
     void badFlagsGetAUsageMessage() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         CommandLine cli = new CommandLine(new LocalCloud(new PrintStream(new ByteArrayOutputStream())));

@@ -2,21 +2,28 @@ package dev.parley.local.s3;
 
 import dev.parley.functions.manifest.BucketSpec;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.gaul.s3proxy.AuthenticationType;
 import org.gaul.s3proxy.CrossOriginResourceSharing;
 import org.gaul.s3proxy.S3Proxy;
+import org.gaul.s3proxy.blobstore.BlobStore;
+import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
 import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * S3, locally: S3Proxy (Apache-2.0, gaul/s3proxy 4.0.0) in this JVM with its in-memory store, chosen over writing one because it
+ * S3, locally: S3Proxy (Apache-2.0, gaul/s3proxy 4.0.0) in this JVM with its in-memory store (its filesystem store under a
+ * data directory), chosen over writing one because it
  * checks what S3 checks on the paths Parley uses: SigV4 signatures of requests and pre-signed URLs, and POST policies with their
  * conditions and {@code content-length-range} (docs/local-cloud.md). It holds one key pair, {@link #ACCESS_KEY_ID} and
  * {@link #SECRET_ACCESS_KEY}, which the local cloud gives the functions that sign for media. It makes the manifest's buckets;
@@ -36,9 +43,16 @@ public final class S3Emulator implements AutoCloseable {
     private final java.util.concurrent.ScheduledExecutorService sweeper = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("local-s3-sweep").daemon(true).factory());
 
-    private S3Emulator(String host, int port, List<BucketSpec> buckets) throws Exception {
+    private S3Emulator(String host, int port, List<BucketSpec> buckets, Optional<Path> directory) throws Exception {
         this.buckets = List.copyOf(buckets);
-        proxy = S3Proxy.builder().blobStore(new TransientNio2BlobStore()).endpoint(URI.create("http://" + host + ":" + port))
+        BlobStore store;
+        if (directory.isPresent()) {
+            Files.createDirectories(directory.get());
+            store = new FilesystemNio2BlobStore(directory.get().toAbsolutePath().toString());
+        } else {
+            store = new TransientNio2BlobStore();
+        }
+        proxy = S3Proxy.builder().blobStore(store).endpoint(URI.create("http://" + host + ":" + port))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY_ID, SECRET_ACCESS_KEY)
                 // The chat page posts uploads from the console's origin: any origin, locally (the stack allows the deployer's).
                 .corsRules(new CrossOriginResourceSharing()).build();
@@ -56,15 +70,29 @@ public final class S3Emulator implements AutoCloseable {
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY_ID, SECRET_ACCESS_KEY))).build();
     }
 
-    /** An S3 on {@code host:port} (0 picks a free port), with these buckets made. */
+    /** An S3 on {@code host:port} (0 picks a free port), with these buckets made, in memory. */
     public static S3Emulator start(String host, int port, List<BucketSpec> buckets) {
+        return start(host, port, buckets, Optional.empty());
+    }
+
+    /**
+     * The same, its objects kept as files under {@code directory} when given (S3Proxy's filesystem store: one directory per
+     * bucket, one file per object, its type and metadata in the file's extended attributes), so that they outlive a restart.
+     */
+    public static S3Emulator start(String host, int port, List<BucketSpec> buckets, Optional<Path> directory) {
         S3Emulator s3;
         try {
-            s3 = new S3Emulator(host, port, buckets);
+            s3 = new S3Emulator(host, port, buckets, directory);
         } catch (Exception e) {
             throw new IllegalStateException("starting the local S3 on port " + port + " failed: " + e.getMessage(), e);
         }
-        buckets.forEach(bucket -> s3.client.createBucket(b -> b.bucket(bucket.name())));
+        for (BucketSpec bucket : buckets) {
+            try {
+                s3.client.createBucket(b -> b.bucket(bucket.name()));
+            } catch (BucketAlreadyOwnedByYouException kept) {
+                // Made by an earlier run on the same directory: its objects are there.
+            }
+        }
         s3.sweeper.scheduleWithFixedDelay(() -> {
             try {
                 s3.sweep(Instant.now());

@@ -8,14 +8,17 @@ import dev.parley.functions.manifest.BucketSpec;
 import dev.parley.functions.store.MediaPostPolicy;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
@@ -69,6 +72,29 @@ class S3EmulatorTest {
         assertThat(head.contentLength()).isEqualTo(200);
         assertThat(head.contentType()).isEqualTo("image/png");
         assertThat(head.metadata()).containsEntry("uploader", "alice");
+    }
+
+    @Test
+    void underADataDirectoryWhatAGrantUploadedOutlivesARestartWithItsTypeAndMetadata(@TempDir Path directory) throws Exception {
+        BucketSpec bucket = new BucketSpec(BUCKET, Duration.ofDays(30));
+        byte[] photo = new byte[300];
+        new java.util.Random(5).nextBytes(photo);
+        try (S3Emulator first = S3Emulator.start("127.0.0.1", 0, List.of(bucket), Optional.of(directory))) {
+            MediaPostPolicy.Form form = MediaPostPolicy.sign(new MediaPostPolicy.Upload(first.bucketUrl(BUCKET), BUCKET, "m/kept-on-disk", "image/jpeg",
+                    photo.length, Map.of("uploader", "alice")), AwsBasicCredentials.create(S3Emulator.ACCESS_KEY_ID, S3Emulator.SECRET_ACCESS_KEY),
+                    "us-east-1", Instant.now(), Duration.ofMinutes(5));
+            HttpResponse<String> posted = post(form, form.fields(), photo);
+            assertThat(posted.statusCode()).as(posted.body()).isBetween(200, 204);
+        }
+        assertThat(directory.resolve(BUCKET)).as("the bucket is a directory under the data directory").isDirectory();
+
+        try (S3Emulator second = S3Emulator.start("127.0.0.1", 0, List.of(bucket), Optional.of(directory));
+             S3Client again = S3Emulator.client(second.endpoint())) {
+            HeadObjectResponse head = again.headObject(b -> b.bucket(BUCKET).key("m/kept-on-disk"));
+            assertThat(head.contentType()).isEqualTo("image/jpeg");
+            assertThat(head.metadata()).containsEntry("uploader", "alice");
+            assertThat(again.getObjectAsBytes(b -> b.bucket(BUCKET).key("m/kept-on-disk")).asByteArray()).isEqualTo(photo);
+        }
     }
 
     @Test
