@@ -39,9 +39,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * connection's longest life.
  */
 public final class DynamoTopicFeeds implements TopicFeeds {
-    private static final String ENTRY = TopicsTable.FEED_ENTRY;
     /** Sorts after every entry's sort key (Crockford base32 has no '~'), before nothing else of the partition that matters. */
-    private static final String ENTRIES_END = "N#~";
     private static final String REQUEST = TopicsTable.REQUEST;
     private static final String ID = TopicsTable.ID;
     /** Appends racing on one topic each land, one after another; this many tries of one append are a broken store. */
@@ -67,9 +65,9 @@ public final class DynamoTopicFeeds implements TopicFeeds {
         return SdkErrors.translating("reading a user's topics", () -> {
             QueryResponse page = dynamo.query(b -> b.tableName(table).keyConditionExpression("#pk = :user AND begins_with(#sk, :topic)")
                     .expressionAttributeNames(Map.of("#pk", PK, "#sk", SK))
-                    .expressionAttributeValues(Map.of(":user", AttributeValue.fromS("U#" + user.value()), ":topic", AttributeValue.fromS("T#")))
+                    .expressionAttributeValues(Map.of(":user", AttributeValue.fromS(TopicsTable.user(user)), ":topic", AttributeValue.fromS(TopicsTable.TOPIC)))
                     .limit(limit));
-            return page.items().stream().map(item -> new Followed(TopicKey.of(item.get(SK).s().substring(2)), Long.parseLong(item.get(AT).n()),
+            return page.items().stream().map(item -> new Followed(TopicsTable.topicOf(item.get(SK).s()), Long.parseLong(item.get(AT).n()),
                     Optional.ofNullable(item.get(PULLED)).map(id -> NotificationId.parse(id.s())),
                     item.containsKey(MUTED) && item.get(MUTED).bool())).toList();
         });
@@ -81,7 +79,7 @@ public final class DynamoTopicFeeds implements TopicFeeds {
             Map<TopicKey, NotificationId> newest = new HashMap<>();
             Batches.getAll(dynamo, backoff, table, topics.stream().map(TopicsTable::head).toList(), false, item -> {
                 if (item.containsKey(NEWEST)) {
-                    newest.put(TopicKey.of(item.get(PK).s().substring(2)), NotificationId.parse(item.get(NEWEST).s()));
+                    newest.put(TopicsTable.topicOf(item.get(PK).s()), NotificationId.parse(item.get(NEWEST).s()));
                 }
             });
             return newest;
@@ -95,7 +93,7 @@ public final class DynamoTopicFeeds implements TopicFeeds {
             Backoff.Retries conflicts = backoff.retries();
             for (int attempt = 1; ; attempt++) {
                 // The entry lands only with the head moving forward to it, in one transaction: positions land in order.
-                Map<String, AttributeValue> entry = new HashMap<>(TopicsTable.key(TopicsTable.topic(topic), ENTRY + position.value()));
+                Map<String, AttributeValue> entry = new HashMap<>(TopicsTable.key(TopicsTable.topic(topic), TopicsTable.feedEntry(position)));
                 entry.put(ID, AttributeValue.fromS(id.value()));
                 entry.put(REQUEST, AttributeValue.fromS(request.toJson()));
                 AttributeValue at = AttributeValue.fromS(position.value());
@@ -132,15 +130,15 @@ public final class DynamoTopicFeeds implements TopicFeeds {
     @Override
     public List<Entry> entries(TopicKey topic, Optional<NotificationId> after, long since, int limit) {
         return SdkErrors.translating("reading a topic's feed", () -> {
-            String from = ENTRY + after.orElse(NotificationId.first(since)).value();
+            String from = TopicsTable.feedEntry(after.orElse(NotificationId.first(since)));
             QueryResponse page = dynamo.query(b -> b.tableName(table).keyConditionExpression("#pk = :topic AND #sk BETWEEN :from AND :to")
                     .expressionAttributeNames(Map.of("#pk", PK, "#sk", SK))
                     .expressionAttributeValues(Map.of(":topic", AttributeValue.fromS(TopicsTable.topic(topic)), ":from", AttributeValue.fromS(from),
-                            ":to", AttributeValue.fromS(ENTRIES_END)))
+                            ":to", AttributeValue.fromS(TopicsTable.FEED_ENTRIES_END)))
                     .consistentRead(true).limit(limit + 1));
             List<Entry> entries = new ArrayList<>();
             for (Map<String, AttributeValue> item : page.items()) {
-                NotificationId position = NotificationId.parse(item.get(SK).s().substring(ENTRY.length()));
+                NotificationId position = TopicsTable.feedPosition(item.get(SK).s());
                 NotificationId id = NotificationId.parse(item.get(ID).s());
                 if (after.map(position::equals).orElse(false) || id.epochMillis() < since || entries.size() == limit) {
                     continue;
@@ -170,7 +168,7 @@ public final class DynamoTopicFeeds implements TopicFeeds {
         SdkErrors.translating("registering a connection with its topics", () -> {
             List<WriteRequest> writes = new ArrayList<>();
             for (Followed followed : topics) {
-                Map<String, AttributeValue> item = new HashMap<>(live(followed.topic(), listener.connection()));
+                Map<String, AttributeValue> item = new HashMap<>(TopicsTable.live(followed.topic(), listener.connection()));
                 item.put(USER, AttributeValue.fromS(listener.user().value()));
                 item.put(DEVICE, AttributeValue.fromS(listener.device().value()));
                 item.put(MUTED, AttributeValue.fromBool(followed.muted()));
@@ -185,7 +183,7 @@ public final class DynamoTopicFeeds implements TopicFeeds {
     @Override
     public void stopListening(ConnectionId connection, Collection<TopicKey> topics) {
         SdkErrors.translating("taking a connection out of its topics", () -> Batches.writeAll(dynamo, backoff, table, topics.stream()
-                .map(topic -> WriteRequest.builder().deleteRequest(DeleteRequest.builder().key(live(topic, connection)).build()).build()).toList()));
+                .map(topic -> WriteRequest.builder().deleteRequest(DeleteRequest.builder().key(TopicsTable.live(topic, connection)).build()).build()).toList()));
     }
 
     @Override
@@ -193,8 +191,8 @@ public final class DynamoTopicFeeds implements TopicFeeds {
         return SdkErrors.translating("reading a topic's live index", () -> {
             QueryResponse page = dynamo.query(b -> {
                 b.tableName(table).keyConditionExpression("#pk = :shard").expressionAttributeNames(Map.of("#pk", PK))
-                        .expressionAttributeValues(Map.of(":shard", AttributeValue.fromS(liveShardKey(topic, shard)))).limit(limit);
-                after.ifPresent(connection -> b.exclusiveStartKey(live(topic, connection)));
+                        .expressionAttributeValues(Map.of(":shard", AttributeValue.fromS(TopicsTable.liveShard(topic, shard)))).limit(limit);
+                after.ifPresent(connection -> b.exclusiveStartKey(TopicsTable.live(topic, connection)));
             });
             List<Listener> listeners = page.items().stream().filter(item -> Long.parseLong(item.get(UNTIL).n()) > now)
                     .map(item -> new Listener(ConnectionId.of(item.get(SK).s()), UserId.of(item.get(USER).s()), DeviceId.of(item.get(DEVICE).s()),
@@ -204,11 +202,4 @@ public final class DynamoTopicFeeds implements TopicFeeds {
         });
     }
 
-    private static Map<String, AttributeValue> live(TopicKey topic, ConnectionId connection) {
-        return TopicsTable.key(liveShardKey(topic, TopicFeeds.liveShard(connection)), connection.value());
-    }
-
-    private static String liveShardKey(TopicKey topic, int shard) {
-        return "L#" + topic.value() + "#" + shard;
-    }
 }

@@ -1,9 +1,11 @@
 package dev.parley.functions.store;
 
+import dev.parley.model.ConnectionId;
 import dev.parley.model.NotificationId;
 import dev.parley.model.TopicKey;
 import dev.parley.model.UserId;
 import dev.parley.ports.FanOutQueue;
+import dev.parley.ports.TopicFeeds;
 import dev.parley.protocol.PublishRequest;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -45,8 +47,14 @@ public final class TopicsTable {
     public static final String FAN_OUT = "F#";
     /** The sort key prefix of feed entries. */
     public static final String FEED_ENTRY = "N#";
+    /** Past every feed entry's sort key: the end of a range read of a feed. */
+    static final String FEED_ENTRIES_END = FEED_ENTRY + "~";
     static final String HEAD = "#";
     static final String SUBSCRIBER = "S#";
+    /** The partition key prefix of a user's subscriptions (their sort keys are the topics' keys). */
+    static final String USER = "U#";
+    /** The partition key prefix of a topic's live index, one partition per shard: {@code L#<topic>#<shard>}. */
+    static final String LIVE = "L#";
     /** A week: a fan-out's work waits in its queue four days at most (SQS's default retention), then dead letters. */
     static final long FAN_OUT_LIFE_SECONDS = 7 * 24 * 3600;
 
@@ -57,12 +65,48 @@ public final class TopicsTable {
         return TOPIC + topic.value();
     }
 
+    /** The topic a {@code T#<topic>} key names: a topic's own partition key, or a user's subscription's sort key. */
+    static TopicKey topicOf(String key) {
+        return TopicKey.of(after(TOPIC, key));
+    }
+
+    /** A feed entry's sort key: its position. */
+    static String feedEntry(NotificationId position) {
+        return FEED_ENTRY + position.value();
+    }
+
+    /** The position a feed entry's sort key ({@code N#<position>}) names. */
+    static NotificationId feedPosition(String sortKey) {
+        return NotificationId.parse(after(FEED_ENTRY, sortKey));
+    }
+
+    static String user(UserId user) {
+        return USER + user.value();
+    }
+
+    /** A live index's shard partition. */
+    static String liveShard(TopicKey topic, int shard) {
+        return LIVE + topic.value() + "#" + shard;
+    }
+
+    /** A connection's item in a topic's live index, in the shard its id hashes to. */
+    static Map<String, AttributeValue> live(TopicKey topic, ConnectionId connection) {
+        return key(liveShard(topic, TopicFeeds.liveShard(connection)), connection.value());
+    }
+
+    private static String after(String prefix, String key) {
+        if (key == null || !key.startsWith(prefix)) {
+            throw new IllegalArgumentException("the topics table key " + key + " does not start with " + prefix);
+        }
+        return key.substring(prefix.length());
+    }
+
     static Map<String, AttributeValue> subscription(TopicKey topic, UserId user) {
         return key(topic(topic), SUBSCRIBER + user.value());
     }
 
     static Map<String, AttributeValue> userTopic(UserId user, TopicKey topic) {
-        return key("U#" + user.value(), topic(topic));
+        return key(user(user), topic(topic));
     }
 
     static Map<String, AttributeValue> head(TopicKey topic) {
