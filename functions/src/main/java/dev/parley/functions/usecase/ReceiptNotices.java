@@ -156,10 +156,26 @@ public final class ReceiptNotices {
     /** A group's marks: how far every member has got, computed now and never lower than reported before. */
     private Optional<ReceiptWatermarks> groupMarks(ConversationId id) {
         if (id.isDirect()) {
+            forgetVoidsBothHaveRead(id);
             return Optional.empty();
         }
-        ReceiptWatermarks computed = ReceiptWatermarks.allOf(conversations.members(id).stream().map(Membership::watermarks).toList());
-        return Optional.of(conversations.raiseGroupMarks(id, computed));
+        return Optional.of(conversations.raiseGroupMarks(id, marksOfAll(id)));
+    }
+
+    private ReceiptWatermarks marksOfAll(ConversationId id) {
+        return ReceiptWatermarks.allOf(conversations.members(id).stream().map(Membership::watermarks).toList());
+    }
+
+    /**
+     * A direct conversation shows no group marks, but the void seqs both members have read past leave its summary all the
+     * same, as a group's do when its marks rise: else every send of a long chat would carry them for good. Voids are rare
+     * (a send that died after taking its seq), so the usual cost is one read of the summary.
+     */
+    private void forgetVoidsBothHaveRead(ConversationId id) {
+        boolean anyVoid = conversations.summary(id).map(summary -> !summary.voidSeqs().isEmpty()).orElse(false);
+        if (anyVoid) {
+            conversations.raiseGroupMarks(id, marksOfAll(id));
+        }
     }
 
     /**

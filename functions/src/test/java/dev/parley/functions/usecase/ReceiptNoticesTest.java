@@ -74,6 +74,31 @@ class ReceiptNoticesTest {
     }
 
     @Test
+    void aDirectConversationsVoidsLeaveItsSummaryOnceBothHaveReadPastThemAndNoGroupMarksAreShown() {
+        ConversationId chat = world.conversations.createIfAbsent(Conversation.direct(ALICE, BOB), ALICE).conversation().id();
+        world.online(ALICE, "alice-phone");
+        send(chat, ALICE);
+        // A send refused after taking its seq (a rate limit, say) leaves seq 2 void; then two more messages.
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> world.messages.append(chat, ClientMessageId.random(), ALICE, DeviceId.DEFAULT,
+                Optional.empty(), Content.text("refused"), 1, Optional.empty(), false, () -> {
+                    throw new IllegalStateException("refused");
+                })).hasMessage("refused");
+        send(chat, ALICE);
+        send(chat, ALICE);
+        assertThat(world.conversations.requireSummary(chat).voidSeqs()).containsExactly(2L);
+
+        world.conversations.advance(ALICE, chat, new ReceiptWatermarks(4, 4));
+        assertThat(notices.notify(List.of(receipt(chat, BOB, new ReceiptWatermarks(1, 1)))).failed()).isEmpty();
+        assertThat(world.conversations.requireSummary(chat).voidSeqs()).as("Bob has read only seq 1: the void stays").containsExactly(2L);
+
+        world.clock.advance(Duration.ofSeconds(2));
+        assertThat(notices.notify(List.of(receipt(chat, BOB, new ReceiptWatermarks(3, 3)))).failed()).isEmpty();
+        assertThat(world.conversations.requireSummary(chat).voidSeqs()).as("both have read past seq 2").isEmpty();
+        assertThat(world.conversations.requireSummary(chat).messagesAfter(3)).as("the count is the same without it").isEqualTo(1);
+        assertThat(updatesTo("alice-phone")).hasSize(2).allSatisfy(update -> assertThat(update.allMembers()).isEmpty());
+    }
+
+    @Test
     void aSenderToldLessThanAnIntervalAgoIsToldWhenTheTurnIsUpWithTheNewestMarks() {
         ConversationId chat = world.conversations.createIfAbsent(Conversation.direct(ALICE, BOB), ALICE).conversation().id();
         world.online(ALICE, "alice-phone");
