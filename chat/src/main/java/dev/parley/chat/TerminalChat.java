@@ -267,9 +267,10 @@ public final class TerminalChat implements Callable<Integer> {
         };
     }
 
-    private String line(Message message) {
-        // An end-to-end message's envelopes are for an app with the keys, which this chat is not.
-        String shown = message.content().addressed() ? "[end-to-end encrypted message]"
+    /** How a message shows on the screen. */
+    static String line(Message message) {
+        // End-to-end content (envelopes, or a group's sender-key body) is for an app with the keys, which this chat is not.
+        String shown = message.content().type() == dev.parley.model.ContentType.CIPHERTEXT ? "[end-to-end encrypted message]"
                 : message.content().media().map(media -> "[" + media.contentType() + ", " + media.size() + " bytes, media " + media.id() + "]"
                         + message.content().body().map(caption -> " " + caption).orElse(""))
                 .orElseGet(() -> message.content().body().orElse(message.content().mediaUrl().orElse("")));
