@@ -177,7 +177,7 @@ final class MediaPhases {
         long sent = System.nanoTime();
         JsonNode ack = MessagingBenchmark.request(sender, "{\"type\":\"message.send\",\"id\":\"" + UUID.randomUUID() + "\",\"conversation_id\":\""
                 + conversation + "\",\"content\":{\"type\":\"image\",\"media_id\":\"" + mediaId + "\",\"content_type\":\"image/jpeg\",\"size\":"
-                + photo.length + "}}", json -> json.path("type").asText().equals("message.ack") || json.path("type").asText().equals("error"));
+                + photo.length + "},\"attempt\":1}", json -> json.path("type").asText().equals("message.ack") || json.path("type").asText().equals("error"));
         require(ack, "message.ack");
         if (!received.await(10, TimeUnit.SECONDS)) {
             throw new IllegalStateException(receiver.user + " did not receive the media message " + mediaId);
