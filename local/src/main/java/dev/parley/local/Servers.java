@@ -9,6 +9,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /** The HTTP servers of the local cloud's emulators: one Jetty server on one host and port each. */
 public final class Servers {
+    /** Connections waiting to be accepted, at most, per server. */
+    static final int ACCEPT_QUEUE = 1024;
+
     private Servers() {
     }
 
@@ -20,6 +23,10 @@ public final class Servers {
         ServerConnector connector = new ServerConnector(server);
         connector.setHost(host);
         connector.setPort(port);
+        // The listen backlog: Jetty's 0 leaves Java's 50, and a burst of clients opening connections at once (a fan-out's 49
+        // parallel posts, each SDK client opening its own) overflowed it, refused and retried connects for seconds. AWS's
+        // endpoints do not refuse a burst of connects.
+        connector.setAcceptQueueSize(ACCEPT_QUEUE);
         connector.addBean(new OpenedConnections());
         server.addConnector(connector);
         return server;
