@@ -283,6 +283,10 @@ public final class Soak implements Callable<Integer> {
         if (staleRows > 0) {
             problems.add(staleRows + " connection rows outlived their closed sockets' leases");
         }
+        // Last, once the connection rows are counted and the other faults ended: its own 50 members, group and faults, so that
+        // it measures the fast path alone.
+        FastPathFaultBurst.Outcome burst = new FastPathFaultBurst().run(cloud, endpoints.webSocket());
+        problems.addAll(burst.problems());
 
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("messagesRequested", messages);
@@ -301,6 +305,7 @@ public final class Soak implements Callable<Integer> {
         report.put("topicSubscribers", topic.subscribers());
         report.put("topicPublishes", TopicSoak.PUBLISHES);
         report.put("topicPublishRetries", topic.publishRetries());
+        report.put("fastPathFaultBurst", burst.report());
         report.put("voidEntries", stored.values().stream().flatMap(List::stream).filter(Message::isVoid).count());
         report.put("problems", problems);
         write(report);

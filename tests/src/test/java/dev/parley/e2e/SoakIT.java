@@ -31,6 +31,12 @@ class SoakIT {
         assertThat(figures.path("topicSubscribers").asInt()).as("the topic case ran: its problems would be among the problems")
                 .isEqualTo(500 + 8);
         assertThat(figures.path("topicPublishes").asInt()).isEqualTo(3);
+        JsonNode burst = figures.path("fastPathFaultBurst");
+        assertThat(burst.path("acknowledged").asInt()).as("the fast-path case ran: " + burst).isEqualTo(40);
+        assertThat(burst.path("liveReceiptsExpected").asLong()).isEqualTo(40 * 49);
+        assertThat(burst.path("liveReceiptsMissing").asLong()).isZero();
+        assertThat(burst.path("postsStalled").asLong()).isPositive();
+        assertThat(burst.path("ackToLastLiveReceiptWorstMs").asLong()).isLessThanOrEqualTo(15_000);
         figures.path("faultsInjected").properties().forEach(fault ->
                 assertThat(fault.getValue().asLong()).as(fault.getKey() + " injected").isPositive());
     }
