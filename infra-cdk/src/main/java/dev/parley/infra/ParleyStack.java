@@ -202,6 +202,8 @@ public final class ParleyStack extends Stack {
             environment.computeIfPresent(ParleyConfig.PUSH_WINDOW_MS, (name, value) -> Long.toString(settings.pushWindowSeconds() * 1000L));
             environment.computeIfPresent(MediaSettings.MAX_BYTES, (name, value) -> Long.toString(settings.mediaMaxBytes()));
             environment.computeIfPresent(ParleyConfig.TOPIC_READ_ABOVE, (name, value) -> Integer.toString(settings.topicReadAbove()));
+            environment.computeIfPresent(dev.parley.functions.config.ChangeSettings.EDIT_WINDOW_MINUTES, (name, value) -> Long.toString(settings.editWindowMinutes()));
+            environment.computeIfPresent(dev.parley.functions.config.ChangeSettings.DELETE_WINDOW_HOURS, (name, value) -> Long.toString(settings.deleteWindowHours()));
             // The deployer's rate limits, on the functions the manifest gives each one.
             settings.rateLimits().forEach((name, value) -> environment.computeIfPresent(
                     dev.parley.functions.config.FrameLimitSettings.NAMES.get(name), (variable, old) -> value));
@@ -253,10 +255,11 @@ public final class ParleyStack extends Stack {
             }
             // A function told a bucket's name signs media grants for its media prefix: uploads (a POST policy is signed with the
             // function's credentials, so they need PutObject) and downloads and metadata reads (GetObject covers HeadObject);
-            // ListBucket on that prefix alone, so that reading a missing object answers 404, not 403.
+            // ListBucket on that prefix alone, so that reading a missing object answers 404, not 403; DeleteObject, because a
+            // message deleted for everyone takes its media object with it (docs/media.md).
             spec.environment().values().stream().filter(buckets::containsKey).distinct().forEach(name -> {
                 Bucket bucket = buckets.get(name);
-                alias.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("s3:PutObject", "s3:GetObject"))
+                alias.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("s3:PutObject", "s3:GetObject", "s3:DeleteObject"))
                         .resources(List.of(bucket.arnForObjects(S3MediaStore.KEY_PREFIX + "*"))).build());
                 alias.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("s3:ListBucket")).resources(List.of(bucket.getBucketArn()))
                         .conditions(Map.of("StringLike", Map.of("s3:prefix", S3MediaStore.KEY_PREFIX + "*"))).build());

@@ -39,6 +39,8 @@ import software.amazon.awscdk.services.logs.RetentionDays;
  * @param mediaMaxBytes the largest media object an upload grant allows
  * @param mediaCorsOrigins the web origins browsers may upload and download media from (none: apps only)
  * @param topicReadAbove topics with more subscribers than this fan out on read (docs/notifications.md)
+ * @param editWindowMinutes how long after sending a sender may edit a message (docs/protocol.md, "Messages that change")
+ * @param deleteWindowHours how long after sending a sender may delete a message for everyone (a group's admins: any time)
  */
 public record StackSettings(
         String stackName,
@@ -62,7 +64,9 @@ public record StackSettings(
         int mediaRetentionDays,
         long mediaMaxBytes,
         List<String> mediaCorsOrigins,
-        int topicReadAbove) {
+        int topicReadAbove,
+        long editWindowMinutes,
+        long deleteWindowHours) {
 
     public static final String STACK_NAME = "parley:stackName";
     public static final String STAGE = "parley:stage";
@@ -93,6 +97,8 @@ public record StackSettings(
     public static final String TOPIC_READ_ABOVE = "parley:topicReadAbove";
     /** Comma-separated origins (https://chat.example.com), or * for any. */
     public static final String MEDIA_CORS_ORIGINS = "parley:mediaCorsOrigins";
+    public static final String EDIT_WINDOW_MINUTES = "parley:editWindowMinutes";
+    public static final String DELETE_WINDOW_HOURS = "parley:deleteWindowHours";
 
     /** Where {@code mvn package} leaves the functions' artifact, relative to the repository root. */
     public static final Path DEFAULT_FUNCTIONS_JAR = Path.of("functions", "target", "parley-functions.jar");
@@ -134,6 +140,14 @@ public record StackSettings(
         });
         if (mediaRetentionDays < 1 || mediaRetentionDays > 3650) {
             throw new IllegalArgumentException(MEDIA_RETENTION_DAYS + " must be 1 to 3650 days, was " + mediaRetentionDays);
+        }
+        if (editWindowMinutes < 1 || editWindowMinutes > dev.parley.functions.config.ChangeSettings.LONGEST_EDIT_WINDOW_MINUTES) {
+            throw new IllegalArgumentException(EDIT_WINDOW_MINUTES + " must be 1 to " + dev.parley.functions.config.ChangeSettings.LONGEST_EDIT_WINDOW_MINUTES + " minutes, was "
+                    + editWindowMinutes);
+        }
+        if (deleteWindowHours < 1 || deleteWindowHours > dev.parley.functions.config.ChangeSettings.LONGEST_DELETE_WINDOW_HOURS) {
+            throw new IllegalArgumentException(DELETE_WINDOW_HOURS + " must be 1 to " + dev.parley.functions.config.ChangeSettings.LONGEST_DELETE_WINDOW_HOURS + " hours, was "
+                    + deleteWindowHours);
         }
         if (topicReadAbove < 0) {
             throw new IllegalArgumentException(TOPIC_READ_ABOVE + " must be at least 0 subscribers, was " + topicReadAbove);
@@ -198,7 +212,9 @@ public record StackSettings(
                 }).orElse(dev.parley.functions.usecase.Media.DEFAULT_MAX_BYTES),
                 text(context, MEDIA_CORS_ORIGINS).map(value -> java.util.Arrays.stream(value.split(",")).map(String::strip)
                         .filter(origin -> !origin.isEmpty()).toList()).orElse(List.of()),
-                number(context, TOPIC_READ_ABOVE, (int) dev.parley.functions.usecase.TopicAudiences.DEFAULT_READ_ABOVE));
+                number(context, TOPIC_READ_ABOVE, (int) dev.parley.functions.usecase.TopicAudiences.DEFAULT_READ_ABOVE),
+                number(context, EDIT_WINDOW_MINUTES, (int) dev.parley.functions.config.ChangeSettings.DEFAULT_EDIT_WINDOW_MINUTES),
+                number(context, DELETE_WINDOW_HOURS, (int) dev.parley.functions.config.ChangeSettings.DEFAULT_DELETE_WINDOW_HOURS));
     }
 
     /** {@link #RATE_LIMITS}'s object, each value as text. */

@@ -764,7 +764,8 @@ class ParleyStackTest {
             String document = policy.getValue().path("Properties").path("PolicyDocument").toString();
             if (document.contains("s3:PutObject")) {
                 granted.add(policy.getKey());
-                assertThat(document).as("the media prefix only").contains("/m/*").doesNotContain("s3:*").doesNotContain("s3:DeleteObject");
+                assertThat(document).as("the media prefix only").contains("/m/*").doesNotContain("s3:*");
+                assertThat(document).as("a message deleted for everyone takes its media object with it").contains("s3:DeleteObject");
             }
         });
         long frameFunctions = MANIFEST.functions().stream().filter(spec -> spec.environment().containsKey(dev.parley.functions.config.MediaSettings.BUCKET)).count();

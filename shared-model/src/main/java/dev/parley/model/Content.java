@@ -38,9 +38,9 @@ public record Content(ContentType type, Optional<String> body, Optional<String> 
         }
         if (envelopes.isPresent()) {
             requireEnvelopes(type, body, mediaUrl, envelopes.get());
-        } else if (type == ContentType.VOID) {
+        } else if (type.serverOnly()) {
             if (body.isPresent() || mediaUrl.isPresent()) {
-                throw new InvalidFieldException(body.isPresent() ? "body" : "media_url", "is not allowed for void content");
+                throw new InvalidFieldException(body.isPresent() ? "body" : "media_url", "is not allowed for " + type.wireName() + " content");
             }
         } else if (type.isMedia()) {
             if (media.isEmpty() && mediaUrl.isEmpty()) {
@@ -77,6 +77,9 @@ public record Content(ContentType type, Optional<String> body, Optional<String> 
 
     /** The content of a seq that holds no message. */
     public static final Content VOID = new Content(ContentType.VOID, Optional.empty(), Optional.empty());
+
+    /** The content a message deleted for everyone is listed with, and its delete's entry carries: nothing of what it was. */
+    public static final Content DELETED = new Content(ContentType.DELETED, Optional.empty(), Optional.empty());
 
     /** End-to-end content with one envelope per device it is for. */
     public static Content envelopes(List<DeviceEnvelope> envelopes) {

@@ -11,5 +11,7 @@ public enum ErrorCode implements WireEnum {
     CONFLICT,
     /** A {@code ciphertext} send's envelopes do not match the recipients' devices: see {@link DevicesChangedException}. */
     DEVICES_CHANGED,
+    /** The change came after its window: an edit after the edit window, a sender's delete after the delete window. */
+    WINDOW_CLOSED,
     INTERNAL
 }

@@ -14,7 +14,8 @@ public record Message(
         UserId senderId,
         DeviceId senderDevice,
         Content content,
-        long serverTimestamp) {
+        long serverTimestamp,
+        MessageDetails details) {
 
     public Message {
         requirePresent(id, "id");
@@ -22,12 +23,19 @@ public record Message(
         requirePresent(senderId, "sender_id");
         requirePresent(senderDevice, "sender_device");
         requirePresent(content, "content");
+        requirePresent(details, "details");
         if (seq < 1) {
             throw new InvalidFieldException("seq", "must be at least 1, was " + seq);
         }
         if (serverTimestamp < 0) {
             throw new InvalidFieldException("server_timestamp", "must not be negative, was " + serverTimestamp);
         }
+    }
+
+    /** A message with nothing beside its content: no reply, no mention, never edited. */
+    public Message(ClientMessageId id, ConversationId conversationId, long seq, UserId senderId, DeviceId senderDevice, Content content,
+                   long serverTimestamp) {
+        this(id, conversationId, seq, senderId, senderDevice, content, serverTimestamp, MessageDetails.NONE);
     }
 
     private static void requirePresent(Object value, String field) {
@@ -51,10 +59,37 @@ public record Message(
 
     /** The message as one device receives it: its content {@link Content#forDevice for that device}. */
     public Message forDevice(DeviceAddress device) {
-        return content.addressed() ? new Message(id, conversationId, seq, senderId, senderDevice, content.forDevice(device), serverTimestamp) : this;
+        return content.addressed() ? withContent(content.forDevice(device)) : this;
     }
 
     public boolean isVoid() {
         return content.type() == ContentType.VOID;
+    }
+
+    /** Whether this entry changes another (an edit or a delete) rather than being a message of its own. */
+    public boolean isChange() {
+        return details.relatesTo().isPresent();
+    }
+
+    public boolean isDeleted() {
+        return content.type() == ContentType.DELETED;
+    }
+
+    /**
+     * Whether this entry is a message that counts: unread, mentioned, pushed. A void, a change, and a message deleted for
+     * everyone do not.
+     */
+    public boolean counts() {
+        return !isVoid() && !isChange() && !isDeleted();
+    }
+
+    /** The same entry with other content (as listed after an edit, or as one device receives it). */
+    public Message withContent(Content other) {
+        return new Message(id, conversationId, seq, senderId, senderDevice, other, serverTimestamp, details);
+    }
+
+    /** The same entry with other details. */
+    public Message withDetails(MessageDetails other) {
+        return new Message(id, conversationId, seq, senderId, senderDevice, content, serverTimestamp, other);
     }
 }

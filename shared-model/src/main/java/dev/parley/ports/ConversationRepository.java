@@ -30,13 +30,14 @@ public interface ConversationRepository {
     }
 
     /**
-     * What a conversation list shows, and the last seq every reader needs: small, whatever the group's size. {@code voidSeqs}
-     * are the seqs at or below {@code lastSeq} known to hold a void entry (voids are rare: a repeat sent as a first
-     * transmission, a send that died), so that a count of messages after a mark leaves them out without reading the messages.
+     * What a conversation list shows, and the last seq every reader needs: small, whatever the group's size. {@code uncountedSeqs}
+     * are the seqs at or below {@code lastSeq} known to hold no message that counts: void entries (rare: a repeat sent as a
+     * first transmission, a send that died), changes (edits and deletes) and messages deleted for everyone, so that a count of
+     * messages after a mark leaves them out without reading the messages. Seqs every member has read past leave the set.
      */
-    record Summary(ConversationId id, ConversationKind kind, Optional<String> name, int memberCount, long lastSeq, SortedSet<Long> voidSeqs) {
+    record Summary(ConversationId id, ConversationKind kind, Optional<String> name, int memberCount, long lastSeq, SortedSet<Long> uncountedSeqs) {
         public Summary {
-            voidSeqs = Collections.unmodifiableSortedSet(new TreeSet<>(voidSeqs));
+            uncountedSeqs = Collections.unmodifiableSortedSet(new TreeSet<>(uncountedSeqs));
         }
 
         /** A conversation with no void seq known. */
@@ -44,12 +45,12 @@ public interface ConversationRepository {
             this(id, kind, name, memberCount, lastSeq, new TreeSet<>());
         }
 
-        /** The messages after {@code mark}: the seqs in ({@code mark}, {@code lastSeq}] that hold no void. */
+        /** The messages after {@code mark}: the seqs in ({@code mark}, {@code lastSeq}] that hold a message that counts. */
         public long messagesAfter(long mark) {
             if (mark >= lastSeq) {
                 return 0;
             }
-            return lastSeq - Math.max(mark, 0) - voidSeqs.subSet(Math.max(mark, 0) + 1, lastSeq + 1).size();
+            return lastSeq - Math.max(mark, 0) - uncountedSeqs.subSet(Math.max(mark, 0) + 1, lastSeq + 1).size();
         }
     }
 
@@ -132,7 +133,7 @@ public interface ConversationRepository {
      * Raises the group-wide marks kept for the conversation to at least {@code computed}, each mark on its
      * own, and never lowers them: a computation from a lagging read cannot take back what was reported.
      * Returns the marks now kept. The void seqs at or below the group's read mark leave the summary's
-     * {@link Summary#voidSeqs}: every member's count starts above them.
+     * {@link Summary#uncountedSeqs}: every member's count starts above them.
      */
     ReceiptWatermarks raiseGroupMarks(ConversationId conversation, ReceiptWatermarks computed);
 

@@ -37,4 +37,10 @@ public interface MediaStore {
 
     /** A URL that downloads the object under {@code id}. */
     DownloadGrant grantDownload(MediaId id);
+
+    /**
+     * Removes the object under {@code id} for good (a message deleted for everyone takes its media with it); removing one that
+     * is not there does nothing. A download URL granted before fails from then on.
+     */
+    void delete(MediaId id);
 }

@@ -6,6 +6,7 @@ import dev.parley.model.Content;
 import dev.parley.model.ConversationId;
 import dev.parley.model.DeviceId;
 import dev.parley.model.Message;
+import dev.parley.model.MessageDetails;
 import dev.parley.model.UserId;
 import java.time.Duration;
 import java.util.List;
@@ -89,9 +90,47 @@ public interface MessageLog {
      * claim and the seq), so that a check that needs a round trip of its own runs beside that one. Refused, nothing is stored,
      * the seq the send took is given back as a void entry, its claim released, and the refusal thrown.
      */
+    default Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
+                            Optional<ConnectionId> senderConnection, Content content, long serverTimestamp, Optional<FastPathOffer> fastPath,
+                            boolean resend, Admission admission) {
+        return append(conversation, id, sender, device, senderConnection, content, MessageDetails.NONE, serverTimestamp, fastPath, resend, admission);
+    }
+
+    /**
+     * As above, for an entry with {@code details}: a message that replies or mentions, or a change ({@link MessageDetails#relatesTo}),
+     * whose {@link #applyEdit} or {@link #applyDelete} then counts its seq as no message.
+     */
     Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
-                    Optional<ConnectionId> senderConnection, Content content, long serverTimestamp, Optional<FastPathOffer> fastPath,
-                    boolean resend, Admission admission);
+                    Optional<ConnectionId> senderConnection, Content content, MessageDetails details, long serverTimestamp,
+                    Optional<FastPathOffer> fastPath, boolean resend, Admission admission);
+
+    /** The entry at a seq as it stands now (a consistent read): listed as history lists it; empty while the seq holds nothing. */
+    Optional<Message> at(ConversationId conversation, long seq);
+
+    /** What applying an edit to its target found. */
+    enum EditApplied {
+        /** The target is listed with the edit's content. */
+        APPLIED,
+        /** A later edit of the target was applied first, and stays: this one is kept in the log only. */
+        SUPERSEDED,
+        /** The target was deleted meanwhile: the edit's own entry is erased as the delete erased the others. */
+        TARGET_DELETED
+    }
+
+    /**
+     * Lists the target of {@code edit} (an entry stored with an {@code edit} relation) with {@code listed} as its content and the
+     * edit's time as its {@code edited_at}, unless a later change of it was applied first; the edit's own seq stops counting
+     * (ConversationRepository.Summary#uncountedSeqs). Idempotent: applying the same edit again changes nothing more, so a retried
+     * edit finishes what a failed one started.
+     */
+    EditApplied applyEdit(Message edit, Content listed);
+
+    /**
+     * Deletes the target of {@code deletion} (an entry stored with a {@code delete} relation) for everyone: its content becomes
+     * {@link Content#DELETED}, whom it mentioned is erased, the content of every edit of it is erased too, and its seq and the
+     * deletion's stop counting. Idempotent, as {@link #applyEdit} is.
+     */
+    void applyDelete(Message deletion);
 
     /**
      * What a send must still pass before its message is stored, already under way: the sender's rate limit, whose write runs

@@ -22,6 +22,8 @@ import dev.parley.model.MediaId;
 import dev.parley.model.MediaRef;
 import dev.parley.model.InboxMark;
 import dev.parley.model.InvalidFieldException;
+import dev.parley.model.Mentions;
+import dev.parley.model.MessageDetails;
 import dev.parley.model.NotificationId;
 import dev.parley.model.RequestId;
 import dev.parley.model.UserId;
@@ -65,6 +67,8 @@ public sealed interface ClientFrame extends Frame {
     default Effect effect() {
         return switch (this) {
             case MessageSend f -> Effect.KEYED;
+            case MessageEdit f -> Effect.KEYED;
+            case MessageDelete f -> Effect.KEYED;
             case ConversationCreate f -> Effect.KEYED;
             case MessageDelivered f -> Effect.MONOTONE;
             case MessageRead f -> Effect.MONOTONE;
@@ -100,8 +104,9 @@ public sealed interface ClientFrame extends Frame {
      * A send; {@code attempt} is 1 for its first transmission and counts up with each resend of the same {@code id}: a resend
      * checks whether its message is stored before it takes a seq, so that it leaves no void entry.
      */
-    record MessageSend(ClientMessageId id, ConversationId conversationId, Content content, OptionalLong timestamp, int attempt)
-            implements ClientFrame {
+    record MessageSend(ClientMessageId id, ConversationId conversationId, Content content, OptionalLong timestamp, int attempt,
+                       OptionalLong replyTo, Mentions mentions)
+            implements Appending {
         public static final String TYPE = "message.send";
         /** Far above any client's retry budget; a bound so that a counter gone wrong is refused rather than trusted. */
         public static final int MAX_ATTEMPT = 1_000_000;
@@ -115,8 +120,8 @@ public sealed interface ClientFrame extends Frame {
             present(id, "id");
             present(conversationId, "conversation_id");
             present(content, "content");
-            if (content.type() == ContentType.VOID) {
-                throw new InvalidFieldException("content.type", "void is written by the server only");
+            if (content.type().serverOnly()) {
+                throw new InvalidFieldException("content.type", content.type().wireName() + " is written by the server only");
             }
             content.envelopes().ifPresent(MessageSend::requireEnvelopes);
             if (content.mediaUrl().isPresent()) {
@@ -124,16 +129,22 @@ public sealed interface ClientFrame extends Frame {
             }
             present(timestamp, "timestamp");
             timestamp.ifPresent(t -> atLeast(t, 0, "timestamp"));
-            if (attempt < 1 || attempt > MAX_ATTEMPT) {
-                throw new InvalidFieldException("attempt", "must be from 1 to " + MAX_ATTEMPT + ", was " + attempt);
-            }
+            requireAttempt(attempt);
+            present(replyTo, "reply_to");
+            replyTo.ifPresent(seq -> atLeast(seq, 1, "reply_to"));
+            present(mentions, "mentions");
+        }
+
+        /** A send with nothing beside its content. */
+        public MessageSend(ClientMessageId id, ConversationId conversationId, Content content, OptionalLong timestamp, int attempt) {
+            this(id, conversationId, content, timestamp, attempt, OptionalLong.empty(), Mentions.NONE);
         }
 
         /**
          * Envelopes as a sender addresses them: 1 to {@link #MAX_ENVELOPES}, each to a registration id a device can have, its
          * body base64. That they match the devices is checked against the key directory when the send is taken.
          */
-        private static void requireEnvelopes(List<DeviceEnvelope> envelopes) {
+        static void requireEnvelopes(List<DeviceEnvelope> envelopes) {
             if (envelopes.isEmpty() || envelopes.size() > MAX_ENVELOPES) {
                 throw new InvalidFieldException("content.envelopes", "must have 1 to " + MAX_ENVELOPES + " envelopes, had " + envelopes.size()
                         + (envelopes.isEmpty() ? "" : "; a larger group sends one body encrypted with sender keys"));
@@ -150,14 +161,80 @@ public sealed interface ClientFrame extends Frame {
             this(id, conversationId, content, timestamp, 1);
         }
 
-        /** Whether a client sent this frame before (with the same id); a resend's claim is checked before it takes a seq. */
-        public boolean resend() {
-            return attempt > 1;
-        }
-
         /** The same send, transmitted for the {@code attempt}th time. */
         public MessageSend withAttempt(int attempt) {
-            return new MessageSend(id, conversationId, content, timestamp, attempt);
+            return new MessageSend(id, conversationId, content, timestamp, attempt, replyTo, mentions);
+        }
+
+        /** What the message carries beside its content. */
+        public MessageDetails details() {
+            return MessageDetails.sent(replyTo, mentions);
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /**
+     * A frame that appends an entry to its conversation's log: a message, or a change of one. Its {@code id} is the entry's
+     * client id, its idempotency key; {@code attempt} counts its transmissions as a send's does.
+     */
+    sealed interface Appending extends ClientFrame permits MessageSend, MessageEdit, MessageDelete {
+        ClientMessageId id();
+
+        ConversationId conversationId();
+
+        int attempt();
+
+        /** Whether a client sent this frame before (with the same id): the store then checks for its entry before it takes a seq. */
+        default boolean resend() {
+            return attempt() > 1;
+        }
+    }
+
+    private static void requireAttempt(int attempt) {
+        if (attempt < 1 || attempt > MessageSend.MAX_ATTEMPT) {
+            throw new InvalidFieldException("attempt", "must be from 1 to " + MessageSend.MAX_ATTEMPT + ", was " + attempt);
+        }
+    }
+
+    /**
+     * {@code message.edit}: new content for the message at {@code targetSeq}, of its family (text for text, a caption, as
+     * text, for media, ciphertext of the same form for ciphertext); the edit is an entry of the log with a seq of its own.
+     */
+    record MessageEdit(ClientMessageId id, ConversationId conversationId, long targetSeq, Content content, int attempt) implements Appending {
+        public static final String TYPE = "message.edit";
+
+        public MessageEdit {
+            present(id, "id");
+            present(conversationId, "conversation_id");
+            atLeast(targetSeq, 1, "target_seq");
+            present(content, "content");
+            if (content.type().serverOnly() || content.type().isMedia()) {
+                throw new InvalidFieldException("content.type", "an edit's content is text (a message's or a media's caption) or ciphertext, not "
+                        + content.type().wireName());
+            }
+            content.envelopes().ifPresent(MessageSend::requireEnvelopes);
+            requireAttempt(attempt);
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** {@code message.delete}: the message at {@code targetSeq} deleted for everyone; the delete is an entry of the log with a seq of its own. */
+    record MessageDelete(ClientMessageId id, ConversationId conversationId, long targetSeq, int attempt) implements Appending {
+        public static final String TYPE = "message.delete";
+
+        public MessageDelete {
+            present(id, "id");
+            present(conversationId, "conversation_id");
+            atLeast(targetSeq, 1, "target_seq");
+            requireAttempt(attempt);
         }
 
         @Override

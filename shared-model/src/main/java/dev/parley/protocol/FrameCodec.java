@@ -41,6 +41,10 @@ import dev.parley.model.NotificationContent;
 import dev.parley.model.NotificationId;
 import dev.parley.model.NotificationState;
 import dev.parley.model.ReceiptWatermarks;
+import dev.parley.model.Relation;
+import dev.parley.model.RelationKind;
+import dev.parley.model.Mentions;
+import dev.parley.model.MessageDetails;
 import dev.parley.model.RequestId;
 import dev.parley.model.UserId;
 import dev.parley.model.Utf8;
@@ -64,6 +68,10 @@ public final class FrameCodec {
 
     private static final Map<String, Function<JsonObjectReader, ClientFrame>> CLIENT_DECODERS = Map.ofEntries(
             Map.entry(ClientFrame.MessageSend.TYPE, FrameCodec::messageSend),
+            Map.entry(ClientFrame.MessageEdit.TYPE, r -> new ClientFrame.MessageEdit(r.parsed("id", ClientMessageId::parse), conversationId(r),
+                    r.integer("target_seq"), r.object("content", FrameCodec::content), r.optionalInt("attempt", 1))),
+            Map.entry(ClientFrame.MessageDelete.TYPE, r -> new ClientFrame.MessageDelete(r.parsed("id", ClientMessageId::parse), conversationId(r),
+                    r.integer("target_seq"), r.optionalInt("attempt", 1))),
             Map.entry(ClientFrame.MessageDelivered.TYPE, r -> new ClientFrame.MessageDelivered(conversationId(r), r.integer("seq"))),
             Map.entry(ClientFrame.MessageRead.TYPE, r -> new ClientFrame.MessageRead(conversationId(r), r.integer("seq"))),
             Map.entry(ClientFrame.SyncRequest.TYPE, r -> new ClientFrame.SyncRequest(
@@ -307,7 +315,8 @@ public final class FrameCodec {
     private static ClientFrame messageSend(JsonObjectReader r) {
         return new ClientFrame.MessageSend(
                 r.parsed("id", ClientMessageId::parse), conversationId(r),
-                r.object("content", FrameCodec::content), r.optionalInteger("timestamp"), r.optionalInt("attempt", 1));
+                r.object("content", FrameCodec::content), r.optionalInteger("timestamp"), r.optionalInt("attempt", 1),
+                r.optionalInteger("reply_to"), Mentions.parse(r.optionalParsedList("mentions", name -> name)));
     }
 
     private static Content content(JsonObjectReader r) {
@@ -414,7 +423,15 @@ public final class FrameCodec {
         return new Message(
                 r.parsed("id", ClientMessageId::parse), conversationId(r), r.integer("seq"),
                 r.parsed("sender_id", UserId::of), r.parsed("sender_device", DeviceId::of),
-                r.object("content", FrameCodec::content), r.integer("server_timestamp"));
+                r.object("content", FrameCodec::content), r.integer("server_timestamp"), details(r));
+    }
+
+    /** What a listed or delivered entry carries beside its content; each field optional, as a 1.0 server sent none. */
+    private static MessageDetails details(JsonObjectReader r) {
+        Optional<Relation> relation = r.has("relates_to") ? Optional.of(r.object("relates_to",
+                related -> new Relation(related.enumValue("kind", RelationKind.class), related.integer("seq")))) : Optional.empty();
+        return new MessageDetails(relation, r.optionalInteger("reply_to"), Mentions.parse(r.optionalParsedList("mentions", name -> name)),
+                r.optionalInteger("edited_at"));
     }
 
     private static ReceiptWatermarks watermarks(JsonObjectReader r, String deliveredField, String readField) {
@@ -453,6 +470,27 @@ public final class FrameCodec {
                 json.put("conversation_id", f.conversationId().value());
                 json.set("content", content(f.content()));
                 f.timestamp().ifPresent(t -> json.put("timestamp", t));
+                if (f.resend()) {
+                    json.put("attempt", f.attempt());
+                }
+                f.replyTo().ifPresent(seq -> json.put("reply_to", seq));
+                if (!f.mentions().isEmpty()) {
+                    json.set("mentions", strings(f.mentions().names()));
+                }
+            }
+            case ClientFrame.MessageEdit f -> {
+                json.put("id", f.id().toString());
+                json.put("conversation_id", f.conversationId().value());
+                json.put("target_seq", f.targetSeq());
+                json.set("content", content(f.content()));
+                if (f.resend()) {
+                    json.put("attempt", f.attempt());
+                }
+            }
+            case ClientFrame.MessageDelete f -> {
+                json.put("id", f.id().toString());
+                json.put("conversation_id", f.conversationId().value());
+                json.put("target_seq", f.targetSeq());
                 if (f.resend()) {
                     json.put("attempt", f.attempt());
                 }
@@ -742,6 +780,18 @@ public final class FrameCodec {
         json.put("sender_device", message.senderDevice().value());
         json.set("content", content(message.content()));
         json.put("server_timestamp", message.serverTimestamp());
+        MessageDetails details = message.details();
+        details.relatesTo().ifPresent(relation -> {
+            ObjectNode related = json.putObject("relates_to");
+            related.put("kind", relation.kind().wireName());
+            related.put("seq", relation.seq());
+        });
+        if (!message.isChange()) {
+            // A message as listed: what it replies to, whom it mentions, when it was last edited (null when never).
+            putOrNull(json, "reply_to", details.replyTo());
+            json.set("mentions", strings(details.mentions().names()));
+            putOrNull(json, "edited_at", details.editedAt());
+        }
     }
 
     private ArrayNode messages(Collection<Message> messages) {
@@ -787,6 +837,12 @@ public final class FrameCodec {
         json.put("user_id", presence.userId().value());
         json.put("status", presence.status().wireName());
         putOrNull(json, "last_seen", presence.lastSeen());
+    }
+
+    private ArrayNode strings(Collection<String> values) {
+        ArrayNode array = nodes.arrayNode(values.size());
+        values.forEach(array::add);
+        return array;
     }
 
     private ArrayNode users(Collection<UserId> users) {

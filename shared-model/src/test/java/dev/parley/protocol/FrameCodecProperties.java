@@ -66,7 +66,7 @@ class FrameCodecProperties {
     @Property
     void everyRequestsIdComesBackAsItsAnswersRef(@ForAll("clientFrames") ClientFrame request, @ForAll("serverFrames") ServerFrame answer) {
         String id = switch (request) {
-            case ClientFrame.MessageSend send -> send.id().toString();
+            case ClientFrame.Appending appending -> appending.id().toString();
             case ClientFrame.ConversationCreate create -> create.id().toString();
             default -> java.util.UUID.randomUUID().toString();
         };

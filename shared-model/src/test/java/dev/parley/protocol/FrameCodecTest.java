@@ -166,7 +166,7 @@ class FrameCodecTest {
         assertThat(rejection(send("\"c-1\"", "{\"type\":\"image\",\"media_id\":\"AAAAAAAAAAAAAAAAAAAAAA\",\"content_type\":\"video/mp4\",\"size\":5}"))
                 .message()).isEqualTo("field 'content.content_type' must be image/* for image content, was video/mp4");
         assertThat(rejection(send("\"c-1\"", "{\"type\":\"gif\",\"body\":\"x\"}")).message())
-                .isEqualTo("field 'content.type' must be one of text, image, video, audio, file, ciphertext, void, was 'gif'");
+                .isEqualTo("field 'content.type' must be one of text, image, video, audio, file, ciphertext, void, deleted, was 'gif'");
         assertThat(rejection(send("\"c-1\"", "{\"type\":\"void\"}")).message())
                 .isEqualTo("field 'content.type' void is written by the server only");
         assertThat(rejection(send("\"c-1\"", "{\"type\":\"void\",\"body\":\"x\"}")).message())

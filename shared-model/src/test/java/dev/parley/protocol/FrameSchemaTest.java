@@ -124,7 +124,7 @@ class FrameSchemaTest {
     void answersAndRequestsWithTheirIdsFitTheSchema(@ForAll("serverFrames") ServerFrame answer, @ForAll("clientFrames") ClientFrame request,
                                                     @ForAll boolean withRef) {
         String id = switch (request) {
-            case ClientFrame.MessageSend send -> send.id().toString();
+            case ClientFrame.Appending appending -> appending.id().toString();
             case ClientFrame.ConversationCreate create -> create.id().toString();
             default -> java.util.UUID.randomUUID().toString();
         };

@@ -120,8 +120,14 @@ public final class FrameArbitraries {
     public static List<Arbitrary<? extends ClientFrame>> eachClientFrameType() {
         List<Arbitrary<? extends ClientFrame>> all = new ArrayList<>();
         all.add(Combinators.combine(clientMessageIds(), conversationIds(), contents(), optionalLong(timestamps()),
-                        Arbitraries.integers().between(1, ClientFrame.MessageSend.MAX_ATTEMPT))
+                        Arbitraries.integers().between(1, ClientFrame.MessageSend.MAX_ATTEMPT), optionalLong(seqs()), ModelArbitraries.mentions())
                 .as(ClientFrame.MessageSend::new));
+        Arbitrary<dev.parley.model.Content> edits = Arbitraries.oneOf(ModelArbitraries.text(200).map(dev.parley.model.Content::text), ModelArbitraries.envelopeContents(),
+                ModelArbitraries.text(200).map(body -> new dev.parley.model.Content(dev.parley.model.ContentType.CIPHERTEXT, java.util.Optional.of(body), java.util.Optional.empty())));
+        all.add(Combinators.combine(clientMessageIds(), conversationIds(), seqs(), edits, Arbitraries.integers().between(1, ClientFrame.MessageSend.MAX_ATTEMPT))
+                .as(ClientFrame.MessageEdit::new));
+        all.add(Combinators.combine(clientMessageIds(), conversationIds(), seqs(), Arbitraries.integers().between(1, ClientFrame.MessageSend.MAX_ATTEMPT))
+                .as(ClientFrame.MessageDelete::new));
         all.add(Combinators.combine(conversationIds(), seqs()).as(ClientFrame.MessageDelivered::new));
         all.add(Combinators.combine(conversationIds(), seqs()).as(ClientFrame.MessageRead::new));
         all.add(Combinators.combine(

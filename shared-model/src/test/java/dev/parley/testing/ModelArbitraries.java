@@ -105,8 +105,28 @@ public final class ModelArbitraries {
     }
 
     public static Arbitrary<Message> messagesIn(ConversationId conversationId, long seq) {
-        return Combinators.combine(clientMessageIds(), userIds(), deviceIds(), contents(), timestamps())
-                .as((id, sender, device, content, at) -> new Message(id, conversationId, seq, sender, device, content, at));
+        return Combinators.combine(clientMessageIds(), userIds(), deviceIds(), contents(), timestamps(), details())
+                .as((id, sender, device, content, at, details) -> new Message(id, conversationId, seq, sender, device,
+                        details.relatesTo().filter(r -> r.kind() == dev.parley.model.RelationKind.DELETE).isPresent() ? Content.DELETED : content,
+                        at, details));
+    }
+
+    /** Whom a message mentions: a few members, and now and then every member. */
+    public static Arbitrary<dev.parley.model.Mentions> mentions() {
+        return Combinators.combine(userIds().list().ofMaxSize(5), Arbitraries.frequency(net.jqwik.api.Tuple.of(1, true), net.jqwik.api.Tuple.of(4, false)))
+                .as(dev.parley.model.Mentions::new);
+    }
+
+    /** A message's details (none, a reply, mentions, an edit time) or a change's relation to its target. */
+    public static Arbitrary<dev.parley.model.MessageDetails> details() {
+        Arbitrary<dev.parley.model.MessageDetails> message = Combinators.combine(seqs().optional(), mentions(), timestamps().optional())
+                .as((reply, mentioned, edited) -> new dev.parley.model.MessageDetails(java.util.Optional.empty(),
+                        reply.map(java.util.OptionalLong::of).orElse(java.util.OptionalLong.empty()), mentioned,
+                        edited.map(java.util.OptionalLong::of).orElse(java.util.OptionalLong.empty())));
+        Arbitrary<dev.parley.model.MessageDetails> change = Combinators.combine(Arbitraries.of(dev.parley.model.RelationKind.class), seqs())
+                .as((kind, target) -> dev.parley.model.MessageDetails.change(new dev.parley.model.Relation(kind, target)));
+        return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(3, Arbitraries.just(dev.parley.model.MessageDetails.NONE)),
+                net.jqwik.api.Tuple.of(2, message), net.jqwik.api.Tuple.of(1, change));
     }
 
     public static Arbitrary<Message> messages() {

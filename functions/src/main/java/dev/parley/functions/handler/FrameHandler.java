@@ -60,7 +60,7 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
         this.routes = FrameRoutes.over(wiring.conversations(), wiring.messages(), wiring.connections(), wiring.delivery(), codec, wiring.clock,
                 Backoff.DYNAMODB, wiring.fastPath(), wiring.devices(), wiring.presenceSubscriptions(), wiring.inbox(), ParleyConfig.connectionLease(),
                 ParleyConfig.typingInterval(), wiring.notificationPushSettings(), wiring.frameLimits(), wiring.keyDirectory(), wiring.media(),
-                wiring.topics(), wiring.topicFeeds(), wiring.topicFeedPulls());
+                wiring.topics(), wiring.topicFeeds(), wiring.topicFeedPulls(), dev.parley.functions.config.ChangeSettings.fromEnvironment());
         primeBeforeSnapshot(() -> {
             if (codec.decodeClient(SAMPLE_SEND) instanceof DecodeResult.Decoded<ClientFrame> decoded
                     && decoded.frame() instanceof ClientFrame.MessageSend send) {
@@ -98,16 +98,16 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
         Optional<String> id = ((DecodeResult.Decoded<ClientFrame>) decoded).ref();
         Optional<String> errorRef = Optional.of(id.orElse(frame.type()));
         Caller caller = AuthorizerContext.caller(event);
-        if (frame instanceof ClientFrame.MessageSend send) {
-            MDC.put(LogFields.CONVERSATION, send.conversationId().value());
+        if (frame instanceof ClientFrame.Appending appending) {
+            MDC.put(LogFields.CONVERSATION, appending.conversationId().value());
         }
         // A state-changing frame with an id is answered once: the same id again gets the first answer (protocol 1.1).
         Optional<String> recorded = id.filter(present -> frame.effect() == ClientFrame.Effect.RECORDED);
         boolean claimed = false;
         try {
             routes.admit(caller, frame);
-            if (frame instanceof ClientFrame.MessageSend send) {
-                SendMessage.Sent sent = routes.send(caller, send);
+            if (frame instanceof ClientFrame.Appending appending) {
+                SendMessage.Sent sent = routes.append(caller, appending);
                 record(sent);
                 return sent.ackPosted() ? none() : respond(sent.ack(), id);
             }

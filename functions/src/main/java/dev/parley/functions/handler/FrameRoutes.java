@@ -3,6 +3,7 @@ package dev.parley.functions.handler;
 import dev.parley.functions.retry.Backoff;
 import dev.parley.functions.usecase.Caller;
 import dev.parley.functions.usecase.Connections;
+import dev.parley.functions.usecase.ChangeMessage;
 import dev.parley.functions.usecase.Conversations;
 import dev.parley.functions.usecase.TopicMutes;
 import dev.parley.functions.usecase.Delivery;
@@ -34,6 +35,7 @@ import java.util.Optional;
 final class FrameRoutes {
     private final Connections connections;
     private final SendMessage sending;
+    private final ChangeMessage changes;
     private final Conversations conversations;
     private final Receipts receipts;
     private final SyncAndHistory sync;
@@ -47,7 +49,7 @@ final class FrameRoutes {
     private final Media media;
     private final TopicMutes topicMutes;
 
-    FrameRoutes(Connections connections, SendMessage sending, Conversations conversations, Receipts receipts, SyncAndHistory sync,
+    FrameRoutes(Connections connections, SendMessage sending, ChangeMessage changes, Conversations conversations, Receipts receipts, SyncAndHistory sync,
                 Devices devices, Presence presence, Typing typing, Inboxes inboxes, NotificationPushSettings notificationPush, FrameLimits limits,
                 Keys keys, Media media, TopicMutes topicMutes) {
         this.connections = connections;
@@ -61,6 +63,7 @@ final class FrameRoutes {
         this.typing = typing;
         this.devices = devices;
         this.sending = sending;
+        this.changes = changes;
         this.conversations = conversations;
         this.receipts = receipts;
         this.sync = sync;
@@ -72,9 +75,21 @@ final class FrameRoutes {
                             Devices devices, PresenceSubscriptions subscriptions, Inbox inbox, Duration connectionLease, Duration typingInterval,
                             NotificationPushSettings notificationPush, FrameLimits limits, KeyDirectory keyDirectory, Media media,
                             dev.parley.ports.Topics topics, dev.parley.ports.TopicFeeds feeds, dev.parley.functions.usecase.TopicFeedPulls pulls) {
+        return over(conversations, messages, registry, delivery, codec, clock, backoff, fastPath, devices, subscriptions, inbox, connectionLease,
+                typingInterval, notificationPush, limits, keyDirectory, media, topics, feeds, pulls, ChangeMessage.ChangeWindows.DEFAULT);
+    }
+
+    /** As above, with the windows within which senders change their messages. */
+    static FrameRoutes over(ConversationRepository conversations, MessageLog messages, ConnectionRegistry registry, Delivery delivery,
+                            FrameCodec codec, Clock clock, Backoff backoff, Optional<MessageLog.FastPathOffer> fastPath,
+                            Devices devices, PresenceSubscriptions subscriptions, Inbox inbox, Duration connectionLease, Duration typingInterval,
+                            NotificationPushSettings notificationPush, FrameLimits limits, KeyDirectory keyDirectory, Media media,
+                            dev.parley.ports.Topics topics, dev.parley.ports.TopicFeeds feeds, dev.parley.functions.usecase.TopicFeedPulls pulls,
+                            ChangeMessage.ChangeWindows windows) {
         Presence presence = new Presence(registry, subscriptions, conversations, delivery, codec, clock);
-        return new FrameRoutes(new Connections(registry, clock, presence, connectionLease),
-                new SendMessage(messages, conversations, keyDirectory, media, delivery, codec, clock, fastPath),
+        SendMessage sending = new SendMessage(messages, conversations, keyDirectory, media, delivery, codec, clock, fastPath);
+        return new FrameRoutes(new Connections(registry, clock, presence, connectionLease), sending,
+                new ChangeMessage(sending, messages, conversations, media, windows, clock),
                 new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
                 new SyncAndHistory(conversations, messages, delivery, codec), devices, presence,
                 new Typing(conversations, registry, delivery, codec, clock, typingInterval), new Inboxes(inbox, delivery, codec, pulls), notificationPush, limits,
@@ -86,9 +101,17 @@ final class FrameRoutes {
         limits.admit(caller, frame);
     }
 
-    /** A send, its rate limit taken beside the store's first round trip: what it did, which the frame function logs and counts. */
-    SendMessage.Sent send(Caller caller, ClientFrame.MessageSend send) {
-        return sending.send(caller, send, limits.sendAdmission(caller));
+    /**
+     * A send, an edit or a delete, its rate limit (a send's) taken beside the store's first round trip: what it did, which the
+     * frame function logs and counts.
+     */
+    SendMessage.Sent append(Caller caller, ClientFrame.Appending frame) {
+        MessageLog.Admission admission = limits.sendAdmission(caller);
+        return switch (frame) {
+            case ClientFrame.MessageSend send -> sending.send(caller, send, admission);
+            case ClientFrame.MessageEdit edit -> changes.edit(caller, edit, admission);
+            case ClientFrame.MessageDelete delete -> changes.delete(caller, delete, admission);
+        };
     }
 
     /** The answer to a request without an id (protocol 1.0). */
@@ -103,8 +126,8 @@ final class FrameRoutes {
     Optional<ServerFrame> answer(Caller caller, ClientFrame frame, Optional<String> ref) {
         return switch (frame) {
             case ClientFrame.Ping ignored -> Optional.of(connections.ping(caller));
-            case ClientFrame.MessageSend send -> {
-                SendMessage.Sent sent = send(caller, send);
+            case ClientFrame.Appending appending -> {
+                SendMessage.Sent sent = append(caller, appending);
                 yield sent.ackPosted() ? Optional.empty() : Optional.of(sent.ack());
             }
             case ClientFrame.ConversationCreate create -> Optional.of(conversations.create(caller, create));

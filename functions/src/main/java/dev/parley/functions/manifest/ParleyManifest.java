@@ -1,5 +1,6 @@
 package dev.parley.functions.manifest;
 
+import dev.parley.functions.config.ChangeSettings;
 import dev.parley.functions.config.ParleyConfig;
 import dev.parley.functions.config.FrameLimitSettings;
 import dev.parley.functions.config.PublishSettings;
@@ -53,7 +54,7 @@ public final class ParleyManifest {
      * key directory's, rare: keys.upload, keys.count, keys.fetch) reach $default's function, which serves every type.
      */
     public static final List<String> FRAME_ROUTES = List.of(
-            "ping", "message.send", "message.delivered", "message.read", "sync.request", "history.request",
+            "ping", "message.send", "message.edit", "message.delete", "message.delivered", "message.read", "sync.request", "history.request",
             "conversation.create", "conversation.members.add", "conversation.members.remove", "conversation.list",
             "device.register", "device.unregister", "conversation.mute", "typing", "presence.query", "presence.subscribe",
             "settings.update");
@@ -85,6 +86,8 @@ public final class ParleyManifest {
         frames.put(ParleyConfig.FAST_PATH_MAX_CONNECTIONS, Integer.toString(ParleyConfig.DEFAULT_FAST_PATH_MAX_CONNECTIONS));
         frames.put(ParleyConfig.FAST_PATH_WINDOW_MS, Long.toString(ParleyConfig.DEFAULT_FAST_PATH_WINDOW.toMillis()));
         frames.put(ParleyConfig.TYPING_INTERVAL_MS, Long.toString(ParleyConfig.DEFAULT_TYPING_INTERVAL.toMillis()));
+        frames.put(ChangeSettings.EDIT_WINDOW_MINUTES, Long.toString(ChangeSettings.DEFAULT_EDIT_WINDOW_MINUTES));
+        frames.put(ChangeSettings.DELETE_WINDOW_HOURS, Long.toString(ChangeSettings.DEFAULT_DELETE_WINDOW_HOURS));
         // settings.update checks push switches against the deployment's notification categories (the stack fills in its own).
         frames.put(PublishSettings.CATEGORIES, PublishSettings.DEFAULT_CATEGORIES);
         // Per-user and per-connection rate limits, each bucket a counter in the limits table (FrameLimits).

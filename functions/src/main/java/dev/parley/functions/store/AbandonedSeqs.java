@@ -1,5 +1,7 @@
 package dev.parley.functions.store;
 
+import dev.parley.model.ClientMessageId;
+import dev.parley.ports.MessageLog;
 import dev.parley.functions.store.MessagesTable.StoredMessage;
 import dev.parley.model.ConversationId;
 import dev.parley.model.Message;
@@ -15,7 +17,7 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 
 /**
  * The seqs sends took and left empty: given back as void entries by the send that took one and will not use it, or filled
- * with void entries as readers page past them. Each void is counted on the conversation's head ({@link ConversationHeads#countVoid})
+ * with void entries as readers page past them. Each void is counted on the conversation's head ({@link ConversationHeads#uncount})
  * so that no count of messages includes it.
  */
 final class AbandonedSeqs {
@@ -65,7 +67,7 @@ final class AbandonedSeqs {
             return MessagesTable.storedAt(messageItems, conversation, seq);
         }
         try {
-            heads.countVoid(conversation, seq);
+            heads.uncount(conversation, seq);
         } catch (SdkException failed) {
             LOG.warn("the void at seq {} of {} is written but not counted: unread counts include it", seq, conversation, failed);
         }
@@ -84,7 +86,7 @@ final class AbandonedSeqs {
         }
         long seq = taken.seq();
         try {
-            heads.countVoid(conversation, seq);
+            heads.uncount(conversation, seq);
         } catch (SdkException failed) {
             // Not counted, so not written either: the reader that voids it counts it.
             LOG.warn("voiding seq {} of {} failed; readers void it once it is old enough", seq, conversation, failed);
@@ -105,6 +107,26 @@ final class AbandonedSeqs {
             return true;
         } catch (ConditionalCheckFailedException filled) {
             return false;
+        }
+    }
+
+    /** Waits for the send's admission, which ran beside step 1; refused, its seq goes back as a void, its own claim is released. */
+    void admit(MessageLog.Admission admission, SendClaims claims, ConversationId conversation, ClientMessageId id, SendClaims.Claimed claimed,
+                       Outcome<SeqCounter.Taken> taking, long timestamp) {
+        try {
+            admission.await();
+        } catch (RuntimeException refused) {
+            giveBack(conversation, taking == null ? null : taking.value(), timestamp);
+            // A claim whose seq is unknown (an increment that failed without saying whether it applied) stays, as a failed send's does.
+            boolean seqKnown = taking == null || taking.failure() == null || SeqCounter.tookNone(taking.failure());
+            try {
+                if (claimed == SendClaims.Claimed.OURS && seqKnown) {
+                    claims.release(conversation, id);
+                }
+            } catch (SdkException alsoFailed) {
+                refused.addSuppressed(alsoFailed);
+            }
+            throw refused;
         }
     }
 }

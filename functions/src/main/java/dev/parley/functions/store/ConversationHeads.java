@@ -7,7 +7,7 @@ import static dev.parley.functions.store.ConversationsTable.MEMBERS_VERSION;
 import static dev.parley.functions.store.ConversationsTable.MEMBER_COUNT;
 import static dev.parley.functions.store.ConversationsTable.NAME;
 import static dev.parley.functions.store.ConversationsTable.PK;
-import static dev.parley.functions.store.ConversationsTable.VOID_SEQS;
+import static dev.parley.functions.store.ConversationsTable.UNCOUNTED_SEQS;
 
 import dev.parley.functions.retry.Backoff;
 import dev.parley.model.Conversation;
@@ -136,14 +136,16 @@ final class ConversationHeads {
     }
 
     /**
-     * Adds a seq that holds (or is about to hold) a void entry to the head's {@link ConversationsTable#VOID_SEQS}. A set, so
-     * that a second write of the same void (a retry, a reader voiding a seq whose sender counted it) counts it once.
+     * Adds a seq that holds (or is about to hold) no message that counts (a void entry, a change, a message deleted for
+     * everyone) to the head's {@link ConversationsTable#UNCOUNTED_SEQS}. A set, so that a second write of the same seq (a
+     * retry, a reader voiding a seq whose sender counted it) counts it once.
      */
-    void countVoid(ConversationId id, long seq) {
+    void uncount(ConversationId id, long... seqs) {
+        List<String> numbers = java.util.Arrays.stream(seqs).mapToObj(Long::toString).toList();
         dynamo.updateItem(b -> b.tableName(table).key(ConversationsTable.headItemKey(id))
                 .updateExpression("ADD #voids :seq").conditionExpression("attribute_exists(#pk)")
-                .expressionAttributeNames(Map.of("#voids", VOID_SEQS, "#pk", PK))
-                .expressionAttributeValues(Map.of(":seq", AttributeValue.fromNs(List.of(Long.toString(seq))))));
+                .expressionAttributeNames(Map.of("#voids", UNCOUNTED_SEQS, "#pk", PK))
+                .expressionAttributeValues(Map.of(":seq", AttributeValue.fromNs(numbers))));
     }
 
     /** The group-wide marks kept on the head raised to at least {@code computed}; see the port. */
@@ -162,7 +164,7 @@ final class ConversationHeads {
             ReceiptWatermarks raised = was.atLeast(computed);
             // Every member has read up to the group's read mark (a member who joined later, up to where they joined), so no
             // count of theirs reaches a void at or below it: those seqs leave the set, which every send writes.
-            List<String> readPast = head.containsKey(VOID_SEQS) ? head.get(VOID_SEQS).ns().stream()
+            List<String> readPast = head.containsKey(UNCOUNTED_SEQS) ? head.get(UNCOUNTED_SEQS).ns().stream()
                     .filter(seq -> Long.parseLong(seq) <= raised.readSeq()).toList() : List.of();
             if (kept && raised.equals(was) && readPast.isEmpty()) {
                 return was;
@@ -175,7 +177,7 @@ final class ConversationHeads {
                 names.put("#pk", PK);
             }
             if (!readPast.isEmpty()) {
-                names.put("#voids", VOID_SEQS);
+                names.put("#voids", UNCOUNTED_SEQS);
                 values.put(":readPast", AttributeValue.fromNs(readPast));
             }
             try {

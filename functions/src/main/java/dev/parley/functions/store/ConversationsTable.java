@@ -53,10 +53,11 @@ public final class ConversationsTable {
     public static final String ALL_DELIVERED = "allDeliveredSeq";
     public static final String ALL_READ = "allReadSeq";
     /**
-     * On a head: the seqs that hold a void entry (a number set, absent while there is none), so that a count of messages after a
-     * read mark can leave them out (ConversationRepository.Summary#messagesAfter).
+     * On a head: the seqs that hold no message that counts (a number set, absent while there is none): void entries, changes
+     * (edits and deletes) and messages deleted for everyone, so that a count of messages after a read mark can leave them out
+     * (ConversationRepository.Summary#messagesAfter). Named for the voids, which were its first members.
      */
-    public static final String VOID_SEQS = "voidSeqs";
+    public static final String UNCOUNTED_SEQS = "voidSeqs";
     public static final String CLAIM_SENDER = "senderId";
     public static final String CLAIM_TIMESTAMP = "serverTimestamp";
     /** Which append call wrote the claim. */
@@ -175,13 +176,13 @@ public final class ConversationsTable {
         private String name;
         private Integer memberCount;
         private Long lastSeq;
-        private Set<Long> voidSeqs;
+        private Set<Long> uncountedSeqs;
 
         Summary build() {
             ConversationId id = conversationOfHead(require(key, PK, "a conversation head"));
             return new Summary(id, id.isDirect() ? ConversationKind.DIRECT : ConversationKind.GROUP, Optional.ofNullable(name),
                     require(memberCount, MEMBER_COUNT, "a conversation head"), require(lastSeq, LAST_SEQ, "a conversation head"),
-                    new TreeSet<>(voidSeqs == null ? Set.of() : voidSeqs));
+                    new TreeSet<>(uncountedSeqs == null ? Set.of() : uncountedSeqs));
         }
     }
 
@@ -194,7 +195,7 @@ public final class ConversationsTable {
                     .addAttribute(String.class, a -> a.name(NAME).getter(s -> s.name().orElse(null)).setter((b, v) -> b.name = v))
                     .addAttribute(Integer.class, a -> a.name(MEMBER_COUNT).getter(Summary::memberCount).setter((b, v) -> b.memberCount = v))
                     .addAttribute(Long.class, a -> a.name(LAST_SEQ).getter(Summary::lastSeq).setter((b, v) -> b.lastSeq = v))
-                    .addAttribute(EnhancedType.setOf(Long.class), a -> a.name(VOID_SEQS)
-                            .getter(s -> s.voidSeqs().isEmpty() ? null : Set.copyOf(s.voidSeqs())).setter((b, v) -> b.voidSeqs = v))
+                    .addAttribute(EnhancedType.setOf(Long.class), a -> a.name(UNCOUNTED_SEQS)
+                            .getter(s -> s.uncountedSeqs().isEmpty() ? null : Set.copyOf(s.uncountedSeqs())).setter((b, v) -> b.uncountedSeqs = v))
                     .build();
 }

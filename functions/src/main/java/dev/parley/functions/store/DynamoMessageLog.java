@@ -10,6 +10,7 @@ import dev.parley.model.DeviceId;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
 import dev.parley.model.Message;
+import dev.parley.model.MessageDetails;
 import dev.parley.model.UserId;
 import dev.parley.ports.MessageLog;
 import java.time.Clock;
@@ -64,6 +65,7 @@ public final class DynamoMessageLog implements MessageLog {
     private final AbandonedSeqs abandoned;
     private final Originals originals;
     private final MessagePages pages;
+    private final MessageChanges changes;
     private final Clock clock;
     // Platform threads: the claim's put blocks in the HTTP client, which on Java 21 would pin a virtual thread to its carrier.
     private final ExecutorService threads = Executors.newCachedThreadPool(Thread.ofPlatform().name("claims-", 0).daemon(true).factory());
@@ -78,6 +80,7 @@ public final class DynamoMessageLog implements MessageLog {
         this.messageItems = DynamoDbEnhancedClient.builder().dynamoDbClient(dynamo).build().table(messages, MessagesTable.SCHEMA);
         this.claims = new SendClaims(dynamo, conversations);
         ConversationHeads heads = new ConversationHeads(dynamo, conversations, Backoff.DYNAMODB);
+        this.changes = new MessageChanges(dynamo, messages, heads, threads);
         this.counter = new SeqCounter(dynamo, sequencer, conversations, memberships, heads);
         this.clock = clock;
         this.abandoned = new AbandonedSeqs(messageItems, heads, clock);
@@ -87,17 +90,18 @@ public final class DynamoMessageLog implements MessageLog {
 
     @Override
     public Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device, Optional<ConnectionId> senderConnection,
-                           Content content, long serverTimestamp, Optional<FastPathOffer> fastPath, boolean resend, Admission admission) {
+                           Content content, MessageDetails details, long serverTimestamp, Optional<FastPathOffer> fastPath, boolean resend,
+                           Admission admission) {
         // The attempt id tells this call's own claim from another's when the SDK retries a put that was
         // applied but answered late.
         String attempt = UUID.randomUUID().toString();
-        Message draft = new Message(id, conversation, 1, sender, device, content, serverTimestamp);
+        Message draft = new Message(id, conversation, 1, sender, device, content, serverTimestamp, details);
         return SdkErrors.translating("storing a message", () -> {
             if (resend) {
                 // A client's resend: its first transmission was likely stored, so the claim is checked before a seq is taken
                 // (two round trips), and a repeat takes none and leaves no void.
                 SendClaims.Claimed claimed = claims.claim(conversation, id, sender, serverTimestamp, attempt);
-                admit(admission, conversation, id, claimed, null, serverTimestamp);
+                abandoned.admit(admission, claims, conversation, id, claimed, null, serverTimestamp);
                 if (claimed == SendClaims.Claimed.OURS) {
                     return store(draft, senderConnection, claims.holding(conversation, id, Outcome.of(() -> counter.next(conversation, sender))),
                             false, fastPath);
@@ -113,7 +117,7 @@ public final class DynamoMessageLog implements MessageLog {
                 abandoned.giveBack(conversation, taking.value(), serverTimestamp);
                 throw claimed.failure();
             }
-            admit(admission, conversation, id, claimed.value(), taking, serverTimestamp);
+            abandoned.admit(admission, claims, conversation, id, claimed.value(), taking, serverTimestamp);
             if (claimed.value() == SendClaims.Claimed.OURS) {
                 return store(draft, senderConnection, claims.holding(conversation, id, taking), false, fastPath);
             }
@@ -122,26 +126,6 @@ public final class DynamoMessageLog implements MessageLog {
             Optional<RuntimeException> refused = Optional.ofNullable(taking.failure()).filter(SeqCounter::tookNone);
             return repeated(draft, senderConnection, attempt, refused, fastPath);
         });
-    }
-
-    /** Waits for the send's admission, which ran beside step 1; refused, its seq goes back as a void, its own claim is released. */
-    private void admit(Admission admission, ConversationId conversation, ClientMessageId id, SendClaims.Claimed claimed,
-                       Outcome<SeqCounter.Taken> taking, long timestamp) {
-        try {
-            admission.await();
-        } catch (RuntimeException refused) {
-            abandoned.giveBack(conversation, taking == null ? null : taking.value(), timestamp);
-            // A claim whose seq is unknown (an increment that failed without saying whether it applied) stays, as a failed send's does.
-            boolean seqKnown = taking == null || taking.failure() == null || SeqCounter.tookNone(taking.failure());
-            try {
-                if (claimed == SendClaims.Claimed.OURS && seqKnown) {
-                    claims.release(conversation, id);
-                }
-            } catch (SdkException alsoFailed) {
-                refused.addSuppressed(alsoFailed);
-            }
-            throw refused;
-        }
     }
 
     /**
@@ -177,7 +161,8 @@ public final class DynamoMessageLog implements MessageLog {
                            Optional<FastPathOffer> fastPath) {
         ConversationId conversation = draft.conversationId();
         long seq = taken.seq();
-        Message message = new Message(draft.id(), conversation, seq, draft.senderId(), draft.senderDevice(), draft.content(), draft.serverTimestamp());
+        Message message = new Message(draft.id(), conversation, seq, draft.senderId(), draft.senderDevice(), draft.content(), draft.serverTimestamp(),
+                draft.details());
         // A retry that stores at a seq its failed attempt reserved is not fast-pathed: the stream delivers it.
         OptionalLong fastPathUntil = fastPath.filter(offer -> taken.memberCount().isPresent() && taken.memberCount().getAsInt() <= offer.maxMembers())
                 .map(offer -> OptionalLong.of(clock.millis() + offer.windowFor(taken.memberCount().getAsInt()).toMillis())).orElse(OptionalLong.empty());
@@ -220,6 +205,21 @@ public final class DynamoMessageLog implements MessageLog {
         }
         SendClaims.awaitRecorded(recording, message);
         return new Appended(message, false, fastPathUntil);
+    }
+
+    @Override
+    public Optional<Message> at(ConversationId conversation, long seq) {
+        return SdkErrors.translating("reading a message", () -> MessagesTable.findAt(messageItems, conversation, seq));
+    }
+
+    @Override
+    public EditApplied applyEdit(Message edit, Content listed) {
+        return SdkErrors.translating("applying an edit", () -> changes.applyEdit(edit, listed));
+    }
+
+    @Override
+    public void applyDelete(Message deletion) {
+        SdkErrors.translating("applying a delete", () -> changes.applyDelete(deletion));
     }
 
     @Override

@@ -11,10 +11,15 @@ import dev.parley.model.DeviceId;
 import dev.parley.model.EnvelopeKind;
 import dev.parley.model.MediaId;
 import dev.parley.model.MediaRef;
+import dev.parley.model.Mentions;
+import dev.parley.model.MessageDetails;
+import dev.parley.model.Relation;
+import dev.parley.model.RelationKind;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
 import dev.parley.model.WireEnum;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -45,6 +50,17 @@ public final class MessagesTable {
     public static final String TIMESTAMP = "serverTimestamp";
     /** Until when (epoch ms) the send may deliver the message itself: the fan-out first looks for its record of doing so. */
     public static final String FAST_PATH_UNTIL = "fastPathUntil";
+    /** A change entry's relation to its target: the kind ({@code edit}, {@code delete}) and the target's seq. */
+    public static final String RELATES_KIND = "relatesKind";
+    public static final String RELATES_SEQ = "relatesSeq";
+    /** The seq a message replies to; whom it mentions (user ids, {@code "*"} for every member); when it was last edited (epoch ms). */
+    public static final String REPLY_TO = "replyTo";
+    public static final String MENTIONS = "mentions";
+    public static final String EDITED_AT = "editedAt";
+    /** On a message: the seqs of its edit entries (a number set), whose content its delete erases too. Not part of the listed message. */
+    public static final String EDIT_SEQS = "editSeqs";
+    /** On a message: the seq of the last change applied to it, so that of two edits racing the later one stays. */
+    public static final String LAST_CHANGE_SEQ = "lastChangeSeq";
     /** In {@link #CONTENT}'s map. */
     static final String CONTENT_TYPE = "type";
     static final String CONTENT_BODY = "body";
@@ -78,15 +94,28 @@ public final class MessagesTable {
         private Content content;
         private Long timestamp;
         private Long fastPathUntil;
+        private String relatesKind;
+        private Long relatesSeq;
+        private Long replyTo;
+        private List<String> mentions;
+        private Long editedAt;
 
         StoredMessage build() {
+            Optional<Relation> relation = relatesKind == null ? Optional.empty() : Optional.of(new Relation(WireEnum.fromWireName(RelationKind.class, relatesKind)
+                    .orElseThrow(() -> new IllegalArgumentException("a message item's relation is unknown: " + relatesKind)), require(relatesSeq, RELATES_SEQ)));
+            MessageDetails details = new MessageDetails(relation, optional(replyTo), mentions == null ? Mentions.NONE : Mentions.parse(mentions),
+                    optional(editedAt));
             Message message = new Message(ClientMessageId.parse(require(clientId, CLIENT_ID)), ConversationId.of(require(conversation, CONVERSATION)),
                     require(seq, SEQ), UserId.of(require(sender, SENDER)), DeviceId.of(require(senderDevice, SENDER_DEVICE)),
-                    require(content, CONTENT), require(timestamp, TIMESTAMP));
+                    require(content, CONTENT), require(timestamp, TIMESTAMP), details);
             // Items written before the attribute was optional hold "" for "no connection"; a stored value that is
             // not a connection id reads as none rather than making the message undeliverable.
             Optional<ConnectionId> connection = Optional.ofNullable(senderConnection).filter(MessagesTable::isConnectionId).map(ConnectionId::of);
             return new StoredMessage(message, connection, fastPathUntil == null ? OptionalLong.empty() : OptionalLong.of(fastPathUntil));
+        }
+
+        private static OptionalLong optional(Long value) {
+            return value == null ? OptionalLong.empty() : OptionalLong.of(value);
         }
 
         private static <T> T require(T value, String attribute) {
@@ -116,7 +145,20 @@ public final class MessagesTable {
                     .addAttribute(Long.class, a -> a.name(TIMESTAMP).getter(s -> s.message().serverTimestamp()).setter((b, v) -> b.timestamp = v))
                     .addAttribute(Long.class, a -> a.name(FAST_PATH_UNTIL).getter(s -> s.fastPathUntil().isPresent() ? s.fastPathUntil().getAsLong() : null)
                             .setter((b, v) -> b.fastPathUntil = v))
+                    .addAttribute(String.class, a -> a.name(RELATES_KIND).getter(s -> s.message().details().relatesTo().map(r -> r.kind().wireName()).orElse(null))
+                            .setter((b, v) -> b.relatesKind = v))
+                    .addAttribute(Long.class, a -> a.name(RELATES_SEQ).getter(s -> s.message().details().relatesTo().map(Relation::seq).orElse(null))
+                            .setter((b, v) -> b.relatesSeq = v))
+                    .addAttribute(Long.class, a -> a.name(REPLY_TO).getter(s -> boxed(s.message().details().replyTo())).setter((b, v) -> b.replyTo = v))
+                    .addAttribute(EnhancedType.listOf(String.class), a -> a.name(MENTIONS)
+                            .getter(s -> s.message().details().mentions().isEmpty() ? null : s.message().details().mentions().names())
+                            .setter((b, v) -> b.mentions = v))
+                    .addAttribute(Long.class, a -> a.name(EDITED_AT).getter(s -> boxed(s.message().details().editedAt())).setter((b, v) -> b.editedAt = v))
                     .build();
+
+    private static Long boxed(OptionalLong value) {
+        return value.isPresent() ? value.getAsLong() : null;
+    }
 
     private static boolean isConnectionId(String value) {
         try {

@@ -101,6 +101,16 @@ public final class S3MediaStore implements MediaStore {
         return new DownloadGrant(presigned.url().toString(), presigned.expiration());
     }
 
+    @Override
+    public void delete(MediaId id) {
+        try {
+            // S3 answers 204 whether or not the object was there; the bucket is unversioned, so the object is gone.
+            client.get().deleteObject(b -> b.bucket(bucket.name()).key(key(id)));
+        } catch (SdkException e) {
+            throw unavailable("deleting a media object", e);
+        }
+    }
+
     private static UnavailableException unavailable(String what, SdkException cause) {
         return new UnavailableException(what + " failed: " + cause.getMessage(), SdkErrors.FAILING_RETRY_AFTER, cause);
     }

@@ -72,7 +72,7 @@ record Audience(List<LiveConnection> connections, List<PushNotifier.Target> push
         for (UserId member : members) {
             Reach reaching = reach.getOrDefault(member, Reach.NONE);
             reaching.live().stream().filter(c -> !senderConnection.equals(Optional.of(c.connectionId()))).forEach(connections::add);
-            if (member.equals(message.senderId()) || message.isVoid() || reaching.mutedUntil().getOrDefault(message.conversationId(), 0L) > now) {
+            if (member.equals(message.senderId()) || !message.counts() || reaching.mutedUntil().getOrDefault(message.conversationId(), 0L) > now) {
                 continue;
             }
             if (reaching.devices().isEmpty()) {

@@ -102,8 +102,8 @@ public final class FrameLimits {
     public void admit(Caller caller, ClientFrame frame) {
         countFrame(caller);
         switch (frame) {
-            case ClientFrame.MessageSend ignored -> {
-                // Its bucket is taken beside the store's first round trip: sendAdmission.
+            case ClientFrame.Appending ignored -> {
+                // A send's bucket, which edits and deletes draw on too, is taken beside the store's first round trip: sendAdmission.
             }
             case ClientFrame.ConversationCreate ignored -> take("creations#" + caller.user().value(), settings.creations(), "conversation creations");
             case ClientFrame.PresenceQuery ignored -> take("presence#" + caller.user().value(), settings.presence(), "presence requests");

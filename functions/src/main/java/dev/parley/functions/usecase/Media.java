@@ -45,6 +45,11 @@ public final class Media {
         this.maxBytes = maxBytes;
     }
 
+    /** Removes a message's object for good: its message was deleted for everyone. */
+    void erase(MediaRef object) {
+        store.delete(object.id());
+    }
+
     /** A form to upload one object of this type and exact size, for a conversation the caller is in (or for end-to-end use). */
     public ServerFrame.MediaUploadGrant upload(Caller caller, ClientFrame.MediaUpload upload) {
         if (!ALLOWED_TYPES.contains(upload.contentType())) {

@@ -172,7 +172,7 @@ public final class ReceiptNotices {
      * (a send that died after taking its seq), so the usual cost is one read of the summary.
      */
     private void forgetVoidsBothHaveRead(ConversationId id) {
-        boolean anyVoid = conversations.summary(id).map(summary -> !summary.voidSeqs().isEmpty()).orElse(false);
+        boolean anyVoid = conversations.summary(id).map(summary -> !summary.uncountedSeqs().isEmpty()).orElse(false);
         if (anyVoid) {
             conversations.raiseGroupMarks(id, marksOfAll(id));
         }

@@ -1,6 +1,10 @@
 package dev.parley.functions.usecase;
 
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Content;
+import dev.parley.model.ConversationId;
 import dev.parley.model.Message;
+import dev.parley.model.MessageDetails;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConnectionPoster;
 import dev.parley.ports.ConnectionRegistry;
@@ -21,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,6 +74,7 @@ public final class SendMessage {
     /** The fast path's settings (its members bound is also the most live connections it posts to); empty when it is off. */
     private final Optional<MessageLog.FastPathOffer> fastPath;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    private final References references;
 
     public SendMessage(MessageLog messages, ConversationRepository conversations, KeyDirectory keys, Media media, Delivery delivery, FrameCodec codec,
                        Clock clock, Optional<MessageLog.FastPathOffer> fastPath) {
@@ -80,6 +86,7 @@ public final class SendMessage {
         this.codec = codec;
         this.clock = clock;
         this.fastPath = fastPath;
+        this.references = new References(messages, conversations, threads);
     }
 
     public Sent send(Caller caller, ClientFrame.MessageSend send) {
@@ -88,23 +95,46 @@ public final class SendMessage {
 
     /** A send that the store takes only once {@code admission} lets it (the sender's rate limit, under way: FrameLimits). */
     public Sent send(Caller caller, ClientFrame.MessageSend send, MessageLog.Admission admission) {
+        // What it replies to and whom it mentions are checked beside the store's first round trip, as the rate limit is.
+        MessageLog.Admission referenced = references.check(caller, send);
+        return append(caller, new Entry(send.id(), send.conversationId(), send.content(), send.details(), send.resend()), () -> {
+            send.content().media().ifPresent(object -> media.requireSendable(caller, send.conversationId(), object));
+        }, () -> {
+            admission.await();
+            referenced.await();
+        }, stored -> {
+        });
+    }
+
+    /** An entry of a conversation's log as a frame asks for it: a message, or a change of one ({@link MessageDetails#relatesTo}). */
+    record Entry(ClientMessageId id, ConversationId conversationId, Content content, MessageDetails details, boolean resend) {
+    }
+
+    /**
+     * Appends an entry and delivers it as a message is: {@code checks} run before the store is asked (an envelope's devices are
+     * always checked), {@code admission} beside its first round trip, and {@code onStored} once the entry is stored (or found
+     * stored, for a repeat), before the ack and the fast path's posts: a change is applied to its target there, so that an
+     * acknowledged change is always applied, and a retried one finishes what a failed attempt left.
+     */
+    Sent append(Caller caller, Entry entry, Runnable checks, MessageLog.Admission admission, Consumer<Message> onStored) {
         // A direct conversation's members are in its id, and it is always small enough for the fast path:
         // its connections are looked up while the message is stored, not after.
-        Optional<Future<Map<UserId, ConnectionRegistry.Reach>>> lookup = fastPath.isPresent() && send.conversationId().isDirect()
-                ? Optional.of(threads.submit(() -> delivery.reach(send.conversationId().directMembers())))
+        Optional<Future<Map<UserId, ConnectionRegistry.Reach>>> lookup = fastPath.isPresent() && entry.conversationId().isDirect()
+                ? Optional.of(threads.submit(() -> delivery.reach(entry.conversationId().directMembers())))
                 : Optional.empty();
         MessageLog.Appended appended;
         try {
-            send.content().envelopes().ifPresent(envelopes -> envelopeCheck.require(caller, send.conversationId(), envelopes));
-            send.content().media().ifPresent(object -> media.requireSendable(caller, send.conversationId(), object));
-            appended = messages.append(send.conversationId(), send.id(), caller.user(), caller.device(),
-                    Optional.of(caller.connection()), send.content(), clock.millis(), fastPath, send.resend(), admission);
+            entry.content().envelopes().ifPresent(envelopes -> envelopeCheck.require(caller, entry.conversationId(), envelopes));
+            checks.run();
+            appended = messages.append(entry.conversationId(), entry.id(), caller.user(), caller.device(),
+                    Optional.of(caller.connection()), entry.content(), entry.details(), clock.millis(), fastPath, entry.resend(), admission);
+            onStored.accept(appended.message());
         } catch (RuntimeException refused) {
             lookup.ifPresent(running -> running.cancel(true));
             throw refused;
         }
         Message message = appended.message();
-        ServerFrame.MessageAck ack = new ServerFrame.MessageAck(send.id(), message.conversationId(), message.seq(), message.serverTimestamp(),
+        ServerFrame.MessageAck ack = new ServerFrame.MessageAck(entry.id(), message.conversationId(), message.seq(), message.serverTimestamp(),
                 appended.duplicate() ? AckStatus.DUPLICATE : AckStatus.SENT);
         if (appended.duplicate() || appended.fastPathUntil().isEmpty()) {
             lookup.ifPresent(running -> running.cancel(true));

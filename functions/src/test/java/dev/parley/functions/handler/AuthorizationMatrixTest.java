@@ -106,7 +106,7 @@ class AuthorizationMatrixTest {
                 yield group;
             }
         };
-        routes.send(bob, new ClientFrame.MessageSend(ClientMessageId.random(), conversation, Content.text(SECRET), OptionalLong.empty()));
+        routes.append(bob, new ClientFrame.MessageSend(ClientMessageId.random(), conversation, Content.text(SECRET), OptionalLong.empty()));
         postedBefore = Map.of("bob-phone", poster.receivedBy("bob-phone").size(), "carol-phone", poster.receivedBy("carol-phone").size(),
                 "alice-phone", poster.receivedBy("alice-phone").size());
         return conversation;
@@ -142,7 +142,7 @@ class AuthorizationMatrixTest {
 
         Throwable refused = catchThrowable(() -> {
             if (frame instanceof ClientFrame.MessageSend send) {
-                routes.send(alice, send);
+                routes.append(alice, send);
             } else {
                 routes.answer(alice, frame);
             }
@@ -185,7 +185,7 @@ class AuthorizationMatrixTest {
         // The identity fields are not the frame's: decoded, they are dropped, and the route acts as the connection's user.
         ClientFrame.MessageSend send = (ClientFrame.MessageSend) ((dev.parley.protocol.DecodeResult.Decoded<ClientFrame>) new FrameCodec()
                 .decodeClient(forged)).frame();
-        routes.send(alice, send);
+        routes.append(alice, send);
         Message stored = messages.after(direct, 0, 10).getFirst();
         assertThat(stored.senderId()).isEqualTo(ALICE);
         assertThat(stored.senderDevice()).isEqualTo(DeviceId.of("phone"));

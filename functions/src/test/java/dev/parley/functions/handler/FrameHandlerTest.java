@@ -288,8 +288,23 @@ class FrameHandlerTest {
         return new MessageLog() {
             @Override
             public Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
-                                   Optional<ConnectionId> senderConnection, Content content, long serverTimestamp,
-                                   Optional<FastPathOffer> fastPath, boolean resend, Admission admission) {
+                                   Optional<ConnectionId> senderConnection, Content content, dev.parley.model.MessageDetails details,
+                                   long serverTimestamp, Optional<FastPathOffer> fastPath, boolean resend, Admission admission) {
+                throw failure;
+            }
+
+            @Override
+            public Optional<Message> at(ConversationId conversation, long seq) {
+                throw failure;
+            }
+
+            @Override
+            public EditApplied applyEdit(Message edit, Content listed) {
+                throw failure;
+            }
+
+            @Override
+            public void applyDelete(Message deletion) {
                 throw failure;
             }
 

@@ -40,7 +40,7 @@ class TableFormatTest {
                 ConversationsTable.ADMINS, ConversationsTable.CREATED_BY, ConversationsTable.LAST_SEQ, ConversationsTable.VERSION))
                 .containsExactly("pk", "kind", "name", "members", "admins", "createdBy", "lastSeq", "version");
         assertThat(List.of(ConversationsTable.MEMBER_COUNT, ConversationsTable.MEMBERS_VERSION, ConversationsTable.ALL_DELIVERED,
-                ConversationsTable.ALL_READ, ConversationsTable.VOID_SEQS)).containsExactly("memberCount", "membersVersion", "allDeliveredSeq",
+                ConversationsTable.ALL_READ, ConversationsTable.UNCOUNTED_SEQS)).containsExactly("memberCount", "membersVersion", "allDeliveredSeq",
                 "allReadSeq", "voidSeqs");
         assertThat(List.of(ConversationsTable.CLAIM_SENDER, ConversationsTable.CLAIM_TIMESTAMP, ConversationsTable.CLAIM_ATTEMPT,
                 ConversationsTable.CLAIM_SEQ, ConversationsTable.CLAIM_FAST_DELIVERY))
@@ -71,7 +71,8 @@ class TableFormatTest {
     @Test
     void messages() {
         assertThat(MessagesTable.SCHEMA.attributeNames()).containsExactlyInAnyOrder("conversationId", "seq", "clientId", "senderId",
-                "senderDevice", "senderConnection", "content", "serverTimestamp", "fastPathUntil");
+                "senderDevice", "senderConnection", "content", "serverTimestamp", "fastPathUntil", "relatesKind", "relatesSeq", "replyTo", "mentions",
+                "editedAt");
         assertThat(MessagesTable.SCHEMA.tableMetadata().primaryPartitionKey()).isEqualTo("conversationId");
         assertThat(MessagesTable.SCHEMA.tableMetadata().primarySortKey()).isEqualTo(Optional.of("seq"));
         assertThat(MessagesTable.SCHEMA.tableMetadata().indices()).as("the primary key only").hasSize(1);

@@ -6,6 +6,7 @@ import dev.parley.model.Content;
 import dev.parley.model.ConversationId;
 import dev.parley.model.DeviceId;
 import dev.parley.model.Message;
+import dev.parley.model.MessageDetails;
 import dev.parley.model.UserId;
 import dev.parley.ports.MessageLog;
 import java.util.List;
@@ -22,8 +23,24 @@ class DelegatingMessageLog implements MessageLog {
 
     @Override
     public Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device, Optional<ConnectionId> senderConnection,
-                           Content content, long serverTimestamp, Optional<FastPathOffer> fastPath, boolean resend, Admission admission) {
-        return delegate.append(conversation, id, sender, device, senderConnection, content, serverTimestamp, fastPath, resend, admission);
+                           Content content, MessageDetails details, long serverTimestamp, Optional<FastPathOffer> fastPath, boolean resend,
+                           Admission admission) {
+        return delegate.append(conversation, id, sender, device, senderConnection, content, details, serverTimestamp, fastPath, resend, admission);
+    }
+
+    @Override
+    public Optional<Message> at(ConversationId conversation, long seq) {
+        return delegate.at(conversation, seq);
+    }
+
+    @Override
+    public EditApplied applyEdit(Message edit, Content listed) {
+        return delegate.applyEdit(edit, listed);
+    }
+
+    @Override
+    public void applyDelete(Message deletion) {
+        delegate.applyDelete(deletion);
     }
 
     @Override

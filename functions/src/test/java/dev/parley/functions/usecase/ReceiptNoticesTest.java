@@ -85,15 +85,15 @@ class ReceiptNoticesTest {
                 })).hasMessage("refused");
         send(chat, ALICE);
         send(chat, ALICE);
-        assertThat(world.conversations.requireSummary(chat).voidSeqs()).containsExactly(2L);
+        assertThat(world.conversations.requireSummary(chat).uncountedSeqs()).containsExactly(2L);
 
         world.conversations.advance(ALICE, chat, new ReceiptWatermarks(4, 4));
         assertThat(notices.notify(List.of(receipt(chat, BOB, new ReceiptWatermarks(1, 1)))).failed()).isEmpty();
-        assertThat(world.conversations.requireSummary(chat).voidSeqs()).as("Bob has read only seq 1: the void stays").containsExactly(2L);
+        assertThat(world.conversations.requireSummary(chat).uncountedSeqs()).as("Bob has read only seq 1: the void stays").containsExactly(2L);
 
         world.clock.advance(Duration.ofSeconds(2));
         assertThat(notices.notify(List.of(receipt(chat, BOB, new ReceiptWatermarks(3, 3)))).failed()).isEmpty();
-        assertThat(world.conversations.requireSummary(chat).voidSeqs()).as("both have read past seq 2").isEmpty();
+        assertThat(world.conversations.requireSummary(chat).uncountedSeqs()).as("both have read past seq 2").isEmpty();
         assertThat(world.conversations.requireSummary(chat).messagesAfter(3)).as("the count is the same without it").isEqualTo(1);
         assertThat(updatesTo("alice-phone")).hasSize(2).allSatisfy(update -> assertThat(update.allMembers()).isEmpty());
     }

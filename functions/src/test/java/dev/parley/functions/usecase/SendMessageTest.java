@@ -153,14 +153,15 @@ class SendMessageTest {
         MessageLog storing = new DelegatingMessageLog(world.messages) {
             @Override
             public Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
-                                   Optional<dev.parley.model.ConnectionId> senderConnection, Content content, long serverTimestamp,
+                                   Optional<dev.parley.model.ConnectionId> senderConnection, Content content,
+                                   dev.parley.model.MessageDetails details, long serverTimestamp,
                                    Optional<FastPathOffer> fastPath, boolean resend, Admission admission) {
                 try {
                     assertThat(lookedUp.await(5, java.util.concurrent.TimeUnit.SECONDS)).as("the lookup began during the store").isTrue();
                 } catch (InterruptedException e) {
                     throw new IllegalStateException(e);
                 }
-                return super.append(conversation, id, sender, device, senderConnection, content, serverTimestamp, fastPath, resend, admission);
+                return super.append(conversation, id, sender, device, senderConnection, content, details, serverTimestamp, fastPath, resend, admission);
             }
         };
         SendMessage sendingAtOnce = new SendMessage(storing, world.conversations, world.keys, world.media, new Delivery(watched, world.poster, world.clock, 32), world.codec,
@@ -206,9 +207,10 @@ class SendMessageTest {
         MessageLog slowStore = new DelegatingMessageLog(world.messages) {
             @Override
             public Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
-                                   Optional<dev.parley.model.ConnectionId> senderConnection, Content content, long serverTimestamp,
+                                   Optional<dev.parley.model.ConnectionId> senderConnection, Content content,
+                                   dev.parley.model.MessageDetails details, long serverTimestamp,
                                    Optional<FastPathOffer> fastPath, boolean resend, Admission admission) {
-                Appended appended = super.append(conversation, id, sender, device, senderConnection, content, serverTimestamp, fastPath, resend, admission);
+                Appended appended = super.append(conversation, id, sender, device, senderConnection, content, details, serverTimestamp, fastPath, resend, admission);
                 world.clock.advance(Duration.ofMillis(100 + 4).plus(FanOut.FAST_PATH_GRACE));
                 return appended;
             }

@@ -184,7 +184,7 @@ class StoresOnTheEmulatorTest {
         assertThat(log.before(conversation, 4, 5)).extracting(Message::seq).containsExactly(3L, 2L, 1L);
         assertThat(tables.conversations().requireSummary(conversation)).as("the reader that voided seq 2 counted it, once")
                 .satisfies(summary -> {
-                    assertThat(summary.voidSeqs()).containsExactly(2L);
+                    assertThat(summary.uncountedSeqs()).containsExactly(2L);
                     assertThat(summary.messagesAfter(0)).isEqualTo(2);
                 });
     }
@@ -202,10 +202,10 @@ class StoresOnTheEmulatorTest {
         emulator.faults().add(new Faults.Rule("UpdateItem", ParleyManifest.CONVERSATIONS, Faults.Kind.INTERNAL_SERVER_ERROR, 1.0, 0));
         assertThat(log.after(conversation, 0, 10)).extracting(Message::isVoid).containsExactly(false, true, false);
         emulator.faults().clear();
-        assertThat(tables.conversations().requireSummary(conversation).voidSeqs()).as("uncounted: one unread too many, never one too few")
+        assertThat(tables.conversations().requireSummary(conversation).uncountedSeqs()).as("uncounted: one unread too many, never one too few")
                 .isEmpty();
         assertThat(log.after(conversation, 0, 10)).extracting(Message::isVoid).containsExactly(false, true, false);
-        assertThat(tables.conversations().requireSummary(conversation).voidSeqs()).as("a later reader finds the void written: no second count")
+        assertThat(tables.conversations().requireSummary(conversation).uncountedSeqs()).as("a later reader finds the void written: no second count")
                 .isEmpty();
     }
 
@@ -255,7 +255,7 @@ class StoresOnTheEmulatorTest {
         }
         assertThat(log.after(conversation, 0, 10)).as("the first took a seq and gave it back; the resend claimed first and took none")
                 .extracting(Message::seq, Message::isVoid).containsExactly(tuple(1L, true));
-        assertThat(tables.conversations().requireSummary(conversation).voidSeqs()).containsExactly(1L);
+        assertThat(tables.conversations().requireSummary(conversation).uncountedSeqs()).containsExactly(1L);
 
         MessageLog.Appended later = log.append(conversation, id, alice, DeviceId.DEFAULT, C1, Content.text("hi"), now + 1_000, Optional.empty(), true,
                 MessageLog.Admission.ADMITTED);
@@ -280,7 +280,7 @@ class StoresOnTheEmulatorTest {
         List<Message> stored = log.after(conversation, 0, 10);
         assertThat(stored).extracting(Message::seq).containsExactly(1L, 2L);
         assertThat(stored.get(1).isVoid()).as("the retry's own seq is a void entry now, not a hole readers wait 30 s to fill").isTrue();
-        assertThat(tables.conversations().requireSummary(conversation).voidSeqs()).as("and counted as one").containsExactly(2L);
+        assertThat(tables.conversations().requireSummary(conversation).uncountedSeqs()).as("and counted as one").containsExactly(2L);
         assertThat(log.append(conversation, ClientMessageId.parse("6f1d2c3b-0000-4000-8000-000000000032"), alice, DeviceId.DEFAULT, C1,
                 Content.text("next"), now + 20).message().seq()).isEqualTo(3);
         assertThatThrownBy(() -> log.append(conversation, id, UserId.of("bob"), DeviceId.DEFAULT, C1, Content.text("mine"), now + 30))

@@ -31,7 +31,7 @@ public final class InMemoryConversations implements ConversationRepository {
     private final Map<ConversationId, Stored> conversations = new HashMap<>();
     /** Each conversation's seq counter, kept apart from its member list as the store keeps it on the conversation's head. */
     private final Map<ConversationId, Long> lastSeqs = new HashMap<>();
-    private final Map<ConversationId, java.util.SortedSet<Long>> voidSeqs = new HashMap<>();
+    private final Map<ConversationId, java.util.SortedSet<Long>> uncountedSeqs = new HashMap<>();
     private final Map<ConversationId, ReceiptWatermarks> groupMarks = new HashMap<>();
     /** When each member was last told of a conversation's receipts, by user, then conversation. */
     private final Map<UserId, Map<String, Instant>> noticeTurns = new HashMap<>();
@@ -79,7 +79,7 @@ public final class InMemoryConversations implements ConversationRepository {
         }
         Conversation conversation = stored.conversation();
         return Optional.of(new Summary(id, conversation.kind(), conversation.name(), conversation.members().size(), lastSeqs.get(id),
-                voidSeqs.getOrDefault(id, new java.util.TreeSet<>())));
+                uncountedSeqs.getOrDefault(id, new java.util.TreeSet<>())));
     }
 
     @Override
@@ -150,7 +150,7 @@ public final class InMemoryConversations implements ConversationRepository {
         ReceiptWatermarks kept = groupMarks.getOrDefault(conversation, ReceiptWatermarks.NONE);
         ReceiptWatermarks raised = kept.atLeast(computed);
         groupMarks.put(conversation, raised);
-        Optional.ofNullable(voidSeqs.get(conversation)).ifPresent(voids -> voids.headSet(raised.readSeq() + 1).clear());
+        Optional.ofNullable(uncountedSeqs.get(conversation)).ifPresent(voids -> voids.headSet(raised.readSeq() + 1).clear());
         return raised;
     }
 
@@ -210,8 +210,8 @@ public final class InMemoryConversations implements ConversationRepository {
         return next;
     }
 
-    /** Records a seq that holds a void entry, as the DynamoDB store counts it on the conversation's head. */
-    synchronized void countVoid(ConversationId id, long seq) {
-        voidSeqs.computeIfAbsent(id, c -> new java.util.TreeSet<>()).add(seq);
+    /** Records a seq that holds no message that counts (a void, a change, a deleted message), as the DynamoDB store does on the conversation's head. */
+    synchronized void uncount(ConversationId id, long seq) {
+        uncountedSeqs.computeIfAbsent(id, c -> new java.util.TreeSet<>()).add(seq);
     }
 }

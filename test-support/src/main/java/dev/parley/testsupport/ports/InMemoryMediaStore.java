@@ -49,6 +49,11 @@ public final class InMemoryMediaStore implements MediaStore {
     }
 
     @Override
+    public synchronized void delete(MediaId id) {
+        stored.remove(id);
+    }
+
+    @Override
     public synchronized DownloadGrant grantDownload(MediaId id) {
         return new DownloadGrant("memory://media/" + id + "?signed", clock.instant().plus(Duration.ofMinutes(5)));
     }

@@ -8,6 +8,7 @@ import dev.parley.model.DeviceId;
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
 import dev.parley.model.Message;
+import dev.parley.model.MessageDetails;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.MessageLog;
@@ -17,7 +18,9 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Each conversation's messages in memory, for use-case tests; {@link MessageLogContract} holds it to
@@ -34,20 +37,25 @@ public class InMemoryMessageLog implements MessageLog {
     private final Map<ConversationId, NavigableMap<Long, Stored>> bySeq = new HashMap<>();
     private final Map<ConversationId, Map<ClientMessageId, Message>> byClientId = new HashMap<>();
     private final Map<ConversationId, Map<Long, FastPathRecord>> fastPathRecords = new HashMap<>();
+    /** Each message's edit entries' seqs, which its delete erases, and the seq of the last change applied to it. */
+    private final Map<ConversationId, Map<Long, SortedSet<Long>>> edits = new HashMap<>();
+    private final Map<ConversationId, Map<Long, Long>> lastChanges = new HashMap<>();
 
     public InMemoryMessageLog(InMemoryConversations conversations) {
         this.conversations = conversations;
     }
 
     @Override
-    public synchronized Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
-                                        Optional<ConnectionId> senderConnection, Content content, long serverTimestamp,
-                                        Optional<FastPathOffer> fastPath, boolean resend, Admission admission) {
+    public Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device,
+                           Optional<ConnectionId> senderConnection, Content content, MessageDetails details, long serverTimestamp,
+                           Optional<FastPathOffer> fastPath, boolean resend, Admission admission) {
         // As the store: a first transmission takes its seq beside its admission (its rate limit), which it awaits before it
-        // stores, giving the seq back as a void when refused; a resend waits for its admission before it takes a seq.
-        Message earlier = byClientId.getOrDefault(conversation, Map.of()).get(id);
-        if (earlier != null) {
-            if (!resend) {
+        // stores, giving the seq back as a void when refused; a resend waits for its admission before it takes a seq. The
+        // admission is awaited outside the log's lock: a check may read the log (an edit's target) on another thread.
+        Message earlier;
+        synchronized (this) {
+            earlier = byClientId.getOrDefault(conversation, Map.of()).get(id);
+            if (earlier != null && !resend) {
                 // A repeat's seq is given back; a sender who may not send (any more) takes none.
                 try {
                     giveBack(conversation, conversations.takeSeq(conversation, sender), serverTimestamp);
@@ -55,11 +63,10 @@ public class InMemoryMessageLog implements MessageLog {
                     // A repeat is answered with its original all the same.
                 }
             }
+        }
+        if (earlier != null) {
             admission.await();
-            if (!earlier.senderId().equals(sender)) {
-                throw new DomainException(ErrorCode.CONFLICT, "id " + id + " is already used in conversation " + conversation);
-            }
-            return new Appended(earlier, true);
+            return repeated(conversation, id, sender, earlier);
         }
         if (resend) {
             admission.await();
@@ -69,24 +76,92 @@ public class InMemoryMessageLog implements MessageLog {
             try {
                 admission.await();
             } catch (RuntimeException refused) {
-                giveBack(conversation, seq, serverTimestamp);
+                synchronized (this) {
+                    giveBack(conversation, seq, serverTimestamp);
+                }
                 throw refused;
             }
         }
-        Message message = new Message(id, conversation, seq, sender, device, content, serverTimestamp);
-        int members = conversations.summary(conversation).map(ConversationRepository.Summary::memberCount).orElse(Integer.MAX_VALUE);
-        OptionalLong stamp = fastPath.filter(offer -> members <= offer.maxMembers())
-                .map(offer -> OptionalLong.of(serverTimestamp + offer.windowFor(members).toMillis())).orElse(OptionalLong.empty());
-        bySeq.computeIfAbsent(conversation, c -> new TreeMap<>()).put(seq, new Stored(message, senderConnection, stamp));
-        byClientId.computeIfAbsent(conversation, c -> new HashMap<>()).put(id, message);
-        return new Appended(message, false, stamp);
+        synchronized (this) {
+            Message stored = byClientId.getOrDefault(conversation, Map.of()).get(id);
+            if (stored != null) {
+                // Stored by a concurrent call with the same id meanwhile: this one's seq goes back.
+                giveBack(conversation, seq, serverTimestamp);
+                return repeated(conversation, id, sender, stored);
+            }
+            Message message = new Message(id, conversation, seq, sender, device, content, serverTimestamp, details);
+            int members = conversations.summary(conversation).map(ConversationRepository.Summary::memberCount).orElse(Integer.MAX_VALUE);
+            OptionalLong stamp = fastPath.filter(offer -> members <= offer.maxMembers())
+                    .map(offer -> OptionalLong.of(serverTimestamp + offer.windowFor(members).toMillis())).orElse(OptionalLong.empty());
+            bySeq.computeIfAbsent(conversation, c -> new TreeMap<>()).put(seq, new Stored(message, senderConnection, stamp));
+            byClientId.computeIfAbsent(conversation, c -> new HashMap<>()).put(id, message);
+            return new Appended(message, false, stamp);
+        }
+    }
+
+    private static Appended repeated(ConversationId conversation, ClientMessageId id, UserId sender, Message earlier) {
+        if (!earlier.senderId().equals(sender)) {
+            throw new DomainException(ErrorCode.CONFLICT, "id " + id + " is already used in conversation " + conversation);
+        }
+        return new Appended(earlier, true);
     }
 
     /** A seq taken and not used: a counted void entry. */
     private void giveBack(ConversationId conversation, long seq, long timestamp) {
-        conversations.countVoid(conversation, seq);
+        conversations.uncount(conversation, seq);
         bySeq.computeIfAbsent(conversation, c -> new TreeMap<>()).put(seq, new Stored(Message.voided(conversation, seq, timestamp), Optional.empty(),
                 OptionalLong.empty()));
+    }
+
+    @Override
+    public synchronized Optional<Message> at(ConversationId conversation, long seq) {
+        return Optional.ofNullable(bySeq.getOrDefault(conversation, new TreeMap<>()).get(seq)).map(Stored::message);
+    }
+
+    @Override
+    public synchronized EditApplied applyEdit(Message edit, Content listed) {
+        long targetSeq = edit.details().relatesTo().orElseThrow().seq();
+        Stored target = bySeq.get(edit.conversationId()).get(targetSeq);
+        conversations.uncount(edit.conversationId(), edit.seq());
+        if (target.message().isDeleted()) {
+            replace(edit.conversationId(), edit.seq(), edit.withContent(Content.DELETED));
+            return EditApplied.TARGET_DELETED;
+        }
+        edits.computeIfAbsent(edit.conversationId(), c -> new HashMap<>()).computeIfAbsent(targetSeq, t -> new TreeSet<>()).add(edit.seq());
+        if (lastChange(edit.conversationId(), targetSeq) > edit.seq()) {
+            return EditApplied.SUPERSEDED;
+        }
+        lastChanges.computeIfAbsent(edit.conversationId(), c -> new HashMap<>()).put(targetSeq, edit.seq());
+        replace(edit.conversationId(), targetSeq, target.message().withContent(listed)
+                .withDetails(target.message().details().editedAt(edit.serverTimestamp())));
+        return EditApplied.APPLIED;
+    }
+
+    @Override
+    public synchronized void applyDelete(Message deletion) {
+        long targetSeq = deletion.details().relatesTo().orElseThrow().seq();
+        Stored target = bySeq.get(deletion.conversationId()).get(targetSeq);
+        if (lastChange(deletion.conversationId(), targetSeq) < deletion.seq()) {
+            lastChanges.computeIfAbsent(deletion.conversationId(), c -> new HashMap<>()).put(targetSeq, deletion.seq());
+        }
+        replace(deletion.conversationId(), targetSeq, target.message().withContent(Content.DELETED).withDetails(target.message().details().erased()));
+        for (long editSeq : edits.getOrDefault(deletion.conversationId(), Map.of()).getOrDefault(targetSeq, new TreeSet<>())) {
+            replace(deletion.conversationId(), editSeq, bySeq.get(deletion.conversationId()).get(editSeq).message().withContent(Content.DELETED));
+        }
+        conversations.uncount(deletion.conversationId(), targetSeq);
+        conversations.uncount(deletion.conversationId(), deletion.seq());
+    }
+
+    private long lastChange(ConversationId conversation, long targetSeq) {
+        return lastChanges.getOrDefault(conversation, Map.of()).getOrDefault(targetSeq, 0L);
+    }
+
+    private void replace(ConversationId conversation, long seq, Message listed) {
+        Stored stored = bySeq.get(conversation).get(seq);
+        bySeq.get(conversation).put(seq, new Stored(listed, stored.senderConnection(), stored.fastPathUntil()));
+        if (!listed.isVoid()) {
+            byClientId.get(conversation).put(listed.id(), listed);
+        }
     }
 
     @Override

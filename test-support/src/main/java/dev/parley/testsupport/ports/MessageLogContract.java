@@ -166,7 +166,7 @@ public abstract class MessageLogContract {
 
         ConversationRepository.Summary summary = conversations.requireSummary(chat);
         List<Long> voids = log.after(chat, 0, 100).stream().filter(Message::isVoid).map(Message::seq).toList();
-        assertThat(summary.voidSeqs()).as("every void entry stored is counted on the summary, and nothing else").containsExactlyElementsOf(voids);
+        assertThat(summary.uncountedSeqs()).as("every void entry stored is counted on the summary, and nothing else").containsExactlyElementsOf(voids);
         assertThat(summary.messagesAfter(0)).as("22 messages, whatever seqs the repeat took").isEqualTo(22);
         assertThat(summary.messagesAfter(summary.lastSeq() - 1)).isEqualTo(1);
         assertThat(summary.messagesAfter(summary.lastSeq())).isZero();
@@ -182,7 +182,7 @@ public abstract class MessageLogContract {
         assertThat(resent.duplicate()).isTrue();
         assertThat(resent.message()).isEqualTo(first.message());
         assertThat(conversations.requireSummary(chat).lastSeq()).as("no seq taken").isEqualTo(1);
-        assertThat(conversations.requireSummary(chat).voidSeqs()).isEmpty();
+        assertThat(conversations.requireSummary(chat).uncountedSeqs()).isEmpty();
         MessageLog.Appended newResend = log.append(chat, ClientMessageId.random(), ALICE, DeviceId.of("phone"), PHONE, Content.text("lost ack"),
                 1_700_000_000_000L, Optional.empty(), true);
         assertThat(newResend.duplicate()).as("a resend whose first transmission never arrived is stored like a first send").isFalse();
@@ -247,5 +247,65 @@ public abstract class MessageLogContract {
         assertThat(log.senders(chat, 0, 6, 2)).extracting(MessageLog.Authored::seq).containsExactly(6L, 5L);
         assertThat(log.senders(chat, 4, 4, 10)).isEmpty();
         assertThat(log.senders(chat, 6, 9, 10)).isEmpty();
+    }
+
+    // ---- changes: edits and deletes ---------------------------------------------------------------------
+
+    private Message change(dev.parley.model.RelationKind kind, long target, Content content, long at) {
+        return log.append(chat, ClientMessageId.random(), ALICE, DeviceId.of("phone"), PHONE, content,
+                dev.parley.model.MessageDetails.change(new dev.parley.model.Relation(kind, target)), at, Optional.empty(), false,
+                MessageLog.Admission.ADMITTED).message();
+    }
+
+    @Test
+    void anEntryKeepsWhatItRepliesToAndWhomItMentionsAndAChangeItsRelation() {
+        long hi = append(ClientMessageId.random(), ALICE, "hi").message().seq();
+        Message reply = log.append(chat, ClientMessageId.random(), BOB, DeviceId.of("phone"), Optional.empty(), Content.text("hey"),
+                dev.parley.model.MessageDetails.sent(java.util.OptionalLong.of(hi), new dev.parley.model.Mentions(List.of(ALICE), true)),
+                1_700_000_000_000L, Optional.empty(), false, MessageLog.Admission.ADMITTED).message();
+        Message edit = change(dev.parley.model.RelationKind.EDIT, hi, Content.text("hello"), 1_700_000_000_500L);
+        assertThat(log.at(chat, reply.seq())).contains(reply);
+        assertThat(log.at(chat, reply.seq()).orElseThrow().details().mentions().everyone()).isTrue();
+        assertThat(log.at(chat, edit.seq()).orElseThrow().details().relatesTo())
+                .contains(new dev.parley.model.Relation(dev.parley.model.RelationKind.EDIT, hi));
+        assertThat(log.at(chat, 99)).isEmpty();
+    }
+
+    @Test
+    void anAppliedEditListsTheTargetWithItsContentAndTimeAndTheLaterEditStays() {
+        long hi = append(ClientMessageId.random(), ALICE, "helo").message().seq();
+        Message later = change(dev.parley.model.RelationKind.EDIT, hi, Content.text("hello!"), 1_700_000_002_000L);
+        Message earlier = change(dev.parley.model.RelationKind.EDIT, hi, Content.text("hello"), 1_700_000_001_000L);
+        // Applied out of order: the edit with the higher seq was taken second but is applied first.
+        assertThat(log.applyEdit(earlier.seq() > later.seq() ? earlier : later, Content.text("newest"))).isEqualTo(MessageLog.EditApplied.APPLIED);
+        Message older = earlier.seq() > later.seq() ? later : earlier;
+        assertThat(log.applyEdit(older, Content.text("older"))).isEqualTo(MessageLog.EditApplied.SUPERSEDED);
+        Message target = log.at(chat, hi).orElseThrow();
+        assertThat(target.content()).isEqualTo(Content.text("newest"));
+        assertThat(target.details().editedAt()).isPresent();
+        long summaryBefore = conversations.requireSummary(chat).messagesAfter(0);
+        assertThat(log.applyEdit(earlier.seq() > later.seq() ? earlier : later, Content.text("newest"))).as("applied again: the same")
+                .isEqualTo(MessageLog.EditApplied.APPLIED);
+        assertThat(summaryBefore).as("edits count as no message").isEqualTo(1);
+    }
+
+    @Test
+    void aDeleteErasesTheTargetAndEveryEditOfItAndItStopsCounting() {
+        long hi = append(ClientMessageId.random(), ALICE, "secret one").message().seq();
+        append(ClientMessageId.random(), BOB, "still here");
+        Message edit = change(dev.parley.model.RelationKind.EDIT, hi, Content.text("secret two"), 1_700_000_001_000L);
+        log.applyEdit(edit, Content.text("secret two"));
+        Message late = change(dev.parley.model.RelationKind.EDIT, hi, Content.text("secret three"), 1_700_000_001_500L);
+        Message deletion = change(dev.parley.model.RelationKind.DELETE, hi, Content.DELETED, 1_700_000_002_000L);
+        log.applyDelete(deletion);
+        log.applyDelete(deletion);
+        assertThat(log.applyEdit(late, Content.text("secret three"))).as("an edit applied after the delete").isEqualTo(MessageLog.EditApplied.TARGET_DELETED);
+
+        assertThat(log.at(chat, hi).orElseThrow().content()).isEqualTo(Content.DELETED);
+        assertThat(log.at(chat, hi).orElseThrow().details().editedAt()).isEmpty();
+        assertThat(log.at(chat, edit.seq()).orElseThrow().content()).isEqualTo(Content.DELETED);
+        assertThat(log.at(chat, late.seq()).orElseThrow().content()).isEqualTo(Content.DELETED);
+        assertThat(log.after(chat, 0, 100)).as("no entry holds the erased text").noneMatch(m -> m.content().body().orElse("").contains("secret"));
+        assertThat(conversations.requireSummary(chat).messagesAfter(0)).as("only Bob's message counts").isEqualTo(1);
     }
 }
