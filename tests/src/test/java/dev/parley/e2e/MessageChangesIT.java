@@ -1,0 +1,140 @@
+package dev.parley.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.parley.client.MultipartForm;
+import dev.parley.functions.manifest.ParleyManifest;
+import dev.parley.functions.manifest.TableSpec;
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Content;
+import dev.parley.model.ContentType;
+import dev.parley.model.ConversationId;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.MediaRef;
+import dev.parley.model.Message;
+import dev.parley.model.Relation;
+import dev.parley.model.RelationKind;
+import dev.parley.protocol.AckStatus;
+import dev.parley.protocol.ClientFrame;
+import dev.parley.protocol.ServerFrame;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * Edits and deletes for everyone over real sockets (docs/protocol.md, "Messages that change"): the change reaches the other
+ * member as an entry with its relation, history lists the message's current state, and after a delete no table holds the
+ * erased text and the bucket no longer holds the media object.
+ */
+class MessageChangesIT extends EndToEndTest {
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private static ServerFrame change(ParleyClient client, ClientFrame.Appending frame) throws InterruptedException {
+        client.send(frame);
+        return client.await(ServerFrame.class, f -> f instanceof ServerFrame.MessageAck ack && ack.id().equals(frame.id())
+                || f instanceof ServerFrame.Error error && error.ref().equals(Optional.of(frame.id().toString())));
+    }
+
+    private static List<Message> history(ParleyClient client, ConversationId chat) throws InterruptedException {
+        client.send(new ClientFrame.HistoryRequest(chat, OptionalLong.empty(), 50));
+        return client.await(ServerFrame.HistoryBatch.class, batch -> batch.conversationId().equals(chat)).messages();
+    }
+
+    private static Message at(List<Message> page, long seq) {
+        return page.stream().filter(m -> m.seq() == seq).findFirst().orElseThrow();
+    }
+
+    @Test
+    void anEditAndADeleteReachTheOtherMemberAndTheDeletedTextAndMediaAreGone() throws Exception {
+        String secret = "secret-" + UUID.randomUUID();
+        try (ParleyClient alice = connect(user("alice"), "phone"); ParleyClient bob = connect(user("bob"), "phone")) {
+            ConversationId chat = alice.direct(user("bob"));
+            ServerFrame.MessageAck sent = alice.sendText(chat, ClientMessageId.random(), secret + " one");
+            bob.await(ServerFrame.MessageReceive.class, r -> r.message().seq() == sent.seq());
+
+            ClientMessageId editId = ClientMessageId.random();
+            ServerFrame edited = change(alice, new ClientFrame.MessageEdit(editId, chat, sent.seq(), Content.text(secret + " two"), 1));
+            assertThat(edited).isInstanceOfSatisfying(ServerFrame.MessageAck.class, ack -> assertThat(ack.seq()).isEqualTo(sent.seq() + 1));
+            ServerFrame.MessageReceive editEntry = bob.await(ServerFrame.MessageReceive.class, r -> r.message().seq() == sent.seq() + 1);
+            assertThat(editEntry.message().details().relatesTo()).contains(new Relation(RelationKind.EDIT, sent.seq()));
+            assertThat(editEntry.message().content().body()).contains(secret + " two");
+            assertThat(change(alice, new ClientFrame.MessageEdit(editId, chat, sent.seq(), Content.text(secret + " two"), 2)))
+                    .as("the same id again is the same edit")
+                    .isInstanceOfSatisfying(ServerFrame.MessageAck.class, ack -> {
+                        assertThat(ack.status()).isEqualTo(AckStatus.DUPLICATE);
+                        assertThat(ack.seq()).isEqualTo(sent.seq() + 1);
+                    });
+            Message listed = at(history(bob, chat), sent.seq());
+            assertThat(listed.content().body()).contains(secret + " two");
+            assertThat(listed.details().editedAt()).isPresent();
+
+            // Refusals name what the rule names.
+            assertThat(change(bob, new ClientFrame.MessageEdit(ClientMessageId.random(), chat, sent.seq(), Content.text("mine"), 1)))
+                    .isInstanceOfSatisfying(ServerFrame.Error.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.FORBIDDEN));
+            assertThat(change(alice, new ClientFrame.MessageEdit(ClientMessageId.random(), chat, 9_999, Content.text("x"), 1)))
+                    .isInstanceOfSatisfying(ServerFrame.Error.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+            assertThat(change(alice, new ClientFrame.MessageEdit(ClientMessageId.random(), chat, sent.seq(),
+                    new Content(ContentType.CIPHERTEXT, Optional.of("AAAA"), Optional.empty()), 1)))
+                    .isInstanceOfSatisfying(ServerFrame.Error.class, e -> {
+                        assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST);
+                        assertThat(e.message()).contains("content.type");
+                    });
+
+            // A photo with a caption, which its delete takes with it.
+            byte[] photo = new byte[2048];
+            java.util.concurrent.ThreadLocalRandom.current().nextBytes(photo);
+            alice.send(new ClientFrame.MediaUpload("image/png", photo.length, Optional.of(chat)));
+            ServerFrame.MediaUploadGrant grant = alice.await(ServerFrame.MediaUploadGrant.class);
+            assertThat(HTTP.send(MultipartForm.post(URI.create(grant.url()), grant.fields(), "image/png", photo), HttpResponse.BodyHandlers.ofString())
+                    .statusCode()).isBetween(200, 204);
+            MediaRef ref = new MediaRef(grant.mediaId(), "image/png", photo.length);
+            ServerFrame.MessageAck pictured = alice.sendContent(chat, ClientMessageId.random(), Content.media(ContentType.IMAGE, ref,
+                    Optional.of(secret + " caption")));
+            bob.send(new ClientFrame.MediaDownload(ref.id()));
+            ServerFrame.MediaDownloadGrant download = bob.await(ServerFrame.MediaDownloadGrant.class);
+            assertThat(HTTP.send(HttpRequest.newBuilder(URI.create(download.url())).GET().build(), HttpResponse.BodyHandlers.ofByteArray()).body())
+                    .isEqualTo(photo);
+
+            for (long target : List.of(sent.seq(), pictured.seq())) {
+                ServerFrame deleted = change(alice, new ClientFrame.MessageDelete(ClientMessageId.random(), chat, target, 1));
+                assertThat(deleted).isInstanceOf(ServerFrame.MessageAck.class);
+                long deleteSeq = ((ServerFrame.MessageAck) deleted).seq();
+                ServerFrame.MessageReceive entry = bob.await(ServerFrame.MessageReceive.class, r -> r.message().seq() == deleteSeq);
+                assertThat(entry.message().details().relatesTo()).contains(new Relation(RelationKind.DELETE, target));
+            }
+            List<Message> after = history(bob, chat);
+            assertThat(at(after, sent.seq()).content()).isEqualTo(Content.DELETED);
+            assertThat(at(after, sent.seq() + 1).content()).as("the edit's entry is erased too").isEqualTo(Content.DELETED);
+            assertThat(at(after, pictured.seq()).content()).isEqualTo(Content.DELETED);
+
+            assertThat(HTTP.send(HttpRequest.newBuilder(URI.create(download.url())).GET().build(), HttpResponse.BodyHandlers.ofByteArray())
+                    .statusCode()).as("the object is gone from the bucket: the URL granted before fails").isEqualTo(404);
+            bob.send(new ClientFrame.MediaDownload(ref.id()));
+            assertThat(bob.await(ServerFrame.Error.class).code()).isEqualTo(ErrorCode.NOT_FOUND);
+            assertNoTableHolds(secret);
+        }
+    }
+
+    /** Every item of every Parley table, scanned for the erased text. */
+    private void assertNoTableHolds(String text) {
+        assumeTrue(stack.local().isPresent(), "the table scan needs the local cloud's tables");
+        try (DynamoDbClient dynamo = localDynamoDb(stack.local().get())) {
+            int items = 0;
+            for (TableSpec table : ParleyManifest.manifest().tables()) {
+                for (var item : dynamo.scanPaginator(b -> b.tableName(table.name())).items()) {
+                    items++;
+                    assertThat(item.toString()).as("an item of %s", table.name()).doesNotContain(text);
+                }
+            }
+            assertThat(items).as("the scan read the tables").isPositive();
+        }
+    }
+}
