@@ -274,7 +274,15 @@ public final class TerminalChat implements Callable<Integer> {
                 : message.content().media().map(media -> "[" + media.contentType() + ", " + media.size() + " bytes, media " + media.id() + "]"
                         + message.content().body().map(caption -> " " + caption).orElse(""))
                 .orElseGet(() -> message.content().body().orElse(message.content().mediaUrl().orElse("")));
-        return "#" + message.seq() + " " + message.senderId().value() + ": " + shown;
+        if (message.isDeleted()) {
+            shown = "[deleted]";
+        }
+        // A change names the message it changes: an edit with its new content, a delete alone.
+        String relation = message.details().relatesTo().map(related -> related.kind() == dev.parley.model.RelationKind.EDIT
+                ? "(edits #" + related.seq() + ") " : "(deletes #" + related.seq() + ")").orElse("");
+        String edited = message.details().editedAt().isPresent() && !message.isDeleted() ? " (edited)" : "";
+        return "#" + message.seq() + " " + message.senderId().value() + ": " + relation
+                + (message.isChange() && message.isDeleted() ? "" : shown) + edited;
     }
 
     private String prompt() {

@@ -42,6 +42,19 @@ class TerminalChatLineTest {
     }
 
     @Test
+    void editsAndDeletesNameTheMessageTheyChangeAndAnEditedOrDeletedMessageSaysSo() {
+        Message edit = message(9, Content.text("hello!")).withDetails(dev.parley.model.MessageDetails.change(
+                new dev.parley.model.Relation(dev.parley.model.RelationKind.EDIT, 3)));
+        assertThat(TerminalChat.line(edit)).isEqualTo("#9 ada: (edits #3) hello!");
+        Message delete = message(10, Content.DELETED).withDetails(dev.parley.model.MessageDetails.change(
+                new dev.parley.model.Relation(dev.parley.model.RelationKind.DELETE, 3)));
+        assertThat(TerminalChat.line(delete)).isEqualTo("#10 ada: (deletes #3)");
+        assertThat(TerminalChat.line(message(3, Content.DELETED))).isEqualTo("#3 ada: [deleted]");
+        assertThat(TerminalChat.line(message(3, Content.text("hello!")).withDetails(dev.parley.model.MessageDetails.NONE.editedAt(2_000))))
+                .isEqualTo("#3 ada: hello! (edited)");
+    }
+
+    @Test
     void endToEndContentShowsAsEncryptedWhetherEnvelopesOrASenderKeyBody() {
         DeviceEnvelope envelope = new DeviceEnvelope(new DeviceAddress(UserId.of("bob"), DeviceId.of("phone")), 7, EnvelopeKind.MESSAGE, "c2VjcmV0");
         assertThat(TerminalChat.line(message(6, Content.envelopes(List.of(envelope))))).isEqualTo("#6 ada: [end-to-end encrypted message]");

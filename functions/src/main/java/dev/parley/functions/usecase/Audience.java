@@ -72,7 +72,9 @@ record Audience(List<LiveConnection> connections, List<PushNotifier.Target> push
         for (UserId member : members) {
             Reach reaching = reach.getOrDefault(member, Reach.NONE);
             reaching.live().stream().filter(c -> !senderConnection.equals(Optional.of(c.connectionId()))).forEach(connections::add);
-            if (member.equals(message.senderId()) || !message.counts() || reaching.mutedUntil().getOrDefault(message.conversationId(), 0L) > now) {
+            // A change, a void or a tombstone wakes nobody; a mute holds back every message but one that mentions the member.
+            boolean muted = reaching.mutedUntil().getOrDefault(message.conversationId(), 0L) > now && !message.details().mentions().mention(member);
+            if (member.equals(message.senderId()) || !message.counts() || muted) {
                 continue;
             }
             if (reaching.devices().isEmpty()) {

@@ -110,6 +110,24 @@ class PushTest {
     }
 
     @Test
+    void aMentionWakesAMutedConversationsDevicesAndAChangeWakesNobody() {
+        world.pushDevices.mute(BOB, chat, OptionalLong.of(NOW.plusSeconds(600).toEpochMilli()));
+        Message mention = world.messages.append(chat, ClientMessageId.random(), ALICE, DeviceId.DEFAULT, Optional.empty(), Content.text("@bob look"),
+                dev.parley.model.MessageDetails.sent(OptionalLong.empty(), new dev.parley.model.Mentions(List.of(BOB), false)), world.clock.millis(),
+                Optional.empty(), false, dev.parley.ports.MessageLog.Admission.ADMITTED).message();
+        fanOut.deliver(List.of(new FanOut.Envelope("record-mention", mention, Optional.empty())));
+        assertThat(pushedUsers()).as("muted, but mentioned").containsExactly(BOB);
+
+        world.pushDevices.mute(BOB, chat, OptionalLong.empty());
+        world.clock.advance(Duration.ofMinutes(1));
+        Message edit = world.messages.append(chat, ClientMessageId.random(), ALICE, DeviceId.DEFAULT, Optional.empty(), Content.text("@bob see"),
+                dev.parley.model.MessageDetails.change(new dev.parley.model.Relation(dev.parley.model.RelationKind.EDIT, mention.seq())),
+                world.clock.millis(), Optional.empty(), false, dev.parley.ports.MessageLog.Admission.ADMITTED).message();
+        fanOut.deliver(List.of(new FanOut.Envelope("record-edit", edit, Optional.empty())));
+        assertThat(pushedUsers()).as("an edit is no new message: nobody is woken for it").containsExactly(BOB);
+    }
+
+    @Test
     void aDeadEndpointIsForgottenAfterOneFailedPublishAndNeverPublishedToAgain() {
         sns.deadEndpoints.add("endpoint-bob");
         deliver(ALICE, chat);
