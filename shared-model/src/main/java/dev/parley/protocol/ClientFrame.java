@@ -69,6 +69,7 @@ public sealed interface ClientFrame extends Frame {
             case MessageSend f -> Effect.KEYED;
             case MessageEdit f -> Effect.KEYED;
             case MessageDelete f -> Effect.KEYED;
+            case ReactionSet f -> Effect.RECORDED;
             case ConversationCreate f -> Effect.KEYED;
             case MessageDelivered f -> Effect.MONOTONE;
             case MessageRead f -> Effect.MONOTONE;
@@ -235,6 +236,25 @@ public sealed interface ClientFrame extends Frame {
             present(conversationId, "conversation_id");
             atLeast(targetSeq, 1, "target_seq");
             requireAttempt(attempt);
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /**
+     * {@code reaction.set}: the user's one reaction to the message at {@code targetSeq} becomes {@code emoji}, replacing the one it
+     * had; none removes it. Not an entry of the log: the message as listed carries its reactions (docs/protocol.md).
+     */
+    record ReactionSet(ConversationId conversationId, long targetSeq, Optional<dev.parley.model.Emoji> emoji) implements ClientFrame {
+        public static final String TYPE = "reaction.set";
+
+        public ReactionSet {
+            present(conversationId, "conversation_id");
+            atLeast(targetSeq, 1, "target_seq");
+            present(emoji, "emoji");
         }
 
         @Override

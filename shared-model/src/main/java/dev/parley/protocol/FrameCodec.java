@@ -44,6 +44,8 @@ import dev.parley.model.ReceiptWatermarks;
 import dev.parley.model.Relation;
 import dev.parley.model.RelationKind;
 import dev.parley.model.Mentions;
+import dev.parley.model.Emoji;
+import dev.parley.model.ReactionCount;
 import dev.parley.model.MessageDetails;
 import dev.parley.model.RequestId;
 import dev.parley.model.UserId;
@@ -72,6 +74,8 @@ public final class FrameCodec {
                     r.integer("target_seq"), r.object("content", FrameCodec::content), r.optionalInt("attempt", 1))),
             Map.entry(ClientFrame.MessageDelete.TYPE, r -> new ClientFrame.MessageDelete(r.parsed("id", ClientMessageId::parse), conversationId(r),
                     r.integer("target_seq"), r.optionalInt("attempt", 1))),
+            Map.entry(ClientFrame.ReactionSet.TYPE, r -> new ClientFrame.ReactionSet(conversationId(r), r.integer("target_seq"),
+                    r.nullableParsed("emoji", Emoji::of))),
             Map.entry(ClientFrame.MessageDelivered.TYPE, r -> new ClientFrame.MessageDelivered(conversationId(r), r.integer("seq"))),
             Map.entry(ClientFrame.MessageRead.TYPE, r -> new ClientFrame.MessageRead(conversationId(r), r.integer("seq"))),
             Map.entry(ClientFrame.SyncRequest.TYPE, r -> new ClientFrame.SyncRequest(
@@ -116,6 +120,10 @@ public final class FrameCodec {
                     r.integer("server_timestamp"), r.enumValue("status", AckStatus.class))),
             Map.entry(ServerFrame.MessageReceive.TYPE, r -> new ServerFrame.MessageReceive(message(r))),
             Map.entry(ServerFrame.ReceiptUpdate.TYPE, FrameCodec::receiptUpdate),
+            Map.entry(ServerFrame.ReactionAck.TYPE, r -> new ServerFrame.ReactionAck(conversationId(r), r.integer("target_seq"),
+                    r.nullableParsed("emoji", Emoji::of))),
+            Map.entry(ServerFrame.ReactionsUpdate.TYPE, r -> new ServerFrame.ReactionsUpdate(conversationId(r), r.integer("seq"),
+                    r.objects("reactions", FrameCodec::reactionCount))),
             Map.entry(ServerFrame.SyncBatch.TYPE, r -> new ServerFrame.SyncBatch(
                     conversationId(r), r.integer("after_seq"), r.objects("messages", FrameCodec::message), r.bool("has_more"),
                     watermarks(r, "delivered_seq", "read_seq"), r.integer("last_seq"))),
@@ -431,7 +439,11 @@ public final class FrameCodec {
         Optional<Relation> relation = r.has("relates_to") ? Optional.of(r.object("relates_to",
                 related -> new Relation(related.enumValue("kind", RelationKind.class), related.integer("seq")))) : Optional.empty();
         return new MessageDetails(relation, r.optionalInteger("reply_to"), Mentions.parse(r.optionalParsedList("mentions", name -> name)),
-                r.optionalInteger("edited_at"));
+                r.optionalInteger("edited_at"), r.has("reactions") ? r.objects("reactions", FrameCodec::reactionCount) : List.of());
+    }
+
+    private static ReactionCount reactionCount(JsonObjectReader r) {
+        return new ReactionCount(r.parsed("emoji", Emoji::of), Math.toIntExact(r.integer("count")), r.parsedList("users", UserId::of));
     }
 
     private static ReceiptWatermarks watermarks(JsonObjectReader r, String deliveredField, String readField) {
@@ -494,6 +506,11 @@ public final class FrameCodec {
                 if (f.resend()) {
                     json.put("attempt", f.attempt());
                 }
+            }
+            case ClientFrame.ReactionSet f -> {
+                json.put("conversation_id", f.conversationId().value());
+                json.put("target_seq", f.targetSeq());
+                json.put("emoji", f.emoji().map(Emoji::value).orElse(null));
             }
             case ClientFrame.MessageDelivered f -> {
                 json.put("conversation_id", f.conversationId().value());
@@ -607,6 +624,16 @@ public final class FrameCodec {
                 json.put("status", f.status().wireName());
             }
             case ServerFrame.MessageReceive f -> writeMessage(f.message(), json);
+            case ServerFrame.ReactionAck f -> {
+                json.put("conversation_id", f.conversationId().value());
+                json.put("target_seq", f.targetSeq());
+                json.put("emoji", f.emoji().map(Emoji::value).orElse(null));
+            }
+            case ServerFrame.ReactionsUpdate f -> {
+                json.put("conversation_id", f.conversationId().value());
+                json.put("seq", f.seq());
+                json.set("reactions", reactions(f.reactions()));
+            }
             case ServerFrame.ReceiptUpdate f -> {
                 json.put("conversation_id", f.conversationId().value());
                 json.put("user_id", f.userId().value());
@@ -791,7 +818,19 @@ public final class FrameCodec {
             putOrNull(json, "reply_to", details.replyTo());
             json.set("mentions", strings(details.mentions().names()));
             putOrNull(json, "edited_at", details.editedAt());
+            json.set("reactions", reactions(details.reactions()));
         }
+    }
+
+    private ArrayNode reactions(List<ReactionCount> reactions) {
+        ArrayNode array = nodes.arrayNode(reactions.size());
+        for (ReactionCount reaction : reactions) {
+            ObjectNode json = array.addObject();
+            json.put("emoji", reaction.emoji().value());
+            json.put("count", reaction.count());
+            json.set("users", strings(reaction.users().stream().map(UserId::value).toList()));
+        }
+        return array;
     }
 
     private ArrayNode messages(Collection<Message> messages) {

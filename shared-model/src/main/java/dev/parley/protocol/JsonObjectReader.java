@@ -56,6 +56,14 @@ final class JsonObjectReader {
         return optionalString(field).map(text -> parse(text, field, parser));
     }
 
+    /** A field that must be there, but may be null (for "none"): a missing one is refused, so that omitting it never means null. */
+    <T> Optional<T> nullableParsed(String field, Function<String, T> parser) {
+        if (!node.has(field)) {
+            throw missing(field);
+        }
+        return optionalParsed(field, parser);
+    }
+
     <E extends Enum<E> & WireEnum> E enumValue(String field, Class<E> type) {
         return optionalEnumValue(field, type).orElseThrow(() -> missing(field));
     }

@@ -36,6 +36,7 @@ public sealed interface ServerFrame extends Frame {
         return switch (this) {
             case MessageReceive ignored -> true;
             case ReceiptUpdate ignored -> true;
+            case ReactionsUpdate ignored -> true;
             case TypingUpdate ignored -> true;
             case NotificationReceive ignored -> true;
             case PresenceUpdate ignored -> true;
@@ -45,6 +46,7 @@ public sealed interface ServerFrame extends Frame {
             case InboxCountsUpdate ignored -> false;
             case ConversationUpdated ignored -> false;
             case MessageAck ignored -> false;
+            case ReactionAck ignored -> false;
             case SyncBatch ignored -> false;
             case SyncDone ignored -> false;
             case HistoryBatch ignored -> false;
@@ -113,6 +115,41 @@ public sealed interface ServerFrame extends Frame {
             present(userId, "user_id");
             present(member, "delivered_seq");
             present(allMembers, "all_delivered_seq");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** {@code reaction.ack}: the user's reaction to the message at {@code targetSeq} is {@code emoji} now (none: removed). */
+    record ReactionAck(ConversationId conversationId, long targetSeq, Optional<dev.parley.model.Emoji> emoji) implements ServerFrame {
+        public static final String TYPE = "reaction.ack";
+
+        public ReactionAck {
+            present(conversationId, "conversation_id");
+            atLeast(targetSeq, 1, "target_seq");
+            present(emoji, "emoji");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /**
+     * {@code reactions.update}: the message at {@code seq} is listed with these reactions now (the whole list: it replaces the
+     * one the device holds). Coalesced: at most one per message per second.
+     */
+    record ReactionsUpdate(ConversationId conversationId, long seq, List<dev.parley.model.ReactionCount> reactions) implements ServerFrame {
+        public static final String TYPE = "reactions.update";
+
+        public ReactionsUpdate {
+            present(conversationId, "conversation_id");
+            atLeast(seq, 1, "seq");
+            reactions = List.copyOf(reactions);
         }
 
         @Override

@@ -88,6 +88,36 @@ class FrameCodecTest {
     }
 
     @Test
+    void aReactionNamesOneEmojiOrNullAndNothingElse() {
+        String up = "\uD83D\uDC4D";
+        assertThat(decoded("{\"type\":\"reaction.set\",\"conversation_id\":\"g:team\",\"target_seq\":3,\"emoji\":\"" + up + "\"}"))
+                .isEqualTo(new ClientFrame.ReactionSet(ConversationId.of("g:team"), 3, Optional.of(dev.parley.model.Emoji.of(up))));
+        assertThat(decoded("{\"type\":\"reaction.set\",\"conversation_id\":\"g:team\",\"target_seq\":3,\"emoji\":null}"))
+                .as("null removes").isEqualTo(new ClientFrame.ReactionSet(ConversationId.of("g:team"), 3, Optional.empty()));
+        assertThat(rejection("{\"type\":\"reaction.set\",\"conversation_id\":\"g:team\",\"target_seq\":3}").message())
+                .as("absent is not null").isEqualTo("field 'emoji' is required");
+        assertThat(rejection("{\"type\":\"reaction.set\",\"conversation_id\":\"g:team\",\"target_seq\":3,\"emoji\":\"a\"}").message())
+                .startsWith("field 'emoji' must be an emoji");
+        assertThat(rejection("{\"type\":\"reaction.set\",\"conversation_id\":\"g:team\",\"target_seq\":3,\"emoji\":\"" + up + up + "\"}").message())
+                .startsWith("field 'emoji' must be one emoji");
+        assertThat(rejection("{\"type\":\"reaction.set\",\"conversation_id\":\"g:team\",\"target_seq\":0,\"emoji\":null}").message())
+                .startsWith("field 'target_seq'");
+    }
+
+    @Test
+    void changesNameTheFieldTheyGetWrong() {
+        String edit = "{\"type\":\"message.edit\",\"id\":\"" + ID + "\",\"conversation_id\":\"g:team\",\"target_seq\":%s,\"content\":%s}";
+        assertThat(rejection(edit.formatted("0", "{\"type\":\"text\",\"body\":\"x\"}")).message()).startsWith("field 'target_seq'");
+        assertThat(rejection(edit.formatted("2", "{\"type\":\"deleted\"}")).message()).startsWith("field 'content.type'");
+        assertThat(rejection("{\"type\":\"message.delete\",\"id\":\"" + ID + "\",\"conversation_id\":\"g:team\",\"target_seq\":0}").message())
+                .startsWith("field 'target_seq'");
+        String mentioning = send("\"g:team\"", "{\"type\":\"text\",\"body\":\"hi\"}").replace("}}", "},\"mentions\":%s}");
+        assertThat(rejection(mentioning.formatted("[\"bob\",\"\"]")).message()).startsWith("field 'mentions[1]'");
+        String fiftyOne = java.util.stream.IntStream.range(0, 51).mapToObj(i -> "\"u" + i + "\"").collect(java.util.stream.Collectors.joining(",", "[", "]"));
+        assertThat(rejection(mentioning.formatted(fiftyOne)).message()).startsWith("field 'mentions' must name at most 50");
+    }
+
+    @Test
     void anUnknownTypeIsNamedAndReferenced() {
         ServerFrame.Error error = rejection("{\"type\":\"message.unsend\"}");
         assertThat(error.code()).isEqualTo(ErrorCode.BAD_REQUEST);

@@ -128,6 +128,7 @@ public final class FrameArbitraries {
                 .as(ClientFrame.MessageEdit::new));
         all.add(Combinators.combine(clientMessageIds(), conversationIds(), seqs(), Arbitraries.integers().between(1, ClientFrame.MessageSend.MAX_ATTEMPT))
                 .as(ClientFrame.MessageDelete::new));
+        all.add(Combinators.combine(conversationIds(), seqs(), ModelArbitraries.emoji().optional()).as(ClientFrame.ReactionSet::new));
         all.add(Combinators.combine(conversationIds(), seqs()).as(ClientFrame.MessageDelivered::new));
         all.add(Combinators.combine(conversationIds(), seqs()).as(ClientFrame.MessageRead::new));
         all.add(Combinators.combine(
@@ -180,6 +181,8 @@ public final class FrameArbitraries {
         all.add(messages().map(ServerFrame.MessageReceive::new));
         all.add(Combinators.combine(conversationIds(), userIds(), watermarks(), watermarks().optional())
                 .as(ServerFrame.ReceiptUpdate::new));
+        all.add(Combinators.combine(conversationIds(), seqs(), ModelArbitraries.emoji().optional()).as(ServerFrame.ReactionAck::new));
+        all.add(Combinators.combine(conversationIds(), seqs(), ModelArbitraries.reactionCounts()).as(ServerFrame.ReactionsUpdate::new));
         all.add(conversationIds().flatMap(conversation -> Combinators.combine(
                         pages(conversation), Arbitraries.of(true, false), watermarks(), Arbitraries.longs().between(0, 1000))
                 .as((page, hasMore, marks, extra) -> new ServerFrame.SyncBatch(conversation,

@@ -117,12 +117,26 @@ public final class ModelArbitraries {
                 .as(dev.parley.model.Mentions::new);
     }
 
-    /** A message's details (none, a reply, mentions, an edit time) or a change's relation to its target. */
+    /** Emoji of every shape the validation knows: single pictographs, with a skin tone, a flag, a keycap, a ZWJ family. */
+    public static Arbitrary<dev.parley.model.Emoji> emoji() {
+        return Arbitraries.of("\uD83D\uDC4D", "\uD83D\uDC4D\uD83C\uDFFD", "\u2764\uFE0F", "\uD83C\uDDF3\uD83C\uDDF4", "1\uFE0F\u20E3",
+                "\uD83D\uDE02", "\uD83D\uDC68\u200D\uD83D\uDC69\u200D\uD83D\uDC67").map(dev.parley.model.Emoji::of);
+    }
+
+    /** A message's listed reactions: a few emoji, each with its count and at most ten of its users. */
+    public static Arbitrary<java.util.List<dev.parley.model.ReactionCount>> reactionCounts() {
+        Arbitrary<dev.parley.model.ReactionCount> one = Combinators.combine(emoji(), Arbitraries.integers().between(1, 1024),
+                        userIds().list().uniqueElements().ofMaxSize(dev.parley.model.ReactionCount.MAX_USERS))
+                .as((emoji, count, users) -> new dev.parley.model.ReactionCount(emoji, Math.max(count, users.size()), users));
+        return one.list().ofMaxSize(4).uniqueElements(dev.parley.model.ReactionCount::emoji);
+    }
+
+    /** A message's details (none, a reply, mentions, an edit time, reactions) or a change's relation to its target. */
     public static Arbitrary<dev.parley.model.MessageDetails> details() {
-        Arbitrary<dev.parley.model.MessageDetails> message = Combinators.combine(seqs().optional(), mentions(), timestamps().optional())
-                .as((reply, mentioned, edited) -> new dev.parley.model.MessageDetails(java.util.Optional.empty(),
+        Arbitrary<dev.parley.model.MessageDetails> message = Combinators.combine(seqs().optional(), mentions(), timestamps().optional(), reactionCounts())
+                .as((reply, mentioned, edited, reactions) -> new dev.parley.model.MessageDetails(java.util.Optional.empty(),
                         reply.map(java.util.OptionalLong::of).orElse(java.util.OptionalLong.empty()), mentioned,
-                        edited.map(java.util.OptionalLong::of).orElse(java.util.OptionalLong.empty())));
+                        edited.map(java.util.OptionalLong::of).orElse(java.util.OptionalLong.empty()), reactions));
         Arbitrary<dev.parley.model.MessageDetails> change = Combinators.combine(Arbitraries.of(dev.parley.model.RelationKind.class), seqs())
                 .as((kind, target) -> dev.parley.model.MessageDetails.change(new dev.parley.model.Relation(kind, target)));
         return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(3, Arbitraries.just(dev.parley.model.MessageDetails.NONE)),

@@ -58,6 +58,8 @@ public record ParleyConfig(
     /** The publish records (idempotency keys) and the rate limits' windows; the manifest names them for the publish function. */
     public static final String PUBLISHES_TABLE = "PARLEY_TABLE_PUBLISHES";
     public static final String LIMITS_TABLE = "PARLEY_TABLE_LIMITS";
+    /** Each user's reaction to each message; the frame functions set them, the reactions function lists them. */
+    public static final String REACTIONS_TABLE = "PARLEY_TABLE_REACTIONS";
     /** The key directory of end-to-end encryption, which the frame functions serve (docs/e2e.md). */
     public static final String KEYS_TABLE = "PARLEY_TABLE_KEYS";
     public static final String TOPICS_TABLE = "PARLEY_TABLE_TOPICS";

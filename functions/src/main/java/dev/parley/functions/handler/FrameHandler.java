@@ -60,7 +60,8 @@ public final class FrameHandler extends PrimedHandler implements RequestHandler<
         this.routes = FrameRoutes.over(wiring.conversations(), wiring.messages(), wiring.connections(), wiring.delivery(), codec, wiring.clock,
                 Backoff.DYNAMODB, wiring.fastPath(), wiring.devices(), wiring.presenceSubscriptions(), wiring.inbox(), ParleyConfig.connectionLease(),
                 ParleyConfig.typingInterval(), wiring.notificationPushSettings(), wiring.frameLimits(), wiring.keyDirectory(), wiring.media(),
-                wiring.topics(), wiring.topicFeeds(), wiring.topicFeedPulls(), dev.parley.functions.config.ChangeSettings.fromEnvironment());
+                wiring.topics(), wiring.topicFeeds(), wiring.topicFeedPulls(), wiring.reactions(),
+                dev.parley.functions.config.ChangeSettings.fromEnvironment());
         primeBeforeSnapshot(() -> {
             if (codec.decodeClient(SAMPLE_SEND) instanceof DecodeResult.Decoded<ClientFrame> decoded
                     && decoded.frame() instanceof ClientFrame.MessageSend send) {

@@ -21,6 +21,8 @@ import dev.parley.ports.PresenceSubscriptions;
 import java.time.Duration;
 import dev.parley.functions.usecase.Receipts;
 import dev.parley.functions.usecase.SendMessage;
+import dev.parley.functions.usecase.SetReaction;
+import dev.parley.ports.ReactionStore;
 import dev.parley.functions.usecase.SyncAndHistory;
 import dev.parley.ports.ConnectionRegistry;
 import dev.parley.ports.ConversationRepository;
@@ -48,11 +50,13 @@ final class FrameRoutes {
     private final Keys keys;
     private final Media media;
     private final TopicMutes topicMutes;
+    private final SetReaction reactions;
 
     FrameRoutes(Connections connections, SendMessage sending, ChangeMessage changes, Conversations conversations, Receipts receipts, SyncAndHistory sync,
                 Devices devices, Presence presence, Typing typing, Inboxes inboxes, NotificationPushSettings notificationPush, FrameLimits limits,
-                Keys keys, Media media, TopicMutes topicMutes) {
+                Keys keys, Media media, TopicMutes topicMutes, SetReaction reactions) {
         this.connections = connections;
+        this.reactions = reactions;
         this.topicMutes = topicMutes;
         this.media = media;
         this.keys = keys;
@@ -74,9 +78,10 @@ final class FrameRoutes {
                             FrameCodec codec, Clock clock, Backoff backoff, Optional<MessageLog.FastPathOffer> fastPath,
                             Devices devices, PresenceSubscriptions subscriptions, Inbox inbox, Duration connectionLease, Duration typingInterval,
                             NotificationPushSettings notificationPush, FrameLimits limits, KeyDirectory keyDirectory, Media media,
-                            dev.parley.ports.Topics topics, dev.parley.ports.TopicFeeds feeds, dev.parley.functions.usecase.TopicFeedPulls pulls) {
+                            dev.parley.ports.Topics topics, dev.parley.ports.TopicFeeds feeds, dev.parley.functions.usecase.TopicFeedPulls pulls,
+                            ReactionStore reactions) {
         return over(conversations, messages, registry, delivery, codec, clock, backoff, fastPath, devices, subscriptions, inbox, connectionLease,
-                typingInterval, notificationPush, limits, keyDirectory, media, topics, feeds, pulls, ChangeMessage.ChangeWindows.DEFAULT);
+                typingInterval, notificationPush, limits, keyDirectory, media, topics, feeds, pulls, reactions, ChangeMessage.ChangeWindows.DEFAULT);
     }
 
     /** As above, with the windows within which senders change their messages. */
@@ -85,15 +90,16 @@ final class FrameRoutes {
                             Devices devices, PresenceSubscriptions subscriptions, Inbox inbox, Duration connectionLease, Duration typingInterval,
                             NotificationPushSettings notificationPush, FrameLimits limits, KeyDirectory keyDirectory, Media media,
                             dev.parley.ports.Topics topics, dev.parley.ports.TopicFeeds feeds, dev.parley.functions.usecase.TopicFeedPulls pulls,
-                            ChangeMessage.ChangeWindows windows) {
+                            ReactionStore reactions, ChangeMessage.ChangeWindows windows) {
         Presence presence = new Presence(registry, subscriptions, conversations, delivery, codec, clock);
         SendMessage sending = new SendMessage(messages, conversations, keyDirectory, media, delivery, codec, clock, fastPath);
         return new FrameRoutes(new Connections(registry, clock, presence, connectionLease), sending,
-                new ChangeMessage(sending, messages, conversations, media, windows, clock),
+                new ChangeMessage(sending, messages, conversations, media, reactions, windows, clock),
                 new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
                 new SyncAndHistory(conversations, messages, delivery, codec), devices, presence,
                 new Typing(conversations, registry, delivery, codec, clock, typingInterval), new Inboxes(inbox, delivery, codec, pulls), notificationPush, limits,
-                new Keys(keyDirectory, conversations, delivery, codec), media, new TopicMutes(topics, feeds, registry, clock));
+                new Keys(keyDirectory, conversations, delivery, codec), media, new TopicMutes(topics, feeds, registry, clock),
+                new SetReaction(conversations, messages, reactions, clock));
     }
 
     /** Takes the frame from its rate limit, if it has one: over it, nothing of the frame is done ({@link FrameLimits}). */
@@ -130,6 +136,7 @@ final class FrameRoutes {
                 SendMessage.Sent sent = append(caller, appending);
                 yield sent.ackPosted() ? Optional.empty() : Optional.of(sent.ack());
             }
+            case ClientFrame.ReactionSet set -> Optional.of(reactions.set(caller, set));
             case ClientFrame.ConversationCreate create -> Optional.of(conversations.create(caller, create));
             case ClientFrame.ConversationMembersAdd add -> Optional.of(conversations.addMembers(caller, add));
             case ClientFrame.ConversationMembersRemove remove -> Optional.of(conversations.removeMembers(caller, remove));

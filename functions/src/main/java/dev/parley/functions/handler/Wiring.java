@@ -57,6 +57,7 @@ final class Wiring {
     private Devices devices;
     private Push push;
     private SnsPushService pushService;
+    private Presence presence;
 
     synchronized ConnectionRegistry connections() {
         if (connections == null) {
@@ -90,8 +91,7 @@ final class Wiring {
                 : java.util.Optional.of(new MessageLog.FastPathOffer(config.fastPathWindow(), config.fastPathMaxConnections()));
     }
 
-    /** Push registrations and mutes, over the connections table and SNS's platform applications as configured. */
-    /** Cheap to build: its SNS client is built on the first device frame, which most environments never see. */
+    /** Push registrations and mutes (connections table, SNS); cheap to build: its SNS client comes with the first device frame. */
     synchronized Devices devices() {
         if (devices == null) {
             devices = new Devices(pushDevices(), pushService(), conversations());
@@ -128,8 +128,6 @@ final class Wiring {
         return pushService;
     }
 
-    private Presence presence;
-
     /** Presence over the connections table and the subscriptions table, told through the Management API. */
     synchronized Presence presence() {
         if (presence == null) {
@@ -164,7 +162,6 @@ final class Wiring {
         return new dev.parley.functions.store.DynamoTopics(dynamo, ParleyConfig.table(ParleyConfig.TOPICS_TABLE), dev.parley.functions.retry.Backoff.DYNAMODB);
     }
 
-    /** Managing topics' subscribers: the topics functions'. */
     dev.parley.functions.usecase.TopicSubscribers topicSubscribers() {
         return new dev.parley.functions.usecase.TopicSubscribers(topics(), clock);
     }
@@ -200,12 +197,10 @@ final class Wiring {
         return fanOutQueue;
     }
 
-    /** The redelivery checks. */
     dev.parley.functions.usecase.Redelivery redelivery() {
         return new dev.parley.functions.usecase.Redelivery(inbox(), notificationDispatch(), ParleyConfig.redeliveryAttempts());
     }
 
-    /** The frames' per-user and per-connection rate limits, in the limits table. */
     /** The key directory: the frame functions' only. */
     dev.parley.ports.KeyDirectory keyDirectory() {
         return new dev.parley.functions.store.DynamoKeyDirectory(dynamo, ParleyConfig.table(ParleyConfig.KEYS_TABLE),
@@ -229,6 +224,12 @@ final class Wiring {
     dev.parley.functions.usecase.NotificationPushSettings notificationPushSettings() {
         return new dev.parley.functions.usecase.NotificationPushSettings(pushDevices(),
                 dev.parley.functions.config.PublishSettings.categoriesFromEnvironment());
+    }
+
+    /** Reactions in the reactions table, listed onto the messages table's items. */
+    dev.parley.ports.ReactionStore reactions() {
+        return new dev.parley.functions.store.DynamoReactionStore(dynamo, ParleyConfig.table(ParleyConfig.REACTIONS_TABLE), config.messagesTable(),
+                dev.parley.functions.retry.Backoff.DYNAMODB);
     }
 
     dev.parley.ports.Inbox inbox() {

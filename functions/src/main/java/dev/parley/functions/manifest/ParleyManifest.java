@@ -10,6 +10,7 @@ import dev.parley.functions.handler.FanOutHandler;
 import dev.parley.functions.handler.FrameHandler;
 import dev.parley.functions.handler.PublishHandler;
 import dev.parley.functions.handler.PushEventsHandler;
+import dev.parley.functions.handler.ReactionsHandler;
 import dev.parley.functions.handler.RedeliveryHandler;
 import dev.parley.functions.handler.TopicFanOutHandler;
 import dev.parley.functions.handler.TopicPublishesHandler;
@@ -37,6 +38,7 @@ public final class ParleyManifest {
     public static final String PUBLISHES = "parley-publishes";
     public static final String LIMITS = "parley-limits";
     public static final String KEYS = "parley-keys";
+    public static final String REACTIONS = "parley-reactions";
     /** The media bucket's logical name (the local cloud's bucket; on AWS, CloudFormation names it). */
     public static final String MEDIA = "parley-media";
     /** How long media objects stay: the seeds' 30 days (the stack's parley:mediaRetentionDays overrides it). */
@@ -54,7 +56,7 @@ public final class ParleyManifest {
      * key directory's, rare: keys.upload, keys.count, keys.fetch) reach $default's function, which serves every type.
      */
     public static final List<String> FRAME_ROUTES = List.of(
-            "ping", "message.send", "message.edit", "message.delete", "message.delivered", "message.read", "sync.request", "history.request",
+            "ping", "message.send", "message.edit", "message.delete", "reaction.set", "message.delivered", "message.read", "sync.request", "history.request",
             "conversation.create", "conversation.members.add", "conversation.members.remove", "conversation.list",
             "device.register", "device.unregister", "conversation.mute", "typing", "presence.query", "presence.subscribe",
             "settings.update");
@@ -76,10 +78,10 @@ public final class ParleyManifest {
                 ParleyConfig.CONNECTIONS_TABLE, CONNECTIONS, ParleyConfig.CONVERSATIONS_TABLE, CONVERSATIONS,
                 ParleyConfig.MEMBERSHIPS_TABLE, MEMBERSHIPS, ParleyConfig.MESSAGES_TABLE, MESSAGES, ParleyConfig.PRESENCE_TABLE, PRESENCE,
                 ParleyConfig.INBOX_TABLE, INBOX);
-        Map<String, TableAccess> everyTable = Map.of(CONNECTIONS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ_WRITE,
-                MEMBERSHIPS, TableAccess.READ_WRITE, MESSAGES, TableAccess.READ_WRITE, PRESENCE, TableAccess.READ_WRITE,
-                INBOX, TableAccess.READ_WRITE, LIMITS, TableAccess.READ_WRITE, KEYS, TableAccess.READ_WRITE, TOPICS, TableAccess.READ_WRITE,
-                PUBLISHES, TableAccess.READ_WRITE);
+        Map<String, TableAccess> everyTable = new java.util.HashMap<>();
+        for (String table : List.of(CONNECTIONS, CONVERSATIONS, MEMBERSHIPS, MESSAGES, PRESENCE, INBOX, LIMITS, KEYS, TOPICS, PUBLISHES, REACTIONS)) {
+            everyTable.put(table, TableAccess.READ_WRITE);
+        }
         // The frame functions' send takes the fast path for conversations up to this bound (docs/functions.md);
         // scripts/run-local --fast-path-max-connections and the stack's parley:fastPathMaxConnections override it.
         Map<String, String> frames = new java.util.HashMap<>(tables);
@@ -94,6 +96,7 @@ public final class ParleyManifest {
         frames.putAll(FrameLimitSettings.defaultEnvironment());
         frames.put(ParleyConfig.LIMITS_TABLE, LIMITS);
         frames.put(ParleyConfig.KEYS_TABLE, KEYS);
+        frames.put(ParleyConfig.REACTIONS_TABLE, REACTIONS); // reaction.set stores them; a delete erases the message's
         frames.put(ParleyConfig.TOPICS_TABLE, TOPICS); // topic.mute marks the subscriber's own subscription
         // A state-changing frame's request id is recorded with its answer there for a day (protocol 1.1).
         frames.put(ParleyConfig.PUBLISHES_TABLE, PUBLISHES);
@@ -153,6 +156,16 @@ public final class ParleyManifest {
                 new Trigger.StreamMapping(MEMBERSHIPS, 100, Duration.ZERO, Trigger.StartingPosition.TRIM_HORIZON, 10, true, true, STREAM_RETRIES,
                         Duration.ofHours(1), Optional.of("parley-receipts-failures")),
                 Map.of(MEMBERSHIPS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ_WRITE, MESSAGES, TableAccess.READ,
+                        CONNECTIONS, TableAccess.READ_WRITE), true));
+        // Reactions are listed onto their messages, and members told, from the reactions table's stream: per message at most once
+        // a second, by a turn on the message's item (ReactionListings), whatever the number of reactions. Large batches, so that
+        // a storm on one message (every record on one key, so in one of the parallel lanes) is read as fast as it is written.
+        Map<String, String> reacting = new java.util.HashMap<>(tables);
+        reacting.put(ParleyConfig.REACTIONS_TABLE, REACTIONS);
+        functions.add(new FunctionSpec("reactions", ReactionsHandler.class.getName(), 1024, Duration.ofSeconds(30), reacting,
+                new Trigger.StreamMapping(REACTIONS, 1000, Duration.ZERO, Trigger.StartingPosition.TRIM_HORIZON, 10, true, true, STREAM_RETRIES,
+                        Duration.ofHours(1), Optional.of("parley-reactions-failures")),
+                Map.of(REACTIONS, TableAccess.STREAM, MESSAGES, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ, MEMBERSHIPS, TableAccess.READ,
                         CONNECTIONS, TableAccess.READ_WRITE), true));
         // The cleanup of dead push tokens: the platforms' endpoint events, checked against the endpoint and the device registered.
         functions.add(new FunctionSpec("push-events", PushEventsHandler.class.getName(), 512, Duration.ofSeconds(30), tables,

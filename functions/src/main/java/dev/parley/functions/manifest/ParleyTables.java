@@ -6,6 +6,7 @@ import static dev.parley.functions.manifest.ParleyManifest.INBOX;
 import static dev.parley.functions.manifest.ParleyManifest.KEYS;
 import static dev.parley.functions.manifest.ParleyManifest.LIMITS;
 import static dev.parley.functions.manifest.ParleyManifest.MEMBERSHIPS;
+import static dev.parley.functions.manifest.ParleyManifest.REACTIONS;
 import static dev.parley.functions.manifest.ParleyManifest.MESSAGES;
 import static dev.parley.functions.manifest.ParleyManifest.PRESENCE;
 import static dev.parley.functions.manifest.ParleyManifest.PUBLISHES;
@@ -22,6 +23,7 @@ import dev.parley.functions.store.MembershipsTable;
 import dev.parley.functions.store.MessagesTable;
 import dev.parley.functions.store.PresenceTable;
 import dev.parley.functions.store.PublishesTable;
+import dev.parley.functions.store.ReactionsTable;
 import dev.parley.functions.store.TopicsTable;
 import java.util.List;
 import java.util.Optional;
@@ -56,6 +58,10 @@ final class ParleyTables {
                 // End-to-end encryption's public keys: every item of a user in one partition (docs/e2e.md).
                 new TableSpec(KEYS, new Key(KeysTable.PK, KeyType.S), Optional.of(new Key(KeysTable.SK, KeyType.S)), List.of(), Optional.empty(),
                         Optional.empty()),
+                // Each user's reaction to each message, one partition per message (docs/data-model.md, "Reactions"). Its stream
+                // starts the message's listing: the keys say which message, the images what changed (for the app's events).
+                new TableSpec(REACTIONS, new Key(ReactionsTable.TARGET, KeyType.S), Optional.of(new Key(ReactionsTable.USER, KeyType.S)), List.of(),
+                        Optional.of("NEW_AND_OLD_IMAGES"), Optional.empty()),
                 // Topics' subscribers (both ways), feeds and live indexes, and topic publishes' fan-outs, which run out after a week
                 // (docs/notifications.md). Its stream starts each publish's fan-out once the publish has landed: the new image
                 // carries the publish.

@@ -50,6 +50,10 @@ public final class Telemetry {
     public static final String DELIVERED_BY_SEND = "DeliveredBySend";
     public static final String RECEIPTS = "Receipts";
     public static final String RECEIPT_NOTICES = "ReceiptNotices";
+    /** Reaction changes the reactions function read, the messages it listed them on, and the reactions.update frames it posted. */
+    public static final String REACTION_CHANGES = "ReactionChanges";
+    public static final String REACTION_LISTINGS = "ReactionListings";
+    public static final String REACTION_UPDATES = "ReactionUpdates";
 
     static {
         // On Lambda the embedded-metrics library sees AWS_LAMBDA_FUNCTION_NAME and writes to stdout, which

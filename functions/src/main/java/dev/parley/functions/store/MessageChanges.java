@@ -33,7 +33,7 @@ final class MessageChanges {
     /** The names every conditional write on the content's type uses. */
     private static final Map<String, String> NAMES = Map.of("#content", CONTENT, "#type", CONTENT_TYPE, "#seq", SEQ);
     private static final AttributeValue DELETED_TYPE = AttributeValue.fromS(ContentType.DELETED.wireName());
-    private static final AttributeValue TOMBSTONE = MessagesTable.ContentConverter.INSTANCE.transformFrom(Content.DELETED);
+    private static final AttributeValue TOMBSTONE = ContentConverter.INSTANCE.transformFrom(Content.DELETED);
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -57,7 +57,7 @@ final class MessageChanges {
                     .updateExpression("SET #content = :content, #editedAt = :at, #last = :seq ADD #edits :seqs")
                     .conditionExpression("attribute_exists(#seq) AND #content.#type <> :deleted AND (attribute_not_exists(#last) OR #last <= :seq)")
                     .expressionAttributeNames(with(Map.of("#editedAt", EDITED_AT, "#last", LAST_CHANGE_SEQ, "#edits", EDIT_SEQS)))
-                    .expressionAttributeValues(Map.of(":content", MessagesTable.ContentConverter.INSTANCE.transformFrom(listed),
+                    .expressionAttributeValues(Map.of(":content", ContentConverter.INSTANCE.transformFrom(listed),
                             ":at", n(edit.serverTimestamp()), ":seq", n(edit.seq()), ":seqs", AttributeValue.fromNs(List.of(Long.toString(edit.seq()))),
                             ":deleted", DELETED_TYPE))
                     .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
@@ -90,9 +90,10 @@ final class MessageChanges {
         long target = deletion.details().relatesTo().orElseThrow().seq();
         Future<?> uncounting = threads.submit(() -> heads.uncount(deletion.conversationId(), target, deletion.seq()));
         Map<String, AttributeValue> after = dynamo.updateItem(b -> b.tableName(table).key(key(deletion, target))
-                .updateExpression("SET #content = :tombstone REMOVE #mentions, #editedAt")
+                .updateExpression("SET #content = :tombstone REMOVE #mentions, #editedAt, #reactions")
                 .conditionExpression("attribute_exists(#seq)")
-                .expressionAttributeNames(Map.of("#content", CONTENT, "#seq", SEQ, "#mentions", MENTIONS, "#editedAt", EDITED_AT))
+                .expressionAttributeNames(Map.of("#content", CONTENT, "#seq", SEQ, "#mentions", MENTIONS, "#editedAt", EDITED_AT,
+                        "#reactions", MessagesTable.REACTIONS))
                 .expressionAttributeValues(Map.of(":tombstone", TOMBSTONE))
                 .returnValues(ReturnValue.ALL_NEW)).attributes();
         AttributeValue edits = after.get(EDIT_SEQS);

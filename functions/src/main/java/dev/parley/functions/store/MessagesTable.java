@@ -16,6 +16,7 @@ import dev.parley.model.MessageDetails;
 import dev.parley.model.Relation;
 import dev.parley.model.RelationKind;
 import dev.parley.model.Message;
+import dev.parley.model.ReactionCount;
 import dev.parley.model.UserId;
 import dev.parley.model.WireEnum;
 import java.util.HashMap;
@@ -61,6 +62,13 @@ public final class MessagesTable {
     public static final String EDIT_SEQS = "editSeqs";
     /** On a message: the seq of the last change applied to it, so that of two edits racing the later one stays. */
     public static final String LAST_CHANGE_SEQ = "lastChangeSeq";
+    /**
+     * On a message: its reactions as listed ({@code [{e: emoji, n: count, u: [users, newest first]}]}), written by the reactions
+     * function at most once a second ({@link DynamoReactionStore}), and when (epoch ms) that listing read the reactions: the
+     * listing's turn, and what a sync asks for changes since.
+     */
+    public static final String REACTIONS = "reactions";
+    public static final String REACTIONS_AT = "reactionsAt";
     /** In {@link #CONTENT}'s map. */
     static final String CONTENT_TYPE = "type";
     static final String CONTENT_BODY = "body";
@@ -99,12 +107,13 @@ public final class MessagesTable {
         private Long replyTo;
         private List<String> mentions;
         private Long editedAt;
+        private List<ReactionCount> reactions;
 
         StoredMessage build() {
             Optional<Relation> relation = relatesKind == null ? Optional.empty() : Optional.of(new Relation(WireEnum.fromWireName(RelationKind.class, relatesKind)
                     .orElseThrow(() -> new IllegalArgumentException("a message item's relation is unknown: " + relatesKind)), require(relatesSeq, RELATES_SEQ)));
             MessageDetails details = new MessageDetails(relation, optional(replyTo), mentions == null ? Mentions.NONE : Mentions.parse(mentions),
-                    optional(editedAt));
+                    optional(editedAt), reactions == null ? List.of() : reactions);
             Message message = new Message(ClientMessageId.parse(require(clientId, CLIENT_ID)), ConversationId.of(require(conversation, CONVERSATION)),
                     require(seq, SEQ), UserId.of(require(sender, SENDER)), DeviceId.of(require(senderDevice, SENDER_DEVICE)),
                     require(content, CONTENT), require(timestamp, TIMESTAMP), details);
@@ -154,6 +163,9 @@ public final class MessagesTable {
                             .getter(s -> s.message().details().mentions().isEmpty() ? null : s.message().details().mentions().names())
                             .setter((b, v) -> b.mentions = v))
                     .addAttribute(Long.class, a -> a.name(EDITED_AT).getter(s -> boxed(s.message().details().editedAt())).setter((b, v) -> b.editedAt = v))
+                    // Read only: a message is put without reactions, which the reactions function lists onto it afterwards.
+                    .addAttribute(EnhancedType.listOf(ReactionCount.class), a -> a.name(REACTIONS).getter(s -> null)
+                            .setter((b, v) -> b.reactions = v).attributeConverter(ReactionsConverter.INSTANCE))
                     .build();
 
     private static Long boxed(OptionalLong value) {
@@ -192,59 +204,5 @@ public final class MessagesTable {
     /** Reads a message item; a malformed one fails with the attribute at fault. */
     public static StoredMessage read(Map<String, AttributeValue> item) {
         return SCHEMA.mapToItem(item);
-    }
-
-    /** A message's content as a map attribute: {@code {type, body?, mediaUrl?, media?, envelopes?}}. */
-    static final class ContentConverter implements AttributeConverter<Content> {
-        static final ContentConverter INSTANCE = new ContentConverter();
-
-        @Override
-        public AttributeValue transformFrom(Content content) {
-            Map<String, AttributeValue> map = new HashMap<>();
-            map.put(CONTENT_TYPE, AttributeValue.fromS(content.type().wireName()));
-            content.body().ifPresent(body -> map.put(CONTENT_BODY, AttributeValue.fromS(body)));
-            content.mediaUrl().ifPresent(url -> map.put(CONTENT_MEDIA_URL, AttributeValue.fromS(url)));
-            content.media().ifPresent(media -> map.put(CONTENT_MEDIA, AttributeValue.fromM(Map.of("id", AttributeValue.fromS(media.id().value()),
-                    "type", AttributeValue.fromS(media.contentType()), "size", AttributeValue.fromN(Long.toString(media.size()))))));
-            content.envelopes().ifPresent(envelopes -> map.put(CONTENT_ENVELOPES, AttributeValue.fromL(envelopes.stream()
-                    .map(envelope -> AttributeValue.fromM(Map.of("user", AttributeValue.fromS(envelope.address().user().value()),
-                            "device", AttributeValue.fromS(envelope.address().device().value()),
-                            "registrationId", AttributeValue.fromN(Integer.toString(envelope.registrationId())),
-                            "kind", AttributeValue.fromS(envelope.kind().wireName()), "body", AttributeValue.fromS(envelope.body())))).toList())));
-            return AttributeValue.fromM(map);
-        }
-
-        private static DeviceEnvelope envelope(AttributeValue value) {
-            Map<String, AttributeValue> map = value.m();
-            return new DeviceEnvelope(new DeviceAddress(UserId.of(map.get("user").s()), DeviceId.of(map.get("device").s())),
-                    Integer.parseInt(map.get("registrationId").n()), WireEnum.fromWireName(EnvelopeKind.class, map.get("kind").s())
-                    .orElseThrow(() -> new IllegalArgumentException("an envelope's kind is unknown: " + map.get("kind").s())), map.get("body").s());
-        }
-
-        @Override
-        public Content transformTo(AttributeValue value) {
-            Map<String, AttributeValue> map = value.m();
-            AttributeValue type = map.get(CONTENT_TYPE);
-            if (type == null || type.s() == null) {
-                throw new IllegalArgumentException("a message item's content has no " + CONTENT_TYPE);
-            }
-            ContentType contentType = WireEnum.fromWireName(ContentType.class, type.s())
-                    .orElseThrow(() -> new IllegalArgumentException("a message item's content type is unknown: " + type.s()));
-            return new Content(contentType, Optional.ofNullable(map.get(CONTENT_BODY)).map(AttributeValue::s),
-                    Optional.ofNullable(map.get(CONTENT_MEDIA_URL)).map(AttributeValue::s),
-                    Optional.ofNullable(map.get(CONTENT_ENVELOPES)).map(list -> list.l().stream().map(ContentConverter::envelope).toList()),
-                    Optional.ofNullable(map.get(CONTENT_MEDIA)).map(AttributeValue::m).map(media -> new MediaRef(MediaId.of(media.get("id").s()),
-                            media.get("type").s(), Long.parseLong(media.get("size").n()))));
-        }
-
-        @Override
-        public EnhancedType<Content> type() {
-            return EnhancedType.of(Content.class);
-        }
-
-        @Override
-        public AttributeValueType attributeValueType() {
-            return AttributeValueType.M;
-        }
     }
 }

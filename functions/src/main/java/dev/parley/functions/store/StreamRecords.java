@@ -44,4 +44,12 @@ public final class StreamRecords {
                 && after.watermarks().equals(after.watermarks().atLeast(before.watermarks()));
         return receipt ? Optional.of(new WatermarkChange(before, after)) : Optional.empty();
     }
+
+    /** The message a reactions-table record's reaction is to (any change of it: set, replaced, removed). */
+    public static ReactionsTable.Target reactionTarget(DynamodbEvent.DynamodbStreamRecord record) {
+        if (record.getDynamodb() == null || record.getDynamodb().getKeys() == null) {
+            throw new IllegalArgumentException("a reactions record has no keys");
+        }
+        return ReactionsTable.target(DynamodbAttributeValueTransformer.toAttributeValueMapV2(record.getDynamodb().getKeys()));
+    }
 }

@@ -2,8 +2,6 @@ package dev.parley.functions.usecase;
 
 import dev.parley.model.Content;
 import dev.parley.model.ContentType;
-import dev.parley.model.DomainException;
-import dev.parley.model.ErrorCode;
 import dev.parley.model.InvalidFieldException;
 import dev.parley.model.Message;
 import dev.parley.model.MessageDetails;
@@ -11,6 +9,7 @@ import dev.parley.model.Relation;
 import dev.parley.model.RelationKind;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.MessageLog;
+import dev.parley.ports.ReactionStore;
 import dev.parley.protocol.ClientFrame;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,7 +25,7 @@ import java.util.concurrent.Future;
  * "Messages that change"). The target is read beside the store's first round trip and the change checked against it there
  * ({@link MessagePolicy}): refused, the seq the change took goes back as a void entry, as a rate-limited send's does. The target
  * is changed before the change is acknowledged, so an acknowledged change is applied, and a repeat applies it again (no harm:
- * the store's writes are idempotent), finishing what a failed attempt left. A delete erases the target's media object first, so
+ * the store's writes are idempotent), finishing what a failed attempt left. A delete erases the target's media object first (and its reactions after), so
  * that nothing of a deleted message outlives its tombstone.
  */
 public final class ChangeMessage {
@@ -34,11 +33,13 @@ public final class ChangeMessage {
     private final MessageLog messages;
     private final Media media;
     private final MessagePolicy policy;
+    private final ReactionStore reactions;
     private final Clock clock;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
-    public ChangeMessage(SendMessage sending, MessageLog messages, ConversationRepository conversations, Media media, ChangeWindows windows,
-                         Clock clock) {
+    public ChangeMessage(SendMessage sending, MessageLog messages, ConversationRepository conversations, Media media, ReactionStore reactions,
+                         ChangeWindows windows, Clock clock) {
+        this.reactions = reactions;
         this.sending = sending;
         this.messages = messages;
         this.media = media;
@@ -88,6 +89,7 @@ public final class ChangeMessage {
         }, stored -> {
             target.found.content().media().ifPresent(media::erase);
             messages.applyDelete(stored);
+            reactions.clear(stored.conversationId(), delete.targetSeq());
         });
     }
 
@@ -97,17 +99,8 @@ public final class ChangeMessage {
         private volatile Content listed;
     }
 
-    /** The message a change is for: one that counts (not a void, a change or a deleted message), else NOT_FOUND naming the seq. */
     private static Message require(Future<Optional<Message>> reading, long seq) {
-        Message found = References.awaited(reading)
-                .orElseThrow(() -> new DomainException(ErrorCode.NOT_FOUND, "no message at target_seq " + seq));
-        if (found.isChange()) {
-            throw new InvalidFieldException("target_seq", "seq " + seq + " holds a change, not a message: change the message it relates to");
-        }
-        if (!found.counts()) {
-            throw new DomainException(ErrorCode.NOT_FOUND, "no message at target_seq " + seq + (found.isDeleted() ? ": it was deleted" : ""));
-        }
-        return found;
+        return MessagePolicy.requireMessage(References.awaited(reading), seq);
     }
 
     /**

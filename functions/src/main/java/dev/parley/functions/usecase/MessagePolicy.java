@@ -2,8 +2,10 @@ package dev.parley.functions.usecase;
 
 import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
+import dev.parley.model.InvalidFieldException;
 import dev.parley.model.Message;
 import dev.parley.ports.ConversationRepository;
+import java.util.Optional;
 
 /**
  * Who may change a message, and until when (docs/protocol.md, "Messages that change"): its sender edits it within the edit
@@ -16,6 +18,21 @@ final class MessagePolicy {
     MessagePolicy(ConversationRepository conversations, ChangeMessage.ChangeWindows windows) {
         this.conversations = conversations;
         this.windows = windows;
+    }
+
+    /**
+     * The message a change or a reaction is for: one that counts (not a void, a change or a deleted message), else NOT_FOUND
+     * naming the seq, or BAD_REQUEST naming {@code target_seq} for a change's entry.
+     */
+    static Message requireMessage(Optional<Message> found, long seq) {
+        Message message = found.orElseThrow(() -> new DomainException(ErrorCode.NOT_FOUND, "no message at target_seq " + seq));
+        if (message.isChange()) {
+            throw new InvalidFieldException("target_seq", "seq " + seq + " holds a change, not a message: use the seq of the message it relates to");
+        }
+        if (!message.counts()) {
+            throw new DomainException(ErrorCode.NOT_FOUND, "no message at target_seq " + seq + (message.isDeleted() ? ": it was deleted" : ""));
+        }
+        return message;
     }
 
     void requireEditable(Caller caller, Message target, long now) {

@@ -72,6 +72,7 @@ final class References {
         };
     }
 
+    /** What a read started beside another finds, its failure thrown as it was. */
     static <T> T awaited(Future<T> running) {
         try {
             return running.get();
@@ -79,7 +80,7 @@ final class References {
             throw failed.getCause() instanceof RuntimeException r ? r : new IllegalStateException(failed.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while checking a send's references", e);
+            throw new IllegalStateException("interrupted while waiting for a read", e);
         }
     }
 }

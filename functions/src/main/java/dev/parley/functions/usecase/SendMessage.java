@@ -166,7 +166,7 @@ public final class SendMessage {
      */
     private FastDelivery deliverToMembers(Caller caller, Message message, long until, Optional<Future<Map<UserId, ConnectionRegistry.Reach>>> lookup) {
         List<UserId> members = Audience.members(conversations, message.conversationId());
-        Map<UserId, ConnectionRegistry.Reach> reach = lookup.isPresent() ? awaitLookup(lookup.get()) : delivery.reach(members);
+        Map<UserId, ConnectionRegistry.Reach> reach = lookup.isPresent() ? References.awaited(lookup.get()) : delivery.reach(members);
         Audience audience = Audience.of(message, members, reach, Optional.of(caller.connection()), clock.millis());
         int maxConnections = fastPath.orElseThrow().maxMembers();
         if (audience.connections().isEmpty()) {
@@ -200,17 +200,6 @@ public final class SendMessage {
         } catch (RuntimeException alsoFailed) {
             cause.addSuppressed(alsoFailed);
             LOG.warn("recording the fast path's failure at seq {} failed too; the fan-out delivers after its wait", message.seq(), alsoFailed);
-        }
-    }
-
-    private static Map<UserId, ConnectionRegistry.Reach> awaitLookup(Future<Map<UserId, ConnectionRegistry.Reach>> lookup) {
-        try {
-            return lookup.get();
-        } catch (ExecutionException failed) {
-            throw failed.getCause() instanceof RuntimeException r ? r : new IllegalStateException(failed.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while looking up connections", e);
         }
     }
 

@@ -79,7 +79,8 @@ class AuthorizationMatrixTest {
             new FrameLimits(new InMemoryRateLimits(), FrameLimits.Settings.DEFAULTS, clock), new dev.parley.testsupport.ports.InMemoryKeyDirectory(),
             new dev.parley.functions.usecase.Media(new dev.parley.testsupport.ports.InMemoryMediaStore(clock), conversations,
                     dev.parley.functions.usecase.Media.DEFAULT_MAX_BYTES), new dev.parley.testsupport.ports.InMemoryTopics(), new dev.parley.testsupport.ports.InMemoryTopics(),
-            new dev.parley.functions.usecase.TopicFeedPulls(new dev.parley.testsupport.ports.InMemoryTopics(), inbox, Map.of()));
+            new dev.parley.functions.usecase.TopicFeedPulls(new dev.parley.testsupport.ports.InMemoryTopics(), inbox, Map.of()),
+            new dev.parley.testsupport.ports.InMemoryReactionStore(messages));
 
     private final Caller alice = caller(ALICE);
     /** How many frames each connection had been posted when the test's own frame came. */

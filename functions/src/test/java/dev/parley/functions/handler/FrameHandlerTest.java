@@ -61,7 +61,8 @@ class FrameHandlerTest {
                 new dev.parley.testsupport.ports.InMemoryKeyDirectory(), new dev.parley.functions.usecase.Media(
                         new dev.parley.testsupport.ports.InMemoryMediaStore(clock), conversations, dev.parley.functions.usecase.Media.DEFAULT_MAX_BYTES),
                 new dev.parley.testsupport.ports.InMemoryTopics(), new dev.parley.testsupport.ports.InMemoryTopics(), new dev.parley.functions.usecase.TopicFeedPulls(
-                        new dev.parley.testsupport.ports.InMemoryTopics(), new dev.parley.testsupport.ports.InMemoryInbox(), java.util.Map.of())),
+                        new dev.parley.testsupport.ports.InMemoryTopics(), new dev.parley.testsupport.ports.InMemoryInbox(), java.util.Map.of()),
+                new dev.parley.testsupport.ports.InMemoryReactionStore(new InMemoryMessageLog(conversations))),
                 requests, clock);
     }
 

@@ -58,6 +58,15 @@ class TableFormatTest {
     }
 
     @Test
+    void reactions() {
+        assertThat(List.of(ReactionsTable.TARGET, ReactionsTable.USER, ReactionsTable.EMOJI, ReactionsTable.AT, MessagesTable.REACTIONS,
+                MessagesTable.REACTIONS_AT)).containsExactly("target", "userId", "emoji", "at", "reactions", "reactionsAt");
+        assertThat(ReactionsTable.target("g:team-1#42")).isEqualTo(new ReactionsTable.Target(dev.parley.model.ConversationId.of("g:team-1"), 42));
+        assertThat(ReactionsTable.target("d:alice:bob#7").conversation().value()).isEqualTo("d:alice:bob");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ReactionsTable.target("no-seq")).hasMessageContaining("no-seq");
+    }
+
+    @Test
     void memberships() {
         assertThat(List.of(MembershipsTable.USER, MembershipsTable.CONVERSATION, MembershipsTable.JOINED, MembershipsTable.DELIVERED,
                 MembershipsTable.READ, MembershipsTable.BY_CONVERSATION))
@@ -72,7 +81,7 @@ class TableFormatTest {
     void messages() {
         assertThat(MessagesTable.SCHEMA.attributeNames()).containsExactlyInAnyOrder("conversationId", "seq", "clientId", "senderId",
                 "senderDevice", "senderConnection", "content", "serverTimestamp", "fastPathUntil", "relatesKind", "relatesSeq", "replyTo", "mentions",
-                "editedAt");
+                "editedAt", "reactions");
         assertThat(MessagesTable.SCHEMA.tableMetadata().primaryPartitionKey()).isEqualTo("conversationId");
         assertThat(MessagesTable.SCHEMA.tableMetadata().primarySortKey()).isEqualTo(Optional.of("seq"));
         assertThat(MessagesTable.SCHEMA.tableMetadata().indices()).as("the primary key only").hasSize(1);

@@ -35,7 +35,7 @@ class ChangeMessageTest {
     private final Fixture world = new Fixture();
     private final SendMessage sending = new SendMessage(world.messages, world.conversations, world.keys, world.media, world.delivery, world.codec,
             world.clock, Optional.empty());
-    private final ChangeMessage changes = new ChangeMessage(sending, world.messages, world.conversations, world.media,
+    private final ChangeMessage changes = new ChangeMessage(sending, world.messages, world.conversations, world.media, world.reactions,
             ChangeMessage.ChangeWindows.DEFAULT, world.clock);
     private final ConversationId chat = world.conversations.createIfAbsent(Conversation.direct(ALICE, BOB), ALICE).conversation().id();
     private final ConversationId team = world.conversations.createIfAbsent(Conversation.group(ConversationId.of("g:team"), ALICE, List.of(BOB, CAROL),

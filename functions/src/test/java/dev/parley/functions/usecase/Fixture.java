@@ -30,6 +30,7 @@ final class Fixture {
     final FrameCodec codec = new FrameCodec();
     final InMemoryConversations conversations = new InMemoryConversations();
     final InMemoryMessageLog messages = new InMemoryMessageLog(conversations);
+    final dev.parley.testsupport.ports.InMemoryReactionStore reactions = new dev.parley.testsupport.ports.InMemoryReactionStore(messages);
     final dev.parley.testsupport.ports.InMemoryKeyDirectory keys = new dev.parley.testsupport.ports.InMemoryKeyDirectory();
     final dev.parley.testsupport.ports.InMemoryMediaStore mediaStore = new dev.parley.testsupport.ports.InMemoryMediaStore(clock);
     final Media media = new Media(mediaStore, conversations, Media.DEFAULT_MAX_BYTES);

@@ -357,4 +357,20 @@ class DynamoContractsTest {
             emulated.stop();
         }
     }
+
+    @Nested
+    class Reactions extends dev.parley.testsupport.ports.ReactionStoreContract {
+        private final OnTheEmulator emulated = new OnTheEmulator();
+
+        @Override
+        protected Stores stores() {
+            return new Stores(emulated.tables().conversations(), emulated.tables().messages(), new dev.parley.functions.store.DynamoReactionStore(
+                    emulated.tables().dynamo, ParleyManifest.REACTIONS, ParleyManifest.MESSAGES, emulated.tables().backoff));
+        }
+
+        @AfterEach
+        void stop() {
+            emulated.stop();
+        }
+    }
 }

@@ -40,6 +40,8 @@ public class InMemoryMessageLog implements MessageLog {
     /** Each message's edit entries' seqs, which its delete erases, and the seq of the last change applied to it. */
     private final Map<ConversationId, Map<Long, SortedSet<Long>>> edits = new HashMap<>();
     private final Map<ConversationId, Map<Long, Long>> lastChanges = new HashMap<>();
+    /** When each reacted message's reactions were last listed (their read's time): the listing's turn. */
+    private final Map<ConversationId, Map<Long, Long>> reactionsListedAt = new HashMap<>();
 
     public InMemoryMessageLog(InMemoryConversations conversations) {
         this.conversations = conversations;
@@ -150,6 +152,23 @@ public class InMemoryMessageLog implements MessageLog {
         }
         conversations.uncount(deletion.conversationId(), targetSeq);
         conversations.uncount(deletion.conversationId(), deletion.seq());
+    }
+
+    /** As the DynamoDB store's listing ({@link dev.parley.ports.ReactionStore#list}): onto the message, at most once per interval. */
+    public synchronized dev.parley.ports.ReactionStore.Listing listReactions(ConversationId conversation, long seq,
+                                                                            List<dev.parley.model.ReactionCount> reactions, long readAt,
+                                                                            java.time.Duration interval) {
+        Stored stored = bySeq.getOrDefault(conversation, new TreeMap<>()).get(seq);
+        if (stored == null || stored.message().isDeleted()) {
+            return new dev.parley.ports.ReactionStore.Listing.Gone();
+        }
+        Long last = reactionsListedAt.computeIfAbsent(conversation, c -> new HashMap<>()).get(seq);
+        if (last != null && last > readAt - interval.toMillis()) {
+            return new dev.parley.ports.ReactionStore.Listing.NotBefore(last);
+        }
+        reactionsListedAt.get(conversation).put(seq, readAt);
+        replace(conversation, seq, stored.message().withDetails(stored.message().details().withReactions(reactions)));
+        return new dev.parley.ports.ReactionStore.Listing.Listed();
     }
 
     private long lastChange(ConversationId conversation, long targetSeq) {

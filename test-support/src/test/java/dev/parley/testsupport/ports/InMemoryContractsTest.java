@@ -118,4 +118,14 @@ class InMemoryContractsTest {
             return new ConversationRepositoryContract.Stores(conversations, new InMemoryMessageLog(conversations));
         }
     }
+
+    @Nested
+    class Reactions extends ReactionStoreContract {
+        @Override
+        protected Stores stores() {
+            InMemoryConversations conversations = new InMemoryConversations();
+            InMemoryMessageLog messages = new InMemoryMessageLog(conversations);
+            return new Stores(conversations, messages, new InMemoryReactionStore(messages));
+        }
+    }
 }

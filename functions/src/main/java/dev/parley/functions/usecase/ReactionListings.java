@@ -1,0 +1,140 @@
+package dev.parley.functions.usecase;
+
+import dev.parley.functions.retry.Backoff;
+import dev.parley.model.ConversationId;
+import dev.parley.model.ReactionCount;
+import dev.parley.model.UserId;
+import dev.parley.ports.ConversationRepository;
+import dev.parley.ports.ReactionStore;
+import dev.parley.protocol.FrameCodec;
+import dev.parley.protocol.ServerFrame;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Lists reactions onto their messages and tells the members, from the batches of reaction changes the reactions table's
+ * stream carries: per message of a batch, whatever the number of its reactions, one consistent read of its reactions, one
+ * conditional write of their counts onto the message (the listing's turn: at most one per message per interval, a second
+ * unless configured), and one {@code reactions.update} to each live connection of its members. So in a storm (every member of
+ * a 1024-member group reacting at once) each connection gets at most one update a second with the exact counts, and a
+ * reaction costs its one write, not a post per member.
+ *
+ * <p>A message whose turn another listing took since this batch began needs nothing from this one: that listing read the
+ * reactions after this batch's were stored. One whose turn was taken before is listed when it comes up, later in the same
+ * batch (which waits for it), so the last reaction of a storm is listed within an interval of reaching the function.
+ */
+public final class ReactionListings {
+    /** How many times a batch waits for a turn that is not up; the function's timeout allows them at the longest interval. */
+    public static final int WAITS = 3;
+    public static final Duration LONGEST_INTERVAL = Duration.ofSeconds(5);
+
+    /** A change of a reaction to the message at {@code seq}, as one stream record carried it. */
+    public record Change(String recordId, ConversationId conversation, long seq) {
+    }
+
+    /** A message whose listing failed: its first change is retried, and the batch from there. */
+    public record Failed(Change change, RuntimeException cause) {
+    }
+
+    /** {@code listed}: messages listed; {@code posts}: the updates posted to connections. */
+    public record Outcome(List<Failed> failed, int listed, int posts) {
+    }
+
+    private record Target(ConversationId conversation, long seq) {
+    }
+
+    private final ConversationRepository conversations;
+    private final ReactionStore reactions;
+    private final Delivery delivery;
+    private final FrameCodec codec;
+    private final Clock clock;
+    private final Backoff.Sleeper sleeper;
+    private final Duration interval;
+
+    public ReactionListings(ConversationRepository conversations, ReactionStore reactions, Delivery delivery, FrameCodec codec, Clock clock,
+                            Backoff.Sleeper sleeper, Duration interval) {
+        if (interval.toMillis() < 1 || interval.compareTo(LONGEST_INTERVAL) > 0) {
+            throw new IllegalArgumentException("the reaction listing interval must be 1 ms to " + LONGEST_INTERVAL + ", was " + interval);
+        }
+        this.conversations = conversations;
+        this.reactions = reactions;
+        this.delivery = delivery;
+        this.codec = codec;
+        this.clock = clock;
+        this.sleeper = sleeper;
+        this.interval = interval;
+    }
+
+    public Outcome list(List<Change> batch) {
+        // Every change of the batch was stored before this moment: a listing that read after it saw them.
+        long began = clock.millis();
+        Map<Target, Change> firstChange = new LinkedHashMap<>();
+        batch.forEach(change -> firstChange.putIfAbsent(new Target(change.conversation(), change.seq()), change));
+        List<Failed> failed = new ArrayList<>();
+        int listed = 0;
+        int posts = 0;
+        for (var entry : firstChange.entrySet()) {
+            try {
+                Optional<Integer> posted = listOne(entry.getKey(), began);
+                if (posted.isPresent()) {
+                    listed++;
+                    posts += posted.get();
+                }
+            } catch (RuntimeException e) {
+                failed.add(new Failed(entry.getValue(), e));
+            }
+        }
+        return new Outcome(failed, listed, posts);
+    }
+
+    /** Lists one message's reactions when its turn is up; the posts made, or none when another listing covers these changes. */
+    private Optional<Integer> listOne(Target target, long began) {
+        for (int round = 0; round <= WAITS; round++) {
+            long readAt = clock.millis();
+            List<ReactionCount> counted = ReactionCount.of(reactions.of(target.conversation(), target.seq()));
+            switch (reactions.list(target.conversation(), target.seq(), counted, readAt, interval)) {
+                case ReactionStore.Listing.Listed listed -> {
+                    return Optional.of(post(target, counted));
+                }
+                case ReactionStore.Listing.Gone gone -> {
+                    return Optional.empty();
+                }
+                case ReactionStore.Listing.NotBefore other -> {
+                    if (other.readAt() >= began) {
+                        return Optional.empty();
+                    }
+                    sleepUntil(other.readAt() + interval.toMillis());
+                }
+            }
+        }
+        throw new IllegalStateException("the reaction listing turn of seq " + target.seq() + " of " + target.conversation() + " was not up after "
+                + WAITS + " waits; the changes come back from the stream");
+    }
+
+    private int post(Target target, List<ReactionCount> counted) {
+        String frame = codec.encode(new ServerFrame.ReactionsUpdate(target.conversation(), target.seq(), counted));
+        return delivery.postToUsers(members(target.conversation()), frame, Optional.empty()).posts();
+    }
+
+    private List<UserId> members(ConversationId id) {
+        return id.isDirect() ? id.directMembers() : conversations.members(id).stream().map(ConversationRepository.Membership::user).toList();
+    }
+
+    private void sleepUntil(long until) {
+        long wait = until - clock.millis();
+        if (wait <= 0) {
+            return;
+        }
+        try {
+            sleeper.sleep(Duration.ofMillis(wait));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a reaction listing turn", e);
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package dev.parley.functions.usecase;
+
+import static dev.parley.functions.usecase.Fixture.ALICE;
+import static dev.parley.functions.usecase.Fixture.BOB;
+import static dev.parley.functions.usecase.Fixture.CAROL;
+import static dev.parley.functions.usecase.Fixture.DAVE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.model.ClientMessageId;
+import dev.parley.model.Content;
+import dev.parley.model.Conversation;
+import dev.parley.model.ConversationId;
+import dev.parley.model.DeviceId;
+import dev.parley.model.DomainException;
+import dev.parley.model.Emoji;
+import dev.parley.model.ErrorCode;
+import dev.parley.model.InvalidFieldException;
+import dev.parley.model.ReactionCount;
+import dev.parley.model.UserId;
+import dev.parley.protocol.ClientFrame;
+import dev.parley.protocol.ServerFrame;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/** reaction.set and the listing of reactions onto their messages, on the in-memory ports. */
+class ReactionsTest {
+    private static final Emoji UP = Emoji.of("\uD83D\uDC4D");
+    private static final Emoji HEART = Emoji.of("\u2764\uFE0F");
+
+    private final Fixture world = new Fixture();
+    private final SetReaction setting = new SetReaction(world.conversations, world.messages, world.reactions, world.clock);
+    private final List<Duration> slept = new ArrayList<>();
+    private final ReactionListings listings = new ReactionListings(world.conversations, world.reactions, world.delivery, world.codec, world.clock,
+            wait -> {
+                slept.add(wait);
+                world.clock.advance(wait);
+            }, Duration.ofSeconds(1));
+    private final ConversationId team = world.conversations.createIfAbsent(Conversation.group(ConversationId.of("g:team"), ALICE, List.of(BOB, CAROL),
+            Optional.empty()), ALICE).conversation().id();
+    private final Caller alice = world.online(ALICE, "alice-phone");
+    private final Caller bob = world.online(BOB, "bob-phone");
+    private final Caller carol = world.online(CAROL, "carol-phone");
+    private final long seq = send(ALICE, Content.text("lunch?"));
+
+    private long send(UserId sender, Content content) {
+        return world.messages.append(team, ClientMessageId.random(), sender, DeviceId.DEFAULT, Optional.empty(), content, world.clock.millis())
+                .message().seq();
+    }
+
+    private ServerFrame.ReactionAck react(Caller caller, long target, Optional<Emoji> emoji) {
+        return setting.set(caller, new ClientFrame.ReactionSet(team, target, emoji));
+    }
+
+    private ReactionListings.Outcome listChanges(long target, int changes) {
+        return listings.list(IntStream.range(0, changes).mapToObj(i -> new ReactionListings.Change("record-" + i, team, target)).toList());
+    }
+
+    @Test
+    void aReactionIsAckedListedOnItsMessageAndToldToEveryMemberOnce() {
+        assertThat(react(bob, seq, Optional.of(UP))).isEqualTo(new ServerFrame.ReactionAck(team, seq, Optional.of(UP)));
+        world.clock.advance(Duration.ofMillis(5));
+        react(carol, seq, Optional.of(UP));
+        world.clock.advance(Duration.ofMillis(5));
+        react(alice, seq, Optional.of(HEART));
+        assertThat(world.framesOf("bob-phone", ServerFrame.ReactionsUpdate.class)).as("nothing until it is listed").isEmpty();
+
+        ReactionListings.Outcome outcome = listChanges(seq, 3);
+        List<ReactionCount> expected = List.of(new ReactionCount(UP, 2, List.of(CAROL, BOB)), new ReactionCount(HEART, 1, List.of(ALICE)));
+        assertThat(outcome.listed()).as("three changes of one message, one listing").isEqualTo(1);
+        assertThat(outcome.posts()).isEqualTo(3);
+        for (String connection : List.of("alice-phone", "bob-phone", "carol-phone")) {
+            assertThat(world.framesOf(connection, ServerFrame.ReactionsUpdate.class)).as(connection)
+                    .containsExactly(new ServerFrame.ReactionsUpdate(team, seq, expected));
+        }
+        assertThat(world.messages.at(team, seq).orElseThrow().details().reactions()).as("as history lists it").isEqualTo(expected);
+    }
+
+    @Test
+    void changesWithinASecondOfAListingWaitForTheTurnAndAreListedOnceWithTheExactCount() {
+        react(bob, seq, Optional.of(UP));
+        listChanges(seq, 1);
+        world.clock.advance(Duration.ofMillis(300));
+        react(carol, seq, Optional.of(UP));
+        react(bob, seq, Optional.empty());
+        ReactionListings.Outcome later = listChanges(seq, 2);
+        assertThat(slept).as("waited for the turn, a second after the first listing's read").containsExactly(Duration.ofMillis(700));
+        assertThat(later.listed()).isEqualTo(1);
+        assertThat(world.framesOf("alice-phone", ServerFrame.ReactionsUpdate.class)).extracting(ServerFrame.ReactionsUpdate::reactions)
+                .containsExactly(List.of(new ReactionCount(UP, 1, List.of(BOB))), List.of(new ReactionCount(UP, 1, List.of(CAROL))));
+    }
+
+    @Test
+    void aBatchWhoseTurnAListingTookSinceItBeganPostsNothing() {
+        react(bob, seq, Optional.of(UP));
+        // Another batch's listing takes the turn while this one runs: it read after this batch's change was stored.
+        dev.parley.ports.ReactionStore racing = new dev.parley.ports.ReactionStore() {
+            @Override
+            public Optional<dev.parley.model.Reaction> set(ConversationId c, long s, UserId u, Optional<Emoji> e, long at) {
+                return world.reactions.set(c, s, u, e, at);
+            }
+
+            @Override
+            public List<dev.parley.model.Reaction> of(ConversationId c, long s) {
+                return world.reactions.of(c, s);
+            }
+
+            @Override
+            public void clear(ConversationId c, long s) {
+                world.reactions.clear(c, s);
+            }
+
+            @Override
+            public Listing list(ConversationId c, long s, List<ReactionCount> listed, long readAt, Duration interval) {
+                world.reactions.list(c, s, listed, readAt, interval);
+                return world.reactions.list(c, s, listed, readAt, interval);
+            }
+        };
+        ReactionListings.Outcome outcome = new ReactionListings(world.conversations, racing, world.delivery, world.codec, world.clock,
+                wait -> slept.add(wait), Duration.ofSeconds(1)).list(List.of(new ReactionListings.Change("r", team, seq)));
+        assertThat(outcome.listed()).isZero();
+        assertThat(slept).as("no wait: the other listing covers it").isEmpty();
+        assertThat(world.messages.at(team, seq).orElseThrow().details().reactions()).containsExactly(new ReactionCount(UP, 1, List.of(BOB)));
+    }
+
+    @Test
+    void aRemovedReactionAndADeletedMessageAreListedAsTheyAre() {
+        react(bob, seq, Optional.of(UP));
+        listChanges(seq, 1);
+        world.clock.advance(Duration.ofSeconds(2));
+        react(bob, seq, Optional.empty());
+        listChanges(seq, 1);
+        assertThat(world.framesOf("carol-phone", ServerFrame.ReactionsUpdate.class).getLast().reactions()).isEmpty();
+        assertThat(world.messages.at(team, seq).orElseThrow().details().reactions()).isEmpty();
+    }
+
+    @Test
+    void refusalsNameTheirCauseAndStoreNothing() {
+        Caller dave = world.online(DAVE, "dave-phone");
+        assertThatThrownBy(() -> react(dave, seq, Optional.of(UP))).as("not a member")
+                .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.FORBIDDEN));
+        assertThatThrownBy(() -> react(bob, seq + 10, Optional.of(UP))).as("no message there")
+                .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+        long sealed = send(ALICE, new Content(dev.parley.model.ContentType.CIPHERTEXT, Optional.of("c2VhbGVk"), Optional.empty()));
+        assertThatThrownBy(() -> react(bob, sealed, Optional.of(UP))).as("an end-to-end message")
+                .isInstanceOfSatisfying(InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("emoji"));
+        assertThat(world.reactions.changes()).isZero();
+    }
+
+    @Test
+    void aMessageCarriesAtMostTwentyDistinctEmoji() {
+        List<String> faces = IntStream.range(0, ReactionCount.MAX_DISTINCT).mapToObj(i -> new String(Character.toChars(0x1F600 + i))).toList();
+        for (int i = 0; i < faces.size(); i++) {
+            UserId user = UserId.of("user" + i);
+            world.reactions.set(team, seq, user, Optional.of(Emoji.of(faces.get(i))), world.clock.millis());
+        }
+        listChanges(seq, 1);
+        Emoji another = Emoji.of("\uD83C\uDF55");
+        assertThatThrownBy(() -> react(bob, seq, Optional.of(another)))
+                .isInstanceOfSatisfying(InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("emoji"));
+        assertThat(react(bob, seq, Optional.of(Emoji.of(faces.getFirst()))).emoji()).as("one of them is fine").contains(Emoji.of(faces.getFirst()));
+    }
+}

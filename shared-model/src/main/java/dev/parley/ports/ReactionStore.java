@@ -1,0 +1,51 @@
+package dev.parley.ports;
+
+import dev.parley.model.ConversationId;
+import dev.parley.model.Emoji;
+import dev.parley.model.Reaction;
+import dev.parley.model.ReactionCount;
+import dev.parley.model.UserId;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Each user's one reaction per message, and the reactions as a message is listed with them. A reaction is not an entry of the
+ * log (it takes no seq): it is stored per user, and a listing, at most once per {@code interval} per message, counts them onto
+ * the message (docs/data-model.md, "Reactions").
+ */
+public interface ReactionStore {
+    /**
+     * Makes the user's reaction to the message at {@code seq} {@code emoji} (set at {@code at}, epoch ms), or removes it with
+     * none. Returns the reaction it replaced; setting the one there is changes nothing (and is not a change to list).
+     */
+    Optional<Reaction> set(ConversationId conversation, long seq, UserId user, Optional<Emoji> emoji, long at);
+
+    /** Every reaction to the message, read consistently: at most one per member, so bounded by the conversation's size. */
+    List<Reaction> of(ConversationId conversation, long seq);
+
+    /** Removes every reaction to the message (it was deleted for everyone). */
+    void clear(ConversationId conversation, long seq);
+
+    /** What listing a message's reactions found. */
+    sealed interface Listing {
+        /** The message is listed with them now. */
+        record Listed() implements Listing {
+        }
+
+        /** Another listing read the reactions at {@code readAt} (epoch ms), less than an interval ago: the next may run an interval after it. */
+        record NotBefore(long readAt) implements Listing {
+        }
+
+        /** No message is there to list them on (none at the seq, or deleted for everyone). */
+        record Gone() implements Listing {
+        }
+    }
+
+    /**
+     * Lists {@code reactions}, counted from a read made at {@code readAt}, on the message at {@code seq}, if no listing read them
+     * less than {@code interval} before: so a message is listed, and its members told, at most once per interval, and a listing
+     * never replaces one that read later.
+     */
+    Listing list(ConversationId conversation, long seq, List<ReactionCount> reactions, long readAt, Duration interval);
+}
