@@ -165,7 +165,7 @@ public final class ParleyManifest {
         functions.add(new FunctionSpec("reactions", ReactionsHandler.class.getName(), 1024, Duration.ofSeconds(30), reacting,
                 new Trigger.StreamMapping(REACTIONS, 1000, Duration.ZERO, Trigger.StartingPosition.TRIM_HORIZON, 10, true, true, STREAM_RETRIES,
                         Duration.ofHours(1), Optional.of("parley-reactions-failures")),
-                Map.of(REACTIONS, TableAccess.STREAM, MESSAGES, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ, MEMBERSHIPS, TableAccess.READ,
+                Map.of(REACTIONS, TableAccess.READ, MESSAGES, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ, MEMBERSHIPS, TableAccess.READ,
                         CONNECTIONS, TableAccess.READ_WRITE), true));
         // The cleanup of dead push tokens: the platforms' endpoint events, checked against the endpoint and the device registered.
         functions.add(new FunctionSpec("push-events", PushEventsHandler.class.getName(), 512, Duration.ofSeconds(30), tables,
