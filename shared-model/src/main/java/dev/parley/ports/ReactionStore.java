@@ -33,8 +33,11 @@ public interface ReactionStore {
         record Listed() implements Listing {
         }
 
-        /** Another listing read the reactions at {@code readAt} (epoch ms), less than an interval ago: the next may run an interval after it. */
-        record NotBefore(long readAt) implements Listing {
+        /**
+         * Another listing read the reactions at {@code readAt} (epoch ms) and holds the turn: the next may run at {@code nextTurn},
+         * an interval after that read, and after its posts ended, whichever is later.
+         */
+        record NotBefore(long readAt, long nextTurn) implements Listing {
         }
 
         /** No message is there to list them on (none at the seq, or deleted for everyone). */
@@ -48,4 +51,11 @@ public interface ReactionStore {
      * never replaces one that read later.
      */
     Listing list(ConversationId conversation, long seq, List<ReactionCount> reactions, long readAt, Duration interval);
+
+    /**
+     * Records that the listing which read at {@code readAt} finished telling the members at {@code toldAt}: the next listing waits
+     * an interval from then, so that no connection gets two updates of a message less than an interval apart, however long the
+     * posts took. A no-op when a later listing holds the turn.
+     */
+    void told(ConversationId conversation, long seq, long readAt, long toldAt);
 }

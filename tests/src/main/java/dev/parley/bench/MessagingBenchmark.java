@@ -134,6 +134,11 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
                     + " do not depend on the JIT compiler, their latencies do.")
     boolean presenceAndTypingOnly;
 
+    @Option(names = "--reactions-only",
+            description = "Only the reaction storm: every member of a --group-member group online, each reacting once to one message"
+                    + " within 10 s; time to the exact count everywhere, updates per connection per second, cost per reaction.")
+    boolean reactionsOnly;
+
     @Option(names = "--extra-phases", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Also run the baseline, contention and receipts phases, on the last path's cloud (default: yes).")
     boolean extraPhases;
@@ -260,7 +265,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         if (firstMinute) {
             return firstMinuteInFreshProcesses();
         }
-        if ((presenceAndTypingOnly || notificationsOnly || mediaOnly || topicsOnly) && delivery == DeliveryPaths.BOTH) {
+        if ((presenceAndTypingOnly || notificationsOnly || mediaOnly || topicsOnly || reactionsOnly) && delivery == DeliveryPaths.BOTH) {
             // These phases are not about the delivery paths: one cloud is enough.
             delivery = DeliveryPaths.FAST;
         }
@@ -324,7 +329,10 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             }
             cloud.start(options.toArray(String[]::new));
             markdown.add("# Delivery: " + pathName + "\n");
-            if (presenceAndTypingOnly || notificationsOnly || mediaOnly || topicsOnly) {
+            if (presenceAndTypingOnly || notificationsOnly || mediaOnly || topicsOnly || reactionsOnly) {
+                if (reactionsOnly) {
+                    reactionStorm();
+                }
                 if (presenceAndTypingOnly) {
                     presenceAndTyping();
                 }
@@ -378,6 +386,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
                 }
             }
             if (extraPhases) {
+                reactionStorm();
                 presenceAndTyping();
                 notifications();
                 media();
@@ -395,6 +404,12 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             functionLogs.close();
         }
         return writeReports(logFile);
+    }
+
+    private void reactionStorm() throws Exception {
+        progress("reactions: every member of a " + groupSize + "-member group, all online, reacts to one message within "
+                + ReactionStormPhase.SPREAD_MS / 1000 + " s");
+        new ReactionStormPhase(this, groupSize).run();
     }
 
     private void notifications() throws Exception {

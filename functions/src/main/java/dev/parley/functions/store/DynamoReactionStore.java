@@ -110,14 +110,15 @@ public final class DynamoReactionStore implements ReactionStore {
 
     @Override
     public Listing list(ConversationId conversation, long seq, List<ReactionCount> listed, long readAt, Duration interval) {
-        Map<String, AttributeValue> key = Map.of(MessagesTable.CONVERSATION, AttributeValue.fromS(conversation.value()),
-                MessagesTable.SEQ, AttributeValue.fromN(Long.toString(seq)));
+        Map<String, AttributeValue> key = messageKey(conversation, seq);
         return SdkErrors.translating("listing a message's reactions", () -> {
             try {
                 dynamo.updateItem(b -> b.tableName(messages).key(key).updateExpression("SET #reactions = :reactions, #at = :readAt")
-                        .conditionExpression("attribute_exists(#seq) AND #content.#type <> :deleted AND (attribute_not_exists(#at) OR #at <= :turn)")
+                        .conditionExpression("attribute_exists(#seq) AND #content.#type <> :deleted AND (attribute_not_exists(#at) OR #at <= :turn)"
+                                + " AND (attribute_not_exists(#told) OR #told <= :turn)")
                         .expressionAttributeNames(Map.of("#reactions", MessagesTable.REACTIONS, "#at", MessagesTable.REACTIONS_AT,
-                                "#seq", MessagesTable.SEQ, "#content", MessagesTable.CONTENT, "#type", MessagesTable.CONTENT_TYPE))
+                                "#told", MessagesTable.REACTIONS_TOLD_AT, "#seq", MessagesTable.SEQ, "#content", MessagesTable.CONTENT,
+                                "#type", MessagesTable.CONTENT_TYPE))
                         .expressionAttributeValues(Map.of(":reactions", ReactionsConverter.INSTANCE.transformFrom(listed),
                                 ":readAt", AttributeValue.fromN(Long.toString(readAt)), ":turn", AttributeValue.fromN(Long.toString(readAt - interval.toMillis())),
                                 ":deleted", AttributeValue.fromS(ContentType.DELETED.wireName())))
@@ -130,8 +131,29 @@ public final class DynamoReactionStore implements ReactionStore {
                         || ContentType.DELETED.wireName().equals(content.m().get(MessagesTable.CONTENT_TYPE).s())) {
                     return new Listing.Gone();
                 }
-                return new Listing.NotBefore(Long.parseLong(item.get(MessagesTable.REACTIONS_AT).n()));
+                long other = Long.parseLong(item.get(MessagesTable.REACTIONS_AT).n());
+                AttributeValue told = item.get(MessagesTable.REACTIONS_TOLD_AT);
+                return new Listing.NotBefore(other, Math.max(other, told == null ? 0 : Long.parseLong(told.n())) + interval.toMillis());
             }
         });
+    }
+
+    @Override
+    public void told(ConversationId conversation, long seq, long readAt, long toldAt) {
+        SdkErrors.translating("recording a reaction listing's posts", () -> {
+            try {
+                dynamo.updateItem(b -> b.tableName(messages).key(messageKey(conversation, seq)).updateExpression("SET #told = :told")
+                        .conditionExpression("#at = :readAt")
+                        .expressionAttributeNames(Map.of("#told", MessagesTable.REACTIONS_TOLD_AT, "#at", MessagesTable.REACTIONS_AT))
+                        .expressionAttributeValues(Map.of(":told", AttributeValue.fromN(Long.toString(toldAt)),
+                                ":readAt", AttributeValue.fromN(Long.toString(readAt)))));
+            } catch (ConditionalCheckFailedException laterListing) {
+                // A later listing holds the turn (or the message is gone): it keeps its own times.
+            }
+        });
+    }
+
+    private static Map<String, AttributeValue> messageKey(ConversationId conversation, long seq) {
+        return Map.of(MessagesTable.CONVERSATION, AttributeValue.fromS(conversation.value()), MessagesTable.SEQ, AttributeValue.fromN(Long.toString(seq)));
     }
 }

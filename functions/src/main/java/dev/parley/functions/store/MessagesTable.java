@@ -69,6 +69,8 @@ public final class MessagesTable {
      */
     public static final String REACTIONS = "reactions";
     public static final String REACTIONS_AT = "reactionsAt";
+    /** When (epoch ms) that listing's posts ended: the next listing waits an interval from the later of the two. */
+    public static final String REACTIONS_TOLD_AT = "reactionsToldAt";
     /** In {@link #CONTENT}'s map. */
     static final String CONTENT_TYPE = "type";
     static final String CONTENT_BODY = "body";

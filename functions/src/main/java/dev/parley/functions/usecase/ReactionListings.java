@@ -20,7 +20,8 @@ import java.util.Optional;
  * Lists reactions onto their messages and tells the members, from the batches of reaction changes the reactions table's
  * stream carries: per message of a batch, whatever the number of its reactions, one consistent read of its reactions, one
  * conditional write of their counts onto the message (the listing's turn: at most one per message per interval, a second
- * unless configured), and one {@code reactions.update} to each live connection of its members. So in a storm (every member of
+ * unless configured, counted from the later of the last listing's read and the end of its posts, so that no connection gets
+ * two updates of a message less than an interval apart), and one {@code reactions.update} to each live connection of its members. So in a storm (every member of
  * a 1024-member group reacting at once) each connection gets at most one update a second with the exact counts, and a
  * reaction costs its one write, not a post per member.
  *
@@ -99,7 +100,9 @@ public final class ReactionListings {
             List<ReactionCount> counted = ReactionCount.of(reactions.of(target.conversation(), target.seq()));
             switch (reactions.list(target.conversation(), target.seq(), counted, readAt, interval)) {
                 case ReactionStore.Listing.Listed listed -> {
-                    return Optional.of(post(target, counted));
+                    int posts = post(target, counted);
+                    reactions.told(target.conversation(), target.seq(), readAt, clock.millis());
+                    return Optional.of(posts);
                 }
                 case ReactionStore.Listing.Gone gone -> {
                     return Optional.empty();
@@ -108,7 +111,7 @@ public final class ReactionListings {
                     if (other.readAt() >= began) {
                         return Optional.empty();
                     }
-                    sleepUntil(other.readAt() + interval.toMillis());
+                    sleepUntil(other.nextTurn());
                 }
             }
         }

@@ -60,7 +60,8 @@ class TableFormatTest {
     @Test
     void reactions() {
         assertThat(List.of(ReactionsTable.TARGET, ReactionsTable.USER, ReactionsTable.EMOJI, ReactionsTable.AT, MessagesTable.REACTIONS,
-                MessagesTable.REACTIONS_AT)).containsExactly("target", "userId", "emoji", "at", "reactions", "reactionsAt");
+                MessagesTable.REACTIONS_AT, MessagesTable.REACTIONS_TOLD_AT)).containsExactly("target", "userId", "emoji", "at", "reactions", "reactionsAt",
+                "reactionsToldAt");
         assertThat(ReactionsTable.target("g:team-1#42")).isEqualTo(new ReactionsTable.Target(dev.parley.model.ConversationId.of("g:team-1"), 42));
         assertThat(ReactionsTable.target("d:alice:bob#7").conversation().value()).isEqualTo("d:alice:bob");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ReactionsTable.target("no-seq")).hasMessageContaining("no-seq");

@@ -95,6 +95,18 @@ class ReactionsTest {
     }
 
     @Test
+    void theNextListingWaitsASecondFromTheEndOfTheLastOnesPostsSoNoConnectionGetsTwoWithinASecond() {
+        react(bob, seq, Optional.of(UP));
+        long firstRead = world.clock.millis();
+        listChanges(seq, 1);
+        world.reactions.told(team, seq, firstRead, firstRead + 400); // as if its posts had taken 400 ms
+        world.clock.advance(Duration.ofMillis(1000));
+        react(carol, seq, Optional.of(UP));
+        listChanges(seq, 1);
+        assertThat(slept).as("a second after the posts ended, not after the read").containsExactly(Duration.ofMillis(400));
+    }
+
+    @Test
     void aBatchWhoseTurnAListingTookSinceItBeganPostsNothing() {
         react(bob, seq, Optional.of(UP));
         // Another batch's listing takes the turn while this one runs: it read after this batch's change was stored.
@@ -112,6 +124,11 @@ class ReactionsTest {
             @Override
             public void clear(ConversationId c, long s) {
                 world.reactions.clear(c, s);
+            }
+
+            @Override
+            public void told(ConversationId c, long s, long readAt, long toldAt) {
+                world.reactions.told(c, s, readAt, toldAt);
             }
 
             @Override

@@ -42,6 +42,7 @@ public class InMemoryMessageLog implements MessageLog {
     private final Map<ConversationId, Map<Long, Long>> lastChanges = new HashMap<>();
     /** When each reacted message's reactions were last listed (their read's time): the listing's turn. */
     private final Map<ConversationId, Map<Long, Long>> reactionsListedAt = new HashMap<>();
+    private final Map<ConversationId, Map<Long, Long>> reactionsToldAt = new HashMap<>();
 
     public InMemoryMessageLog(InMemoryConversations conversations) {
         this.conversations = conversations;
@@ -163,12 +164,21 @@ public class InMemoryMessageLog implements MessageLog {
             return new dev.parley.ports.ReactionStore.Listing.Gone();
         }
         Long last = reactionsListedAt.computeIfAbsent(conversation, c -> new HashMap<>()).get(seq);
-        if (last != null && last > readAt - interval.toMillis()) {
-            return new dev.parley.ports.ReactionStore.Listing.NotBefore(last);
+        long told = reactionsToldAt.getOrDefault(conversation, Map.of()).getOrDefault(seq, 0L);
+        if (last != null && Math.max(last, told) > readAt - interval.toMillis()) {
+            return new dev.parley.ports.ReactionStore.Listing.NotBefore(last, Math.max(last, told) + interval.toMillis());
         }
         reactionsListedAt.get(conversation).put(seq, readAt);
         replace(conversation, seq, stored.message().withDetails(stored.message().details().withReactions(reactions)));
         return new dev.parley.ports.ReactionStore.Listing.Listed();
+    }
+
+    /** As the DynamoDB store's: the end of the posts of the listing that read at {@code readAt}, if it still holds the turn. */
+    public synchronized void reactionsTold(ConversationId conversation, long seq, long readAt, long toldAt) {
+        Long last = reactionsListedAt.getOrDefault(conversation, Map.of()).get(seq);
+        if (last != null && last == readAt) {
+            reactionsToldAt.computeIfAbsent(conversation, c -> new HashMap<>()).put(seq, toldAt);
+        }
     }
 
     private long lastChange(ConversationId conversation, long targetSeq) {

@@ -63,6 +63,11 @@ public final class InMemoryReactionStore implements ReactionStore {
         return messages.listReactions(conversation, seq, listed, readAt, interval);
     }
 
+    @Override
+    public void told(ConversationId conversation, long seq, long readAt, long toldAt) {
+        messages.reactionsTold(conversation, seq, readAt, toldAt);
+    }
+
     /** How many sets and removals changed a reaction. */
     public synchronized int changes() {
         return changes;

@@ -76,12 +76,16 @@ public abstract class ReactionStoreContract {
         assertThat(log.at(chat, seq).orElseThrow().details().reactions()).isEqualTo(one);
         assertThat(log.after(chat, 0, 10).getFirst().details().reactions()).as("as history and sync list it").isEqualTo(one);
         List<ReactionCount> two = List.of(new ReactionCount(UP, 2, List.of(ALICE, BOB)));
-        assertThat(reactions.list(chat, seq, two, NOW + 999, SECOND)).as("within the interval").isEqualTo(new ReactionStore.Listing.NotBefore(NOW));
+        assertThat(reactions.list(chat, seq, two, NOW + 999, SECOND)).as("within the interval").isEqualTo(new ReactionStore.Listing.NotBefore(NOW, NOW + 1000));
         assertThat(reactions.list(chat, seq, two, NOW + 1000, SECOND)).isEqualTo(new ReactionStore.Listing.Listed());
         assertThat(reactions.list(chat, seq, one, NOW + 900, SECOND)).as("an older read never replaces a later one")
-                .isEqualTo(new ReactionStore.Listing.NotBefore(NOW + 1000));
+                .isEqualTo(new ReactionStore.Listing.NotBefore(NOW + 1000, NOW + 2000));
         assertThat(log.at(chat, seq).orElseThrow().details().reactions()).isEqualTo(two);
-        assertThat(reactions.list(chat, seq, List.of(), NOW + 2000, SECOND)).as("every reaction removed").isEqualTo(new ReactionStore.Listing.Listed());
+        reactions.told(chat, seq, NOW + 1000, NOW + 1600);
+        reactions.told(chat, seq, NOW, NOW + 9999); // an earlier listing's end changes nothing: the later one holds the turn
+        assertThat(reactions.list(chat, seq, List.of(), NOW + 2000, SECOND)).as("an interval after the last listing's posts ended, not its read")
+                .isEqualTo(new ReactionStore.Listing.NotBefore(NOW + 1000, NOW + 2600));
+        assertThat(reactions.list(chat, seq, List.of(), NOW + 2600, SECOND)).as("every reaction removed").isEqualTo(new ReactionStore.Listing.Listed());
         assertThat(log.at(chat, seq).orElseThrow().details().reactions()).isEmpty();
     }
 
