@@ -6,7 +6,7 @@ import { Emitter } from "./events.js";
 import type { ConnectionState, OutgoingMessage, ParleyEventName, ParleyEvents } from "./events.js";
 import type {
   ClientFrame, Content, Conversation, ConversationId, ConversationMuted, ConversationPage, DeviceRegistered, HistoryBatch, HistoryRequest,
-  InboxCounts, InboxFilter, InboxMark, InboxPage, KeysBundle, KeysUpload, LastSeenVisibility, MessageSend, PresenceBatch, PushPlatform,
+  InboxCounts, InboxFilter, InboxMark, InboxPage, KeysBundle, KeysUpload, LastSeenVisibility, MessageSend, PresenceBatch, PushPlatform, ReactionAck,
   SettingsUpdated, TopicKey, TopicMuted, TypingState, UserId,
 } from "./frames.generated.js";
 import { PresenceWatch } from "./presence.js";
@@ -160,6 +160,14 @@ export class ParleyClient {
   fetchKeys(user: UserId, device?: string): Promise<KeysBundle> {
     return this.requests.request(device === undefined ? { type: "keys.fetch", user_id: user } : { type: "keys.fetch", user_id: user, device_id: device },
       "keys.bundle");
+  }
+
+  /**
+   * Sets the user's one reaction to the message at seq (null removes it); members hear it as a reactions event. One emoji,
+   * else a ParleyError naming the field emoji. Online only, as every request.
+   */
+  react(conversationId: ConversationId, seq: number, emoji: string | null): Promise<ReactionAck> {
+    return this.requests.request({ type: "reaction.set", conversation_id: conversationId, target_seq: seq, emoji }, "reaction.ack");
   }
 
   /** The user has seen the conversation up to seq: its senders get a read receipt (sent when online). */

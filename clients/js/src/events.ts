@@ -1,5 +1,5 @@
 import type {
-  Conversation, ErrorFrame, Message, MessageAck, Notification, Presence, ReceiptUpdate, TypingUpdate, UserId,
+  Conversation, ErrorFrame, Message, MessageAck, Notification, Presence, ReactionsUpdate, ReceiptUpdate, TypingUpdate, UserId,
 } from "./frames.generated.js";
 import type { PendingSend } from "./store.js";
 
@@ -48,6 +48,11 @@ export interface ParleyEvents {
   sendFailed: { send: PendingSend; error: ErrorFrame };
   receipt: ReceiptUpdate;
   typing: TypingUpdate;
+  /**
+   * A message's reactions now (the whole list, exact counts, newest users first): at most one a second per message, the last
+   * within about a second of the last reaction. History and sync list a message with its reactions too.
+   */
+  reactions: ReactionsUpdate;
   presence: Presence;
   /** A notification from the user's inbox, live (the client acknowledges it to the server). */
   notification: Notification;

@@ -10,7 +10,7 @@ import { isGatewayRefusal } from "./transport.js";
 
 /** Frames the server pushes: they answer no request. */
 const PUSHES = new Set<ServerFrame["type"]>(["message.receive", "receipt.update", "typing.update", "notification.receive", "presence.update",
-  "identity.changed", "keys.low"]);
+  "identity.changed", "keys.low", "reactions.update"]);
 
 /**
  * Where the parts meet: each frame the server sends goes to the part it is for (a push to the app, an answer to its request,
@@ -59,6 +59,9 @@ export class Session implements ConnectionEvents {
         break;
       case "typing.update":
         this.events.emit("typing", frame);
+        break;
+      case "reactions.update":
+        this.events.emit("reactions", frame);
         break;
       case "presence.update": {
         const { type: _type, ...presence } = frame;

@@ -406,6 +406,30 @@ describe("receipts, typing, presence, notifications, inbox", () => {
     c.close();
   });
 
+  test("a reaction is a request answered by reaction.ack, refused by field, and members hear reactions.update as a reactions event", async () => {
+    const { client: c, connection } = await online();
+    const heard: unknown[] = [];
+    c.on("reactions", (update) => heard.push(update));
+    const reacted = c.react("g:team", 7, "\u{1F44D}");
+    const set = await connection.next("reaction.set");
+    assert.equal(set.conversation_id, "g:team");
+    assert.equal(set.target_seq, 7);
+    assert.equal(set.emoji, "\u{1F44D}");
+    assert.match(set.id ?? "", /^[0-9a-f-]{36}$/, "a UUID: the server answers a repeat of it once");
+    connection.send({ type: "reaction.ack", conversation_id: "g:team", target_seq: 7, emoji: "\u{1F44D}", ref: set.id ?? null });
+    assert.equal((await reacted).emoji, "\u{1F44D}");
+    const removed = c.react("g:team", 7, null);
+    const unset = await connection.next("reaction.set");
+    assert.equal(unset.emoji, null, "null removes, and is sent as null");
+    connection.send({ type: "error", code: "bad_request", message: "field 'emoji' must be an emoji", ref: unset.id ?? null });
+    await assert.rejects(removed, (error: unknown) => error instanceof ParleyError && error.code === "bad_request");
+    const update = { type: "reactions.update", conversation_id: "g:team", seq: 7, reactions: [{ emoji: "\u{1F44D}", count: 2, users: ["carol", "bob"] }] };
+    connection.send(update as never);
+    await until("the update heard", () => heard.length === 1);
+    assert.deepEqual(heard[0], update);
+    c.close();
+  });
+
   test("twenty requests in flight over five answer types each get their own answer, whatever the order (protocol 1.1)", async () => {
     const { client: c, connection } = await online();
     const inboxes = [0, 1, 2, 3].map((i) => c.inbox({ filter: "all", limit: 10 + i }));

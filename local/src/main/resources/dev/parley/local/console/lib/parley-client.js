@@ -1285,7 +1285,8 @@ var PUSHES = /* @__PURE__ */ new Set([
   "notification.receive",
   "presence.update",
   "identity.changed",
-  "keys.low"
+  "keys.low",
+  "reactions.update"
 ]);
 var Session = class {
   constructor(connection, requests, sender, receiving, presence, events, ackTimeoutMs) {
@@ -1338,6 +1339,9 @@ var Session = class {
         break;
       case "typing.update":
         this.events.emit("typing", frame);
+        break;
+      case "reactions.update":
+        this.events.emit("reactions", frame);
         break;
       case "presence.update": {
         const { type: _type, ...presence } = frame;
@@ -1526,6 +1530,13 @@ var ParleyClient = class {
       device === void 0 ? { type: "keys.fetch", user_id: user } : { type: "keys.fetch", user_id: user, device_id: device },
       "keys.bundle"
     );
+  }
+  /**
+   * Sets the user's one reaction to the message at seq (null removes it); members hear it as a reactions event. One emoji,
+   * else a ParleyError naming the field emoji. Online only, as every request.
+   */
+  react(conversationId, seq, emoji) {
+    return this.requests.request({ type: "reaction.set", conversation_id: conversationId, target_seq: seq, emoji }, "reaction.ack");
   }
   /** The user has seen the conversation up to seq: its senders get a read receipt (sent when online). */
   markRead(conversationId, seq) {
