@@ -261,7 +261,7 @@ class ParleyStackTest {
     @Test
     void eachStreamMappingHasTheManifestsSettingsAndAnOnFailureQueue() {
         var mappings = ofType("AWS::Lambda::EventSourceMapping").stream().filter(e -> e.getValue().get("Properties").has("StartingPosition")).toList();
-        assertThat(MANIFEST.streamConsumers()).extracting(FunctionSpec::name).containsExactly("fanout", "receipts", "topic-publishes");
+        assertThat(MANIFEST.streamConsumers()).extracting(FunctionSpec::name).containsExactly("fanout", "receipts", "reactions", "topic-publishes");
         assertThat(mappings).hasSameSizeAs(MANIFEST.streamConsumers());
         for (FunctionSpec consumer : MANIFEST.streamConsumers()) {
             Trigger.StreamMapping mapping = (Trigger.StreamMapping) consumer.trigger();

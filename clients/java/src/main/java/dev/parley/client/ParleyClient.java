@@ -215,6 +215,15 @@ public final class ParleyClient implements AutoCloseable {
         presence.unsubscribe(users);
     }
 
+    /**
+     * Sets the user's one reaction to the message at {@code seq} (a new one replaces it; none removes it), answered by
+     * {@code reaction.ack}; every member hears it through {@link ParleyListener#onReactions}. A refusal (not one emoji, not a
+     * member, no message there) fails the future with a {@link ParleyException} naming the field or rule. Online only.
+     */
+    public CompletableFuture<ServerFrame.ReactionAck> react(ConversationId conversation, long seq, Optional<dev.parley.model.Emoji> emoji) {
+        return requests.ask(new ClientFrame.ReactionSet(conversation, seq, emoji), ServerFrame.ReactionAck.class);
+    }
+
     /** Registers this device's push token (FCM or APNs). */
     public CompletableFuture<ServerFrame.DeviceRegistered> registerDevice(dev.parley.protocol.PushPlatform platform, String token) {
         return requests.ask(new ClientFrame.DeviceRegister(platform, token), ServerFrame.DeviceRegistered.class);

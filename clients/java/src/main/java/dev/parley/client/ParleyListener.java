@@ -46,6 +46,13 @@ public interface ParleyListener {
     default void onReceipt(ServerFrame.ReceiptUpdate receipt) {
     }
 
+    /**
+     * A message's reactions now (the whole list: exact counts, the newest users first), at most one a second per message;
+     * history and sync list messages with their reactions too.
+     */
+    default void onReactions(ServerFrame.ReactionsUpdate reactions) {
+    }
+
     default void onTyping(ServerFrame.TypingUpdate typing) {
     }
 

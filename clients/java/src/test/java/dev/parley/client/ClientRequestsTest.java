@@ -150,6 +150,45 @@ class ClientRequestsTest {
     }
 
     @Test
+    void aReactionIsAnsweredByItsAckARefusalFailsItAndUpdatesReachTheListener() throws Exception {
+        List<ServerFrame.ReactionsUpdate> heard = new CopyOnWriteArrayList<>();
+        ParleyClient client = ParleyClient.builder(URI.create("ws://parley.test/"), ALICE, DeviceId.of("phone"), () -> "token")
+                .transport(server).backoff(Duration.ofMillis(10), Duration.ofSeconds(10)).requestTimeout(Duration.ofSeconds(10))
+                .listener(new ParleyListener() {
+                    @Override
+                    public void onReactions(ServerFrame.ReactionsUpdate reactions) {
+                        heard.add(reactions);
+                    }
+                }).build().start();
+        clients.add(client);
+        server.next(ClientFrame.SyncRequest.class);
+        server.answer(new ServerFrame.SyncDone());
+        await(() -> client.state() == ConnectionState.ONLINE, "online");
+
+        ConversationId team = ConversationId.of("g:team");
+        dev.parley.model.Emoji up = dev.parley.model.Emoji.of("\uD83D\uDC4D");
+        CompletableFuture<ServerFrame.ReactionAck> reacted = client.react(team, 7, Optional.of(up));
+        await(() -> server.unanswered(ClientFrame.ReactionSet.class).size() == 1, "on the wire");
+        FakeServer.Request set = server.unanswered(ClientFrame.ReactionSet.class).getFirst();
+        assertThat(set.frame()).isEqualTo(new ClientFrame.ReactionSet(team, 7, Optional.of(up)));
+        assertThat(java.util.UUID.fromString(set.id())).as("a UUID: a repeat of it is answered once").isNotNull();
+        server.answer(new ServerFrame.ReactionAck(team, 7, Optional.of(up)), Optional.of(set.id()));
+        assertThat(reacted.get(5, TimeUnit.SECONDS).emoji()).contains(up);
+
+        CompletableFuture<ServerFrame.ReactionAck> refused = client.react(team, 9_999, Optional.empty());
+        await(() -> server.unanswered(ClientFrame.ReactionSet.class).size() == 1, "the second on the wire");
+        String id = server.unanswered(ClientFrame.ReactionSet.class).getFirst().id();
+        server.answer(new ServerFrame.Error(ErrorCode.NOT_FOUND, "no message at target_seq 9999", Optional.of(id)), Optional.empty());
+        assertThatThrownBy(() -> refused.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(ParleyException.class).hasMessageContaining("target_seq");
+
+        ServerFrame.ReactionsUpdate update = new ServerFrame.ReactionsUpdate(team, 7, List.of(new dev.parley.model.ReactionCount(up, 2,
+                List.of(UserId.of("carol"), UserId.of("bob")))));
+        server.answer(update);
+        await(() -> heard.size() == 1, "the update heard");
+        assertThat(heard).containsExactly(update);
+    }
+
+    @Test
     void theLostConnectionFailsWhatWasInFlightAndCloseFailsTheRest() throws Exception {
         ParleyClient client = online(Duration.ofSeconds(10));
         CompletableFuture<ServerFrame.ConversationPage> page = client.conversations(Optional.empty());

@@ -38,10 +38,11 @@ import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
- * Unread counts leave voids out, whatever sends, repeats (as first transmissions or marked resends), failed sends, their
- * retries and reads interleave, on the DynamoDB adapters against the emulator: after every step no seq counted as a void holds
- * a message and every void stored is counted, so the count is never below the messages after the read mark; once readers have
- * voided the seqs of sends that died, it equals them.
+ * Unread counts count messages only, whatever sends, repeats (as first transmissions or marked resends), failed sends, their
+ * retries, edits, deletes for everyone, reactions and reads interleave, on the DynamoDB adapters against the emulator: after
+ * every step no uncounted seq holds a message that counts, and every void, change and deleted message is uncounted, so the
+ * count is never below the undeleted messages after the read mark; once readers have voided the seqs of sends that died, it
+ * equals them.
  */
 class UnreadCountProperties {
     private static final UserId ALICE = UserId.of("alice");
@@ -76,6 +77,10 @@ class UnreadCountProperties {
     record Read(double upTo) implements Step {
     }
 
+    /** An edit, a delete for everyone, or a reaction (set, replaced or removed) of a message still there, applied as its route does. */
+    record Change(int pick, int kind) implements Step {
+    }
+
     /** Time passes beyond the claims' 30 s and a member pages through the conversation, voiding what sends left empty. */
     record Settle() implements Step {
     }
@@ -88,6 +93,8 @@ class UnreadCountProperties {
                         .as(Repeat::new)),
                 net.jqwik.api.Tuple.of(2, Arbitraries.of(true, false).map(FailedSend::new)),
                 net.jqwik.api.Tuple.of(2, Arbitraries.doubles().between(0, 1).map(Read::new)),
+                net.jqwik.api.Tuple.of(3, net.jqwik.api.Combinators.combine(Arbitraries.integers().between(0, 1000), Arbitraries.integers().between(0, 3))
+                        .as(Change::new)),
                 net.jqwik.api.Tuple.of(1, Arbitraries.just(new Settle())));
         return step.list().ofMinSize(1).ofMaxSize(30);
     }
@@ -109,6 +116,9 @@ class UnreadCountProperties {
                 List.of(BOB), Optional.empty()), ALICE).conversation().id();
         List<Sent> sent = new ArrayList<>();
         Map<ClientMessageId, Long> acked = new HashMap<>();
+        Set<Long> deleted = new TreeSet<>();
+        dev.parley.functions.store.DynamoReactionStore reactions = new dev.parley.functions.store.DynamoReactionStore(tables.noRetries,
+                ParleyManifest.REACTIONS, ParleyManifest.MESSAGES, tables.backoff);
 
         for (Step step : steps) {
             switch (step) {
@@ -142,13 +152,19 @@ class UnreadCountProperties {
                     long upTo = (long) Math.floor(read.upTo() * conversations.requireSummary(chat).lastSeq());
                     conversations.advance(BOB, chat, new ReceiptWatermarks(upTo, upTo));
                 }
+                case Change change -> {
+                    List<Long> there = acked.values().stream().filter(seq -> !deleted.contains(seq)).sorted().toList();
+                    if (!there.isEmpty()) {
+                        change(log, reactions, chat, clock, there.get(change.pick() % there.size()), change.kind(), deleted);
+                    }
+                }
                 case Settle settle -> settle(log, chat, clock, sent, acked);
             }
             clock.advance(Duration.ofMillis(500));
-            check(conversations, stored, chat, acked, false);
+            check(conversations, stored, chat, acked, deleted, false);
         }
         settle(log, chat, clock, sent, acked);
-        check(conversations, stored, chat, acked, true);
+        check(conversations, stored, chat, acked, deleted, true);
     }
 
     /** Past the claims' window, a last message sent and past it too, then a member's sync from the start: every empty seq below it voided. */
@@ -167,30 +183,52 @@ class UnreadCountProperties {
         }
     }
 
+    /** kind 0: an edit; 1: a delete for everyone; 2: a reaction set; 3: one removed. Changes append as ChangeMessage's routes do. */
+    private static void change(DynamoMessageLog log, dev.parley.ports.ReactionStore reactions, ConversationId chat, ManualClock clock, long target,
+                               int kind, Set<Long> deleted) {
+        switch (kind) {
+            case 0 -> log.applyEdit(log.append(chat, ClientMessageId.random(), ALICE, DeviceId.DEFAULT, Optional.empty(), Content.text("edited"),
+                    dev.parley.model.MessageDetails.change(new dev.parley.model.Relation(dev.parley.model.RelationKind.EDIT, target)), clock.millis(),
+                    Optional.empty(), false, MessageLog.Admission.ADMITTED).message(), Content.text("edited"));
+            case 1 -> {
+                log.applyDelete(log.append(chat, ClientMessageId.random(), ALICE, DeviceId.DEFAULT, Optional.empty(), Content.DELETED,
+                        dev.parley.model.MessageDetails.change(new dev.parley.model.Relation(dev.parley.model.RelationKind.DELETE, target)),
+                        clock.millis(), Optional.empty(), false, MessageLog.Admission.ADMITTED).message());
+                reactions.clear(chat, target);
+                deleted.add(target);
+            }
+            default -> {
+                reactions.set(chat, target, BOB, kind == 2 ? Optional.of(dev.parley.model.Emoji.of("\uD83D\uDC4D")) : Optional.empty(), clock.millis());
+                reactions.list(chat, target, dev.parley.model.ReactionCount.of(reactions.of(chat, target)), clock.millis(), Duration.ofMillis(1));
+            }
+        }
+    }
+
     private static MessageLog.Appended append(DynamoMessageLog log, ConversationId chat, Sent sent, ManualClock clock, boolean resend) {
         return log.append(chat, sent.id(), sent.sender(), DeviceId.DEFAULT, Optional.of(ConnectionId.of("c-" + sent.sender().value())),
                 Content.text("m"), clock.millis(), Optional.empty(), resend);
     }
 
     private static void check(DynamoConversationRepository conversations, DynamoMessageLog stored, ConversationId chat,
-                              Map<ClientMessageId, Long> acked, boolean settled) {
+                              Map<ClientMessageId, Long> acked, Set<Long> deleted, boolean settled) {
         ConversationRepository.Summary summary = conversations.requireSummary(chat);
         List<Message> entries = stored.after(chat, 0, 1000);
-        Set<Long> messageSeqs = entries.stream().filter(m -> !m.isVoid()).map(Message::seq).collect(Collectors.toCollection(TreeSet::new));
-        Set<Long> voidSeqs = entries.stream().filter(Message::isVoid).map(Message::seq).collect(Collectors.toCollection(TreeSet::new));
-        assertThat(messageSeqs).as("the messages stored are those acknowledged, each once").isEqualTo(new TreeSet<>(acked.values()));
-        assertThat(summary.uncountedSeqs()).as("no seq counted as a void holds a message").noneMatch(messageSeqs::contains);
-        assertThat(summary.uncountedSeqs()).as("every void stored is counted").containsAll(voidSeqs);
+        Set<Long> counting = entries.stream().filter(Message::counts).map(Message::seq).collect(Collectors.toCollection(TreeSet::new));
+        Set<Long> notCounting = entries.stream().filter(m -> !m.counts()).map(Message::seq).collect(Collectors.toCollection(TreeSet::new));
+        Set<Long> undeleted = acked.values().stream().filter(seq -> !deleted.contains(seq)).collect(Collectors.toCollection(TreeSet::new));
+        assertThat(counting).as("the messages that count are those acknowledged and not deleted, each once").isEqualTo(undeleted);
+        assertThat(summary.uncountedSeqs()).as("no uncounted seq holds a message that counts").noneMatch(counting::contains);
+        assertThat(summary.uncountedSeqs()).as("every void, change and deleted message is uncounted").containsAll(notCounting);
 
         ConversationRepository.Membership bob = conversations.membership(BOB, chat).orElseThrow();
         long mark = Math.max(bob.watermarks().readSeq(), bob.joinedAfterSeq());
-        long messagesAfterMark = messageSeqs.stream().filter(seq -> seq > mark).count();
+        long messagesAfterMark = counting.stream().filter(seq -> seq > mark).count();
         long unread = summary.messagesAfter(mark);
         if (settled) {
-            assertThat(unread).as("settled: bob's unread count is the messages after his read mark " + mark).isEqualTo(messagesAfterMark);
+            assertThat(unread).as("settled: bob's unread count is the undeleted messages after his read mark " + mark).isEqualTo(messagesAfterMark);
         } else {
-            long emptySeqs = summary.lastSeq() - messageSeqs.size() - voidSeqs.size();
-            assertThat(unread).as("never below the messages after the mark, above them only by seqs of sends still unresolved")
+            long emptySeqs = summary.lastSeq() - entries.size();
+            assertThat(unread).as("never below the undeleted messages after the mark, above them only by seqs of sends still unresolved")
                     .isBetween(messagesAfterMark, messagesAfterMark + emptySeqs);
         }
     }
