@@ -179,13 +179,36 @@ class BrowserChatIT extends EndToEndTest {
             String group = (String) ((JavascriptExecutor) alicesBrowser).executeScript("return document.querySelector('#conversations li.open').dataset.id");
             say(alicesBrowser, "hi both");
             await(() -> carolsMessages.stream().anyMatch(m -> m.content().body().orElse("").equals("hi both")), "carol's copy");
-            carols.send(ConversationId.of(group), Content.text("carol here")).get();
+            long carolHere = carols.send(ConversationId.of(group), Content.text("carol here")).get().seq();
             open(bobsBrowser, group);
             until(bobsBrowser, b -> bodies(b).equals(List.of("hi both", "carol here")));
             until(alicesBrowser, b -> bodies(b).equals(List.of("hi both", "carol here")));
             say(bobsBrowser, "bob too");
             await(() -> carolsMessages.stream().map(m -> m.content().body().orElse("")).toList().equals(List.of("hi both", "carol here", "bob too")),
                     "carol sees bob's, in order");
+
+            // Reactions: bob's from his page, carol's from the Java client; alice's page shows both chips with their counts.
+            long hiBoth = carolsMessages.stream().filter(m -> m.content().body().orElse("").equals("hi both")).findFirst().orElseThrow().seq();
+            String bobsThumb = "#messages .message[data-seq='" + hiBoth + "'] .chip[data-emoji='\uD83D\uDC4D']";
+            until(bobsBrowser, b -> !texts(b, bobsThumb).isEmpty());
+            script(bobsBrowser, "document.querySelector(\"" + bobsThumb + "\").click()");
+            carols.react(ConversationId.of(group), hiBoth, java.util.Optional.of(dev.parley.model.Emoji.of("\u2764\uFE0F"))).get();
+            String chips = "#messages .message[data-seq='" + hiBoth + "'] .chip:not(.quick)";
+            until(alicesBrowser, b -> texts(b, chips).containsAll(List.of("\uD83D\uDC4D 1", "\u2764\uFE0F 1")));
+            until(bobsBrowser, b -> texts(b, chips).containsAll(List.of("\uD83D\uDC4D 1", "\u2764\uFE0F 1")));
+
+            // Alice's other device edits her message and, as the group's admin, deletes carol's: both pages show the edit, "(edited)"
+            // and the tombstone, and no change entry of their own.
+            try (var alicesOther = connect(alice, "other")) {
+                alicesOther.send(new dev.parley.protocol.ClientFrame.MessageEdit(dev.parley.model.ClientMessageId.random(), ConversationId.of(group),
+                        hiBoth, Content.text("hi both, edited"), 1));
+                alicesOther.send(new dev.parley.protocol.ClientFrame.MessageDelete(dev.parley.model.ClientMessageId.random(), ConversationId.of(group),
+                        carolHere, 1));
+                for (WebDriver pageOf : List.of(alicesBrowser, bobsBrowser)) {
+                    until(pageOf, b -> bodies(b).equals(List.of("hi both, edited", "This message was deleted", "bob too")));
+                    until(pageOf, b -> texts(b, "#messages .message[data-seq='" + hiBoth + "'] .meta").getFirst().contains("(edited)"));
+                }
+            }
 
             Path report = Path.of("target", "failsafe-reports");
             Files.createDirectories(report);

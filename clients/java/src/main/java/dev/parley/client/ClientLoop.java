@@ -67,6 +67,11 @@ final class ClientLoop {
         if (!onLoop()) {
             try {
                 executor.awaitTermination(5, TimeUnit.SECONDS);
+                // The executor counts as terminated while its last worker is still leaving its run method: wait for the thread itself.
+                Thread ending = thread;
+                if (ending != null) {
+                    ending.join(TimeUnit.SECONDS.toMillis(5));
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

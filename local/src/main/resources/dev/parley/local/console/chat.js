@@ -71,6 +71,11 @@ async function signIn(user, device) {
     view.receipts.set(receipt.conversation_id, r);
     renderMessages();
   });
+  client.on("reactions", (update) => {
+    const message = conversation(update.conversation_id).messages.get(update.seq);
+    if (message !== undefined) message.reactions = update.reactions;
+    renderMessages();
+  });
   client.on("typing", (typing) => {
     if (typing.state === "start") view.typing.set(typing.conversation_id, { user: typing.user_id, until: Date.now() + typing.expires_in_ms });
     else view.typing.delete(typing.conversation_id);
@@ -121,9 +126,28 @@ async function loadConversations() {
   renderConversations();
 }
 
+// A change (an edit or a delete for everyone) is an entry of its own: the page applies it to its target, as history lists it.
+function applyChange(c, change) {
+  const target = c.messages.get(change.relates_to.seq);
+  if (target === undefined) return;
+  if (change.relates_to.kind === "delete") {
+    Object.assign(target, { content: { type: "deleted" }, edited_at: null, reactions: [], mentions: [] });
+  } else if (target.content.type !== "deleted" && (target.edited_seq ?? 0) < change.seq) {
+    // A media message's edit is its caption; the later edit by seq stays.
+    target.content = target.content.media_id ? { ...target.content, body: change.content.body } : change.content;
+    target.edited_at = change.server_timestamp;
+    target.edited_seq = change.seq;
+  }
+}
+
 function received(message) {
   const c = conversation(message.conversation_id);
   c.messages.set(message.seq, message);
+  if (message.relates_to) {
+    applyChange(c, message);
+    render();
+    return;
+  }
   if (view.open === c.id) {
     markRead(c);
   } else if (message.sender_id !== view.user && message.seq > c.readUpTo) {
@@ -210,13 +234,16 @@ function bubble(message, state) {
   sender.textContent = message.sender_id;
   const body = document.createElement("span");
   body.className = "body";
+  const deleted = message.content.type === "deleted";
   // An end-to-end message carries envelopes this page has no key for: it says so rather than show nothing.
-  body.textContent = message.content.envelopes ? "[end-to-end encrypted message]" : (message.content.body ?? "");
+  body.textContent = deleted ? "This message was deleted" : message.content.envelopes ? "[end-to-end encrypted message]" : (message.content.body ?? "");
+  if (deleted) row.classList.add("deleted");
   row.append(sender, body);
   if (message.content.media_id) row.append(mediaElement(message.content));
+  if (message.seq !== undefined && !deleted) row.append(reactionBar(message));
   const meta = document.createElement("span");
   meta.className = "meta";
-  meta.textContent = time(message.server_timestamp ?? Date.now());
+  meta.textContent = time(message.server_timestamp ?? Date.now()) + (message.edited_at ? " (edited)" : "");
   if (mine) {
     const receipt = document.createElement("span");
     receipt.className = "receipt";
@@ -229,6 +256,29 @@ function bubble(message, state) {
   return row;
 }
 
+const QUICK_REACTIONS = ["\u{1F44D}", "\u2764\uFE0F", "\u{1F602}"];
+
+// The message's reaction chips (emoji and count; the user's own marked), and quick reactions: a click on one the user chose
+// removes it, another sets it (the server keeps one per user, so a new one replaces the old).
+function reactionBar(message) {
+  const bar = document.createElement("span");
+  bar.className = "reactions";
+  const mine = (message.reactions ?? []).find((reaction) => reaction.users.includes(view.user))?.emoji ?? null;
+  const chips = (message.reactions ?? []).map((reaction) => ({ emoji: reaction.emoji, count: reaction.count }));
+  for (const emoji of QUICK_REACTIONS) if (!chips.some((chip) => chip.emoji === emoji)) chips.push({ emoji, count: 0 });
+  for (const chip of chips) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = `chip${chip.emoji === mine ? " mine" : ""}${chip.count === 0 ? " quick" : ""}`;
+    button.dataset.emoji = chip.emoji;
+    button.textContent = chip.count > 0 ? `${chip.emoji} ${chip.count}` : chip.emoji;
+    button.onclick = () => view.client.react(message.conversation_id, message.seq, chip.emoji === mine ? null : chip.emoji)
+      .catch((error) => showError(`${error.code ?? "not sent"}: ${error.message}`));
+    bar.append(button);
+  }
+  return bar;
+}
+
 function renderMessages() {
   const box = $("messages");
   if (!view.open || !view.client) {
@@ -239,7 +289,7 @@ function renderMessages() {
   $("title").textContent = label(c);
   $("avatar").textContent = initials(label(c));
   const receipts = view.receipts.get(c.id) ?? { delivered: 0, read: 0 };
-  const stored = [...c.messages.values()].sort((a, b) => a.seq - b.seq).map((message) =>
+  const stored = [...c.messages.values()].filter((message) => !message.relates_to).sort((a, b) => a.seq - b.seq).map((message) =>
     bubble(message, message.seq <= receipts.read ? "read" : message.seq <= receipts.delivered ? "delivered" : "sent"));
   // Sends the library holds (queued, or on the wire and not yet acknowledged), also after a reload.
   const pending = view.client.pendingSends.filter((send) => send.conversation_id === c.id).map((send) => {
