@@ -6,6 +6,7 @@ import dev.parley.client.ParleyListener;
 import dev.parley.model.Content;
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
+import dev.parley.model.Emoji;
 import dev.parley.model.DeviceId;
 import dev.parley.model.Message;
 import dev.parley.model.UserId;
@@ -131,6 +132,7 @@ public final class TerminalChat implements Callable<Integer> {
                             /open N|ID                 open one (N from /list): its messages, then live ones
                             /direct USER               chat with USER
                             /group NAME USER[,USER...] a group with them
+                            /react SEQ EMOJI|-         react to message #SEQ of the open conversation (- removes yours)
                             /quit                      leave
                             anything else              a message to the open conversation""");
                     case "/list" -> list(client);
@@ -144,6 +146,7 @@ public final class TerminalChat implements Callable<Integer> {
                         List<UserId> members = Arrays.stream(words[2].split(",")).filter(m -> !m.isBlank()).map(UserId::of).toList();
                         show(client.createGroup(words[1], members).get(20, TimeUnit.SECONDS));
                     }
+                    case "/react" -> react(client, words);
                     default -> say("no command " + words[0] + "; /help lists them");
                 }
             } catch (Exception e) {
@@ -170,6 +173,19 @@ public final class TerminalChat implements Callable<Integer> {
                 say("! not sent: " + failure.getCause().getMessage());
             }
         });
+    }
+
+    private void react(ParleyClient client, String[] words) throws Exception {
+        requireWords(words, 3, "/react SEQ EMOJI|-");
+        ConversationId conversation = open;
+        if (conversation == null) {
+            throw new IllegalArgumentException("no conversation open: /list, then /open N");
+        }
+        if (!words[1].matches("\\d{1,18}")) {
+            throw new IllegalArgumentException("usage: /react SEQ EMOJI|- (SEQ is a message's #number)");
+        }
+        Optional<Emoji> emoji = words[2].equals("-") ? Optional.empty() : Optional.of(Emoji.of(words[2]));
+        client.react(conversation, Long.parseLong(words[1]), emoji).get(20, TimeUnit.SECONDS);
     }
 
     private void typed(ParleyClient client) {
@@ -249,6 +265,13 @@ public final class TerminalChat implements Callable<Integer> {
             }
 
             @Override
+            public void onReactions(ServerFrame.ReactionsUpdate update) {
+                if (update.conversationId().equals(open)) {
+                    say("   #" + update.seq() + " reactions: " + (update.reactions().isEmpty() ? "none" : reactions(update.reactions())));
+                }
+            }
+
+            @Override
             public void onTyping(ServerFrame.TypingUpdate typing) {
                 if (typing.conversationId().equals(open) && typing.state() == TypingState.START) {
                     say("   " + typing.userId().value() + " is typing...");
@@ -281,8 +304,14 @@ public final class TerminalChat implements Callable<Integer> {
         String relation = message.details().relatesTo().map(related -> related.kind() == dev.parley.model.RelationKind.EDIT
                 ? "(edits #" + related.seq() + ") " : "(deletes #" + related.seq() + ")").orElse("");
         String edited = message.details().editedAt().isPresent() && !message.isDeleted() ? " (edited)" : "";
+        String reacted = message.details().reactions().isEmpty() ? "" : "  [" + reactions(message.details().reactions()) + "]";
         return "#" + message.seq() + " " + message.senderId().value() + ": " + relation
-                + (message.isChange() && message.isDeleted() ? "" : shown) + edited;
+                + (message.isChange() && message.isDeleted() ? "" : shown) + edited + reacted;
+    }
+
+    /** A message's reactions as the screen shows them: each emoji with its count, the most used first. */
+    static String reactions(List<dev.parley.model.ReactionCount> reactions) {
+        return String.join(" ", reactions.stream().map(reaction -> reaction.emoji().value() + " " + reaction.count()).toList());
     }
 
     private String prompt() {

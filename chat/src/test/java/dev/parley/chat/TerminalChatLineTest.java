@@ -33,6 +33,15 @@ class TerminalChatLineTest {
     }
 
     @Test
+    void aListedMessageShowsItsReactionsWithTheirCounts() {
+        var up = new dev.parley.model.ReactionCount(dev.parley.model.Emoji.of("\uD83D\uDC4D"), 3, List.of(UserId.of("bob")));
+        var heart = new dev.parley.model.ReactionCount(dev.parley.model.Emoji.of("\u2764\uFE0F"), 1, List.of(UserId.of("cy")));
+        Message reacted = message(3, Content.text("hello")).withDetails(dev.parley.model.MessageDetails.NONE.withReactions(List.of(up, heart)));
+        assertThat(TerminalChat.line(reacted)).isEqualTo("#3 ada: hello  [\uD83D\uDC4D 3 \u2764\uFE0F 1]");
+        assertThat(TerminalChat.reactions(List.of(up))).isEqualTo("\uD83D\uDC4D 3");
+    }
+
+    @Test
     void mediaShowsItsTypeSizeAndIdThenItsCaption() {
         MediaRef photo = new MediaRef(PHOTO, "image/jpeg", 48_213);
         assertThat(TerminalChat.line(message(4, Content.media(ContentType.IMAGE, photo, Optional.of("the view")))))

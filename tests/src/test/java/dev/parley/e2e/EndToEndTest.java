@@ -25,6 +25,28 @@ abstract class EndToEndTest {
                 .httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create()).build();
     }
 
+    /**
+     * Scans every item of every Parley table on the local cloud for each of {@code texts}: none may hold one (an erased
+     * message, a plaintext the server must never see). At least {@code leastItems} items must have been read, so that an
+     * empty scan proves nothing.
+     */
+    protected void assertNoTableHolds(java.util.Collection<String> texts, int leastItems) {
+        assumeTrue(stack.local().isPresent(), "the table scan needs the local cloud's tables");
+        try (var dynamo = localDynamoDb(stack.local().get())) {
+            int items = 0;
+            for (var table : dev.parley.functions.manifest.ParleyManifest.manifest().tables()) {
+                for (var item : dynamo.scanPaginator(b -> b.tableName(table.name())).items()) {
+                    items++;
+                    String text = item.toString();
+                    for (String forbidden : texts) {
+                        org.assertj.core.api.Assertions.assertThat(text).as("an item of %s", table.name()).doesNotContain(forbidden);
+                    }
+                }
+            }
+            org.assertj.core.api.Assertions.assertThat(items).as("the scan read the tables").isGreaterThanOrEqualTo(leastItems);
+        }
+    }
+
     /** {@code name}, made this run's own. */
     protected String user(String name) {
         return name + "-" + run;
