@@ -10,10 +10,23 @@ import java.util.Objects;
  */
 public sealed interface PushSubject {
 
-    /** New messages in a conversation: the app syncs it. */
-    record NewMessages(ConversationId conversation) implements PushSubject {
+    /**
+     * New messages in a conversation: the app syncs it. {@code mentioned}: the message that pushed mentions the user, by name or
+     * as every member: the reason the app can show ("You were mentioned"), and why a conversation the user muted still pushed.
+     */
+    record NewMessages(ConversationId conversation, boolean mentioned) implements PushSubject {
         public NewMessages {
             Objects.requireNonNull(conversation, "conversation");
+        }
+
+        /** New messages that do not mention the user. */
+        public NewMessages(ConversationId conversation) {
+            this(conversation, false);
+        }
+
+        /** The reason the payload names: {@code mention} or {@code message}. */
+        public String reason() {
+            return mentioned ? "mention" : "message";
         }
     }
 

@@ -160,7 +160,7 @@ public final class SnsPushService implements PushService {
      */
     public static String payload(PushSubject subject, long badge) {
         String alert = switch (subject) {
-            case PushSubject.NewMessages ignored -> "New message";
+            case PushSubject.NewMessages messages -> messages.mentioned() ? "You were mentioned" : "New message";
             case PushSubject.InboxNotification ignored -> "New notification";
         };
         ObjectNode fcm = JSON.createObjectNode();
@@ -173,8 +173,8 @@ public final class SnsPushService implements PushService {
         aps.put("badge", badge).put("mutable-content", 1).put("sound", "default");
         switch (subject) {
             case PushSubject.NewMessages messages -> {
-                data.put("conversation_id", messages.conversation().value());
-                apns.put("conversation_id", messages.conversation().value());
+                data.put("conversation_id", messages.conversation().value()).put("reason", messages.reason());
+                apns.put("conversation_id", messages.conversation().value()).put("reason", messages.reason());
             }
             case PushSubject.InboxNotification notification -> {
                 data.put("notification_id", notification.notification().value()).put("category", notification.category());

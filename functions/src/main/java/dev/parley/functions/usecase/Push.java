@@ -69,9 +69,10 @@ public final class Push implements PushNotifier {
     @Override
     public void push(Message message, List<Target> targets) {
         Map<UserId, Long> userBadges = new HashMap<>();
-        PushSubject subject = new PushSubject.NewMessages(message.conversationId());
         for (Target target : targets) {
             PushDevices.PushDevice device = target.device();
+            // Content-free, with its reason: a message that mentions the user says so (and woke a conversation they muted).
+            PushSubject subject = new PushSubject.NewMessages(message.conversationId(), message.details().mentions().mention(device.user()));
             Mark mark = new Mark(ConnectionRegistry.pushMark(device.device(), message.conversationId()), target.quietUntil(),
                     clock.millis() + window.toMillis(), target.expiredMarks());
             pushOnce(device, subject, Optional.of(mark), () -> userBadges.computeIfAbsent(device.user(), badges::of));

@@ -117,6 +117,8 @@ class PushTest {
                 Optional.empty(), false, dev.parley.ports.MessageLog.Admission.ADMITTED).message();
         fanOut.deliver(List.of(new FanOut.Envelope("record-mention", mention, Optional.empty())));
         assertThat(pushedUsers()).as("muted, but mentioned").containsExactly(BOB);
+        assertThat(sns.published.getFirst().subject()).as("with the reason the app can show")
+                .isEqualTo(new dev.parley.ports.PushSubject.NewMessages(chat, true));
 
         world.pushDevices.mute(BOB, chat, OptionalLong.empty());
         world.clock.advance(Duration.ofMinutes(1));

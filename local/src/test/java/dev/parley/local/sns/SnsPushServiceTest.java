@@ -102,6 +102,17 @@ class SnsPushServiceTest {
         JsonNode apns = new ObjectMapper().readTree(new ObjectMapper().readTree(SnsPushService.payload(chat, 3)).path("APNS").asText());
         assertThat(apns.path("aps").path("badge").asInt()).isEqualTo(3);
         assertThat(apns.path("aps").path("alert").path("body").asText()).isEqualTo("New message");
+        assertThat(fcm.path("data").path("reason").asText()).isEqualTo("message");
+
+        // A mention says so, and only so: the reason, never who or what.
+        PushSubject mention = new PushSubject.NewMessages(ConversationId.of("d:alice:bob"), true);
+        JsonNode mentionFcm = new ObjectMapper().readTree(new ObjectMapper().readTree(SnsPushService.payload(mention, 4)).path("GCM").asText())
+                .path("fcmV1Message").path("message");
+        assertThat(mentionFcm.path("data").path("reason").asText()).isEqualTo("mention");
+        JsonNode mentionApns = new ObjectMapper().readTree(new ObjectMapper().readTree(SnsPushService.payload(mention, 4)).path("APNS").asText());
+        assertThat(mentionApns.path("aps").path("alert").path("body").asText()).isEqualTo("You were mentioned");
+        assertThat(mentionApns.path("reason").asText()).isEqualTo("mention");
+        assertThat(SnsPushService.collapseKey(mention)).as("one conversation's pushes still collapse into one").isEqualTo(SnsPushService.collapseKey(chat));
     }
 
     @Test
