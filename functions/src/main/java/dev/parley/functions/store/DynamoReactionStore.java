@@ -78,7 +78,7 @@ public final class DynamoReactionStore implements ReactionStore {
     @Override
     public List<Reaction> of(ConversationId conversation, long seq) {
         List<Reaction> found = new ArrayList<>();
-        for (Map<String, AttributeValue> item : query(conversation, seq, true)) {
+        for (Map<String, AttributeValue> item : query(conversation, seq)) {
             reaction(UserId.of(item.get(USER).s()), item).ifPresent(found::add);
         }
         return found;
@@ -86,14 +86,14 @@ public final class DynamoReactionStore implements ReactionStore {
 
     @Override
     public void clear(ConversationId conversation, long seq) {
-        List<WriteRequest> deletes = query(conversation, seq, true).stream()
+        List<WriteRequest> deletes = query(conversation, seq).stream()
                 .map(item -> WriteRequest.builder().deleteRequest(DeleteRequest.builder().key(Map.of(TARGET, item.get(TARGET), USER, item.get(USER))).build())
                         .build()).toList();
         Batches.writeAll(dynamo, backoff, reactions, deletes);
     }
 
-    /** Every item of a message's partition (at most one per member: a page or two). */
-    private List<Map<String, AttributeValue>> query(ConversationId conversation, long seq, boolean consistent) {
+    /** Every item of a message's partition, read consistently (at most one per member: a page or two). */
+    private List<Map<String, AttributeValue>> query(ConversationId conversation, long seq) {
         List<Map<String, AttributeValue>> items = new ArrayList<>();
         Map<String, AttributeValue> start = null;
         do {
@@ -101,7 +101,7 @@ public final class DynamoReactionStore implements ReactionStore {
             QueryResponse page = SdkErrors.translating("reading a message's reactions", () -> dynamo.query(b -> b.tableName(reactions)
                     .keyConditionExpression("#target = :target").expressionAttributeNames(Map.of("#target", TARGET))
                     .expressionAttributeValues(Map.of(":target", AttributeValue.fromS(ReactionsTable.target(conversation, seq))))
-                    .consistentRead(consistent).exclusiveStartKey(from)));
+                    .consistentRead(true).exclusiveStartKey(from)));
             items.addAll(page.items());
             start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
         } while (start != null);

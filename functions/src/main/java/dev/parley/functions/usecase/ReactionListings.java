@@ -3,7 +3,6 @@ package dev.parley.functions.usecase;
 import dev.parley.functions.retry.Backoff;
 import dev.parley.model.ConversationId;
 import dev.parley.model.ReactionCount;
-import dev.parley.model.UserId;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.ReactionStore;
 import dev.parley.protocol.FrameCodec;
@@ -30,10 +29,6 @@ import java.util.Optional;
  * batch (which waits for it), so the last reaction of a storm is listed within an interval of reaching the function.
  */
 public final class ReactionListings {
-    /** How many times a batch waits for a turn that is not up; the function's timeout allows them at the longest interval. */
-    public static final int WAITS = 3;
-    public static final Duration LONGEST_INTERVAL = Duration.ofSeconds(5);
-
     /** A change of a reaction to the message at {@code seq}, as one stream record carried it. */
     public record Change(String recordId, ConversationId conversation, long seq) {
     }
@@ -54,21 +49,16 @@ public final class ReactionListings {
     private final Delivery delivery;
     private final FrameCodec codec;
     private final Clock clock;
-    private final Backoff.Sleeper sleeper;
-    private final Duration interval;
+    private final Turns turns;
 
     public ReactionListings(ConversationRepository conversations, ReactionStore reactions, Delivery delivery, FrameCodec codec, Clock clock,
                             Backoff.Sleeper sleeper, Duration interval) {
-        if (interval.toMillis() < 1 || interval.compareTo(LONGEST_INTERVAL) > 0) {
-            throw new IllegalArgumentException("the reaction listing interval must be 1 ms to " + LONGEST_INTERVAL + ", was " + interval);
-        }
+        this.turns = new Turns(clock, sleeper, interval, "reaction listing");
         this.conversations = conversations;
         this.reactions = reactions;
         this.delivery = delivery;
         this.codec = codec;
         this.clock = clock;
-        this.sleeper = sleeper;
-        this.interval = interval;
     }
 
     public Outcome list(List<Change> batch) {
@@ -95,10 +85,10 @@ public final class ReactionListings {
 
     /** Lists one message's reactions when its turn is up; the posts made, or none when another listing covers these changes. */
     private Optional<Integer> listOne(Target target, long began) {
-        for (int round = 0; round <= WAITS; round++) {
+        for (int round = 0; round <= Turns.WAITS; round++) {
             long readAt = clock.millis();
             List<ReactionCount> counted = ReactionCount.of(reactions.of(target.conversation(), target.seq()));
-            switch (reactions.list(target.conversation(), target.seq(), counted, readAt, interval)) {
+            switch (reactions.list(target.conversation(), target.seq(), counted, readAt, turns.interval())) {
                 case ReactionStore.Listing.Listed listed -> {
                     int posts = post(target, counted);
                     reactions.told(target.conversation(), target.seq(), readAt, clock.millis());
@@ -111,33 +101,16 @@ public final class ReactionListings {
                     if (other.readAt() >= began) {
                         return Optional.empty();
                     }
-                    sleepUntil(other.nextTurn());
+                    turns.sleepUntil(java.time.Instant.ofEpochMilli(other.nextTurn()));
                 }
             }
         }
         throw new IllegalStateException("the reaction listing turn of seq " + target.seq() + " of " + target.conversation() + " was not up after "
-                + WAITS + " waits; the changes come back from the stream");
+                + Turns.WAITS + " waits; the changes come back from the stream");
     }
 
     private int post(Target target, List<ReactionCount> counted) {
         String frame = codec.encode(new ServerFrame.ReactionsUpdate(target.conversation(), target.seq(), counted));
-        return delivery.postToUsers(members(target.conversation()), frame, Optional.empty()).posts();
-    }
-
-    private List<UserId> members(ConversationId id) {
-        return id.isDirect() ? id.directMembers() : conversations.members(id).stream().map(ConversationRepository.Membership::user).toList();
-    }
-
-    private void sleepUntil(long until) {
-        long wait = until - clock.millis();
-        if (wait <= 0) {
-            return;
-        }
-        try {
-            sleeper.sleep(Duration.ofMillis(wait));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for a reaction listing turn", e);
-        }
+        return delivery.postToUsers(Audience.members(conversations, target.conversation()), frame, Optional.empty()).posts();
     }
 }

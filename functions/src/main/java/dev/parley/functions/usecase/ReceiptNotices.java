@@ -39,9 +39,9 @@ public final class ReceiptNotices {
      */
     static final int SENDERS_FROM = 100;
     /** How many times a batch waits for turns that are not up; the function's timeout allows them at the longest interval. */
-    public static final int WAITS = 3;
+    public static final int WAITS = Turns.WAITS;
     /** The longest interval the setting allows: a batch's waits stay well inside its function's timeout. */
-    public static final Duration LONGEST_INTERVAL = Duration.ofSeconds(5);
+    public static final Duration LONGEST_INTERVAL = Turns.LONGEST_INTERVAL;
 
     /** A member's marks as one stream record changed them. */
     public record Change(String recordId, UserId reader, ConversationId conversation, ReceiptWatermarks before, ReceiptWatermarks after) {
@@ -63,22 +63,19 @@ public final class ReceiptNotices {
     private final Delivery delivery;
     private final FrameCodec codec;
     private final Clock clock;
-    private final Backoff.Sleeper sleeper;
+    private final Turns turns;
     private final Duration interval;
 
     /** @param interval how often, at most, a user is told of one conversation's receipts */
     public ReceiptNotices(ConversationRepository conversations, MessageLog messages, Delivery delivery, FrameCodec codec, Clock clock,
                           Backoff.Sleeper sleeper, Duration interval) {
-        if (interval.toMillis() < 1 || interval.compareTo(LONGEST_INTERVAL) > 0) {
-            throw new IllegalArgumentException("the receipt notice interval must be 1 ms to " + LONGEST_INTERVAL + ", was " + interval);
-        }
+        this.turns = new Turns(clock, sleeper, interval, "receipt notice");
         this.interval = interval;
         this.conversations = conversations;
         this.messages = messages;
         this.delivery = delivery;
         this.codec = codec;
         this.clock = clock;
-        this.sleeper = sleeper;
     }
 
     public Outcome notify(List<Change> batch) {
@@ -100,7 +97,7 @@ public final class ReceiptNotices {
         Instant next = Instant.MIN;
         for (int round = 0; round <= WAITS && !left.isEmpty(); round++) {
             if (round > 0) {
-                sleepUntil(next);
+                turns.sleepUntil(next);
             }
             List<Notice> waiting = new ArrayList<>();
             Map<ConversationId, Optional<ReceiptWatermarks>> groups = new LinkedHashMap<>();
@@ -130,18 +127,6 @@ public final class ReceiptNotices {
         return new Outcome(failed, told);
     }
 
-    private void sleepUntil(Instant until) {
-        Duration wait = Duration.between(clock.instant(), until);
-        if (wait.isNegative() || wait.isZero()) {
-            return;
-        }
-        try {
-            sleeper.sleep(wait);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for a notice turn", e);
-        }
-    }
 
     /** Who to tell of these changes of one conversation, each with the newest change by another member. */
     private List<Notice> notices(ConversationId id, List<Change> changes) {

@@ -165,6 +165,16 @@ class ReactionsTest {
         long sealed = send(ALICE, new Content(dev.parley.model.ContentType.CIPHERTEXT, Optional.of("c2VhbGVk"), Optional.empty()));
         assertThatThrownBy(() -> react(bob, sealed, Optional.of(UP))).as("an end-to-end message")
                 .isInstanceOfSatisfying(InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("emoji"));
+        long edit = world.messages.append(team, ClientMessageId.random(), ALICE, DeviceId.DEFAULT, Optional.empty(), Content.text("lunch!"),
+                dev.parley.model.MessageDetails.change(new dev.parley.model.Relation(dev.parley.model.RelationKind.EDIT, seq)), world.clock.millis(),
+                Optional.empty(), false, dev.parley.ports.MessageLog.Admission.ADMITTED).message().seq();
+        assertThatThrownBy(() -> react(bob, edit, Optional.of(UP))).as("a change's seq, not a message's")
+                .isInstanceOfSatisfying(InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("target_seq"));
+        world.messages.applyDelete(world.messages.append(team, ClientMessageId.random(), ALICE, DeviceId.DEFAULT, Optional.empty(), Content.DELETED,
+                dev.parley.model.MessageDetails.change(new dev.parley.model.Relation(dev.parley.model.RelationKind.DELETE, seq)), world.clock.millis(),
+                Optional.empty(), false, dev.parley.ports.MessageLog.Admission.ADMITTED).message());
+        assertThatThrownBy(() -> react(bob, seq, Optional.of(UP))).as("a message deleted for everyone")
+                .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
         assertThat(world.reactions.changes()).isZero();
     }
 
