@@ -2,6 +2,7 @@ package dev.parley.ports;
 
 import dev.parley.model.ConversationId;
 import dev.parley.model.Emoji;
+import dev.parley.model.MessageReactions;
 import dev.parley.model.Reaction;
 import dev.parley.model.ReactionCount;
 import dev.parley.model.UserId;
@@ -58,4 +59,19 @@ public interface ReactionStore {
      * posts took. A no-op when a later listing holds the turn.
      */
     void told(ConversationId conversation, long seq, long readAt, long toldAt);
+
+    /** A page of {@link #listedSince}: {@code next} continues it, when there may be more. */
+    record ChangesPage(List<MessageReactions> messages, Optional<String> next) {
+        public ChangesPage {
+            messages = List.copyOf(messages);
+        }
+    }
+
+    /**
+     * The messages of the conversation at or below {@code upToSeq} whose reactions a listing read after {@code since} (epoch ms),
+     * each with its reactions as listed now, the earliest listed first, at most {@code limit} a page ({@code cursor}: the last
+     * page's {@code next}). A message deleted for everyone is not among them: its delete is an entry of the log. What a sync
+     * tells a device of the messages it holds, since reactions take no seq (docs/data-model.md, "Reactions").
+     */
+    ChangesPage listedSince(ConversationId conversation, long since, long upToSeq, int limit, Optional<String> cursor);
 }

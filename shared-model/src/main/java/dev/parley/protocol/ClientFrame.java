@@ -293,11 +293,21 @@ public sealed interface ClientFrame extends Frame {
         }
     }
 
-    /** {@code state}: per conversation, the last seq this device holds (0 for none). */
-    record SyncRequest(Map<ConversationId, Long> state, int limit) implements ClientFrame {
+    /**
+     * {@code state}: per conversation, the last seq this device holds (0 for none). {@code changesSince}: the {@code changes_at} of
+     * the device's last {@code sync.done}, to be told of reaction changes since to the messages it holds; none asks for none.
+     */
+    record SyncRequest(Map<ConversationId, Long> state, int limit, OptionalLong changesSince) implements ClientFrame {
         public static final String TYPE = "sync.request";
 
+        /** A sync that asks for no reaction changes (a device that never synced, or one speaking protocol 1.0). */
+        public SyncRequest(Map<ConversationId, Long> state, int limit) {
+            this(state, limit, OptionalLong.empty());
+        }
+
         public SyncRequest {
+            present(changesSince, "changes_since");
+            changesSince.ifPresent(since -> atLeast(since, 0, "changes_since"));
             present(state, "state");
             for (Map.Entry<ConversationId, Long> entry : state.entrySet()) {
                 present(entry.getKey(), "state");

@@ -46,6 +46,7 @@ import dev.parley.model.RelationKind;
 import dev.parley.model.Mentions;
 import dev.parley.model.Emoji;
 import dev.parley.model.ReactionCount;
+import dev.parley.model.MessageReactions;
 import dev.parley.model.MessageDetails;
 import dev.parley.model.RequestId;
 import dev.parley.model.UserId;
@@ -79,7 +80,7 @@ public final class FrameCodec {
             Map.entry(ClientFrame.MessageDelivered.TYPE, r -> new ClientFrame.MessageDelivered(conversationId(r), r.integer("seq"))),
             Map.entry(ClientFrame.MessageRead.TYPE, r -> new ClientFrame.MessageRead(conversationId(r), r.integer("seq"))),
             Map.entry(ClientFrame.SyncRequest.TYPE, r -> new ClientFrame.SyncRequest(
-                    r.integerMap("state", ConversationId::of), r.optionalInt("limit", ClientFrame.MAX_PAGE))),
+                    r.integerMap("state", ConversationId::of), r.optionalInt("limit", ClientFrame.MAX_PAGE), r.optionalInteger("changes_since"))),
             Map.entry(ClientFrame.HistoryRequest.TYPE, r -> new ClientFrame.HistoryRequest(
                     conversationId(r), r.optionalInteger("before_seq"), r.optionalInt("limit", ClientFrame.DEFAULT_HISTORY_PAGE))),
             Map.entry(ClientFrame.ConversationCreate.TYPE, r -> new ClientFrame.ConversationCreate(
@@ -127,7 +128,9 @@ public final class FrameCodec {
             Map.entry(ServerFrame.SyncBatch.TYPE, r -> new ServerFrame.SyncBatch(
                     conversationId(r), r.integer("after_seq"), r.objects("messages", FrameCodec::message), r.bool("has_more"),
                     watermarks(r, "delivered_seq", "read_seq"), r.integer("last_seq"))),
-            Map.entry(ServerFrame.SyncDone.TYPE, r -> new ServerFrame.SyncDone()),
+            Map.entry(ServerFrame.SyncReactions.TYPE, r -> new ServerFrame.SyncReactions(conversationId(r),
+                    r.objects("messages", m -> new MessageReactions(m.integer("seq"), m.objects("reactions", FrameCodec::reactionCount))))),
+            Map.entry(ServerFrame.SyncDone.TYPE, r -> new ServerFrame.SyncDone(r.integer("changes_at"))),
             Map.entry(ServerFrame.HistoryBatch.TYPE, r -> new ServerFrame.HistoryBatch(
                     conversationId(r), r.objects("messages", FrameCodec::message), r.optionalInteger("next_before_seq"))),
             Map.entry(ServerFrame.ConversationCreated.TYPE, r -> new ServerFrame.ConversationCreated(
@@ -524,6 +527,7 @@ public final class FrameCodec {
                 ObjectNode state = json.putObject("state");
                 f.state().forEach((conversation, seq) -> state.put(conversation.value(), seq));
                 json.put("limit", f.limit());
+                f.changesSince().ifPresent(since -> json.put("changes_since", since));
             }
             case ClientFrame.HistoryRequest f -> {
                 json.put("conversation_id", f.conversationId().value());
@@ -653,8 +657,16 @@ public final class FrameCodec {
                 json.put("read_seq", f.watermarks().readSeq());
                 json.put("last_seq", f.lastSeq());
             }
-            case ServerFrame.SyncDone f -> {
+            case ServerFrame.SyncReactions f -> {
+                json.put("conversation_id", f.conversationId().value());
+                ArrayNode messages = json.putArray("messages");
+                for (MessageReactions message : f.messages()) {
+                    ObjectNode item = messages.addObject();
+                    item.put("seq", message.seq());
+                    item.set("reactions", reactions(message.reactions()));
+                }
             }
+            case ServerFrame.SyncDone f -> json.put("changes_at", f.changesAt());
             case ServerFrame.HistoryBatch f -> {
                 json.put("conversation_id", f.conversationId().value());
                 json.set("messages", messages(f.messages()));

@@ -49,6 +49,7 @@ public sealed interface ServerFrame extends Frame {
             case ReactionAck ignored -> false;
             case SyncBatch ignored -> false;
             case SyncDone ignored -> false;
+            case SyncReactions ignored -> false;
             case HistoryBatch ignored -> false;
             case ConversationCreated ignored -> false;
             case ConversationPage ignored -> false;
@@ -186,9 +187,34 @@ public sealed interface ServerFrame extends Frame {
         }
     }
 
-    /** Every {@code sync.batch} of this {@code sync.request} has been sent. */
-    record SyncDone() implements ServerFrame {
+    /**
+     * A page of a sync's reaction changes in one conversation: messages the device holds (at or below the seq it named) whose
+     * reactions were listed anew since the {@code changes_since} it sent, each with its whole list now.
+     */
+    record SyncReactions(ConversationId conversationId, List<dev.parley.model.MessageReactions> messages) implements ServerFrame {
+        public static final String TYPE = "sync.reactions";
+
+        public SyncReactions {
+            present(conversationId, "conversation_id");
+            messages = List.copyOf(present(messages, "messages"));
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /**
+     * Every page of this {@code sync.request} has been sent. {@code changesAt} (epoch ms): what the device sends as
+     * {@code changes_since} next time, so that its next sync carries the reaction changes since this one.
+     */
+    record SyncDone(long changesAt) implements ServerFrame {
         public static final String TYPE = "sync.done";
+
+        public SyncDone {
+            atLeast(changesAt, 0, "changes_at");
+        }
 
         @Override
         public String type() {

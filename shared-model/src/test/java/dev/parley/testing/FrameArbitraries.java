@@ -133,7 +133,7 @@ public final class FrameArbitraries {
         all.add(Combinators.combine(conversationIds(), seqs()).as(ClientFrame.MessageRead::new));
         all.add(Combinators.combine(
                         Arbitraries.maps(conversationIds(), Arbitraries.longs().between(0, Long.MAX_VALUE)).ofMaxSize(10),
-                        pageLimits())
+                        pageLimits(), optionalLong(timestamps()))
                 .as(ClientFrame.SyncRequest::new));
         all.add(Combinators.combine(conversationIds(), optionalLong(seqs()), pageLimits()).as(ClientFrame.HistoryRequest::new));
         all.add(Combinators.combine(requestIds(), userIds().list().uniqueElements().ofMinSize(1).ofMaxSize(2))
@@ -189,7 +189,9 @@ public final class FrameArbitraries {
                         // Right below the first message, or some way below it (seqs still being stored).
                         page.isEmpty() ? extra : Math.max(0, page.getFirst().seq() - 1 - extra % 3), page, hasMore, marks,
                         (page.isEmpty() ? extra : page.get(page.size() - 1).seq()) + extra))));
-        all.add(Arbitraries.just(new ServerFrame.SyncDone()));
+        all.add(timestamps().map(ServerFrame.SyncDone::new));
+        all.add(Combinators.combine(conversationIds(), Combinators.combine(seqs(), ModelArbitraries.reactionCounts())
+                .as(dev.parley.model.MessageReactions::new).list().ofMaxSize(5)).as(ServerFrame.SyncReactions::new));
         all.add(conversationIds().flatMap(conversation -> Combinators.combine(pages(conversation), optionalLong(seqs()))
                 .as((page, before) -> new ServerFrame.HistoryBatch(conversation, page.reversed(), before))));
         all.add(Combinators.combine(requestIds(), conversations()).as(ServerFrame.ConversationCreated::new));

@@ -6,6 +6,7 @@ import dev.parley.model.UserId;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * What the client keeps across app restarts, so that a restarted app resumes where it was: per conversation the last seq
@@ -45,6 +46,14 @@ public interface ClientStore {
     Map<ConversationId, Long> heldUpTo();
 
     void heldUpTo(ConversationId conversation, long seq);
+
+    /**
+     * The {@code changes_at} of the last {@code sync.done}: the next sync asks for the reaction changes since, to the messages the
+     * app holds (reactions take no seq, so the held seqs alone cannot say). Empty before the first sync.
+     */
+    OptionalLong changesAt();
+
+    void changesAt(long at);
 
     /** The sends not yet acknowledged, in the order the app made them. */
     List<PendingSend> pendingSends();

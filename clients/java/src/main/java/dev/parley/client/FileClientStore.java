@@ -34,6 +34,9 @@ public final class FileClientStore extends InMemoryClientStore {
             JsonNode state = JSON.readTree(file.toFile());
             loading = true;
             state.path("held").properties().forEach(entry -> heldUpTo(ConversationId.of(entry.getKey()), entry.getValue().asLong()));
+            if (state.path("changes_at").canConvertToLong()) {
+                changesAt(state.path("changes_at").asLong());
+            }
             state.path("pending").forEach(send -> addPendingSend(new PendingSend(ClientMessageId.parse(send.path("id").asText()),
                     ConversationId.of(send.path("conversation_id").asText()), send.path("frame").asText(), sealed(send.path("sealed")))));
         } catch (IOException e) {
@@ -60,6 +63,7 @@ public final class FileClientStore extends InMemoryClientStore {
         ObjectNode state = JSON.createObjectNode();
         ObjectNode held = state.putObject("held");
         heldUpTo().forEach((conversation, seq) -> held.put(conversation.value(), seq));
+        changesAt().ifPresent(at -> state.put("changes_at", at));
         var pending = state.putArray("pending");
         pendingSends().forEach(send -> {
             ObjectNode line = pending.addObject().put("id", send.id().toString()).put("conversation_id", send.conversation().value())

@@ -6,11 +6,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /** The client's state for the life of the process: the default. */
 public class InMemoryClientStore implements ClientStore {
     private final Map<ConversationId, Long> held = new LinkedHashMap<>();
     private final Map<ClientMessageId, PendingSend> pending = new LinkedHashMap<>();
+    private OptionalLong changesAt = OptionalLong.empty();
 
     @Override
     public synchronized Map<ConversationId, Long> heldUpTo() {
@@ -20,6 +22,17 @@ public class InMemoryClientStore implements ClientStore {
     @Override
     public synchronized void heldUpTo(ConversationId conversation, long seq) {
         held.put(conversation, seq);
+        changed();
+    }
+
+    @Override
+    public synchronized OptionalLong changesAt() {
+        return changesAt;
+    }
+
+    @Override
+    public synchronized void changesAt(long at) {
+        changesAt = OptionalLong.of(at);
         changed();
     }
 

@@ -66,7 +66,7 @@ final class Receiving {
         timelines.syncStarted();
         String id = Requests.newId();
         syncId = id;
-        requests.askNow(new ClientFrame.SyncRequest(timelines.state(), ClientFrame.MAX_PAGE), ServerFrame.SyncDone.class, id)
+        requests.askNow(new ClientFrame.SyncRequest(timelines.state(), ClientFrame.MAX_PAGE, timelines.changesSince()), ServerFrame.SyncDone.class, id)
                 .whenComplete((done, failure) -> {
                     if (failure == null || !id.equals(syncId) || connection.state() != ConnectionState.SYNCING) {
                         return;
@@ -95,8 +95,14 @@ final class Receiving {
         return true;
     }
 
-    void synced() {
-        timelines.syncDone();
+    void synced(ServerFrame.SyncDone done) {
+        timelines.syncDone(done.changesAt());
+    }
+
+    /** A sync's reaction changes to messages the app holds: told as the live ones are, one event per message. */
+    void reactionChanges(ServerFrame.SyncReactions changes) {
+        changes.messages().forEach(message -> ClientLoop.tell(() ->
+                listener.onReactions(new ServerFrame.ReactionsUpdate(changes.conversationId(), message.seq(), message.reactions()))));
     }
 
     /** Online: what the app read while offline is told; a conversation that joined meanwhile is synced. */

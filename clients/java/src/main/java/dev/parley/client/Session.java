@@ -60,7 +60,8 @@ final class Session implements ConnectionKeeper.Events {
         switch (frame) {
             case ServerFrame.MessageReceive receive -> receiving.live(receive);
             case ServerFrame.SyncBatch batch -> receiving.batch(batch);
-            case ServerFrame.SyncDone ignored -> synced();
+            case ServerFrame.SyncDone done -> synced(done);
+            case ServerFrame.SyncReactions changes -> receiving.reactionChanges(changes);
             case ServerFrame.HistoryBatch batch -> receiving.history(batch);
             case ServerFrame.MessageAck ack -> sender.acknowledged(ack).ifPresent(send -> receiving.acknowledged(ack, send, sender.stored(send)));
             case ServerFrame.Error error -> refused(error);
@@ -92,7 +93,8 @@ final class Session implements ConnectionKeeper.Events {
             }
         }
         // A sync's pages carry its ref too, but only sync.done answers it; an ack is the outbox's.
-        if (!(frame instanceof ServerFrame.Error || frame instanceof ServerFrame.SyncBatch || frame instanceof ServerFrame.MessageAck) && !frame.isPush()) {
+        if (!(frame instanceof ServerFrame.Error || frame instanceof ServerFrame.SyncBatch || frame instanceof ServerFrame.SyncReactions
+                || frame instanceof ServerFrame.MessageAck) && !frame.isPush()) {
             requests.answered(decoded.ref(), frame);
         }
     }
@@ -105,8 +107,8 @@ final class Session implements ConnectionKeeper.Events {
     }
 
     /** Caught up: the queue goes out, and what the app read while offline is told. */
-    private void synced() {
-        receiving.synced();
+    private void synced(ServerFrame.SyncDone done) {
+        receiving.synced(done);
         if (connection.state() != ConnectionState.SYNCING) {
             return;
         }

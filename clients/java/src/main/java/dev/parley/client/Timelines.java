@@ -42,6 +42,11 @@ final class Timelines {
         return state;
     }
 
+    /** What a sync asks reaction changes since: the last sync's {@code changes_at}, kept in the store. */
+    java.util.OptionalLong changesSince() {
+        return store.changesAt();
+    }
+
     /** Whether live messages wait for a sync to say where their conversation starts. */
     boolean needsSync() {
         return !waitingForStart.isEmpty();
@@ -64,9 +69,10 @@ final class Timelines {
 
     /**
      * The sync is done: live messages of a conversation it did not mention (the user left it before the sync) wait for
-     * nothing any more, and go.
+     * nothing any more, and go; the next sync asks for the reaction changes since {@code changesAt}.
      */
-    void syncDone() {
+    void syncDone(long changesAt) {
+        store.changesAt(changesAt);
         waitingForStart.keySet().removeIf(conversation -> !syncedNow.contains(conversation));
     }
 

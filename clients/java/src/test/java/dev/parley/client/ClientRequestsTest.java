@@ -57,7 +57,7 @@ class ClientRequestsTest {
     private ParleyClient online(Duration requestTimeout) throws InterruptedException {
         ParleyClient client = client(requestTimeout);
         server.next(ClientFrame.SyncRequest.class);
-        server.answer(new ServerFrame.SyncDone());
+        server.answer(new ServerFrame.SyncDone(0));
         await(() -> client.state() == ConnectionState.ONLINE, "online");
         return client;
     }
@@ -114,7 +114,7 @@ class ClientRequestsTest {
         server.next(ClientFrame.SyncRequest.class);
         server.answer(new ServerFrame.SyncBatch(ConversationId.of("d:alice:bob"), 0, List.of(), false, dev.parley.model.ReceiptWatermarks.NONE, 0));
         assertThat(server.drain(ClientFrame.SyncRequest.class, Duration.ofMillis(300))).as("a page is no answer to retry after").isEmpty();
-        server.answer(new ServerFrame.SyncDone());
+        server.answer(new ServerFrame.SyncDone(0));
         await(() -> client.state() == ConnectionState.ONLINE, "online");
     }
 
@@ -162,7 +162,7 @@ class ClientRequestsTest {
                 }).build().start();
         clients.add(client);
         server.next(ClientFrame.SyncRequest.class);
-        server.answer(new ServerFrame.SyncDone());
+        server.answer(new ServerFrame.SyncDone(0));
         await(() -> client.state() == ConnectionState.ONLINE, "online");
 
         ConversationId team = ConversationId.of("g:team");
@@ -189,6 +189,39 @@ class ClientRequestsTest {
     }
 
     @Test
+    void aReconnectAsksForTheReactionChangesSinceTheLastSyncAndTellsEachChangedMessage() throws Exception {
+        List<ServerFrame.ReactionsUpdate> heard = new CopyOnWriteArrayList<>();
+        InMemoryClientStore store = new InMemoryClientStore();
+        ParleyClient client = ParleyClient.builder(URI.create("ws://parley.test/"), ALICE, DeviceId.of("phone"), () -> "token")
+                .transport(server).store(store).backoff(Duration.ofMillis(10), Duration.ofSeconds(10)).requestTimeout(Duration.ofSeconds(10))
+                .listener(new ParleyListener() {
+                    @Override
+                    public void onReactions(ServerFrame.ReactionsUpdate reactions) {
+                        heard.add(reactions);
+                    }
+                }).build().start();
+        clients.add(client);
+        assertThat(server.next(ClientFrame.SyncRequest.class).changesSince()).as("a first sync asks for none").isEmpty();
+        server.answer(new ServerFrame.SyncDone(1_700_000_000_000L));
+        await(() -> client.state() == ConnectionState.ONLINE, "online");
+        assertThat(store.changesAt()).hasValue(1_700_000_000_000L);
+
+        server.drop();
+        assertThat(server.next(ClientFrame.SyncRequest.class).changesSince()).as("since the last sync.done").hasValue(1_700_000_000_000L);
+        ConversationId team = ConversationId.of("g:team");
+        dev.parley.model.Emoji up = dev.parley.model.Emoji.of("\uD83D\uDC4D");
+        List<dev.parley.model.ReactionCount> two = List.of(new dev.parley.model.ReactionCount(up, 2, List.of(UserId.of("carol"), UserId.of("bob"))));
+        server.answer(new ServerFrame.SyncReactions(team, List.of(new dev.parley.model.MessageReactions(3, two),
+                new dev.parley.model.MessageReactions(5, List.of()))));
+        assertThat(client.state()).as("a page of changes does not end the sync").isEqualTo(ConnectionState.SYNCING);
+        server.answer(new ServerFrame.SyncDone(1_700_000_060_000L));
+        await(() -> client.state() == ConnectionState.ONLINE, "online again");
+        assertThat(heard).as("one event per changed message, its whole list").containsExactly(new ServerFrame.ReactionsUpdate(team, 3, two),
+                new ServerFrame.ReactionsUpdate(team, 5, List.of()));
+        assertThat(store.changesAt()).hasValue(1_700_000_060_000L);
+    }
+
+    @Test
     void theLostConnectionFailsWhatWasInFlightAndCloseFailsTheRest() throws Exception {
         ParleyClient client = online(Duration.ofSeconds(10));
         CompletableFuture<ServerFrame.ConversationPage> page = client.conversations(Optional.empty());
@@ -197,7 +230,7 @@ class ClientRequestsTest {
         assertThatThrownBy(() -> page.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class).hasMessageContaining("disconnected");
 
         server.next(ClientFrame.SyncRequest.class);
-        server.answer(new ServerFrame.SyncDone());
+        server.answer(new ServerFrame.SyncDone(0));
         await(() -> client.state() == ConnectionState.ONLINE, "online again");
         CompletableFuture<ServerFrame.ConversationPage> unanswered = client.conversations(Optional.empty());
         await(() -> server.unanswered(ClientFrame.ConversationList.class).size() == 2, "on the wire");
@@ -212,7 +245,7 @@ class ClientRequestsTest {
         await(() -> changes.stream().anyMatch(change -> change.reason() == StateChange.Reason.RETRYING), "a retry");
         server.refusing = false;
         server.next(ClientFrame.SyncRequest.class);
-        server.answer(new ServerFrame.SyncDone());
+        server.answer(new ServerFrame.SyncDone(0));
         await(() -> client.state() == ConnectionState.ONLINE, "online");
         server.answerRaw("not a frame, so nothing");
         server.drop();
@@ -238,7 +271,7 @@ class ClientRequestsTest {
         ParleyClient client = client(Duration.ofSeconds(10));
         for (int flap = 0; flap < 8; flap++) {
             server.next(ClientFrame.SyncRequest.class);
-            server.answer(new ServerFrame.SyncDone());
+            server.answer(new ServerFrame.SyncDone(0));
             await(() -> client.state() == ConnectionState.ONLINE, "online");
             server.drop();
             await(() -> client.state() != ConnectionState.ONLINE, "dropped");
@@ -261,7 +294,7 @@ class ClientRequestsTest {
                 }).build().start();
         clients.add(client);
         server.next(ClientFrame.SyncRequest.class);
-        server.answer(new ServerFrame.SyncDone());
+        server.answer(new ServerFrame.SyncDone(0));
         await(() -> client.state() == ConnectionState.ONLINE, "online in spite of the listener");
         CompletableFuture<ServerFrame.ConversationPage> page = client.conversations(Optional.empty());
         await(() -> server.unanswered(ClientFrame.ConversationList.class).size() == 1, "on the wire");

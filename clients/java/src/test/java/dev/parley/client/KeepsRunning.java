@@ -32,7 +32,7 @@ public final class KeepsRunning {
                 Thread.sleep(3_000);
                 server.refusing = false;
                 server.next(ClientFrame.SyncRequest.class);
-                server.answer(new ServerFrame.SyncDone());
+                server.answer(new ServerFrame.SyncDone(0));
                 ClientFrame.MessageSend send = server.next(ClientFrame.MessageSend.class);
                 server.answer(new ServerFrame.MessageAck(send.id(), send.conversationId(), 1, 1_000, AckStatus.SENT));
                 Thread.sleep(200);

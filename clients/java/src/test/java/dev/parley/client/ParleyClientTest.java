@@ -94,8 +94,11 @@ class ParleyClientTest {
         server.next(ClientFrame.SyncRequest.class);
         long last = batch.length == 0 ? 0 : batch[batch.length - 1].seq();
         server.answer(new ServerFrame.SyncBatch(CHAT, batch.length == 0 ? 0 : batch[0].seq() - 1, List.of(batch), false, ReceiptWatermarks.NONE, last));
-        server.answer(new ServerFrame.SyncDone());
+        server.answer(new ServerFrame.SyncDone(SYNCED_AT));
     }
+
+    /** The {@code changes_at} every sync of {@link #syncWith} ends with. */
+    private static final long SYNCED_AT = 1_700_000_000_000L;
 
     private List<String> texts() {
         return messages.stream().map(m -> m.content().body().orElse("")).toList();
@@ -107,7 +110,7 @@ class ParleyClientTest {
         ClientFrame.SyncRequest first = server.next(ClientFrame.SyncRequest.class);
         assertThat(first.state()).as("nothing held yet").isEmpty();
         server.answer(new ServerFrame.SyncBatch(CHAT, 0, List.of(message(1, "a"), message(2, "b")), false, ReceiptWatermarks.NONE, 2));
-        server.answer(new ServerFrame.SyncDone());
+        server.answer(new ServerFrame.SyncDone(0));
         await(() -> client.state() == ConnectionState.ONLINE, "online");
         assertThat(texts()).containsExactly("a", "b");
         assertThat(server.next(ClientFrame.MessageDelivered.class)).isEqualTo(new ClientFrame.MessageDelivered(CHAT, 2));
@@ -294,8 +297,9 @@ class ParleyClientTest {
         ParleyClient after = client(new FileClientStore(file));
         ClientFrame.SyncRequest resumed = server.next(ClientFrame.SyncRequest.class);
         assertThat(resumed.state()).isEqualTo(Map.of(CHAT, 3L));
+        assertThat(resumed.changesSince()).as("and the reaction changes since the last sync").hasValue(SYNCED_AT);
         server.answer(new ServerFrame.SyncBatch(CHAT, 3, List.of(), false, ReceiptWatermarks.NONE, 3));
-        server.answer(new ServerFrame.SyncDone());
+        server.answer(new ServerFrame.SyncDone(0));
         ClientFrame.MessageSend send = server.next(ClientFrame.MessageSend.class);
         assertThat(send.content()).isEqualTo(Content.text("written offline"));
         assertThat(send.attempt()).as("a send an earlier run kept may have reached the server: it goes as a resend").isEqualTo(2);
@@ -325,7 +329,7 @@ class ParleyClientTest {
         assertThat(sync.state()).as("the group left out: the server sends it from where alice joined").doesNotContainKey(group);
         Message joined = new Message(ClientMessageId.random(), group, 40, BOB, DeviceId.of("phone"), Content.text("40"), 1_990);
         server.answer(new ServerFrame.SyncBatch(group, 39, List.of(joined), false, ReceiptWatermarks.NONE, 40));
-        server.answer(new ServerFrame.SyncDone());
+        server.answer(new ServerFrame.SyncDone(0));
         await(() -> messages.size() == 2, "both");
         assertThat(texts()).containsExactly("40", "41");
     }
@@ -336,7 +340,7 @@ class ParleyClientTest {
         server.next(ClientFrame.SyncRequest.class);
         // The chat is new to this device and starts at seq 1, but seq 1's send is still storing it: the page holds seq 2 only.
         server.answer(new ServerFrame.SyncBatch(CHAT, 0, List.of(message(2, "second")), false, ReceiptWatermarks.NONE, 2));
-        server.answer(new ServerFrame.SyncDone());
+        server.answer(new ServerFrame.SyncDone(0));
         await(() -> client.state() == ConnectionState.ONLINE, "online");
         assertThat(texts()).as("seq 2 waits for seq 1").isEmpty();
         ClientFrame.HistoryRequest gap = server.next(ClientFrame.HistoryRequest.class);
@@ -425,7 +429,7 @@ class ParleyClientTest {
         String sync = server.unanswered(ClientFrame.SyncRequest.class).getFirst().id();
         server.answer(new ServerFrame.Error(ErrorCode.RATE_LIMITED, "the server is busy", Optional.of(sync), OptionalLong.of(50)));
         server.next(ClientFrame.SyncRequest.class);
-        server.answer(new ServerFrame.SyncDone());
+        server.answer(new ServerFrame.SyncDone(0));
         await(() -> client.state() == ConnectionState.ONLINE, "online after the second sync");
     }
 

@@ -109,7 +109,7 @@ class SealedSendsTest {
         clients.add(client);
         server.next(ClientFrame.SyncRequest.class);
         server.answer(new ServerFrame.SyncBatch(CHAT, 0, List.of(), false, ReceiptWatermarks.NONE, 0));
-        server.answer(new ServerFrame.SyncDone());
+        server.answer(new ServerFrame.SyncDone(0));
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
         while (client.state() != ConnectionState.ONLINE && System.nanoTime() < deadline) {
             Thread.sleep(10);

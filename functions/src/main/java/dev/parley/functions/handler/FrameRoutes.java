@@ -96,7 +96,7 @@ final class FrameRoutes {
         return new FrameRoutes(new Connections(registry, clock, presence, connectionLease), sending,
                 new ChangeMessage(sending, messages, conversations, media, reactions, windows, clock),
                 new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
-                new SyncAndHistory(conversations, messages, delivery, codec), devices, presence,
+                new SyncAndHistory(conversations, messages, delivery, codec, reactions, clock), devices, presence,
                 new Typing(conversations, registry, delivery, codec, clock, typingInterval), new Inboxes(inbox, delivery, codec, pulls), notificationPush, limits,
                 new Keys(keyDirectory, conversations, delivery, codec), media, new TopicMutes(topics, feeds, registry, clock),
                 new SetReaction(conversations, messages, reactions, clock));

@@ -43,8 +43,11 @@ final class ParleyTables {
                         List.of(new TableSpec.GlobalIndex(MembershipsTable.BY_CONVERSATION, new Key(MembershipsTable.CONVERSATION, KeyType.S),
                                 Optional.of(new Key(MembershipsTable.USER, KeyType.S)), false, MembershipsTable.PROJECTED)),
                         Optional.of("NEW_AND_OLD_IMAGES"), Optional.empty()),
-                // No index: a retried send finds its original through the seq on its claim, not a write unit more on every message.
-                new TableSpec(MESSAGES, new Key(MessagesTable.CONVERSATION, KeyType.S), Optional.of(new Key(MessagesTable.SEQ, KeyType.N)), List.of(),
+                // No index by client id: a retried send finds its original through the seq on its claim, not a write unit more on
+                // every message. One sparse index of the messages whose reactions were listed, by when: a sync's reaction changes.
+                new TableSpec(MESSAGES, new Key(MessagesTable.CONVERSATION, KeyType.S), Optional.of(new Key(MessagesTable.SEQ, KeyType.N)),
+                        List.of(new TableSpec.GlobalIndex(MessagesTable.BY_REACTIONS_AT, new Key(MessagesTable.CONVERSATION, KeyType.S),
+                                Optional.of(new Key(MessagesTable.REACTIONS_AT, KeyType.N)), false, List.of(MessagesTable.REACTIONS))),
                         Optional.of("NEW_IMAGE"), Optional.empty()),
                 new TableSpec(PUBLISHES, new Key(PublishesTable.KEY, KeyType.S), Optional.empty(), List.of(), Optional.empty(),
                         Optional.of(PublishesTable.EXPIRES)),

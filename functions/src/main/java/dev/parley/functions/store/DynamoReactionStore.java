@@ -9,6 +9,7 @@ import dev.parley.functions.retry.Backoff;
 import dev.parley.model.ContentType;
 import dev.parley.model.ConversationId;
 import dev.parley.model.Emoji;
+import dev.parley.model.MessageReactions;
 import dev.parley.model.Reaction;
 import dev.parley.model.ReactionCount;
 import dev.parley.model.UserId;
@@ -151,6 +152,36 @@ public final class DynamoReactionStore implements ReactionStore {
                 // A later listing holds the turn (or the message is gone): it keeps its own times.
             }
         });
+    }
+
+    @Override
+    public ChangesPage listedSince(ConversationId conversation, long since, long upToSeq, int limit, Optional<String> cursor) {
+        List<MessageReactions> found = new ArrayList<>();
+        Map<String, AttributeValue> start = cursor.map(c -> Map.of(MessagesTable.CONVERSATION, AttributeValue.fromS(conversation.value()),
+                MessagesTable.REACTIONS_AT, AttributeValue.fromN(c.substring(0, c.indexOf(':'))),
+                MessagesTable.SEQ, AttributeValue.fromN(c.substring(c.indexOf(':') + 1)))).orElse(null);
+        // The index holds only messages ever listed, and a delete takes a message out of it: the filter (the seqs above what the
+        // device holds) is all a page reads in vain.
+        do {
+            Map<String, AttributeValue> from = start;
+            int wanted = limit - found.size();
+            QueryResponse page = SdkErrors.translating("reading the reaction changes since a sync", () -> dynamo.query(b -> b.tableName(messages)
+                    .indexName(MessagesTable.BY_REACTIONS_AT)
+                    .keyConditionExpression("#conversation = :conversation AND #at > :since").filterExpression("#seq <= :upTo")
+                    .expressionAttributeNames(Map.of("#conversation", MessagesTable.CONVERSATION, "#at", MessagesTable.REACTIONS_AT,
+                            "#seq", MessagesTable.SEQ))
+                    .expressionAttributeValues(Map.of(":conversation", AttributeValue.fromS(conversation.value()),
+                            ":since", AttributeValue.fromN(Long.toString(since)), ":upTo", AttributeValue.fromN(Long.toString(upToSeq))))
+                    .limit(wanted).exclusiveStartKey(from)));
+            for (Map<String, AttributeValue> item : page.items()) {
+                found.add(new MessageReactions(Long.parseLong(item.get(MessagesTable.SEQ).n()),
+                        ReactionsConverter.INSTANCE.transformTo(item.get(MessagesTable.REACTIONS))));
+            }
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null && found.size() < limit);
+        Optional<String> next = Optional.ofNullable(start)
+                .map(key -> key.get(MessagesTable.REACTIONS_AT).n() + ":" + key.get(MessagesTable.SEQ).n());
+        return new ChangesPage(found, next);
     }
 
     private static Map<String, AttributeValue> messageKey(ConversationId conversation, long seq) {

@@ -90,10 +90,11 @@ final class MessageChanges {
         long target = deletion.details().relatesTo().orElseThrow().seq();
         Future<?> uncounting = threads.submit(() -> heads.uncount(deletion.conversationId(), target, deletion.seq()));
         Map<String, AttributeValue> after = dynamo.updateItem(b -> b.tableName(table).key(key(deletion, target))
-                .updateExpression("SET #content = :tombstone REMOVE #mentions, #editedAt, #reactions")
+                .updateExpression("SET #content = :tombstone REMOVE #mentions, #editedAt, #reactions, #reactionsAt, #reactionsTold")
                 .conditionExpression("attribute_exists(#seq)")
                 .expressionAttributeNames(Map.of("#content", CONTENT, "#seq", SEQ, "#mentions", MENTIONS, "#editedAt", EDITED_AT,
-                        "#reactions", MessagesTable.REACTIONS))
+                        "#reactions", MessagesTable.REACTIONS, "#reactionsAt", MessagesTable.REACTIONS_AT,
+                        "#reactionsTold", MessagesTable.REACTIONS_TOLD_AT))
                 .expressionAttributeValues(Map.of(":tombstone", TOMBSTONE))
                 .returnValues(ReturnValue.ALL_NEW)).attributes();
         AttributeValue edits = after.get(EDIT_SEQS);

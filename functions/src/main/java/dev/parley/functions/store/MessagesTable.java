@@ -34,8 +34,9 @@ import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticImmutableTableSchem
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * The messages table's schema: {@link #CONVERSATION} + {@link #SEQ}, no index (a retried send finds
- * its original through the seq on its claim, {@link SendClaims}), and a stream of new images that the
+ * The messages table's schema: {@link #CONVERSATION} + {@link #SEQ}, one sparse index of reaction listings
+ * ({@link #BY_REACTIONS_AT}; a retried send finds its original through the seq on its claim, {@link SendClaims}, not an index
+ * written on every message), and a stream of new images that the
  * fan-out reads. Its items are plain records, modelled by a static table schema ({@link #SCHEMA}):
  * written out, with no reflection; building it costs tens of milliseconds once per execution
  * environment (docs/benchmarks.md, scripts/bench-item-mapping), in the snapshot where SnapStart is on.
@@ -69,6 +70,12 @@ public final class MessagesTable {
      */
     public static final String REACTIONS = "reactions";
     public static final String REACTIONS_AT = "reactionsAt";
+    /**
+     * The messages table's one index, sparse: the messages whose reactions were ever listed, by {@link #REACTIONS_AT} within
+     * their conversation, carrying {@link #REACTIONS}. What a sync reads to tell a device the reaction changes since its last
+     * sync; a message never reacted to costs it nothing (a write unit per listing, at most one a second per message).
+     */
+    public static final String BY_REACTIONS_AT = "byReactionsAt";
     /** When (epoch ms) that listing's posts ended: the next listing waits an interval from the later of the two. */
     public static final String REACTIONS_TOLD_AT = "reactionsToldAt";
     /** In {@link #CONTENT}'s map. */

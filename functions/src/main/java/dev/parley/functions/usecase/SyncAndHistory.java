@@ -3,14 +3,17 @@ package dev.parley.functions.usecase;
 import dev.parley.model.ConversationId;
 import dev.parley.model.DeviceAddress;
 import dev.parley.model.Message;
+import dev.parley.model.MessageReactions;
 import dev.parley.model.Utf8;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.ConversationRepository.Membership;
 import dev.parley.ports.ConversationRepository.Summary;
 import dev.parley.ports.MessageLog;
+import dev.parley.ports.ReactionStore;
 import dev.parley.protocol.ClientFrame;
 import dev.parley.protocol.FrameCodec;
 import dev.parley.protocol.ServerFrame;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,24 +23,37 @@ import java.util.OptionalLong;
 
 /**
  * {@code sync.request}: what a device missed in every conversation of its user, as pages of
- * {@code sync.batch} posted to it and a {@code sync.done} answer; {@code history.request}: older
+ * {@code sync.batch} posted to it (and, asked with {@code changes_since}, pages of {@code sync.reactions}: the reaction
+ * changes to the messages it holds) and a {@code sync.done} answer; {@code history.request}: older
  * messages of one conversation, a page at a time.
  */
 public final class SyncAndHistory {
     private static final int MEMBERSHIP_PAGE = 100;
     /** A little under API Gateway's 128 KB, so a batch always fits one frame. */
     static final int MAX_BATCH_BYTES = 120 * 1024;
+    /**
+     * How far before its start a sync's {@code changes_at} lies. A listing is posted live to the connections there are when it
+     * is written, and a sync's device is connected before it asks: what a sync can miss is a listing written before that but
+     * not yet in the index it reads, which DynamoDB fills asynchronously (well under a second, normally). The next sync tells
+     * again what was listed in this overlap: a whole list, applied again, changes nothing.
+     */
+    static final java.time.Duration CHANGES_OVERLAP = java.time.Duration.ofSeconds(10);
 
     private final ConversationRepository conversations;
     private final MessageLog messages;
     private final Delivery delivery;
     private final FrameCodec codec;
+    private final ReactionStore reactions;
+    private final Clock clock;
 
-    public SyncAndHistory(ConversationRepository conversations, MessageLog messages, Delivery delivery, FrameCodec codec) {
+    public SyncAndHistory(ConversationRepository conversations, MessageLog messages, Delivery delivery, FrameCodec codec,
+                          ReactionStore reactions, Clock clock) {
         this.conversations = conversations;
         this.messages = messages;
         this.delivery = delivery;
         this.codec = codec;
+        this.reactions = reactions;
+        this.clock = clock;
     }
 
     public ServerFrame.SyncDone sync(Caller caller, ClientFrame.SyncRequest request) {
@@ -46,6 +62,7 @@ public final class SyncAndHistory {
 
     /** A sync whose posted {@code sync.batch} pages carry {@code ref}, the request's id (protocol 1.1), as its answer does. */
     public ServerFrame.SyncDone sync(Caller caller, ClientFrame.SyncRequest request, Optional<String> ref) {
+        long changesAt = Math.max(0, clock.millis() - CHANGES_OVERLAP.toMillis());
         Map<ConversationId, Membership> memberships = new LinkedHashMap<>();
         Optional<String> cursor = Optional.empty();
         do {
@@ -58,9 +75,42 @@ public final class SyncAndHistory {
             Summary summary = summaries.get(membership.conversationId());
             if (summary != null) {
                 syncOne(caller, request, membership, summary.lastSeq(), ref);
+                request.changesSince().ifPresent(since -> reactionChanges(caller, request, membership, since, ref));
             }
         }
-        return new ServerFrame.SyncDone();
+        return new ServerFrame.SyncDone(changesAt);
+    }
+
+    /**
+     * Posts the reaction changes since {@code since} to the messages the device holds in one conversation, in pages that each fit
+     * a frame. The messages above what it holds come in the sync's batches, listed with their reactions.
+     */
+    private void reactionChanges(Caller caller, ClientFrame.SyncRequest request, Membership membership, long since, Optional<String> ref) {
+        ConversationId id = membership.conversationId();
+        long held = request.state().getOrDefault(id, 0L);
+        if (held <= membership.joinedAfterSeq()) {
+            return;
+        }
+        Optional<String> cursor = Optional.empty();
+        do {
+            ReactionStore.ChangesPage page = reactions.listedSince(id, since, held, request.limit(), cursor);
+            List<MessageReactions> changed = page.messages();
+            while (!changed.isEmpty()) {
+                List<MessageReactions> fitting = fitReactions(id, changed);
+                delivery.postTo(caller.connection(), codec.encodeAnswer(new ServerFrame.SyncReactions(id, fitting), ref));
+                changed = changed.subList(fitting.size(), changed.size());
+            }
+            cursor = page.next();
+        } while (cursor.isPresent());
+    }
+
+    /** The longest head of {@code changed} whose {@code sync.reactions} fits one frame (at least one message). */
+    private List<MessageReactions> fitReactions(ConversationId id, List<MessageReactions> changed) {
+        List<MessageReactions> kept = changed;
+        while (kept.size() > 1 && Utf8.length(codec.encode(new ServerFrame.SyncReactions(id, kept))) > MAX_BATCH_BYTES) {
+            kept = kept.subList(0, kept.size() / 2);
+        }
+        return kept;
     }
 
     /** Posts one conversation's missed messages, in batches that each fit a frame. */

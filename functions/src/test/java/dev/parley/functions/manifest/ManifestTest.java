@@ -147,7 +147,13 @@ class ManifestTest {
         TableSpec messages = manifest.tables().stream().filter(t -> t.name().equals(ParleyManifest.MESSAGES)).findFirst().orElseThrow();
         assertThat(messages.partitionKey().name()).isEqualTo(MessagesTable.CONVERSATION);
         assertThat(messages.sortKey()).map(TableSpec.Key::name).contains(MessagesTable.SEQ);
-        assertThat(messages.globalIndexes()).as("no index: a retried send finds its original through its claim").isEmpty();
+        assertThat(messages.globalIndexes()).as("no index by client id (a retried send finds its original through its claim): one sparse index of reaction listings")
+                .singleElement().satisfies(index -> {
+                    assertThat(index.name()).isEqualTo(MessagesTable.BY_REACTIONS_AT);
+                    assertThat(index.partitionKey().name()).isEqualTo(MessagesTable.CONVERSATION);
+                    assertThat(index.sortKey()).map(TableSpec.Key::name).contains(MessagesTable.REACTIONS_AT);
+                    assertThat(index.nonKeyAttributes()).containsExactly(MessagesTable.REACTIONS);
+                });
         // The static schema's keys are the table's keys.
         assertThat(MessagesTable.SCHEMA.tableMetadata().primaryPartitionKey()).isEqualTo(messages.partitionKey().name());
         TableSpec memberships = manifest.tables().stream().filter(t -> t.name().equals(ParleyManifest.MEMBERSHIPS)).findFirst().orElseThrow();

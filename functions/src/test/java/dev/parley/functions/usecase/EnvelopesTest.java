@@ -91,7 +91,7 @@ class EnvelopesTest {
         assertThat(world.messages.stored(chat).getFirst().message().content().envelopes()).as("stored whole, for every device's later reads")
                 .hasValueSatisfying(stored -> assertThat(stored).hasSize(3));
 
-        SyncAndHistory reads = new SyncAndHistory(world.conversations, world.messages, world.delivery, world.codec);
+        SyncAndHistory reads = new SyncAndHistory(world.conversations, world.messages, world.delivery, world.codec, world.reactions, world.clock);
         Caller bobTablet = new Caller(BOB, TABLET, dev.parley.model.ConnectionId.of("bob-tablet-2"));
         reads.sync(bobTablet, new ClientFrame.SyncRequest(Map.of(chat, 0L), 50));
         assertThat(world.framesOf("bob-tablet-2", ServerFrame.SyncBatch.class)).singleElement()

@@ -132,6 +132,11 @@ class ReactionsTest {
             }
 
             @Override
+            public ChangesPage listedSince(ConversationId c, long since, long upToSeq, int limit, Optional<String> cursor) {
+                return world.reactions.listedSince(c, since, upToSeq, limit, cursor);
+            }
+
+            @Override
             public Listing list(ConversationId c, long s, List<ReactionCount> listed, long readAt, Duration interval) {
                 world.reactions.list(c, s, listed, readAt, interval);
                 return world.reactions.list(c, s, listed, readAt, interval);
@@ -153,6 +158,47 @@ class ReactionsTest {
         listChanges(seq, 1);
         assertThat(world.framesOf("carol-phone", ServerFrame.ReactionsUpdate.class).getLast().reactions()).isEmpty();
         assertThat(world.messages.at(team, seq).orElseThrow().details().reactions()).isEmpty();
+    }
+
+    @Test
+    void aSyncWithChangesSinceTellsTheReactionChangesToTheMessagesTheDeviceHoldsInPages() {
+        SyncAndHistory syncs = new SyncAndHistory(world.conversations, world.messages, world.delivery, world.codec, world.reactions, world.clock);
+        List<Long> seqs = new ArrayList<>(List.of(seq));
+        for (int i = 0; i < 5; i++) {
+            seqs.add(send(ALICE, Content.text("m" + i)));
+        }
+        react(carol, seqs.get(0), Optional.of(UP));
+        listChanges(seqs.get(0), 1);
+        world.clock.advance(Duration.ofSeconds(30));
+        Caller bobTablet = world.online(BOB, "bob-tablet");
+        ServerFrame.SyncDone first = syncs.sync(bobTablet, new ClientFrame.SyncRequest(java.util.Map.of(team, seqs.getLast()), 100));
+        assertThat(first.changesAt()).as("an overlap before the sync began").isEqualTo(world.clock.millis() - SyncAndHistory.CHANGES_OVERLAP.toMillis());
+        assertThat(world.framesOf("bob-tablet", ServerFrame.SyncReactions.class)).as("none asked for").isEmpty();
+
+        world.clock.advance(Duration.ofSeconds(30));
+        for (int i : List.of(1, 2, 3, 4)) {
+            react(carol, seqs.get(i), Optional.of(HEART));
+            listChanges(seqs.get(i), 1);
+        }
+        long above = send(ALICE, Content.text("new"));
+        react(carol, above, Optional.of(UP));
+        listChanges(above, 1);
+        world.messages.applyDelete(world.messages.append(team, ClientMessageId.random(), ALICE, DeviceId.DEFAULT, Optional.empty(), Content.DELETED,
+                dev.parley.model.MessageDetails.change(new dev.parley.model.Relation(dev.parley.model.RelationKind.DELETE, seqs.get(4))),
+                world.clock.millis(), Optional.empty(), false, dev.parley.ports.MessageLog.Admission.ADMITTED).message());
+
+        ServerFrame.SyncDone second = syncs.sync(bobTablet, new ClientFrame.SyncRequest(java.util.Map.of(team, seqs.getLast()), 2,
+                java.util.OptionalLong.of(first.changesAt())));
+        List<ServerFrame.SyncReactions> pages = world.framesOf("bob-tablet", ServerFrame.SyncReactions.class);
+        assertThat(pages).as("pages of the sync's limit").allSatisfy(page -> assertThat(page.messages()).hasSizeBetween(1, 2)).hasSize(2);
+        assertThat(pages.stream().flatMap(page -> page.messages().stream()).toList()).as("the held messages reacted to since; not the deleted one")
+                .containsExactly(new dev.parley.model.MessageReactions(seqs.get(1), List.of(new ReactionCount(HEART, 1, List.of(CAROL)))),
+                        new dev.parley.model.MessageReactions(seqs.get(2), List.of(new ReactionCount(HEART, 1, List.of(CAROL)))),
+                        new dev.parley.model.MessageReactions(seqs.get(3), List.of(new ReactionCount(HEART, 1, List.of(CAROL)))));
+        assertThat(world.framesOf("bob-tablet", ServerFrame.SyncBatch.class).getLast().messages()).as("newer messages come listed with theirs")
+                .filteredOn(m -> m.seq() == above).singleElement()
+                .satisfies(m -> assertThat(m.details().reactions()).containsExactly(new ReactionCount(UP, 1, List.of(CAROL))));
+        assertThat(second.changesAt()).isGreaterThan(first.changesAt());
     }
 
     @Test

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 
 class SyncAndHistoryTest {
     private final Fixture world = new Fixture();
-    private final SyncAndHistory sync = new SyncAndHistory(world.conversations, world.messages, world.delivery, world.codec);
+    private final SyncAndHistory sync = new SyncAndHistory(world.conversations, world.messages, world.delivery, world.codec, world.reactions, world.clock);
     private final ConversationId chat = world.conversations.createIfAbsent(Conversation.direct(ALICE, BOB), ALICE).conversation().id();
 
     private void send(ConversationId id, UserId sender, int count, String text) {
@@ -47,7 +47,7 @@ class SyncAndHistoryTest {
 
         ServerFrame.SyncDone done = sync.sync(bob, new ClientFrame.SyncRequest(Map.of(chat, 2L), 3));
 
-        assertThat(done).isEqualTo(new ServerFrame.SyncDone());
+        assertThat(done).isEqualTo(new ServerFrame.SyncDone(world.clock.millis() - SyncAndHistory.CHANGES_OVERLAP.toMillis()));
         List<ServerFrame.SyncBatch> batches = world.framesOf("bob-tablet", ServerFrame.SyncBatch.class);
         assertThat(batches).filteredOn(b -> b.conversationId().equals(chat))
                 .extracting(b -> b.messages().stream().map(Message::seq).toList(), ServerFrame.SyncBatch::hasMore)

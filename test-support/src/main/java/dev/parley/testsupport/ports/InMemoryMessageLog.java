@@ -181,6 +181,24 @@ public class InMemoryMessageLog implements MessageLog {
         }
     }
 
+    /** As the DynamoDB store's index of listings by time ({@link dev.parley.ports.ReactionStore#listedSince}). */
+    public synchronized dev.parley.ports.ReactionStore.ChangesPage reactionsListedSince(ConversationId conversation, long since, long upToSeq,
+                                                                                      int limit, Optional<String> cursor) {
+        record At(long at, long seq) {
+        }
+        java.util.Comparator<At> order = java.util.Comparator.comparingLong(At::at).thenComparingLong(At::seq);
+        Optional<At> after = cursor.map(c -> new At(Long.parseLong(c.substring(0, c.indexOf(':'))), Long.parseLong(c.substring(c.indexOf(':') + 1))));
+        List<At> listed = reactionsListedAt.getOrDefault(conversation, Map.of()).entrySet().stream()
+                .map(entry -> new At(entry.getValue(), entry.getKey()))
+                .filter(at -> at.at() > since && at.seq() <= upToSeq && !bySeq.get(conversation).get(at.seq()).message().isDeleted())
+                .filter(at -> after.isEmpty() || order.compare(at, after.get()) > 0)
+                .sorted(order).toList();
+        List<At> page = listed.subList(0, Math.min(limit, listed.size()));
+        Optional<String> next = listed.size() > limit ? Optional.of(page.getLast().at() + ":" + page.getLast().seq()) : Optional.empty();
+        return new dev.parley.ports.ReactionStore.ChangesPage(page.stream().map(at -> new dev.parley.model.MessageReactions(at.seq(),
+                bySeq.get(conversation).get(at.seq()).message().details().reactions())).toList(), next);
+    }
+
     private long lastChange(ConversationId conversation, long targetSeq) {
         return lastChanges.getOrDefault(conversation, Map.of()).getOrDefault(targetSeq, 0L);
     }

@@ -68,6 +68,11 @@ public final class InMemoryReactionStore implements ReactionStore {
         messages.reactionsTold(conversation, seq, readAt, toldAt);
     }
 
+    @Override
+    public ChangesPage listedSince(ConversationId conversation, long since, long upToSeq, int limit, Optional<String> cursor) {
+        return messages.reactionsListedSince(conversation, since, upToSeq, limit, cursor);
+    }
+
     /** How many sets and removals changed a reaction. */
     public synchronized int changes() {
         return changes;

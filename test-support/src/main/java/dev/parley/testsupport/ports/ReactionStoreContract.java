@@ -101,4 +101,39 @@ public abstract class ReactionStoreContract {
         assertThat(reactions.list(chat, seq, one, NOW + 5000, SECOND)).isEqualTo(new ReactionStore.Listing.Gone());
         assertThat(log.at(chat, seq).orElseThrow().details().reactions()).isEmpty();
     }
+
+    @Test
+    void theListingsSinceATimeArePagedEarliestFirstUpToTheHeldSeqAndLeaveOutDeletedMessages() {
+        List<Long> seqs = new java.util.ArrayList<>(List.of(seq));
+        for (int i = 0; i < 5; i++) {
+            seqs.add(log.append(chat, ClientMessageId.random(), ALICE, DeviceId.of("phone"), Optional.empty(), Content.text("m" + i), NOW).message().seq());
+        }
+        List<ReactionCount> one = List.of(new ReactionCount(UP, 1, List.of(BOB)));
+        List<ReactionCount> two = List.of(new ReactionCount(HEART, 2, List.of(ALICE, BOB)));
+        reactions.list(chat, seqs.get(0), one, NOW, SECOND); // before the time asked about
+        reactions.list(chat, seqs.get(3), two, NOW + 300, SECOND);
+        reactions.list(chat, seqs.get(1), one, NOW + 100, SECOND);
+        reactions.list(chat, seqs.get(2), List.of(), NOW + 200, SECOND); // every reaction removed: a change too
+        reactions.list(chat, seqs.get(4), one, NOW + 400, SECOND); // to be deleted
+        reactions.list(chat, seqs.get(5), one, NOW + 500, SECOND); // above what the device holds
+        log.applyDelete(log.append(chat, ClientMessageId.random(), ALICE, DeviceId.of("phone"), Optional.empty(), Content.DELETED,
+                MessageDetails.change(new Relation(RelationKind.DELETE, seqs.get(4))), NOW + 5, Optional.empty(), false, MessageLog.Admission.ADMITTED).message());
+
+        List<dev.parley.model.MessageReactions> told = new java.util.ArrayList<>();
+        Optional<String> cursor = Optional.empty();
+        int pages = 0;
+        do {
+            ReactionStore.ChangesPage page = reactions.listedSince(chat, NOW, seqs.get(4), 2, cursor);
+            assertThat(page.messages()).hasSizeLessThanOrEqualTo(2);
+            told.addAll(page.messages());
+            cursor = page.next();
+            pages++;
+        } while (cursor.isPresent() && pages < 10);
+        assertThat(told).containsExactly(new dev.parley.model.MessageReactions(seqs.get(1), one),
+                new dev.parley.model.MessageReactions(seqs.get(2), List.of()), new dev.parley.model.MessageReactions(seqs.get(3), two));
+        assertThat(reactions.listedSince(chat, NOW + 300, seqs.get(5), 10, Optional.empty()).messages()).as("after the time, strictly")
+                .extracting(dev.parley.model.MessageReactions::seq).containsExactly(seqs.get(5));
+        assertThat(reactions.listedSince(chat, NOW - 1, seqs.get(0), 10, Optional.empty()).messages()).as("the first message only")
+                .containsExactly(new dev.parley.model.MessageReactions(seqs.get(0), one));
+    }
 }
