@@ -99,7 +99,7 @@ export class ParleyClient {
   start(): Promise<void> {
     if (this.loaded === undefined) {
       this.loaded = this.settings.store.load().then((stored) => {
-        this.receiving.load(stored.heldUpTo, this.settings.gapTimeoutMs);
+        this.receiving.load(stored.heldUpTo, this.settings.gapTimeoutMs, stored.changesAt);
         this.sender.load(stored.pendingSends);
         if (this.connection.state === "closed") return;
         this.timers.every(() => this.session.tick(), TICK_MS);

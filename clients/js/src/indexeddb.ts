@@ -5,6 +5,8 @@ import type { ClientStore, PendingSend, StoredState } from "./store.js";
 
 const HELD = "held";
 const PENDING = "pending";
+/** Single values by name: the last sync's changes_at (version 2 of the database). */
+const VALUES = "values";
 
 function done(request: IDBRequest): Promise<unknown> {
   return new Promise((resolve, reject) => {
@@ -35,12 +37,15 @@ export class IndexedDbClientStore implements ClientStore {
 
   private open(): Promise<IDBDatabase> {
     this.database ??= new Promise((resolve, reject) => {
-      const request = this.factory.open(this.name, 1);
-      request.onupgradeneeded = () => {
+      const request = this.factory.open(this.name, 2);
+      request.onupgradeneeded = (event) => {
         const database = request.result;
-        database.createObjectStore(HELD);
-        // In the order the app made them: an increasing key, and the send's id to find it by.
-        database.createObjectStore(PENDING, { keyPath: "order", autoIncrement: true }).createIndex("id", "id", { unique: true });
+        if (event.oldVersion < 1) {
+          database.createObjectStore(HELD);
+          // In the order the app made them: an increasing key, and the send's id to find it by.
+          database.createObjectStore(PENDING, { keyPath: "order", autoIncrement: true }).createIndex("id", "id", { unique: true });
+        }
+        if (event.oldVersion < 2) database.createObjectStore(VALUES);
       };
       request.onsuccess = () => resolve(request.result);
       request.onerror = () => reject(request.error ?? new Error(`IndexedDB ${this.name} could not be opened`));
@@ -51,19 +56,27 @@ export class IndexedDbClientStore implements ClientStore {
 
   async load(): Promise<StoredState> {
     const database = await this.open();
-    const transaction = database.transaction([HELD, PENDING], "readonly");
+    const transaction = database.transaction([HELD, PENDING, VALUES], "readonly");
     const held = transaction.objectStore(HELD);
-    const [keys, values, pending] = await Promise.all([
+    const [keys, values, pending, changesAt] = await Promise.all([
       done(held.getAllKeys()) as Promise<IDBValidKey[]>,
       done(held.getAll()) as Promise<number[]>,
       done(transaction.objectStore(PENDING).getAll()) as Promise<(PendingSend & { order: number })[]>,
+      done(transaction.objectStore(VALUES).get("changesAt")) as Promise<number | undefined>,
     ]);
     const heldUpTo: Record<ConversationId, number> = {};
     keys.forEach((key, i) => {
       heldUpTo[String(key)] = values[i] as number;
     });
     pending.sort((a, b) => a.order - b.order);
-    return { heldUpTo, pendingSends: pending.map(({ order: _order, ...send }) => send) };
+    return { heldUpTo, pendingSends: pending.map(({ order: _order, ...send }) => send), ...(changesAt === undefined ? {} : { changesAt }) };
+  }
+
+  async setChangesAt(at: number): Promise<void> {
+    const database = await this.open();
+    const transaction = database.transaction(VALUES, "readwrite");
+    transaction.objectStore(VALUES).put(at, "changesAt");
+    await committed(transaction);
   }
 
   async setHeldUpTo(conversation: ConversationId, seq: number): Promise<void> {

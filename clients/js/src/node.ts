@@ -33,14 +33,20 @@ export class FileClientStore implements ClientStore {
   async load(): Promise<StoredState> {
     try {
       const parsed = JSON.parse(await readFile(this.path, "utf8")) as StoredState;
-      this.state = { heldUpTo: parsed.heldUpTo ?? {}, pendingSends: parsed.pendingSends ?? [] };
+      this.state = { heldUpTo: parsed.heldUpTo ?? {}, pendingSends: parsed.pendingSends ?? [],
+        ...(typeof parsed.changesAt === "number" ? { changesAt: parsed.changesAt } : {}) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
         throw new Error(`the client store ${this.path} could not be read: ${(error as Error).message}`);
       }
       this.state = { heldUpTo: {}, pendingSends: [] };
     }
-    return { heldUpTo: { ...this.state.heldUpTo }, pendingSends: this.state.pendingSends.map((send) => ({ ...send })) };
+    return { ...this.state, heldUpTo: { ...this.state.heldUpTo }, pendingSends: this.state.pendingSends.map((send) => ({ ...send })) };
+  }
+
+  async setChangesAt(at: number): Promise<void> {
+    this.loaded().changesAt = at;
+    await this.save();
   }
 
   async setHeldUpTo(conversation: ConversationId, seq: number): Promise<void> {

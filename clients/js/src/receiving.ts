@@ -31,14 +31,17 @@ export class Receiving {
   private syncRetryFor = -1;
   /** The id of the sync in flight: its refusal is asked again; one for an older sync changes nothing. */
   private syncId = "";
+  /** The last sync.done's changes_at: this sync asks for the reaction changes since. */
+  private changesAt: number | undefined;
 
   constructor(private readonly connection: Connection, private readonly requests: Requests, private readonly timers: Scheduler,
               private readonly events: Emitter, private readonly store: ClientStore, private readonly writes: StoreWrites,
               private readonly cipher: EndToEndCipher | undefined, private readonly user: UserId, private readonly device: string,
               private readonly ownSend: (id: string) => PendingSend | undefined) {}
 
-  load(heldUpTo: Record<ConversationId, number>, gapTimeoutMs: number): void {
+  load(heldUpTo: Record<ConversationId, number>, gapTimeoutMs: number, changesAt: number | undefined): void {
     this.timelines = new Timelines(heldUpTo, gapTimeoutMs);
+    this.changesAt = changesAt;
   }
 
   sync(): void {
@@ -46,7 +49,8 @@ export class Receiving {
     this.timelines.syncStarted();
     this.syncAskedAt = Date.now();
     this.syncId = crypto.randomUUID();
-    this.connection.send({ type: "sync.request", id: this.syncId, state: this.timelines.state(), limit: LIMITS.max_page });
+    this.connection.send({ type: "sync.request", id: this.syncId, state: this.timelines.state(), limit: LIMITS.max_page,
+      ...(this.changesAt === undefined ? {} : { changes_since: this.changesAt }) });
   }
 
   /** The sync's refusal (busy or failing), when the error names it: asked again after the wait; until done the client syncs. */
@@ -69,8 +73,10 @@ export class Receiving {
     return true;
   }
 
-  synced(): void {
+  synced(changesAt: number): void {
     this.timelines?.syncDone();
+    this.changesAt = changesAt;
+    void this.writes.write(() => this.store.setChangesAt(changesAt));
   }
 
   /** Online: what the app read while offline is told; a conversation joined meanwhile is synced. */

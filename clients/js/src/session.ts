@@ -44,7 +44,12 @@ export class Session implements ConnectionEvents {
     this.receiving.take(frame);
     switch (frame.type) {
       case "sync.done":
-        this.synced();
+        this.synced(frame.changes_at);
+        break;
+      case "sync.reactions":
+        // The messages this device holds whose reactions changed while it was away: told as the live ones are.
+        frame.messages.forEach(({ seq, reactions }) =>
+          this.events.emit("reactions", { type: "reactions.update", conversation_id: frame.conversation_id, seq, reactions }));
         break;
       case "message.ack": {
         const send = this.sender.acknowledged(frame);
@@ -93,7 +98,8 @@ export class Session implements ConnectionEvents {
       default:
         break;
     }
-    if (frame.type !== "error" && frame.type !== "sync.batch" && frame.type !== "message.ack" && !PUSHES.has(frame.type)) {
+    if (frame.type !== "error" && frame.type !== "sync.batch" && frame.type !== "sync.reactions" && frame.type !== "message.ack"
+      && !PUSHES.has(frame.type)) {
       this.requests.answered((frame as { ref?: string | null }).ref ?? null, frame);
     }
   }
@@ -105,8 +111,8 @@ export class Session implements ConnectionEvents {
   }
 
   /** Caught up: the queue goes out, what the app read while offline is told, presence is subscribed again. */
-  private synced(): void {
-    this.receiving.synced();
+  private synced(changesAt: number): void {
+    this.receiving.synced(changesAt);
     if (!this.connection.synced()) return;
     this.receiving.online();
     this.sender.online();

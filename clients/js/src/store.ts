@@ -18,6 +18,8 @@ export interface StoredState {
   heldUpTo: Record<ConversationId, number>;
   /** The sends not yet acknowledged, in the order the app made them. */
   pendingSends: PendingSend[];
+  /** The last sync.done's changes_at: the next sync asks for the reaction changes since (absent before the first sync). */
+  changesAt?: number;
 }
 
 /**
@@ -29,6 +31,7 @@ export interface StoredState {
 export interface ClientStore {
   load(): Promise<StoredState>;
   setHeldUpTo(conversation: ConversationId, seq: number): Promise<void>;
+  setChangesAt(at: number): Promise<void>;
   addPendingSend(send: PendingSend): Promise<void>;
   removePendingSend(id: ClientMessageId): Promise<void>;
   /** A pending send sealed again: the same id, in the same place among the others. */
@@ -39,9 +42,15 @@ export interface ClientStore {
 export class MemoryClientStore implements ClientStore {
   private readonly heldUpTo = new Map<ConversationId, number>();
   private readonly pending: PendingSend[] = [];
+  private changesAt: number | undefined;
 
   async load(): Promise<StoredState> {
-    return { heldUpTo: Object.fromEntries(this.heldUpTo), pendingSends: this.pending.map((send) => ({ ...send })) };
+    return { heldUpTo: Object.fromEntries(this.heldUpTo), pendingSends: this.pending.map((send) => ({ ...send })),
+      ...(this.changesAt === undefined ? {} : { changesAt: this.changesAt }) };
+  }
+
+  async setChangesAt(at: number): Promise<void> {
+    this.changesAt = at;
   }
 
   async setHeldUpTo(conversation: ConversationId, seq: number): Promise<void> {

@@ -5,7 +5,7 @@ import type { EndToEndCipher, Envelope, KeysBundle } from "../src/index.js";
 import type { ClientFrame, ConnectionState, Message, MessageAck, Notification, Presence, StateChange } from "../src/index.js";
 import { nodeWebSocket } from "../src/node.js";
 import type { WebSocketFactory } from "../src/transport.js";
-import { FakeServer, message, sleep, until } from "./fake-server.js";
+import { FakeServer, SYNCED_AT, message, sleep, until } from "./fake-server.js";
 import type { FakeConnection } from "./fake-server.js";
 
 let server: FakeServer;
@@ -74,7 +74,8 @@ describe("connecting and resuming", () => {
     assert.deepEqual(sync.state, {});
     assert.equal(sync.limit, 100);
     assert.equal(c.state, "syncing");
-    connection.send({ type: "sync.done" });
+    assert.equal(sync.changes_since, undefined, "a first sync asks for no reaction changes");
+    connection.send({ type: "sync.done", changes_at: SYNCED_AT });
     await until("online", () => c.state === "online");
     assert.deepEqual(seen.states, ["connecting", "syncing", "online"]);
     c.close();
@@ -91,11 +92,23 @@ describe("connecting and resuming", () => {
     assert.equal(second.token, "token-2");
     const sync = await second.next("sync.request");
     assert.deepEqual(sync.state, { c1: 2 });
+    assert.equal(sync.changes_since, SYNCED_AT, "and the reaction changes since the last sync.done");
+    const heard: unknown[] = [];
+    c.on("reactions", (update) => heard.push(update));
     second.send({ type: "sync.batch", conversation_id: "c1", after_seq: 2, messages: [message("c1", 3)], has_more: false, delivered_seq: 2,
-      read_seq: 0, last_seq: 3 });
-    second.send({ type: "sync.done" });
+      read_seq: 0, last_seq: 3, ref: sync.id ?? null });
+    const up = [{ emoji: "\u{1F44D}", count: 1, users: ["carol"] }];
+    second.send({ type: "sync.reactions", conversation_id: "c1", messages: [{ seq: 1, reactions: up }, { seq: 2, reactions: [] }], ref: sync.id ?? null });
+    assert.equal(c.state, "syncing", "a page of changes does not end the sync");
+    second.send({ type: "sync.done", changes_at: SYNCED_AT + 60_000, ref: sync.id ?? null });
     await until("online again", () => c.state === "online");
     assert.deepEqual(bodies(seen.messages), ["c1:1", "c1:2", "c1:3"]);
+    assert.deepEqual(heard, [{ type: "reactions.update", conversation_id: "c1", seq: 1, reactions: up },
+      { type: "reactions.update", conversation_id: "c1", seq: 2, reactions: [] }], "one reactions event per changed message");
+    const third = server.nextConnection();
+    second.kill();
+    const resumed = await (await third).next("sync.request");
+    assert.equal(resumed.changes_since, SYNCED_AT + 60_000, "the newest changes_at");
     assert.ok(seen.states.includes("offline"));
     c.close();
   });

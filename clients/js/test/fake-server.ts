@@ -61,7 +61,7 @@ export class FakeConnection {
       this.send({ type: "sync.batch", conversation_id: conversation, after_seq: after, messages: [], has_more: false, delivered_seq: 0,
         read_seq: 0, last_seq: after });
     }
-    this.send({ type: "sync.done" });
+    this.send({ type: "sync.done", changes_at: SYNCED_AT });
   }
 
   /** Drops the connection as a network failure would (no close frame). */
@@ -69,6 +69,9 @@ export class FakeConnection {
     this.socket.terminate();
   }
 }
+
+/** The changes_at every sync the fake answers ends with. */
+export const SYNCED_AT = 1_700_000_000_000;
 
 export class FakeServer {
   readonly connections: FakeConnection[] = [];

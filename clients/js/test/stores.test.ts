@@ -27,11 +27,14 @@ async function behavesAsAStore(open: () => ClientStore): Promise<void> {
   await first.setHeldUpTo("c1", 5);
   await first.setHeldUpTo("c1", 3);
   await first.setHeldUpTo("c2", 1);
+  await first.setChangesAt(1_700_000_000_000);
+  await first.setChangesAt(1_700_000_060_000);
   const reopened = open();
   const state = await reopened.load();
   assert.deepEqual(state.pendingSends.map((pending) => pending.id), ["a", "c"], "in the order added, once each, without the removed");
   assert.deepEqual(state.pendingSends[0], resealed, "replaced in its place, with what it was sealed from");
   assert.deepEqual(state.heldUpTo, { c1: 5, c2: 1 }, "how far each conversation went never goes back");
+  assert.equal(state.changesAt, 1_700_000_060_000, "the last sync's changes_at, which the next sync asks from");
 }
 
 describe("stores", () => {
@@ -51,6 +54,27 @@ describe("stores", () => {
     });
     const other = new IndexedDbClientStore("parley-bob-phone", factory);
     assert.deepEqual(await other.load(), { heldUpTo: {}, pendingSends: [] }, "each name is a database of its own");
+  });
+
+  test("IndexedDbClientStore opens a database an older client made (version 1) and keeps what it holds", async () => {
+    const factory = new IDBFactory();
+    await new Promise<void>((resolve, reject) => {
+      const request = factory.open("parley-old", 1);
+      request.onupgradeneeded = () => {
+        request.result.createObjectStore("held").put(7, "c1");
+        request.result.createObjectStore("pending", { keyPath: "order", autoIncrement: true }).createIndex("id", "id", { unique: true });
+      };
+      request.onsuccess = () => {
+        request.result.close();
+        resolve();
+      };
+      request.onerror = () => reject(request.error);
+    });
+    const store = new IndexedDbClientStore("parley-old", factory);
+    assert.deepEqual(await store.load(), { heldUpTo: { c1: 7 }, pendingSends: [] });
+    await store.setChangesAt(42);
+    assert.equal((await store.load()).changesAt, 42);
+    await store.close();
   });
 
   test("FileClientStore, and a file that is not the store's is refused naming it", async () => {
