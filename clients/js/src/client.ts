@@ -33,9 +33,8 @@ const TICK_MS = 200;
  * history.request. Sends wait in a queue kept in the app's store and go out one conversation's at a time in order, each
  * resent with the same id across reconnects and reloads until acknowledged, so each is stored once. Requests carry ids and
  * their answers are matched by ref, so any number may be in flight. The same guarantees as the Java client (docs/client-js.md).
- *
- * This class is the app's view; the work is in parts: the connection (connection.ts), requests (requests.ts), the outbox on
- * the wire (sender.ts), timelines (receiving.ts), presence (presence.ts), and where they meet (session.ts).
+ * This class is the app's view; the work is in parts: connection.ts, requests.ts, sender.ts (the outbox on the wire),
+ * receiving.ts (timelines), presence.ts, and session.ts, where they meet.
  */
 export class ParleyClient {
   readonly user: UserId;
@@ -162,10 +161,7 @@ export class ParleyClient {
       "keys.bundle");
   }
 
-  /**
-   * Sets the user's one reaction to the message at seq (null removes it); members hear it as a reactions event. One emoji,
-   * else a ParleyError naming the field emoji. Online only, as every request.
-   */
+  /** Sets the user's one reaction to the message at seq (null removes it); members hear it as a reactions event. */
   react(conversationId: ConversationId, seq: number, emoji: string | null): Promise<ReactionAck> {
     return this.requests.request({ type: "reaction.set", conversation_id: conversationId, target_seq: seq, emoji }, "reaction.ack");
   }
@@ -180,28 +176,33 @@ export class ParleyClient {
     if (this.connection.state === "online") this.connection.send({ type: "typing", conversation_id: conversationId, state });
   }
 
-  /** The direct conversation with another user: created, or the existing one. */
-  createDirect(other: UserId): Promise<Conversation> {
-    return this.create({ type: "conversation.create", id: crypto.randomUUID(), kind: "direct", members: [other] });
+  /** The direct conversation with another user: created, or the existing one. The request's id is the creation's own. */
+  async createDirect(other: UserId): Promise<Conversation> {
+    return (await this.requests.request({ type: "conversation.create", id: crypto.randomUUID(), kind: "direct", members: [other] },
+      "conversation.created")).conversation;
   }
 
-  createGroup(name: string, members: UserId[]): Promise<Conversation> {
-    return this.create({ type: "conversation.create", id: crypto.randomUUID(), kind: "group", members, name });
+  async createGroup(name: string, members: UserId[]): Promise<Conversation> {
+    return (await this.requests.request({ type: "conversation.create", id: crypto.randomUUID(), kind: "group", members, name },
+      "conversation.created")).conversation;
   }
 
-  /** The request's id is the creation's own, as the protocol asks. */
-  private async create(frame: Extract<ClientFrame, { type: "conversation.create" }>): Promise<Conversation> {
-    return (await this.requests.request(frame, "conversation.created")).conversation;
+  /** Adds members to a group (admins only); answered by the conversation as it now is, as the next two are. */
+  addMembers(conversationId: ConversationId, members: UserId[]): Promise<Conversation> {
+    return this.updated({ type: "conversation.members.add", conversation_id: conversationId, members });
   }
 
-  /** Adds members to a group (admins only); answered by the conversation as it now is. */
-  async addMembers(conversationId: ConversationId, members: UserId[]): Promise<Conversation> {
-    return (await this.requests.request({ type: "conversation.members.add", conversation_id: conversationId, members }, "conversation.updated")).conversation;
+  removeMembers(conversationId: ConversationId, members: UserId[]): Promise<Conversation> {
+    return this.updated({ type: "conversation.members.remove", conversation_id: conversationId, members });
   }
 
-  async removeMembers(conversationId: ConversationId, members: UserId[]): Promise<Conversation> {
-    return (await this.requests.request({ type: "conversation.members.remove", conversation_id: conversationId, members }, "conversation.updated"))
-      .conversation;
+  /** Pins the message at seq (pinned false unpins): a group's admins, either member of a direct one; at most 10 pinned. */
+  pin(conversationId: ConversationId, seq: number, pinned = true): Promise<Conversation> {
+    return this.updated({ type: "message.pin", conversation_id: conversationId, seq, pinned });
+  }
+
+  private async updated(frame: ClientFrame): Promise<Conversation> {
+    return (await this.requests.request(frame, "conversation.updated")).conversation;
   }
 
   /** A page of the user's conversations with their unread counts (cursor: the previous page's next_cursor). */

@@ -443,6 +443,24 @@ describe("receipts, typing, presence, notifications, inbox", () => {
     c.close();
   });
 
+  test("a pin is a request answered by the conversation with its pinned seqs; a refusal names its cause", async () => {
+    const { client: c, connection } = await online();
+    const pinned = c.pin("g:team", 7);
+    const pin = await connection.next("message.pin");
+    assert.deepEqual({ conversation_id: pin.conversation_id, seq: pin.seq, pinned: pin.pinned }, { conversation_id: "g:team", seq: 7, pinned: true });
+    assert.match(pin.id ?? "", /^[0-9a-f-]{36}$/);
+    const conversation = { conversation_id: "g:team", kind: "group", name: "team", members: ["alice", "bob"], admins: ["alice"], pinned: [7] } as const;
+    connection.send({ type: "conversation.updated", conversation: { ...conversation, members: [...conversation.members], admins: [...conversation.admins],
+      pinned: [...conversation.pinned] }, ref: pin.id ?? null });
+    assert.deepEqual((await pinned).pinned, [7]);
+    const unpinned = c.pin("g:team", 8, false);
+    const unpin = await connection.next("message.pin");
+    assert.equal(unpin.pinned, false);
+    connection.send({ type: "error", code: "forbidden", message: "only the admins of group g:team pin its messages", ref: unpin.id ?? null });
+    await assert.rejects(unpinned, (error: unknown) => error instanceof ParleyError && error.code === "forbidden");
+    c.close();
+  });
+
   test("twenty requests in flight over five answer types each get their own answer, whatever the order (protocol 1.1)", async () => {
     const { client: c, connection } = await online();
     const inboxes = [0, 1, 2, 3].map((i) => c.inbox({ filter: "all", limit: 10 + i }));
@@ -472,7 +490,7 @@ describe("receipts, typing, presence, notifications, inbox", () => {
           break;
         case "conversation.create":
           connection.send({ type: "conversation.created", id: frame.id, conversation: { conversation_id: `g:${frame.id}`, kind: "group",
-            name: frame.name, members: ["ann", "bob"], admins: ["ann"] }, ref });
+            name: frame.name, members: ["ann", "bob"], admins: ["ann"], pinned: [] }, ref });
           break;
         default:
           assert.fail(`not asked: ${frame.type}`);

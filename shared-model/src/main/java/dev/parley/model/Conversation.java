@@ -18,12 +18,28 @@ public record Conversation(
         ConversationKind kind,
         Optional<String> name,
         List<UserId> members,
-        List<UserId> admins) {
+        List<UserId> admins,
+        List<Long> pinned) {
 
     public static final int MAX_GROUP_MEMBERS = 1024;
     public static final int MAX_NAME_LENGTH = 128;
+    /**
+     * Pinned messages a conversation holds at most, as Sendbird allows: a pin is a banner over the conversation, which a few fill,
+     * and the seqs travel with the conversation object in every {@code conversation.updated} and are stored on its item.
+     */
+    public static final int MAX_PINNED = 10;
+
+    /** A conversation with nothing pinned. */
+    public Conversation(ConversationId id, ConversationKind kind, Optional<String> name, List<UserId> members, List<UserId> admins) {
+        this(id, kind, name, members, admins, List.of());
+    }
 
     public Conversation {
+        Objects.requireNonNull(pinned, "pinned");
+        pinned = List.copyOf(new TreeSet<>(pinned));
+        if (pinned.size() > MAX_PINNED || pinned.stream().anyMatch(seq -> seq < 1)) {
+            throw new InvalidFieldException("pinned", "holds at most " + MAX_PINNED + " seqs of messages, each at least 1: " + pinned);
+        }
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(name, "name");
@@ -92,7 +108,20 @@ public record Conversation(
         TreeSet<UserId> all = new TreeSet<>(members);
         all.addAll(added);
         requireGroupSize(all.size());
-        return new Conversation(id, kind, name, List.copyOf(all), admins);
+        return new Conversation(id, kind, name, List.copyOf(all), admins, pinned);
+    }
+
+    /** The same conversation with these messages pinned. */
+    public Conversation withPinned(Collection<Long> seqs) {
+        return new Conversation(id, kind, name, members, admins, List.copyOf(seqs));
+    }
+
+    /** Only a group's admins pin and unpin its messages; either member of a direct conversation does. */
+    public void requirePinner(UserId user) {
+        requireMember(user);
+        if (kind == ConversationKind.GROUP && !isAdmin(user)) {
+            throw new DomainException(ErrorCode.FORBIDDEN, "only the admins of group " + id + " pin its messages");
+        }
     }
 
     /**
@@ -116,7 +145,7 @@ public record Conversation(
         if (remainingAdmins.isEmpty()) {
             remainingAdmins = List.of(remaining.first());
         }
-        return new Conversation(id, kind, name, List.copyOf(remaining), remainingAdmins);
+        return new Conversation(id, kind, name, List.copyOf(remaining), remainingAdmins, pinned);
     }
 
     public void requireMember(UserId user) {

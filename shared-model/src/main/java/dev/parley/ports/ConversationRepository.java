@@ -35,9 +35,16 @@ public interface ConversationRepository {
      * first transmission, a send that died), changes (edits and deletes) and messages deleted for everyone, so that a count of
      * messages after a mark leaves them out without reading the messages. Seqs every member has read past leave the set.
      */
-    record Summary(ConversationId id, ConversationKind kind, Optional<String> name, int memberCount, long lastSeq, SortedSet<Long> uncountedSeqs) {
+    record Summary(ConversationId id, ConversationKind kind, Optional<String> name, int memberCount, long lastSeq, SortedSet<Long> uncountedSeqs,
+                   SortedSet<Long> pinned) {
         public Summary {
             uncountedSeqs = Collections.unmodifiableSortedSet(new TreeSet<>(uncountedSeqs));
+            pinned = Collections.unmodifiableSortedSet(new TreeSet<>(pinned));
+        }
+
+        /** A conversation with nothing pinned. */
+        public Summary(ConversationId id, ConversationKind kind, Optional<String> name, int memberCount, long lastSeq, SortedSet<Long> uncountedSeqs) {
+            this(id, kind, name, memberCount, lastSeq, uncountedSeqs, new TreeSet<>());
         }
 
         /** A conversation with no void seq known. */
@@ -111,6 +118,14 @@ public interface ConversationRepository {
     void repairMemberships(Stored stored, Collection<UserId> users);
 
     Optional<Membership> membership(UserId user, ConversationId conversation);
+
+    /**
+     * Pins ({@code pinned} true) or unpins the message at {@code seq}, and returns the pinned seqs after: kept on the head, small
+     * whatever the group's size. Pinning one pinned already, or unpinning one that is not, changes nothing. A pin past
+     * {@link dev.parley.model.Conversation#MAX_PINNED} is refused ({@code bad_request}, field {@code pinned}). A message deleted
+     * for everyone is unpinned by its delete ({@link MessageLog#applyDelete}).
+     */
+    SortedSet<Long> pin(ConversationId id, long seq, boolean pinned);
 
     MembershipPage memberships(UserId user, Optional<String> cursor, int limit);
 

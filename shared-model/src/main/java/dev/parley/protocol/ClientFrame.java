@@ -70,6 +70,7 @@ public sealed interface ClientFrame extends Frame {
             case MessageEdit f -> Effect.KEYED;
             case MessageDelete f -> Effect.KEYED;
             case ReactionSet f -> Effect.RECORDED;
+            case MessagePin f -> Effect.RECORDED;
             case ConversationCreate f -> Effect.KEYED;
             case MessageDelivered f -> Effect.MONOTONE;
             case MessageRead f -> Effect.MONOTONE;
@@ -255,6 +256,24 @@ public sealed interface ClientFrame extends Frame {
             present(conversationId, "conversation_id");
             atLeast(targetSeq, 1, "target_seq");
             present(emoji, "emoji");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /**
+     * {@code message.pin}: the message at {@code seq} is pinned (or, {@code pinned} false, no longer is). Not an entry of the log:
+     * the pinned seqs are on the conversation object, which every member gets in {@code conversation.updated}.
+     */
+    record MessagePin(ConversationId conversationId, long seq, boolean pinned) implements ClientFrame {
+        public static final String TYPE = "message.pin";
+
+        public MessagePin {
+            present(conversationId, "conversation_id");
+            atLeast(seq, 1, "seq");
         }
 
         @Override

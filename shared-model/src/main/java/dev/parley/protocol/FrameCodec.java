@@ -77,6 +77,7 @@ public final class FrameCodec {
                     r.integer("target_seq"), r.optionalInt("attempt", 1))),
             Map.entry(ClientFrame.ReactionSet.TYPE, r -> new ClientFrame.ReactionSet(conversationId(r), r.integer("target_seq"),
                     r.nullableParsed("emoji", Emoji::of))),
+            Map.entry(ClientFrame.MessagePin.TYPE, r -> new ClientFrame.MessagePin(conversationId(r), r.integer("seq"), r.bool("pinned"))),
             Map.entry(ClientFrame.MessageDelivered.TYPE, r -> new ClientFrame.MessageDelivered(conversationId(r), r.integer("seq"))),
             Map.entry(ClientFrame.MessageRead.TYPE, r -> new ClientFrame.MessageRead(conversationId(r), r.integer("seq"))),
             Map.entry(ClientFrame.SyncRequest.TYPE, r -> new ClientFrame.SyncRequest(
@@ -464,7 +465,8 @@ public final class FrameCodec {
 
     private static Conversation conversation(JsonObjectReader r) {
         return new Conversation(conversationId(r), r.enumValue("kind", ConversationKind.class), r.optionalString("name"),
-                r.parsedList("members", UserId::of), r.parsedList("admins", UserId::of));
+                r.parsedList("members", UserId::of), r.parsedList("admins", UserId::of),
+                r.optionalIntegers("pinned"));
     }
 
     private static ConversationSummary conversationSummary(JsonObjectReader r) {
@@ -509,6 +511,11 @@ public final class FrameCodec {
                 if (f.resend()) {
                     json.put("attempt", f.attempt());
                 }
+            }
+            case ClientFrame.MessagePin f -> {
+                json.put("conversation_id", f.conversationId().value());
+                json.put("seq", f.seq());
+                json.put("pinned", f.pinned());
             }
             case ClientFrame.ReactionSet f -> {
                 json.put("conversation_id", f.conversationId().value());
@@ -860,6 +867,8 @@ public final class FrameCodec {
         conversation.name().ifPresent(n -> json.put("name", n));
         json.set("members", users(conversation.members()));
         json.set("admins", users(conversation.admins()));
+        ArrayNode pinned = json.putArray("pinned");
+        conversation.pinned().forEach(pinned::add);
         return json;
     }
 

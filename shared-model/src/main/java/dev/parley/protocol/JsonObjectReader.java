@@ -143,6 +143,19 @@ final class JsonObjectReader {
         return result;
     }
 
+    /** An array of integers; an absent field is an empty list. */
+    List<Long> optionalIntegers(String field) {
+        if (value(field) == null) {
+            return List.of();
+        }
+        JsonNode array = array(field);
+        List<Long> result = new ArrayList<>(array.size());
+        for (int i = 0; i < array.size(); i++) {
+            result.add(integer(array.get(i), field + "[" + i + "]"));
+        }
+        return result;
+    }
+
     /** Like {@link #parsedList}, but an absent field is an empty list. */
     <T> List<T> optionalParsedList(String field, Function<String, T> parser) {
         return value(field) == null ? List.of() : parsedList(field, parser);

@@ -129,6 +129,7 @@ public final class FrameArbitraries {
         all.add(Combinators.combine(clientMessageIds(), conversationIds(), seqs(), Arbitraries.integers().between(1, ClientFrame.MessageSend.MAX_ATTEMPT))
                 .as(ClientFrame.MessageDelete::new));
         all.add(Combinators.combine(conversationIds(), seqs(), ModelArbitraries.emoji().optional()).as(ClientFrame.ReactionSet::new));
+        all.add(Combinators.combine(conversationIds(), seqs(), Arbitraries.of(true, false)).as(ClientFrame.MessagePin::new));
         all.add(Combinators.combine(conversationIds(), seqs()).as(ClientFrame.MessageDelivered::new));
         all.add(Combinators.combine(conversationIds(), seqs()).as(ClientFrame.MessageRead::new));
         all.add(Combinators.combine(

@@ -118,4 +118,42 @@ class MessageChangesIT extends EndToEndTest {
             assertNoTableHolds(List.of(secret), 1);
         }
     }
+
+    /** Sends the pin with an id of its own and returns its answer: the conversation as updated, or the error naming that id. */
+    private static ServerFrame pin(ParleyClient client, ConversationId chat, long seq, boolean pinned) throws InterruptedException {
+        String id = UUID.randomUUID().toString();
+        client.sendRaw(new dev.parley.protocol.FrameCodec().encodeRequest(new ClientFrame.MessagePin(chat, seq, pinned), id));
+        return client.await(ServerFrame.class, f -> f instanceof ServerFrame.ConversationUpdated
+                || f instanceof ServerFrame.Error error && error.ref().equals(Optional.of(id)));
+    }
+
+    @Test
+    void anAdminPinsEveryMemberHearsItTheRulesAreEnforcedAndADeleteUnpins() throws Exception {
+        try (ParleyClient alice = connect(user("alice"), "phone"); ParleyClient bob = connect(user("bob"), "phone")) {
+            ConversationId team = alice.group(List.of(user("bob")), "pins");
+            List<Long> seqs = new java.util.ArrayList<>();
+            for (int i = 0; i < 11; i++) {
+                seqs.add(alice.sendText(team, ClientMessageId.random(), "pin me " + i).seq());
+            }
+            ServerFrame first = pin(alice, team, seqs.get(0), true);
+            assertThat(first).isInstanceOfSatisfying(ServerFrame.ConversationUpdated.class,
+                    updated -> assertThat(updated.conversation().pinned()).containsExactly(seqs.get(0)));
+            bob.await(ServerFrame.ConversationUpdated.class, updated -> updated.conversation().pinned().equals(List.of(seqs.get(0))));
+            assertThat(pin(bob, team, seqs.get(1), true)).as("bob is no admin").isInstanceOfSatisfying(ServerFrame.Error.class,
+                    error -> assertThat(error.code()).isEqualTo(ErrorCode.FORBIDDEN));
+            for (long seq : seqs.subList(1, 10)) {
+                assertThat(pin(alice, team, seq, true)).isInstanceOf(ServerFrame.ConversationUpdated.class);
+            }
+            assertThat(pin(alice, team, seqs.get(10), true)).as("an eleventh").isInstanceOfSatisfying(ServerFrame.Error.class, error -> {
+                assertThat(error.code()).isEqualTo(ErrorCode.BAD_REQUEST);
+                assertThat(error.message()).startsWith("field 'pinned'");
+            });
+            assertThat(change(alice, new ClientFrame.MessageDelete(ClientMessageId.random(), team, seqs.get(3), 1))).isInstanceOf(ServerFrame.MessageAck.class);
+            ServerFrame after = pin(alice, team, seqs.get(10), true);
+            assertThat(after).as("the delete made room").isInstanceOfSatisfying(ServerFrame.ConversationUpdated.class,
+                    updated -> assertThat(updated.conversation().pinned()).doesNotContain(seqs.get(3)).contains(seqs.get(10)).hasSize(10));
+            assertThat(pin(alice, team, seqs.get(3), true)).as("a deleted message cannot be pinned")
+                    .isInstanceOfSatisfying(ServerFrame.Error.class, error -> assertThat(error.code()).isEqualTo(ErrorCode.NOT_FOUND));
+        }
+    }
 }

@@ -224,6 +224,16 @@ public final class ParleyClient implements AutoCloseable {
         return requests.ask(new ClientFrame.ReactionSet(conversation, seq, emoji), ServerFrame.ReactionAck.class);
     }
 
+    /**
+     * Pins the message at {@code seq} ({@code pinned} false unpins it): a group's admins, either member of a direct conversation;
+     * at most 10 pinned. Answered by the conversation with its pinned seqs now, which every member hears through
+     * {@link ParleyListener#onConversation}; a refusal fails the future with a {@link ParleyException} naming the rule.
+     */
+    public CompletableFuture<Conversation> pin(ConversationId conversation, long seq, boolean pinned) {
+        return requests.ask(new ClientFrame.MessagePin(conversation, seq, pinned), ServerFrame.ConversationUpdated.class)
+                .thenApply(ServerFrame.ConversationUpdated::conversation);
+    }
+
     /** Registers this device's push token (FCM or APNs). */
     public CompletableFuture<ServerFrame.DeviceRegistered> registerDevice(dev.parley.protocol.PushPlatform platform, String token) {
         return requests.ask(new ClientFrame.DeviceRegister(platform, token), ServerFrame.DeviceRegistered.class);

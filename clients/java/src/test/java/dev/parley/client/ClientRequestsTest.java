@@ -189,6 +189,25 @@ class ClientRequestsTest {
     }
 
     @Test
+    void aPinIsAnsweredByTheConversationWithItsPinsAndARefusalFailsIt() throws Exception {
+        ParleyClient client = online(Duration.ofSeconds(10));
+        ConversationId team = ConversationId.of("g:team");
+        CompletableFuture<dev.parley.model.Conversation> pinned = client.pin(team, 7, true);
+        await(() -> server.unanswered(ClientFrame.MessagePin.class).size() == 1, "on the wire");
+        FakeServer.Request pin = server.unanswered(ClientFrame.MessagePin.class).getFirst();
+        assertThat(pin.frame()).isEqualTo(new ClientFrame.MessagePin(team, 7, true));
+        dev.parley.model.Conversation conversation = dev.parley.model.Conversation.group(team, ALICE, List.of(UserId.of("bob")), Optional.of("team"))
+                .withPinned(List.of(7L));
+        server.answer(new ServerFrame.ConversationUpdated(conversation), Optional.of(pin.id()));
+        assertThat(pinned.get(5, TimeUnit.SECONDS).pinned()).containsExactly(7L);
+        CompletableFuture<dev.parley.model.Conversation> refused = client.pin(team, 8, false);
+        await(() -> server.unanswered(ClientFrame.MessagePin.class).size() == 1, "the second on the wire");
+        server.answer(new ServerFrame.Error(ErrorCode.FORBIDDEN, "only the admins of group g:team pin its messages",
+                Optional.of(server.unanswered(ClientFrame.MessagePin.class).getFirst().id())), Optional.empty());
+        assertThatThrownBy(() -> refused.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(ParleyException.class).hasMessageContaining("admins");
+    }
+
+    @Test
     void aReconnectAsksForTheReactionChangesSinceTheLastSyncAndTellsEachChangedMessage() throws Exception {
         List<ServerFrame.ReactionsUpdate> heard = new CopyOnWriteArrayList<>();
         InMemoryClientStore store = new InMemoryClientStore();

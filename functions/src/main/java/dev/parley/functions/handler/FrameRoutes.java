@@ -95,7 +95,7 @@ final class FrameRoutes {
         SendMessage sending = new SendMessage(messages, conversations, keyDirectory, media, delivery, codec, clock, fastPath);
         return new FrameRoutes(new Connections(registry, clock, presence, connectionLease), sending,
                 new ChangeMessage(sending, messages, conversations, media, reactions, windows, clock),
-                new Conversations(conversations, delivery, codec, backoff), new Receipts(conversations),
+                new Conversations(conversations, messages, delivery, codec, backoff), new Receipts(conversations),
                 new SyncAndHistory(conversations, messages, delivery, codec, reactions, clock), devices, presence,
                 new Typing(conversations, registry, delivery, codec, clock, typingInterval), new Inboxes(inbox, delivery, codec, pulls), notificationPush, limits,
                 new Keys(keyDirectory, conversations, delivery, codec), media, new TopicMutes(topics, feeds, registry, clock),
@@ -137,6 +137,7 @@ final class FrameRoutes {
                 yield sent.ackPosted() ? Optional.empty() : Optional.of(sent.ack());
             }
             case ClientFrame.ReactionSet set -> Optional.of(reactions.set(caller, set));
+            case ClientFrame.MessagePin pin -> Optional.of(conversations.pin(caller, pin));
             case ClientFrame.ConversationCreate create -> Optional.of(conversations.create(caller, create));
             case ClientFrame.ConversationMembersAdd add -> Optional.of(conversations.addMembers(caller, add));
             case ClientFrame.ConversationMembersRemove remove -> Optional.of(conversations.removeMembers(caller, remove));

@@ -56,7 +56,7 @@ public final class ParleyManifest {
      * key directory's, rare: keys.upload, keys.count, keys.fetch) reach $default's function, which serves every type.
      */
     public static final List<String> FRAME_ROUTES = List.of(
-            "ping", "message.send", "message.edit", "message.delete", "reaction.set", "message.delivered", "message.read", "sync.request", "history.request",
+            "ping", "message.send", "message.edit", "message.delete", "reaction.set", "message.pin", "message.delivered", "message.read", "sync.request", "history.request",
             "conversation.create", "conversation.members.add", "conversation.members.remove", "conversation.list",
             "device.register", "device.unregister", "conversation.mute", "typing", "presence.query", "presence.subscribe",
             "settings.update");

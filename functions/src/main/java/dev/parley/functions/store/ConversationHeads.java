@@ -148,6 +148,49 @@ final class ConversationHeads {
                 .expressionAttributeValues(Map.of(":seq", AttributeValue.fromNs(numbers))));
     }
 
+    /** A message deleted for everyone: its seq and its delete's count no more, and it is pinned no more. */
+    void uncountDeleted(ConversationId id, long target, long deletionSeq) {
+        dynamo.updateItem(b -> b.tableName(table).key(ConversationsTable.headItemKey(id))
+                .updateExpression("ADD #voids :seqs DELETE #pinned :target").conditionExpression("attribute_exists(#pk)")
+                .expressionAttributeNames(Map.of("#voids", UNCOUNTED_SEQS, "#pinned", ConversationsTable.PINNED, "#pk", PK))
+                .expressionAttributeValues(Map.of(":seqs", AttributeValue.fromNs(List.of(Long.toString(target), Long.toString(deletionSeq))),
+                        ":target", AttributeValue.fromNs(List.of(Long.toString(target))))));
+    }
+
+    /** See {@link dev.parley.ports.ConversationRepository#pin}: one UpdateItem of the head, the bound in its condition. */
+    java.util.SortedSet<Long> pin(ConversationId id, long seq, boolean pinned) {
+        AttributeValue seqs = AttributeValue.fromNs(List.of(Long.toString(seq)));
+        Map<String, AttributeValue> after;
+        try {
+            after = dynamo.updateItem(b -> {
+                b.tableName(table).key(ConversationsTable.headItemKey(id)).returnValues(software.amazon.awssdk.services.dynamodb.model.ReturnValue.ALL_NEW)
+                        .returnValuesOnConditionCheckFailure(software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure.ALL_OLD);
+                if (pinned) {
+                    b.updateExpression("ADD #pinned :seq")
+                            .conditionExpression("attribute_exists(#pk) AND (attribute_not_exists(#pinned) OR size(#pinned) < :max OR contains(#pinned, :one))")
+                            .expressionAttributeValues(Map.of(":seq", seqs, ":max", AttributeValue.fromN(Integer.toString(dev.parley.model.Conversation.MAX_PINNED)),
+                                    ":one", AttributeValue.fromN(Long.toString(seq))));
+                } else {
+                    b.updateExpression("DELETE #pinned :seq").conditionExpression("attribute_exists(#pk)")
+                            .expressionAttributeValues(Map.of(":seq", seqs));
+                }
+                b.expressionAttributeNames(Map.of("#pinned", ConversationsTable.PINNED, "#pk", PK));
+            }).attributes();
+        } catch (software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException full) {
+            if (full.item() == null || full.item().isEmpty()) {
+                throw new dev.parley.model.DomainException(dev.parley.model.ErrorCode.NOT_FOUND, "no conversation " + id);
+            }
+            throw new dev.parley.model.InvalidFieldException("pinned", "conversation " + id + " has " + dev.parley.model.Conversation.MAX_PINNED
+                    + " pinned messages, the most it may: unpin one first");
+        }
+        AttributeValue held = after.get(ConversationsTable.PINNED);
+        java.util.SortedSet<Long> result = new java.util.TreeSet<>();
+        if (held != null && held.hasNs()) {
+            held.ns().forEach(n -> result.add(Long.parseLong(n)));
+        }
+        return result;
+    }
+
     /** The group-wide marks kept on the head raised to at least {@code computed}; see the port. */
     ReceiptWatermarks raiseGroupMarks(ConversationId id, ReceiptWatermarks computed) {
         for (int attempt = 0; attempt < RAISE_TRIES; attempt++) {

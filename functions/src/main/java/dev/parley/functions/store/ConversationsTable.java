@@ -58,6 +58,12 @@ public final class ConversationsTable {
      * (ConversationRepository.Summary#messagesAfter). Named for the voids, which were its first members.
      */
     public static final String UNCOUNTED_SEQS = "voidSeqs";
+    /**
+     * On a head: the seqs of the pinned messages (a number set, absent while there is none), at most
+     * {@link dev.parley.model.Conversation#MAX_PINNED}. On the head, not the conversation item: a pin writes one small item
+     * (1 write unit), not a member list of up to 70 KB, and a sync or conversation list reads the heads already.
+     */
+    public static final String PINNED = "pinned";
     public static final String CLAIM_SENDER = "senderId";
     public static final String CLAIM_TIMESTAMP = "serverTimestamp";
     /** Which append call wrote the claim. */
@@ -177,12 +183,13 @@ public final class ConversationsTable {
         private Integer memberCount;
         private Long lastSeq;
         private Set<Long> uncountedSeqs;
+        private Set<Long> pinned;
 
         Summary build() {
             ConversationId id = conversationOfHead(require(key, PK, "a conversation head"));
             return new Summary(id, id.isDirect() ? ConversationKind.DIRECT : ConversationKind.GROUP, Optional.ofNullable(name),
                     require(memberCount, MEMBER_COUNT, "a conversation head"), require(lastSeq, LAST_SEQ, "a conversation head"),
-                    new TreeSet<>(uncountedSeqs == null ? Set.of() : uncountedSeqs));
+                    new TreeSet<>(uncountedSeqs == null ? Set.of() : uncountedSeqs), new TreeSet<>(pinned == null ? Set.of() : pinned));
         }
     }
 
@@ -197,5 +204,7 @@ public final class ConversationsTable {
                     .addAttribute(Long.class, a -> a.name(LAST_SEQ).getter(Summary::lastSeq).setter((b, v) -> b.lastSeq = v))
                     .addAttribute(EnhancedType.setOf(Long.class), a -> a.name(UNCOUNTED_SEQS)
                             .getter(s -> s.uncountedSeqs().isEmpty() ? null : Set.copyOf(s.uncountedSeqs())).setter((b, v) -> b.uncountedSeqs = v))
+                    .addAttribute(EnhancedType.setOf(Long.class), a -> a.name(PINNED)
+                            .getter(s -> s.pinned().isEmpty() ? null : Set.copyOf(s.pinned())).setter((b, v) -> b.pinned = v))
                     .build();
 }

@@ -173,6 +173,11 @@ public final class DynamoConversationRepository implements ConversationRepositor
     }
 
     @Override
+    public java.util.SortedSet<Long> pin(ConversationId id, long seq, boolean pinned) {
+        return SdkErrors.translating("pinning a message", () -> heads.pin(id, seq, pinned));
+    }
+
+    @Override
     public Optional<Membership> membership(UserId user, ConversationId conversation) {
         return SdkErrors.translating("reading a membership", () -> membershipRow(user, conversation));
     }

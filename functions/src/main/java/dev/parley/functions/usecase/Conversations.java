@@ -8,6 +8,7 @@ import dev.parley.model.DomainException;
 import dev.parley.model.ErrorCode;
 import dev.parley.model.UserId;
 import dev.parley.ports.ConversationRepository;
+import dev.parley.ports.MessageLog;
 import dev.parley.ports.ConversationRepository.Membership;
 import dev.parley.ports.ConversationRepository.Stored;
 import dev.parley.ports.ConversationRepository.Summary;
@@ -22,7 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** Conversations: creating them, changing a group's members, listing a user's conversations. */
+/** Conversations: creating them, changing a group's members, pinning their messages, listing a user's conversations. */
 public final class Conversations {
     private static final int LIST_PAGE = 50;
 
@@ -30,10 +31,12 @@ public final class Conversations {
     private final Delivery delivery;
     private final FrameCodec codec;
     private final Backoff backoff;
+    private final MessageLog messages;
 
     /** @param backoff how long to wait before trying again a membership change that lost a race */
-    public Conversations(ConversationRepository conversations, Delivery delivery, FrameCodec codec, Backoff backoff) {
+    public Conversations(ConversationRepository conversations, MessageLog messages, Delivery delivery, FrameCodec codec, Backoff backoff) {
         this.conversations = conversations;
+        this.messages = messages;
         this.delivery = delivery;
         this.codec = codec;
         this.backoff = backoff;
@@ -58,7 +61,31 @@ public final class Conversations {
         if (wanted.kind() == ConversationKind.GROUP && !stored.createdBy().equals(caller.user())) {
             throw new DomainException(ErrorCode.CONFLICT, "request id " + create.id() + " was used by another user");
         }
-        return new ServerFrame.ConversationCreated(create.id(), stored.conversation());
+        // A direct conversation created before may have pins; a new one has none and its head says so.
+        return new ServerFrame.ConversationCreated(create.id(), withPins(stored.conversation()));
+    }
+
+    /** The conversation object as members see it: with the pinned seqs its head keeps. */
+    private Conversation withPins(Conversation conversation) {
+        return conversation.withPinned(conversations.summary(conversation.id()).map(Summary::pinned).orElse(new java.util.TreeSet<>()));
+    }
+
+    /**
+     * {@code message.pin}: a group's admins, or either member of a direct conversation, pin a message that counts (not a void, a
+     * change or a deleted one) or unpin any seq; every member hears the conversation, with its pinned seqs, as
+     * {@code conversation.updated}.
+     */
+    public ServerFrame.ConversationUpdated pin(Caller caller, ClientFrame.MessagePin pin) {
+        ConversationId id = pin.conversationId();
+        Stored stored = conversations.require(id);
+        stored.conversation().requirePinner(caller.user());
+        if (pin.pinned()) {
+            MessagePolicy.requireMessage(messages.at(id, pin.seq()), pin.seq(), "seq");
+        }
+        Conversation updated = stored.conversation().withPinned(conversations.pin(id, pin.seq(), pin.pinned()));
+        ServerFrame.ConversationUpdated frame = new ServerFrame.ConversationUpdated(updated);
+        delivery.postToUsers(updated.members(), codec.encode(frame), Optional.of(caller.connection()));
+        return frame;
     }
 
     public ServerFrame.ConversationUpdated addMembers(Caller caller, ClientFrame.ConversationMembersAdd add) {
@@ -85,7 +112,7 @@ public final class Conversations {
                 conversations.repairMemberships(current, users);
             }
             if (unchanged || conversations.replaceMembers(current, updated)) {
-                ServerFrame.ConversationUpdated frame = new ServerFrame.ConversationUpdated(updated);
+                ServerFrame.ConversationUpdated frame = new ServerFrame.ConversationUpdated(withPins(updated));
                 Set<UserId> everyone = new LinkedHashSet<>(current.conversation().members());
                 everyone.addAll(updated.members());
                 delivery.postToUsers(everyone, codec.encode(frame), Optional.of(caller.connection()));

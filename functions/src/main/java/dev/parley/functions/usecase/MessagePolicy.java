@@ -25,12 +25,17 @@ final class MessagePolicy {
      * naming the seq, or BAD_REQUEST naming {@code target_seq} for a change's entry.
      */
     static Message requireMessage(Optional<Message> found, long seq) {
-        Message message = found.orElseThrow(() -> new DomainException(ErrorCode.NOT_FOUND, "no message at target_seq " + seq));
+        return requireMessage(found, seq, "target_seq");
+    }
+
+    /** As above, for a frame that names its target in {@code field}. */
+    static Message requireMessage(Optional<Message> found, long seq, String field) {
+        Message message = found.orElseThrow(() -> new DomainException(ErrorCode.NOT_FOUND, "no message at " + field + " " + seq));
         if (message.isChange()) {
-            throw new InvalidFieldException("target_seq", "seq " + seq + " holds a change, not a message: use the seq of the message it relates to");
+            throw new InvalidFieldException(field, "seq " + seq + " holds a change, not a message: use the seq of the message it relates to");
         }
         if (!message.counts()) {
-            throw new DomainException(ErrorCode.NOT_FOUND, "no message at target_seq " + seq + (message.isDeleted() ? ": it was deleted" : ""));
+            throw new DomainException(ErrorCode.NOT_FOUND, "no message at " + field + " " + seq + (message.isDeleted() ? ": it was deleted" : ""));
         }
         return message;
     }

@@ -54,7 +54,7 @@ class TableFormatTest {
                 .isEqualTo("K#d:alice:bob#3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e10");
         assertThat(ConversationsTable.SCHEMA.attributeNames()).as("lastSeq kept, at 0, for the previous release to read")
                 .containsExactlyInAnyOrder("pk", "kind", "name", "members", "admins", "createdBy", "version", "lastSeq");
-        assertThat(ConversationsTable.HEAD_SCHEMA.attributeNames()).containsExactlyInAnyOrder("pk", "name", "memberCount", "lastSeq", "voidSeqs");
+        assertThat(ConversationsTable.HEAD_SCHEMA.attributeNames()).containsExactlyInAnyOrder("pk", "name", "memberCount", "lastSeq", "voidSeqs", "pinned");
     }
 
     @Test

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 
 class ConversationsTest {
     private final Fixture world = new Fixture();
-    private final Conversations conversations = new Conversations(world.conversations, world.delivery, world.codec, world.backoff);
+    private final Conversations conversations = new Conversations(world.conversations, world.messages, world.delivery, world.codec, world.backoff);
     private final Caller alice = world.online(ALICE, "alice-phone");
 
     private static RequestId request() {
@@ -138,5 +138,59 @@ class ConversationsTest {
         assertThat(conversations.list(bob, new ClientFrame.ConversationList(Optional.empty())).conversations())
                 .singleElement().extracting(ConversationSummary::unreadCount).as("seq 21 is unread, the void at 22 is not").isEqualTo(1L);
         assertThat(badges.of(BOB)).isEqualTo(1);
+    }
+
+    private long sendTo(ConversationId id, dev.parley.model.UserId sender, String text) {
+        return world.messages.append(id, dev.parley.model.ClientMessageId.random(), sender, dev.parley.model.DeviceId.DEFAULT, Optional.empty(),
+                dev.parley.model.Content.text(text), world.clock.millis()).message().seq();
+    }
+
+    @Test
+    void adminsPinAGroupsMessagesEveryMemberHearsItAndTheRulesNameTheirCause() {
+        ConversationId crew = group(request(), alice, BOB, CAROL).conversation().id();
+        Caller bob = world.online(BOB, "bob-phone");
+        Caller carol = world.online(CAROL, "carol-phone");
+        long first = sendTo(crew, BOB, "the plan");
+        long second = sendTo(crew, CAROL, "the address");
+
+        ServerFrame.ConversationUpdated pinned = conversations.pin(alice, new ClientFrame.MessagePin(crew, first, true));
+        assertThat(pinned.conversation().pinned()).containsExactly(first);
+        for (String connection : List.of("bob-phone", "carol-phone")) {
+            assertThat(world.framesOf(connection, ServerFrame.ConversationUpdated.class)).as(connection).containsExactly(pinned);
+        }
+        assertThat(conversations.pin(alice, new ClientFrame.MessagePin(crew, second, true)).conversation().pinned()).containsExactly(first, second);
+        assertThatThrownBy(() -> conversations.pin(bob, new ClientFrame.MessagePin(crew, second, false))).as("a member who is not an admin")
+                .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.FORBIDDEN));
+        Caller dave = world.online(dev.parley.model.UserId.of("dave"), "dave-phone");
+        assertThatThrownBy(() -> conversations.pin(dave, new ClientFrame.MessagePin(crew, first, true))).as("not a member")
+                .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.FORBIDDEN));
+        assertThatThrownBy(() -> conversations.pin(alice, new ClientFrame.MessagePin(crew, 99, true))).as("no message there")
+                .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+        long edit = world.messages.append(crew, dev.parley.model.ClientMessageId.random(), BOB, dev.parley.model.DeviceId.DEFAULT, Optional.empty(),
+                dev.parley.model.Content.text("the plan, v2"), dev.parley.model.MessageDetails.change(new dev.parley.model.Relation(dev.parley.model.RelationKind.EDIT, first)),
+                world.clock.millis(), Optional.empty(), false, dev.parley.ports.MessageLog.Admission.ADMITTED).message().seq();
+        assertThatThrownBy(() -> conversations.pin(alice, new ClientFrame.MessagePin(crew, edit, true))).as("a change's seq")
+                .isInstanceOfSatisfying(dev.parley.model.InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("seq"));
+        for (int i = 0; i < Conversation.MAX_PINNED - 2; i++) {
+            conversations.pin(alice, new ClientFrame.MessagePin(crew, sendTo(crew, ALICE, "pin " + i), true));
+        }
+        long eleventh = sendTo(crew, ALICE, "one too many");
+        assertThatThrownBy(() -> conversations.pin(alice, new ClientFrame.MessagePin(crew, eleventh, true))).as("past ten")
+                .isInstanceOfSatisfying(dev.parley.model.InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("pinned"));
+        assertThat(conversations.pin(alice, new ClientFrame.MessagePin(crew, first, false)).conversation().pinned()).as("unpinned")
+                .doesNotContain(first).hasSize(Conversation.MAX_PINNED - 1);
+        assertThat(conversations.addMembers(alice, new ClientFrame.ConversationMembersAdd(crew, List.of(dev.parley.model.UserId.of("dave"))))
+                .conversation().pinned()).as("a member change's conversation carries the pins too").hasSize(Conversation.MAX_PINNED - 1);
+    }
+
+    @Test
+    void eitherMemberOfADirectConversationPins() {
+        ConversationId chat = conversations.create(alice, new ClientFrame.ConversationCreate(request(), ConversationKind.DIRECT, List.of(BOB),
+                Optional.empty())).conversation().id();
+        long seq = sendTo(chat, ALICE, "meet at 6");
+        assertThat(conversations.pin(Fixture.caller(BOB, "bob-phone"), new ClientFrame.MessagePin(chat, seq, true)).conversation().pinned())
+                .containsExactly(seq);
+        assertThat(conversations.create(alice, new ClientFrame.ConversationCreate(request(), ConversationKind.DIRECT, List.of(BOB), Optional.empty()))
+                .conversation().pinned()).as("creating it again answers it as it is").containsExactly(seq);
     }
 }

@@ -51,6 +51,11 @@ class DelegatingConversations implements ConversationRepository {
     }
 
     @Override
+    public java.util.SortedSet<Long> pin(ConversationId id, long seq, boolean pinned) {
+        return delegate.pin(id, seq, pinned);
+    }
+
+    @Override
     public Optional<Membership> membership(UserId user, ConversationId conversation) {
         return delegate.membership(user, conversation);
     }

@@ -37,6 +37,11 @@ class MembershipChangeTest {
             return Optional.of(stored);
         }
 
+        @Override
+        public Optional<ConversationRepository.Summary> summary(ConversationId id) {
+            return Optional.empty();
+        }
+
         final List<List<UserId>> repaired = new ArrayList<>();
 
         @Override
@@ -59,7 +64,7 @@ class MembershipChangeTest {
     private final List<Duration> waits = world.waits;
 
     private Conversations conversations(ConversationRepository repository) {
-        return new Conversations(repository, world.delivery, world.codec, world.backoff);
+        return new Conversations(repository, world.messages, world.delivery, world.codec, world.backoff);
     }
 
     private Optional<ServerFrame> addCarol(Conversations conversations) {

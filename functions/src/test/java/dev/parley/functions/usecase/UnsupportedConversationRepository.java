@@ -44,6 +44,11 @@ abstract class UnsupportedConversationRepository implements ConversationReposito
     }
 
     @Override
+    public java.util.SortedSet<Long> pin(ConversationId id, long seq, boolean pinned) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
     public Optional<Membership> membership(UserId user, ConversationId conversation) {
         throw new UnsupportedOperationException();
     }

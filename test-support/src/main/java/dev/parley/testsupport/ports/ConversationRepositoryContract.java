@@ -261,4 +261,30 @@ public abstract class ConversationRepositoryContract {
         assertThat(repository.membership(BOB, CREW)).as("the turn leaves the row's marks alone")
                 .contains(new Membership(BOB, CREW, 0, ReceiptWatermarks.NONE));
     }
+
+    @Test
+    void pinsAreKeptOnTheHeadBoundedAndADeleteForEveryoneUnpins() {
+        crew(ALICE, BOB);
+        send(CREW, ALICE, 12);
+        assertThat(repository.pin(CREW, 3, true)).containsExactly(3L);
+        assertThat(repository.pin(CREW, 3, true)).as("pinned already: nothing changes").containsExactly(3L);
+        assertThat(repository.pin(CREW, 1, true)).containsExactly(1L, 3L);
+        assertThat(repository.pin(CREW, 7, false)).as("unpinning one not pinned changes nothing").containsExactly(1L, 3L);
+        assertThat(repository.pin(CREW, 1, false)).containsExactly(3L);
+        for (long seq = 4; seq <= 12; seq++) {
+            repository.pin(CREW, seq, true);
+        }
+        assertThat(repository.summary(CREW).orElseThrow().pinned()).as("as a sync or list reads it").hasSize(Conversation.MAX_PINNED);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> repository.pin(CREW, 2, true)).as("an eleventh")
+                .isInstanceOfSatisfying(dev.parley.model.InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("pinned"));
+        assertThat(repository.pin(CREW, 12, true)).as("one pinned already is fine when full").hasSize(Conversation.MAX_PINNED);
+        long deletion = messages.append(CREW, ClientMessageId.random(), ALICE, DeviceId.DEFAULT, Optional.empty(), Content.DELETED,
+                dev.parley.model.MessageDetails.change(new dev.parley.model.Relation(dev.parley.model.RelationKind.DELETE, 5)), 2_000,
+                Optional.empty(), false, MessageLog.Admission.ADMITTED).message().seq();
+        messages.applyDelete(messages.at(CREW, deletion).orElseThrow());
+        assertThat(repository.summary(CREW).orElseThrow().pinned()).as("the deleted message is unpinned").doesNotContain(5L).hasSize(Conversation.MAX_PINNED - 1);
+        assertThat(repository.summary(CREW).orElseThrow().uncountedSeqs()).contains(5L, deletion);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> repository.pin(ConversationId.of("g:nowhere"), 1, true))
+                .isInstanceOfSatisfying(dev.parley.model.DomainException.class, e -> assertThat(e.code()).isEqualTo(dev.parley.model.ErrorCode.NOT_FOUND));
+    }
 }

@@ -32,6 +32,7 @@ public final class InMemoryConversations implements ConversationRepository {
     /** Each conversation's seq counter, kept apart from its member list as the store keeps it on the conversation's head. */
     private final Map<ConversationId, Long> lastSeqs = new HashMap<>();
     private final Map<ConversationId, java.util.SortedSet<Long>> uncountedSeqs = new HashMap<>();
+    private final Map<ConversationId, java.util.SortedSet<Long>> pins = new HashMap<>();
     private final Map<ConversationId, ReceiptWatermarks> groupMarks = new HashMap<>();
     /** When each member was last told of a conversation's receipts, by user, then conversation. */
     private final Map<UserId, Map<String, Instant>> noticeTurns = new HashMap<>();
@@ -79,7 +80,25 @@ public final class InMemoryConversations implements ConversationRepository {
         }
         Conversation conversation = stored.conversation();
         return Optional.of(new Summary(id, conversation.kind(), conversation.name(), conversation.members().size(), lastSeqs.get(id),
-                uncountedSeqs.getOrDefault(id, new java.util.TreeSet<>())));
+                uncountedSeqs.getOrDefault(id, new java.util.TreeSet<>()), pins.getOrDefault(id, new java.util.TreeSet<>())));
+    }
+
+    @Override
+    public synchronized java.util.SortedSet<Long> pin(ConversationId id, long seq, boolean pinned) {
+        if (!conversations.containsKey(id)) {
+            throw new dev.parley.model.DomainException(dev.parley.model.ErrorCode.NOT_FOUND, "no conversation " + id);
+        }
+        java.util.SortedSet<Long> held = pins.computeIfAbsent(id, c -> new java.util.TreeSet<>());
+        if (pinned && !held.contains(seq) && held.size() >= Conversation.MAX_PINNED) {
+            throw new dev.parley.model.InvalidFieldException("pinned", "conversation " + id + " has " + held.size()
+                    + " pinned messages, the most it may: unpin one first");
+        }
+        if (pinned) {
+            held.add(seq);
+        } else {
+            held.remove(seq);
+        }
+        return new java.util.TreeSet<>(held);
     }
 
     @Override
@@ -213,5 +232,12 @@ public final class InMemoryConversations implements ConversationRepository {
     /** Records a seq that holds no message that counts (a void, a change, a deleted message), as the DynamoDB store does on the conversation's head. */
     synchronized void uncount(ConversationId id, long seq) {
         uncountedSeqs.computeIfAbsent(id, c -> new java.util.TreeSet<>()).add(seq);
+    }
+
+    /** As the store's delete does: a message deleted for everyone counts no more and is pinned no more. */
+    synchronized void uncountDeleted(ConversationId id, long target, long deletionSeq) {
+        uncount(id, target);
+        uncount(id, deletionSeq);
+        pins.getOrDefault(id, new java.util.TreeSet<>()).remove(target);
     }
 }

@@ -151,8 +151,7 @@ public class InMemoryMessageLog implements MessageLog {
         for (long editSeq : edits.getOrDefault(deletion.conversationId(), Map.of()).getOrDefault(targetSeq, new TreeSet<>())) {
             replace(deletion.conversationId(), editSeq, bySeq.get(deletion.conversationId()).get(editSeq).message().withContent(Content.DELETED));
         }
-        conversations.uncount(deletion.conversationId(), targetSeq);
-        conversations.uncount(deletion.conversationId(), deletion.seq());
+        conversations.uncountDeleted(deletion.conversationId(), targetSeq, deletion.seq());
     }
 
     /** As the DynamoDB store's listing ({@link dev.parley.ports.ReactionStore#list}): onto the message, at most once per interval. */
