@@ -36,15 +36,28 @@ public interface ConversationRepository {
      * messages after a mark leaves them out without reading the messages. Seqs every member has read past leave the set.
      */
     record Summary(ConversationId id, ConversationKind kind, Optional<String> name, int memberCount, long lastSeq, SortedSet<Long> uncountedSeqs,
-                   SortedSet<Long> pinned) {
+                   SortedSet<Long> pinned, SortedSet<Long> everyoneMentionSeqs) {
         public Summary {
             uncountedSeqs = Collections.unmodifiableSortedSet(new TreeSet<>(uncountedSeqs));
             pinned = Collections.unmodifiableSortedSet(new TreeSet<>(pinned));
+            everyoneMentionSeqs = Collections.unmodifiableSortedSet(new TreeSet<>(everyoneMentionSeqs));
         }
 
-        /** A conversation with nothing pinned. */
+        /** A conversation with nothing pinned and no mention of everyone. */
         public Summary(ConversationId id, ConversationKind kind, Optional<String> name, int memberCount, long lastSeq, SortedSet<Long> uncountedSeqs) {
-            this(id, kind, name, memberCount, lastSeq, uncountedSeqs, new TreeSet<>());
+            this(id, kind, name, memberCount, lastSeq, uncountedSeqs, new TreeSet<>(), new TreeSet<>());
+        }
+
+        /**
+         * The member's unread mentions: the messages after their read mark (or where they joined) that mention them or everyone,
+         * and still count (not deleted). As exact as {@link #messagesAfter}, from the row and the head alone.
+         */
+        public long mentionsOf(Membership member) {
+            long mark = Math.max(member.watermarks().readSeq(), member.joinedAfterSeq());
+            SortedSet<Long> mentioned = new TreeSet<>(member.mentionSeqs().tailSet(mark + 1));
+            mentioned.addAll(everyoneMentionSeqs.tailSet(mark + 1));
+            mentioned.removeAll(uncountedSeqs);
+            return mentioned.headSet(lastSeq + 1).size();
         }
 
         /** A conversation with no void seq known. */
@@ -61,8 +74,19 @@ public interface ConversationRepository {
         }
     }
 
-    /** One member's view of one conversation: where they joined and how far they have received and read. */
-    record Membership(UserId user, ConversationId conversationId, long joinedAfterSeq, ReceiptWatermarks watermarks) {
+    /**
+     * One member's view of one conversation: where they joined, how far they have received and read, and the seqs of the
+     * messages that mention them by id (those they have read past may leave the set at any time).
+     */
+    record Membership(UserId user, ConversationId conversationId, long joinedAfterSeq, ReceiptWatermarks watermarks, SortedSet<Long> mentionSeqs) {
+        public Membership {
+            mentionSeqs = Collections.unmodifiableSortedSet(new TreeSet<>(mentionSeqs));
+        }
+
+        /** A member no message has mentioned. */
+        public Membership(UserId user, ConversationId conversationId, long joinedAfterSeq, ReceiptWatermarks watermarks) {
+            this(user, conversationId, joinedAfterSeq, watermarks, new TreeSet<>());
+        }
     }
 
     /** A page of a user's memberships, and the cursor of the next page if there is one. */
@@ -126,6 +150,13 @@ public interface ConversationRepository {
      * for everyone is unpinned by its delete ({@link MessageLog#applyDelete}).
      */
     SortedSet<Long> pin(ConversationId id, long seq, boolean pinned);
+
+    /**
+     * Records that the message at {@code seq} mentions these members (on each one's row; a user who is not a member is passed
+     * over) and, with {@code everyone}, every member (on the head: one write whatever the group's size). Idempotent: the stream
+     * may hand a message over twice. What {@link Summary#mentionsOf} counts.
+     */
+    void recordMentions(ConversationId id, long seq, dev.parley.model.Mentions mentions);
 
     MembershipPage memberships(UserId user, Optional<String> cursor, int limit);
 

@@ -20,7 +20,14 @@ public record ConversationSummary(
         Optional<String> name,
         int memberCount,
         long lastSeq,
-        long unreadCount) {
+        long unreadCount,
+        long mentionCount) {
+
+    /** A line with no unread mention. */
+    public ConversationSummary(ConversationId conversationId, ConversationKind kind, Optional<String> name, int memberCount, long lastSeq,
+                               long unreadCount) {
+        this(conversationId, kind, name, memberCount, lastSeq, unreadCount, 0);
+    }
 
     public ConversationSummary {
         present(conversationId, "conversation_id");
@@ -31,6 +38,10 @@ public record ConversationSummary(
         atLeast(unreadCount, 0, "unread_count");
         if (unreadCount > lastSeq) {
             throw new InvalidFieldException("unread_count", "must not exceed last_seq (" + unreadCount + " > " + lastSeq + ")");
+        }
+        atLeast(mentionCount, 0, "mention_count");
+        if (mentionCount > unreadCount) {
+            throw new InvalidFieldException("mention_count", "must not exceed unread_count (" + mentionCount + " > " + unreadCount + ")");
         }
     }
 }

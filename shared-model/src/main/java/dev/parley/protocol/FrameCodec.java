@@ -475,7 +475,7 @@ public final class FrameCodec {
             throw new InvalidFieldException("member_count", "is out of range, was " + memberCount);
         }
         return new ConversationSummary(conversationId(r), r.enumValue("kind", ConversationKind.class), r.optionalString("name"),
-                (int) memberCount, r.integer("last_seq"), r.integer("unread_count"));
+                (int) memberCount, r.integer("last_seq"), r.integer("unread_count"), r.optionalInteger("mention_count").orElse(0));
     }
 
     // ---- encoding --------------------------------------------------------------------------------
@@ -694,6 +694,7 @@ public final class FrameCodec {
                     line.put("member_count", summary.memberCount());
                     line.put("last_seq", summary.lastSeq());
                     line.put("unread_count", summary.unreadCount());
+                    line.put("mention_count", summary.mentionCount());
                 }
                 json.put("next_cursor", f.nextCursor().orElse(null));
             }

@@ -238,9 +238,9 @@ public final class FrameArbitraries {
     private static Arbitrary<ConversationSummary> summaries() {
         return Combinators.combine(conversationIds(), Arbitraries.of(ConversationKind.class), text(40).optional(),
                         Arbitraries.integers().between(1, Conversation.MAX_GROUP_MEMBERS), Arbitraries.longs().between(0, 1_000_000),
-                        Arbitraries.doubles().between(0, 1))
-                .as((id, kind, name, members, lastSeq, unreadShare) ->
-                        new ConversationSummary(id, kind, name, members, lastSeq, (long) (lastSeq * unreadShare)));
+                        Arbitraries.doubles().between(0, 1), Arbitraries.doubles().between(0, 1))
+                .as((id, kind, name, members, lastSeq, unreadShare, mentionShare) -> new ConversationSummary(id, kind, name, members, lastSeq,
+                        (long) (lastSeq * unreadShare), (long) ((long) (lastSeq * unreadShare) * mentionShare)));
     }
 
 

@@ -19,6 +19,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -154,6 +155,49 @@ class MessageChangesIT extends EndToEndTest {
                     updated -> assertThat(updated.conversation().pinned()).doesNotContain(seqs.get(3)).contains(seqs.get(10)).hasSize(10));
             assertThat(pin(alice, team, seqs.get(3), true)).as("a deleted message cannot be pinned")
                     .isInstanceOfSatisfying(ServerFrame.Error.class, error -> assertThat(error.code()).isEqualTo(ErrorCode.NOT_FOUND));
+        }
+    }
+
+    /** The caller's line for the conversation in its first page of conversation.list. */
+    private static dev.parley.protocol.ConversationSummary line(ParleyClient client, ConversationId chat) throws InterruptedException {
+        client.send(new ClientFrame.ConversationList(Optional.empty()));
+        return client.await(ServerFrame.ConversationPage.class).conversations().stream().filter(c -> c.conversationId().equals(chat))
+                .findFirst().orElseThrow();
+    }
+
+    @Test
+    void theConversationListCountsUnreadMentionsByIdAndOfEveryoneAndForgetsThemOnceRead() throws Exception {
+        try (ParleyClient alice = connect(user("alice"), "phone"); ParleyClient bob = connect(user("bob"), "phone");
+             ParleyClient carol = connect(user("carol"), "phone")) {
+            ConversationId team = alice.group(List.of(user("bob"), user("carol")), "mentions");
+            alice.sendText(team, ClientMessageId.random(), "no one");
+            ClientMessageId toBob = ClientMessageId.random();
+            alice.send(new ClientFrame.MessageSend(toBob, team, Content.text("@bob look"), OptionalLong.empty(), 1, OptionalLong.empty(),
+                    new dev.parley.model.Mentions(List.of(dev.parley.model.UserId.of(user("bob"))), false)));
+            long bobs = alice.await(ServerFrame.MessageAck.class, ack -> ack.id().equals(toBob)).seq();
+            ClientMessageId toAll = ClientMessageId.random();
+            alice.send(new ClientFrame.MessageSend(toAll, team, Content.text("@all lunch"), OptionalLong.empty(), 1, OptionalLong.empty(),
+                    new dev.parley.model.Mentions(List.of(), true)));
+            long everyone = alice.await(ServerFrame.MessageAck.class, ack -> ack.id().equals(toAll)).seq();
+            // Recorded from the stream: within a moment of the send.
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            dev.parley.protocol.ConversationSummary bobsLine = line(bob, team);
+            while ((bobsLine.mentionCount() < 2 || line(carol, team).mentionCount() < 1) && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+                bobsLine = line(bob, team);
+            }
+            assertThat(bobsLine.unreadCount()).isEqualTo(3);
+            assertThat(bobsLine.mentionCount()).as("by id and as everyone").isEqualTo(2);
+            assertThat(line(carol, team).mentionCount()).as("as everyone only").isEqualTo(1);
+            bob.send(new ClientFrame.MessageRead(team, bobs));
+            deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (line(bob, team).mentionCount() != 1 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertThat(line(bob, team).mentionCount()).as("read past the first").isEqualTo(1);
+            assertThat(change(alice, new ClientFrame.MessageDelete(ClientMessageId.random(), team, everyone, 1))).isInstanceOf(ServerFrame.MessageAck.class);
+            assertThat(line(bob, team).mentionCount()).as("a deleted mention stops counting").isZero();
+            assertThat(line(carol, team).mentionCount()).isZero();
         }
     }
 }

@@ -146,8 +146,9 @@ public final class ParleyManifest {
         functions.add(new FunctionSpec("fanout", FanOutHandler.class.getName(), 1024, Duration.ofSeconds(30), fanOut,
                 new Trigger.StreamMapping(MESSAGES, 100, Duration.ZERO, Trigger.StartingPosition.TRIM_HORIZON, 10, true, true, STREAM_RETRIES,
                         Duration.ofHours(1), Optional.of("parley-fanout-failures")),
-                Map.of(MESSAGES, TableAccess.STREAM, CONNECTIONS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ, MEMBERSHIPS, TableAccess.READ,
-                        INBOX, TableAccess.READ),
+                // It writes whom a message mentions (MentionRecords): the members' rows, and the head for "*".
+                Map.of(MESSAGES, TableAccess.STREAM, CONNECTIONS, TableAccess.READ_WRITE, CONVERSATIONS, TableAccess.READ_WRITE,
+                        MEMBERSHIPS, TableAccess.READ_WRITE, INBOX, TableAccess.READ),
                 true));
         // Receipts are told to senders from the memberships stream, coalesced by turns (ReceiptNotices), not by a batching
         // window, which would delay every receipt. Parallel batches per shard: a user's records stay in order in one of them,

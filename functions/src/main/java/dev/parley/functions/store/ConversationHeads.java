@@ -53,6 +53,11 @@ final class ConversationHeads {
         this.backoff = backoff;
     }
 
+    /** The head's number sets: pins, mentions of everyone, a delete's uncounting. */
+    ConversationHeadSets sets() {
+        return new ConversationHeadSets(dynamo, table);
+    }
+
     /** Puts the head of a conversation being created, at seq 0, unless it has one. */
     void create(Stored stored) {
         put(stored, 0);
@@ -148,49 +153,6 @@ final class ConversationHeads {
                 .expressionAttributeValues(Map.of(":seq", AttributeValue.fromNs(numbers))));
     }
 
-    /** A message deleted for everyone: its seq and its delete's count no more, and it is pinned no more. */
-    void uncountDeleted(ConversationId id, long target, long deletionSeq) {
-        dynamo.updateItem(b -> b.tableName(table).key(ConversationsTable.headItemKey(id))
-                .updateExpression("ADD #voids :seqs DELETE #pinned :target").conditionExpression("attribute_exists(#pk)")
-                .expressionAttributeNames(Map.of("#voids", UNCOUNTED_SEQS, "#pinned", ConversationsTable.PINNED, "#pk", PK))
-                .expressionAttributeValues(Map.of(":seqs", AttributeValue.fromNs(List.of(Long.toString(target), Long.toString(deletionSeq))),
-                        ":target", AttributeValue.fromNs(List.of(Long.toString(target))))));
-    }
-
-    /** See {@link dev.parley.ports.ConversationRepository#pin}: one UpdateItem of the head, the bound in its condition. */
-    java.util.SortedSet<Long> pin(ConversationId id, long seq, boolean pinned) {
-        AttributeValue seqs = AttributeValue.fromNs(List.of(Long.toString(seq)));
-        Map<String, AttributeValue> after;
-        try {
-            after = dynamo.updateItem(b -> {
-                b.tableName(table).key(ConversationsTable.headItemKey(id)).returnValues(software.amazon.awssdk.services.dynamodb.model.ReturnValue.ALL_NEW)
-                        .returnValuesOnConditionCheckFailure(software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure.ALL_OLD);
-                if (pinned) {
-                    b.updateExpression("ADD #pinned :seq")
-                            .conditionExpression("attribute_exists(#pk) AND (attribute_not_exists(#pinned) OR size(#pinned) < :max OR contains(#pinned, :one))")
-                            .expressionAttributeValues(Map.of(":seq", seqs, ":max", AttributeValue.fromN(Integer.toString(dev.parley.model.Conversation.MAX_PINNED)),
-                                    ":one", AttributeValue.fromN(Long.toString(seq))));
-                } else {
-                    b.updateExpression("DELETE #pinned :seq").conditionExpression("attribute_exists(#pk)")
-                            .expressionAttributeValues(Map.of(":seq", seqs));
-                }
-                b.expressionAttributeNames(Map.of("#pinned", ConversationsTable.PINNED, "#pk", PK));
-            }).attributes();
-        } catch (software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException full) {
-            if (full.item() == null || full.item().isEmpty()) {
-                throw new dev.parley.model.DomainException(dev.parley.model.ErrorCode.NOT_FOUND, "no conversation " + id);
-            }
-            throw new dev.parley.model.InvalidFieldException("pinned", "conversation " + id + " has " + dev.parley.model.Conversation.MAX_PINNED
-                    + " pinned messages, the most it may: unpin one first");
-        }
-        AttributeValue held = after.get(ConversationsTable.PINNED);
-        java.util.SortedSet<Long> result = new java.util.TreeSet<>();
-        if (held != null && held.hasNs()) {
-            held.ns().forEach(n -> result.add(Long.parseLong(n)));
-        }
-        return result;
-    }
-
     /** The group-wide marks kept on the head raised to at least {@code computed}; see the port. */
     ReceiptWatermarks raiseGroupMarks(ConversationId id, ReceiptWatermarks computed) {
         for (int attempt = 0; attempt < RAISE_TRIES; attempt++) {
@@ -209,7 +171,10 @@ final class ConversationHeads {
             // count of theirs reaches a void at or below it: those seqs leave the set, which every send writes.
             List<String> readPast = head.containsKey(UNCOUNTED_SEQS) ? head.get(UNCOUNTED_SEQS).ns().stream()
                     .filter(seq -> Long.parseLong(seq) <= raised.readSeq()).toList() : List.of();
-            if (kept && raised.equals(was) && readPast.isEmpty()) {
+            // So do the mentions of everyone every member has read past.
+            List<String> mentionsReadPast = head.containsKey(ConversationsTable.EVERYONE_MENTIONS) ? head.get(ConversationsTable.EVERYONE_MENTIONS).ns()
+                    .stream().filter(seq -> Long.parseLong(seq) <= raised.readSeq()).toList() : List.of();
+            if (kept && raised.equals(was) && readPast.isEmpty() && mentionsReadPast.isEmpty()) {
                 return was;
             }
             Map<String, String> names = new HashMap<>(Map.of("#delivered", ALL_DELIVERED, "#read", ALL_READ));
@@ -219,14 +184,21 @@ final class ConversationHeads {
             } else {
                 names.put("#pk", PK);
             }
+            List<String> deletes = new java.util.ArrayList<>();
             if (!readPast.isEmpty()) {
                 names.put("#voids", UNCOUNTED_SEQS);
                 values.put(":readPast", AttributeValue.fromNs(readPast));
+                deletes.add("#voids :readPast");
+            }
+            if (!mentionsReadPast.isEmpty()) {
+                names.put("#mentions", ConversationsTable.EVERYONE_MENTIONS);
+                values.put(":mentionsReadPast", AttributeValue.fromNs(mentionsReadPast));
+                deletes.add("#mentions :mentionsReadPast");
             }
             try {
                 // Conditional on the marks read, so that of two raisers racing the second merges with the first.
                 dynamo.updateItem(b -> b.tableName(table).key(ConversationsTable.headItemKey(id))
-                        .updateExpression("SET #delivered = :delivered, #read = :read" + (readPast.isEmpty() ? "" : " DELETE #voids :readPast"))
+                        .updateExpression("SET #delivered = :delivered, #read = :read" + (deletes.isEmpty() ? "" : " DELETE " + String.join(", ", deletes)))
                         .conditionExpression(kept ? "#delivered = :wasDelivered AND #read = :wasRead" : "attribute_exists(#pk) AND attribute_not_exists(#delivered)")
                         .expressionAttributeNames(names).expressionAttributeValues(values));
                 return raised;

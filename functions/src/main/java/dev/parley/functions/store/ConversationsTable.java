@@ -64,6 +64,11 @@ public final class ConversationsTable {
      * (1 write unit), not a member list of up to 70 KB, and a sync or conversation list reads the heads already.
      */
     public static final String PINNED = "pinned";
+    /**
+     * On a group's head: the seqs of the messages that mention every member ({@code "*"}; a number set, absent while there is
+     * none), one write per such message whatever the group's size; those every member has read past leave it.
+     */
+    public static final String EVERYONE_MENTIONS = "everyoneMentionSeqs";
     public static final String CLAIM_SENDER = "senderId";
     public static final String CLAIM_TIMESTAMP = "serverTimestamp";
     /** Which append call wrote the claim. */
@@ -184,12 +189,14 @@ public final class ConversationsTable {
         private Long lastSeq;
         private Set<Long> uncountedSeqs;
         private Set<Long> pinned;
+        private Set<Long> everyoneMentions;
 
         Summary build() {
             ConversationId id = conversationOfHead(require(key, PK, "a conversation head"));
             return new Summary(id, id.isDirect() ? ConversationKind.DIRECT : ConversationKind.GROUP, Optional.ofNullable(name),
                     require(memberCount, MEMBER_COUNT, "a conversation head"), require(lastSeq, LAST_SEQ, "a conversation head"),
-                    new TreeSet<>(uncountedSeqs == null ? Set.of() : uncountedSeqs), new TreeSet<>(pinned == null ? Set.of() : pinned));
+                    new TreeSet<>(uncountedSeqs == null ? Set.of() : uncountedSeqs), new TreeSet<>(pinned == null ? Set.of() : pinned),
+                    new TreeSet<>(everyoneMentions == null ? Set.of() : everyoneMentions));
         }
     }
 
@@ -206,5 +213,8 @@ public final class ConversationsTable {
                             .getter(s -> s.uncountedSeqs().isEmpty() ? null : Set.copyOf(s.uncountedSeqs())).setter((b, v) -> b.uncountedSeqs = v))
                     .addAttribute(EnhancedType.setOf(Long.class), a -> a.name(PINNED)
                             .getter(s -> s.pinned().isEmpty() ? null : Set.copyOf(s.pinned())).setter((b, v) -> b.pinned = v))
+                    .addAttribute(EnhancedType.setOf(Long.class), a -> a.name(EVERYONE_MENTIONS)
+                            .getter(s -> s.everyoneMentionSeqs().isEmpty() ? null : Set.copyOf(s.everyoneMentionSeqs()))
+                            .setter((b, v) -> b.everyoneMentions = v))
                     .build();
 }

@@ -41,6 +41,7 @@ public final class DynamoConversationRepository implements ConversationRepositor
     private final Backoff backoff;
     private final ConversationHeads heads;
     private final MembershipRows rows;
+    private final java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
 
     public DynamoConversationRepository(DynamoDbClient dynamo, String conversations, String memberships) {
         this(dynamo, conversations, memberships, Backoff.DYNAMODB);
@@ -173,8 +174,26 @@ public final class DynamoConversationRepository implements ConversationRepositor
     }
 
     @Override
+    public void recordMentions(ConversationId id, long seq, dev.parley.model.Mentions mentions) {
+        SdkErrors.translating("recording mentions", () -> {
+            // At most 50 members by id: their rows in parallel, a write each.
+            List<java.util.concurrent.Future<?>> writes = new java.util.ArrayList<>();
+            for (UserId user : mentions.users()) {
+                writes.add(threads.submit(() -> {
+                    rows.recordMention(user, id, seq);
+                    return null;
+                }));
+            }
+            if (mentions.everyone()) {
+                heads.sets().recordEveryoneMention(id, seq);
+            }
+            writes.forEach(write -> Outcome.of(write).orThrow());
+        });
+    }
+
+    @Override
     public java.util.SortedSet<Long> pin(ConversationId id, long seq, boolean pinned) {
-        return SdkErrors.translating("pinning a message", () -> heads.pin(id, seq, pinned));
+        return SdkErrors.translating("pinning a message", () -> heads.sets().pin(id, seq, pinned));
     }
 
     @Override

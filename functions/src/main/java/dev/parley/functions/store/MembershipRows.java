@@ -7,6 +7,7 @@ import dev.parley.ports.ConversationRepository.Membership;
 import dev.parley.ports.ConversationRepository.NoticeTurn;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -53,19 +54,38 @@ final class MembershipRows {
             if (wanted.equals(was)) {
                 return was;
             }
+            // The mentions the read mark passes leave the row in the same write, so that it stays as small as what is unread.
+            List<String> readPast = current.get().mentionSeqs().headSet(wanted.readSeq() + 1).stream().map(String::valueOf).toList();
+            Map<String, String> names = new java.util.HashMap<>(Map.of("#delivered", MembershipsTable.DELIVERED, "#read", MembershipsTable.READ));
+            Map<String, AttributeValue> values = new java.util.HashMap<>(Map.of(":delivered", number(wanted.deliveredSeq()), ":read",
+                    number(wanted.readSeq()), ":wasDelivered", number(was.deliveredSeq()), ":wasRead", number(was.readSeq())));
+            if (!readPast.isEmpty()) {
+                names.put("#mentions", MembershipsTable.MENTIONS);
+                values.put(":readPast", AttributeValue.fromNs(readPast));
+            }
             try {
                 dynamo.updateItem(b -> b.tableName(memberships).key(MembershipsTable.key(user, conversation))
-                        .updateExpression("SET #delivered = :delivered, #read = :read")
+                        .updateExpression("SET #delivered = :delivered, #read = :read" + (readPast.isEmpty() ? "" : " DELETE #mentions :readPast"))
                         .conditionExpression("#delivered = :wasDelivered AND #read = :wasRead")
-                        .expressionAttributeNames(Map.of("#delivered", MembershipsTable.DELIVERED, "#read", MembershipsTable.READ))
-                        .expressionAttributeValues(Map.of(":delivered", number(wanted.deliveredSeq()), ":read", number(wanted.readSeq()),
-                                ":wasDelivered", number(was.deliveredSeq()), ":wasRead", number(was.readSeq()))));
+                        .expressionAttributeNames(names).expressionAttributeValues(values));
                 return wanted;
             } catch (ConditionalCheckFailedException movedMeanwhile) {
                 // Read again.
             }
         }
         throw new IllegalStateException("the watermarks of " + read.user() + " in " + read.conversationId() + " kept changing");
+    }
+
+    /** Adds {@code seq} to the member's mentions, if they are a member: one UpdateItem of their row. */
+    void recordMention(UserId user, ConversationId conversation, long seq) {
+        try {
+            dynamo.updateItem(b -> b.tableName(memberships).key(MembershipsTable.key(user, conversation))
+                    .updateExpression("ADD #mentions :seq").conditionExpression("attribute_exists(#user)")
+                    .expressionAttributeNames(Map.of("#mentions", MembershipsTable.MENTIONS, "#user", MembershipsTable.USER))
+                    .expressionAttributeValues(Map.of(":seq", AttributeValue.fromNs(List.of(Long.toString(seq))))));
+        } catch (ConditionalCheckFailedException notAMember) {
+            // They left since the send: nothing of theirs to count.
+        }
     }
 
     /** Takes the member's turn to be told of receipts, one write of which of several racing callers only one wins. */

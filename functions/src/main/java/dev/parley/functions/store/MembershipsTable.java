@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import software.amazon.awssdk.enhanced.dynamodb.Key;
 import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticAttributeTags;
 import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticImmutableTableSchema;
@@ -30,6 +31,11 @@ public final class MembershipsTable {
     public static final String BY_CONVERSATION = "byConversation";
     /** On a member's row: when they were last told of the conversation's receipts (epoch ms); not in the index. */
     public static final String NOTICE_AT = "noticeAt";
+    /**
+     * On a member's row: the seqs of the messages that mention them by id (a number set, absent while there is none), added by
+     * the fan-out; an advance of the read mark takes out those it passes. Not in the index.
+     */
+    public static final String MENTIONS = "mentionSeqs";
     /** What {@link #BY_CONVERSATION} holds besides its keys. */
     public static final List<String> PROJECTED = List.of(JOINED, DELIVERED, READ);
 
@@ -71,6 +77,7 @@ public final class MembershipsTable {
         private Long joined;
         private Long delivered;
         private Long read;
+        private Set<Long> mentions;
 
         Membership build() {
             long deliveredSeq = require(delivered, DELIVERED);
@@ -78,7 +85,7 @@ public final class MembershipsTable {
             long readSeq = Math.min(require(read, READ), deliveredSeq);
             // Rows written before members joined mid-conversation have no joinedAfterSeq: they joined at the start.
             return new Membership(UserId.of(require(user, USER)), ConversationId.of(require(conversation, CONVERSATION)), joined == null ? 0 : joined,
-                    new ReceiptWatermarks(deliveredSeq, readSeq));
+                    new ReceiptWatermarks(deliveredSeq, readSeq), new java.util.TreeSet<>(mentions == null ? Set.of() : mentions));
         }
 
         private static <T> T require(T value, String attribute) {
@@ -99,5 +106,7 @@ public final class MembershipsTable {
                     .addAttribute(Long.class, a -> a.name(JOINED).getter(Membership::joinedAfterSeq).setter((b, v) -> b.joined = v))
                     .addAttribute(Long.class, a -> a.name(DELIVERED).getter(m -> m.watermarks().deliveredSeq()).setter((b, v) -> b.delivered = v))
                     .addAttribute(Long.class, a -> a.name(READ).getter(m -> m.watermarks().readSeq()).setter((b, v) -> b.read = v))
+                    .addAttribute(software.amazon.awssdk.enhanced.dynamodb.EnhancedType.setOf(Long.class), a -> a.name(MENTIONS)
+                            .getter(m -> m.mentionSeqs().isEmpty() ? null : Set.copyOf(m.mentionSeqs())).setter((b, v) -> b.mentions = v))
                     .build();
 }

@@ -88,7 +88,7 @@ final class MessageChanges {
 
     void applyDelete(Message deletion) {
         long target = deletion.details().relatesTo().orElseThrow().seq();
-        Future<?> uncounting = threads.submit(() -> heads.uncountDeleted(deletion.conversationId(), target, deletion.seq()));
+        Future<?> uncounting = threads.submit(() -> heads.sets().uncountDeleted(deletion.conversationId(), target, deletion.seq()));
         Map<String, AttributeValue> after = dynamo.updateItem(b -> b.tableName(table).key(key(deletion, target))
                 .updateExpression("SET #content = :tombstone REMOVE #mentions, #editedAt, #reactions, #reactionsAt, #reactionsTold")
                 .conditionExpression("attribute_exists(#seq)")

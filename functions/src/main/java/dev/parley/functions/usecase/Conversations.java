@@ -137,8 +137,10 @@ public final class Conversations {
             if (summary == null) {
                 continue;
             }
+            long unread = unread(membership, summary);
+            // Both from the same row and head; the bound only keeps a line valid whatever a future change to either count does.
             listed.add(new ConversationSummary(summary.id(), summary.kind(), summary.name(), summary.memberCount(), summary.lastSeq(),
-                    unread(membership, summary)));
+                    unread, Math.min(summary.mentionsOf(membership), unread)));
         }
         return new ServerFrame.ConversationPage(listed, page.nextCursor());
     }

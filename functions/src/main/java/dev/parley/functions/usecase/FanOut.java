@@ -106,6 +106,7 @@ public final class FanOut {
     /** The conversations pushing at once: apart from the delivery's, which a push still running must never hold back. */
     private final Semaphore pushSlots = new Semaphore(MAX_PARALLEL_CONVERSATIONS);
     private final FastPathSettlement fastPaths;
+    private final MentionRecords mentions;
 
     public FanOut(ConversationRepository conversations, MessageLog messages, Delivery delivery, PushNotifier push, FrameCodec codec, Clock clock) {
         this(conversations, messages, delivery, push, codec, clock, FanOut::sleep);
@@ -120,15 +121,17 @@ public final class FanOut {
         this.codec = codec;
         this.clock = clock;
         this.fastPaths = new FastPathSettlement(messages, delivery, clock, pause);
+        this.mentions = new MentionRecords(conversations, threads);
     }
 
     public Outcome deliver(List<Envelope> batch) {
+        List<Failed> unrecorded = mentions.record(batch);
         List<Delivered> delivered = new CopyOnWriteArrayList<>();
         BatchPushes pushes = new BatchPushes(push, threads, pushSlots, BatchPushes.PUSH_DEADLINE);
         List<Envelope> left = fastPaths.settle(batch, delivered, pushes);
         Map<ConversationId, List<Envelope>> byConversation = new LinkedHashMap<>();
         left.forEach(envelope -> byConversation.computeIfAbsent(envelope.message().conversationId(), id -> new ArrayList<>()).add(envelope));
-        List<Failed> failed = new CopyOnWriteArrayList<>();
+        List<Failed> failed = new CopyOnWriteArrayList<>(unrecorded);
         Map<UserId, Reach> directLive = Map.of();
         try {
             directLive = lookUpDirectMembers(byConversation.keySet());

@@ -120,6 +120,25 @@ class ConversationsTest {
     }
 
     @Test
+    void theListCountsEachConversationsUnreadMentionsOfTheCaller() {
+        ConversationId crew = group(request(), alice, BOB, CAROL).conversation().id();
+        for (int i = 0; i < 4; i++) {
+            sendTo(crew, BOB, "m" + i);
+        }
+        world.conversations.recordMentions(crew, 1, new dev.parley.model.Mentions(List.of(ALICE), false));
+        world.conversations.recordMentions(crew, 3, new dev.parley.model.Mentions(List.of(), true));
+        world.conversations.recordMentions(crew, 4, new dev.parley.model.Mentions(List.of(CAROL), false));
+        assertThat(conversations.list(alice, new ClientFrame.ConversationList(Optional.empty())).conversations()).singleElement()
+                .satisfies(line -> {
+                    assertThat(line.unreadCount()).isEqualTo(4);
+                    assertThat(line.mentionCount()).as("1 by id, 3 as everyone; not carol's 4").isEqualTo(2);
+                });
+        world.conversations.advance(ALICE, crew, new ReceiptWatermarks(4, 2));
+        assertThat(conversations.list(alice, new ClientFrame.ConversationList(Optional.empty())).conversations().getFirst().mentionCount())
+                .as("read past the first").isEqualTo(1);
+    }
+
+    @Test
     void voidsAreNeverUnreadInTheListNorInThePushBadge() {
         ConversationId chat = conversations.create(alice, new ClientFrame.ConversationCreate(request(), ConversationKind.DIRECT, List.of(BOB),
                 Optional.empty())).conversation().id();

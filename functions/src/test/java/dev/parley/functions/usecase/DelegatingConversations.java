@@ -51,6 +51,11 @@ class DelegatingConversations implements ConversationRepository {
     }
 
     @Override
+    public void recordMentions(ConversationId id, long seq, dev.parley.model.Mentions mentions) {
+        delegate.recordMentions(id, seq, mentions);
+    }
+
+    @Override
     public java.util.SortedSet<Long> pin(ConversationId id, long seq, boolean pinned) {
         return delegate.pin(id, seq, pinned);
     }

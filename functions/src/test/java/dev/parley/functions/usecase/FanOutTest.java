@@ -118,6 +118,26 @@ class FanOutTest {
     }
 
     @Test
+    void everyMessageThatMentionsIsRecordedForMentionCountsWhoeverDeliversItAndAChangeIsNot() {
+        ConversationId crew = world.conversations.createIfAbsent(dev.parley.model.Conversation.group(ConversationId.of("g:crew"), ALICE,
+                List.of(BOB, CAROL), Optional.empty()), ALICE).conversation().id();
+        FanOut.Envelope byId = envelope(crew, 1, ALICE);
+        FanOut.Envelope everyone = envelope(crew, 2, ALICE);
+        FanOut.Envelope plain = envelope(crew, 3, ALICE);
+        List<FanOut.Envelope> batch = List.of(
+                new FanOut.Envelope(byId.recordId(), byId.message().withDetails(dev.parley.model.MessageDetails.sent(java.util.OptionalLong.empty(),
+                        new dev.parley.model.Mentions(List.of(BOB), false))), byId.senderConnection(),
+                        java.util.OptionalLong.of(NOW.toEpochMilli())),
+                new FanOut.Envelope(everyone.recordId(), everyone.message().withDetails(dev.parley.model.MessageDetails.sent(java.util.OptionalLong.empty(),
+                        new dev.parley.model.Mentions(List.of(), true))), everyone.senderConnection()),
+                plain);
+        assertThat(fanOut.deliver(batch).failed()).isEmpty();
+        assertThat(world.conversations.membership(BOB, crew).orElseThrow().mentionSeqs()).as("by id, a fast-path message too").containsExactly(1L);
+        assertThat(world.conversations.membership(CAROL, crew).orElseThrow().mentionSeqs()).isEmpty();
+        assertThat(world.conversations.summary(crew).orElseThrow().everyoneMentionSeqs()).containsExactly(2L);
+    }
+
+    @Test
     void aVoidEntryReachesEveryLiveConnectionAndWakesNobody() {
         world.online(ALICE, "alice-laptop");
         Message voided = Message.voided(ALICE_BOB, 7, 1_000);

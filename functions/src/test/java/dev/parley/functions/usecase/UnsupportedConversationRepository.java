@@ -44,6 +44,11 @@ abstract class UnsupportedConversationRepository implements ConversationReposito
     }
 
     @Override
+    public void recordMentions(ConversationId id, long seq, dev.parley.model.Mentions mentions) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
     public java.util.SortedSet<Long> pin(ConversationId id, long seq, boolean pinned) {
         throw new UnsupportedOperationException();
     }

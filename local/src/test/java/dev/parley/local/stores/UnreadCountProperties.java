@@ -38,7 +38,7 @@ import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
- * Unread counts count messages only, whatever sends, repeats (as first transmissions or marked resends), failed sends, their
+ * Unread counts (and mention counts) count messages only, whatever sends, repeats (as first transmissions or marked resends), failed sends, their
  * retries, edits, deletes for everyone, reactions and reads interleave, on the DynamoDB adapters against the emulator: after
  * every step no uncounted seq holds a message that counts, and every void, change and deleted message is uncounted, so the
  * count is never below the undeleted messages after the read mark; once readers have voided the seqs of sends that died, it
@@ -64,7 +64,8 @@ class UnreadCountProperties {
     sealed interface Step {
     }
 
-    record Send(boolean byAlice) implements Step {
+    /** {@code mention}: 0 none, 1 bob by id, 2 everyone ({@code "*"}); recorded as the fan-out records it. */
+    record Send(boolean byAlice, int mention) implements Step {
     }
 
     record Repeat(int pick, boolean markedResend) implements Step {
@@ -88,7 +89,8 @@ class UnreadCountProperties {
     @Provide
     Arbitrary<List<Step>> steps() {
         Arbitrary<Step> step = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(6, Arbitraries.of(true, false).map(Send::new)),
+                net.jqwik.api.Tuple.of(6, net.jqwik.api.Combinators.combine(Arbitraries.of(true, false), Arbitraries.integers().between(0, 2))
+                        .as(Send::new)),
                 net.jqwik.api.Tuple.of(3, net.jqwik.api.Combinators.combine(Arbitraries.integers().between(0, 1000), Arbitraries.of(true, false))
                         .as(Repeat::new)),
                 net.jqwik.api.Tuple.of(2, Arbitraries.of(true, false).map(FailedSend::new)),
@@ -117,6 +119,7 @@ class UnreadCountProperties {
         List<Sent> sent = new ArrayList<>();
         Map<ClientMessageId, Long> acked = new HashMap<>();
         Set<Long> deleted = new TreeSet<>();
+        Set<Long> mentioningBob = new TreeSet<>();
         dev.parley.functions.store.DynamoReactionStore reactions = new dev.parley.functions.store.DynamoReactionStore(tables.noRetries,
                 ParleyManifest.REACTIONS, ParleyManifest.MESSAGES, tables.backoff);
 
@@ -125,7 +128,13 @@ class UnreadCountProperties {
                 case Send send -> {
                     Sent made = new Sent(ClientMessageId.random(), send.byAlice() ? ALICE : BOB);
                     sent.add(made);
-                    acked.put(made.id(), append(log, chat, made, clock, false).message().seq());
+                    long seq = append(log, chat, made, clock, false).message().seq();
+                    acked.put(made.id(), seq);
+                    if (send.mention() > 0) {
+                        conversations.recordMentions(chat, seq, send.mention() == 1
+                                ? new dev.parley.model.Mentions(List.of(BOB), false) : new dev.parley.model.Mentions(List.of(), true));
+                        mentioningBob.add(seq);
+                    }
                 }
                 case Repeat repeat when !sent.isEmpty() -> {
                     Sent again = sent.get(repeat.pick() % sent.size());
@@ -161,10 +170,10 @@ class UnreadCountProperties {
                 case Settle settle -> settle(log, chat, clock, sent, acked);
             }
             clock.advance(Duration.ofMillis(500));
-            check(conversations, stored, chat, acked, deleted, false);
+            check(conversations, stored, chat, acked, deleted, mentioningBob, false);
         }
         settle(log, chat, clock, sent, acked);
-        check(conversations, stored, chat, acked, deleted, true);
+        check(conversations, stored, chat, acked, deleted, mentioningBob, true);
     }
 
     /** Past the claims' window, a last message sent and past it too, then a member's sync from the start: every empty seq below it voided. */
@@ -210,7 +219,7 @@ class UnreadCountProperties {
     }
 
     private static void check(DynamoConversationRepository conversations, DynamoMessageLog stored, ConversationId chat,
-                              Map<ClientMessageId, Long> acked, Set<Long> deleted, boolean settled) {
+                              Map<ClientMessageId, Long> acked, Set<Long> deleted, Set<Long> mentioningBob, boolean settled) {
         ConversationRepository.Summary summary = conversations.requireSummary(chat);
         List<Message> entries = stored.after(chat, 0, 1000);
         Set<Long> counting = entries.stream().filter(Message::counts).map(Message::seq).collect(Collectors.toCollection(TreeSet::new));
@@ -224,6 +233,8 @@ class UnreadCountProperties {
         long mark = Math.max(bob.watermarks().readSeq(), bob.joinedAfterSeq());
         long messagesAfterMark = counting.stream().filter(seq -> seq > mark).count();
         long unread = summary.messagesAfter(mark);
+        assertThat(summary.mentionsOf(bob)).as("bob's mention count: the undeleted messages after his mark " + mark + " that mention him")
+                .isEqualTo(mentioningBob.stream().filter(seq -> seq > mark && !deleted.contains(seq)).count());
         if (settled) {
             assertThat(unread).as("settled: bob's unread count is the undeleted messages after his read mark " + mark).isEqualTo(messagesAfterMark);
         } else {

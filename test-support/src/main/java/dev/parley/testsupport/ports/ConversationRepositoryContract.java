@@ -287,4 +287,34 @@ public abstract class ConversationRepositoryContract {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> repository.pin(ConversationId.of("g:nowhere"), 1, true))
                 .isInstanceOfSatisfying(dev.parley.model.DomainException.class, e -> assertThat(e.code()).isEqualTo(dev.parley.model.ErrorCode.NOT_FOUND));
     }
+
+    @Test
+    void mentionsAreCountedAfterTheReadMarkLeaveTheRowAsItPassesThemAndADeletedOneStopsCounting() {
+        crew(ALICE, BOB, CAROL);
+        send(CREW, ALICE, 6);
+        repository.recordMentions(CREW, 2, new dev.parley.model.Mentions(List.of(BOB), false));
+        repository.recordMentions(CREW, 2, new dev.parley.model.Mentions(List.of(BOB), false)); // the stream again: nothing more
+        repository.recordMentions(CREW, 4, new dev.parley.model.Mentions(List.of(), true));
+        repository.recordMentions(CREW, 5, new dev.parley.model.Mentions(List.of(BOB, CAROL, UserId.of("stranger")), false));
+        ConversationRepository.Summary summary = repository.summary(CREW).orElseThrow();
+        Membership bob = repository.membership(BOB, CREW).orElseThrow();
+        assertThat(bob.mentionSeqs()).containsExactly(2L, 5L);
+        assertThat(summary.everyoneMentionSeqs()).containsExactly(4L);
+        assertThat(summary.mentionsOf(bob)).as("2 and 5 by id, 4 as everyone").isEqualTo(3);
+        assertThat(summary.mentionsOf(repository.membership(CAROL, CREW).orElseThrow())).isEqualTo(2);
+        assertThat(summary.mentionsOf(repository.membership(ALICE, CREW).orElseThrow())).isEqualTo(1);
+        assertThat(repository.membership(UserId.of("stranger"), CREW)).as("no row made for a non-member").isEmpty();
+
+        repository.advance(bob, new ReceiptWatermarks(4, 3));
+        Membership read = repository.membership(BOB, CREW).orElseThrow();
+        assertThat(read.mentionSeqs()).as("what the read mark passed left the row").containsExactly(5L);
+        assertThat(repository.summary(CREW).orElseThrow().mentionsOf(read)).isEqualTo(2);
+        long deletion = messages.append(CREW, ClientMessageId.random(), ALICE, DeviceId.DEFAULT, Optional.empty(), Content.DELETED,
+                dev.parley.model.MessageDetails.change(new dev.parley.model.Relation(dev.parley.model.RelationKind.DELETE, 5)), 2_000,
+                Optional.empty(), false, MessageLog.Admission.ADMITTED).message().seq();
+        messages.applyDelete(messages.at(CREW, deletion).orElseThrow());
+        assertThat(repository.summary(CREW).orElseThrow().mentionsOf(read)).as("a deleted message mentions no one").isEqualTo(1);
+        repository.raiseGroupMarks(CREW, new ReceiptWatermarks(6, 4));
+        assertThat(repository.summary(CREW).orElseThrow().everyoneMentionSeqs()).as("read past by every member: gone from the head").isEmpty();
+    }
 }

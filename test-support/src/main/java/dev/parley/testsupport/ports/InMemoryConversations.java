@@ -33,6 +33,7 @@ public final class InMemoryConversations implements ConversationRepository {
     private final Map<ConversationId, Long> lastSeqs = new HashMap<>();
     private final Map<ConversationId, java.util.SortedSet<Long>> uncountedSeqs = new HashMap<>();
     private final Map<ConversationId, java.util.SortedSet<Long>> pins = new HashMap<>();
+    private final Map<ConversationId, java.util.SortedSet<Long>> everyoneMentions = new HashMap<>();
     private final Map<ConversationId, ReceiptWatermarks> groupMarks = new HashMap<>();
     /** When each member was last told of a conversation's receipts, by user, then conversation. */
     private final Map<UserId, Map<String, Instant>> noticeTurns = new HashMap<>();
@@ -80,7 +81,23 @@ public final class InMemoryConversations implements ConversationRepository {
         }
         Conversation conversation = stored.conversation();
         return Optional.of(new Summary(id, conversation.kind(), conversation.name(), conversation.members().size(), lastSeqs.get(id),
-                uncountedSeqs.getOrDefault(id, new java.util.TreeSet<>()), pins.getOrDefault(id, new java.util.TreeSet<>())));
+                uncountedSeqs.getOrDefault(id, new java.util.TreeSet<>()), pins.getOrDefault(id, new java.util.TreeSet<>()),
+                everyoneMentions.getOrDefault(id, new java.util.TreeSet<>())));
+    }
+
+    @Override
+    public synchronized void recordMentions(ConversationId id, long seq, dev.parley.model.Mentions mentions) {
+        for (UserId user : mentions.users()) {
+            Membership row = rows.getOrDefault(user, new TreeMap<>()).get(id.value());
+            if (row != null) {
+                java.util.SortedSet<Long> seqs = new java.util.TreeSet<>(row.mentionSeqs());
+                seqs.add(seq);
+                rows.get(user).put(id.value(), new Membership(row.user(), row.conversationId(), row.joinedAfterSeq(), row.watermarks(), seqs));
+            }
+        }
+        if (mentions.everyone() && conversations.containsKey(id)) {
+            everyoneMentions.computeIfAbsent(id, c -> new java.util.TreeSet<>()).add(seq);
+        }
     }
 
     @Override
@@ -170,6 +187,7 @@ public final class InMemoryConversations implements ConversationRepository {
         ReceiptWatermarks raised = kept.atLeast(computed);
         groupMarks.put(conversation, raised);
         Optional.ofNullable(uncountedSeqs.get(conversation)).ifPresent(voids -> voids.headSet(raised.readSeq() + 1).clear());
+        Optional.ofNullable(everyoneMentions.get(conversation)).ifPresent(mentions -> mentions.headSet(raised.readSeq() + 1).clear());
         return raised;
     }
 
@@ -207,7 +225,10 @@ public final class InMemoryConversations implements ConversationRepository {
         if (row == null) {
             return marks;
         }
-        Membership advanced = new Membership(row.user(), row.conversationId(), row.joinedAfterSeq(), row.watermarks().atLeast(marks));
+        ReceiptWatermarks raised = row.watermarks().atLeast(marks);
+        // As the store: mentions read past leave the row with the mark's move.
+        Membership advanced = new Membership(row.user(), row.conversationId(), row.joinedAfterSeq(), raised,
+                row.mentionSeqs().tailSet(raised.readSeq() + 1));
         rows.get(row.user()).put(row.conversationId().value(), advanced);
         return advanced.watermarks();
     }
