@@ -1,7 +1,6 @@
 import { toBase64 } from "./cipher.js";
 import type { KeyDirectory } from "./cipher.js";
 import { Connection } from "./connection.js";
-import { ParleyError } from "./errors.js";
 import { Emitter } from "./events.js";
 import type { ConnectionState, OutgoingMessage, ParleyEventName, ParleyEvents } from "./events.js";
 import type {
@@ -9,11 +8,12 @@ import type {
   InboxCounts, InboxFilter, InboxMark, InboxPage, KeysBundle, KeysUpload, LastSeenVisibility, MessageSend, PresenceBatch, PushPlatform, ReactionAck,
   SettingsUpdated, TopicKey, TopicMuted, TypingState, UserId,
 } from "./frames.generated.js";
+import { mediaUrl, uploadMedia } from "./media.js";
 import { PresenceWatch } from "./presence.js";
 import { Receiving } from "./receiving.js";
 import { Requests } from "./requests.js";
 import { Scheduler, watchTheNetwork } from "./scheduler.js";
-import { Sender, handled } from "./sender.js";
+import { Sender } from "./sender.js";
 import { Session } from "./session.js";
 import { settingsOf } from "./settings.js";
 import type { ParleyClientOptions, Settings } from "./settings.js";
@@ -21,7 +21,7 @@ import type { PendingSend } from "./store.js";
 import { StoreWrites } from "./store.js";
 
 export { jitteredDelay, STABLE_AFTER_MS } from "./connection.js";
-export type { ConnectionState, OutgoingMessage, ParleyEventName, ParleyEvents, StateChange, StateReason } from "./events.js";
+export type { ConnectionState, MessageChange, OutgoingMessage, ParleyEventName, ParleyEvents, StateChange, StateReason } from "./events.js";
 export type { ParleyClientOptions } from "./settings.js";
 
 const TICK_MS = 200;
@@ -111,18 +111,28 @@ export class ParleyClient {
 
   /**
    * Queues a message: it is stored on the server once, whatever reconnects or reloads happen before its ack, and after the
-   * ones the app sent before it in the same conversation. A send the server would refuse (a field out of bounds, a frame over
-   * 128 KB) is refused here, its promises rejected with a ParleyError naming why, and nothing is queued.
+   * ones the app sent before it in the same conversation. It may reply to a message (replyTo, a seq of the conversation) and
+   * mention members (user ids; "*" for every member, a group's admins only). A send the server would refuse (a field out of
+   * bounds, a frame over 128 KB) is refused here, its promises rejected with a ParleyError naming why, and nothing is queued.
    */
-  send(conversationId: ConversationId, content: Content): OutgoingMessage {
-    const id = crypto.randomUUID();
-    const frame: MessageSend = { type: "message.send", id, conversation_id: conversationId, content, timestamp: Date.now() };
-    const text = JSON.stringify(frame);
-    const refused = this.sender.refusal(text, id);
-    if (refused !== undefined) {
-      return { id, queued: handled(Promise.reject(refused)), acknowledged: handled(Promise.reject(refused)) };
-    }
-    return this.sender.queue(id, this.started().then(() => ({ id, conversation_id: conversationId, frame: text })));
+  send(conversationId: ConversationId, content: Content, options: { replyTo?: number; mentions?: UserId[] } = {}): OutgoingMessage {
+    return this.sender.enqueue({ type: "message.send", id: crypto.randomUUID(), conversation_id: conversationId, content, timestamp: Date.now(),
+      ...(options.replyTo === undefined ? {} : { reply_to: options.replyTo }), ...(options.mentions === undefined ? {} : { mentions: options.mentions }) },
+    this.started());
+  }
+
+  /**
+   * Queues an edit of this user's message at seq (within the edit window, 15 minutes by default): text for text, text as a
+   * media message's caption. It goes through the queue as a send does, resent under its id until acknowledged (its own seq);
+   * every member's client emits it as a change event.
+   */
+  edit(conversationId: ConversationId, seq: number, content: Content): OutgoingMessage {
+    return this.sender.enqueue({ type: "message.edit", id: crypto.randomUUID(), conversation_id: conversationId, target_seq: seq, content }, this.started());
+  }
+
+  /** Queues a delete for everyone of the message at seq (the sender's within 48 hours; a group admin's any time), as edit() goes. */
+  delete(conversationId: ConversationId, seq: number): OutgoingMessage {
+    return this.sender.enqueue({ type: "message.delete", id: crypto.randomUUID(), conversation_id: conversationId, target_seq: seq }, this.started());
   }
 
   /**
@@ -275,26 +285,13 @@ export class ParleyClient {
    * Uploads a file for a conversation (docs/media.md): a grant, then the file posted straight to S3 with the grant's form.
    * Resolves with the content of a message naming it, to send; S3's refusal or the server's rejects, naming why.
    */
-  async uploadMedia(conversationId: ConversationId, file: Blob, caption?: string): Promise<Content> {
-    const contentType = file.type || "application/octet-stream";
-    const grant = await this.requests.request({ type: "media.upload", content_type: contentType, size: file.size, conversation_id: conversationId },
-      "media.upload_grant");
-    const form = new FormData();
-    Object.entries(grant.fields).forEach(([name, value]) => form.append(name, value));
-    form.append("file", file);
-    const answer = await fetch(grant.url, { method: "POST", body: form });
-    if (!answer.ok) {
-      throw ParleyError.of("forbidden", `the upload was refused by storage: ${answer.status} ${(await answer.text()).slice(0, 300)}`, "media.upload");
-    }
-    const content: Content = { type: mediaType(contentType), media_id: grant.media_id, content_type: contentType, size: file.size };
-    if (caption !== undefined) content.body = caption;
-    return content;
+  uploadMedia(conversationId: ConversationId, file: Blob, caption?: string): Promise<Content> {
+    return uploadMedia(this.requests, conversationId, file, caption);
   }
 
   /** Where a media object can be read now, and until when (epoch ms): a download grant. */
-  async mediaUrl(mediaId: string): Promise<{ url: string; expires_at: number }> {
-    const grant = await this.requests.request({ type: "media.download", media_id: mediaId }, "media.download_grant");
-    return { url: grant.url, expires_at: grant.expires_at };
+  mediaUrl(mediaId: string): Promise<{ url: string; expires_at: number }> {
+    return mediaUrl(this.requests, mediaId);
   }
 
   /** Closes the connection for good, and with it every timer; the queue stays in the store, and a client started on it sends it. */
@@ -310,10 +307,4 @@ export class ParleyClient {
   private started(): Promise<void> {
     return this.loaded ?? Promise.reject(new Error("start() the client before sending"));
   }
-}
-
-/** A media message's type by the file's: image, video, audio, or file. */
-function mediaType(contentType: string): Content["type"] {
-  const kind = contentType.split("/")[0];
-  return kind === "image" || kind === "video" || kind === "audio" ? kind : "file";
 }

@@ -1,5 +1,6 @@
 import type {
-  Conversation, ErrorFrame, Message, MessageAck, Notification, Presence, ReactionsUpdate, ReceiptUpdate, TypingUpdate, UserId,
+  Content, Conversation, ConversationId, ErrorFrame, Message, MessageAck, Notification, Presence, ReactionsUpdate, ReceiptUpdate, RelationKind,
+  TypingUpdate, UserId,
 } from "./frames.generated.js";
 import type { PendingSend } from "./store.js";
 
@@ -53,6 +54,12 @@ export interface ParleyEvents {
    * within about a second of the last reaction. History and sync list a message with its reactions too.
    */
   reactions: ReactionsUpdate;
+  /**
+   * A message changed (an edit, or a delete for everyone), once per change in seq order after the message it changes: the
+   * message at seq now has this content (an edit's text or caption, or ciphertext; {type: "deleted"} after a delete), since
+   * at (epoch ms). entry is the change itself, which also comes as a message event (a sealed edit as a sealedMessage event).
+   */
+  change: MessageChange;
   presence: Presence;
   /** A notification from the user's inbox, live (the client acknowledges it to the server). */
   notification: Notification;
@@ -71,6 +78,16 @@ export interface ParleyEvents {
 }
 
 export type ParleyEventName = keyof ParleyEvents;
+
+/** What a change event carries. */
+export interface MessageChange {
+  conversation_id: ConversationId;
+  seq: number;
+  kind: RelationKind;
+  content: Content;
+  at: number;
+  entry: Message;
+}
 
 /** A send the app queued: its id, when it is safely queued (in the store), and its acknowledgement. */
 export interface OutgoingMessage {

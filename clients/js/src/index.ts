@@ -2,7 +2,7 @@
 // '@parley/client/node'; browsers keep the queue across reloads with IndexedDbClientStore from '@parley/client/indexeddb'.
 export { ParleyClient, jitteredDelay } from "./client.js";
 export { STABLE_AFTER_MS } from "./client.js";
-export type { ConnectionState, OutgoingMessage, ParleyClientOptions, ParleyEventName, ParleyEvents, StateChange, StateReason } from "./client.js";
+export type { ConnectionState, MessageChange, OutgoingMessage, ParleyClientOptions, ParleyEventName, ParleyEvents, StateChange, StateReason } from "./client.js";
 export { ParleyError } from "./errors.js";
 export { fromBase64, toBase64 } from "./cipher.js";
 export type { DeviceMismatch, EndToEndCipher, KeyDirectory } from "./cipher.js";

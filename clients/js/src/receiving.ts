@@ -3,7 +3,9 @@ import type { EndToEndCipher } from "./cipher.js";
 import type { Connection } from "./connection.js";
 import type { Emitter } from "./events.js";
 import { LIMITS } from "./frames.generated.js";
-import type { ConversationId, HistoryBatch, HistoryRequest, Message, MessageAck, MessageSend, ServerFrame, UserId } from "./frames.generated.js";
+import type {
+  ConversationId, HistoryBatch, HistoryRequest, Message, MessageAck, MessageDelete, MessageEdit, MessageSend, ServerFrame, UserId,
+} from "./frames.generated.js";
 import { ParleyError } from "./errors.js";
 import { Timelines } from "./ordering.js";
 import type { Requests } from "./requests.js";
@@ -135,9 +137,13 @@ export class Receiving {
   /** This device's own send, acknowledged: its message joins its timeline as any other. */
   acknowledged(ack: MessageAck, send: PendingSend): void {
     if (send.sealed !== undefined && this.cipher !== undefined) this.ownPlaintexts.set(send.id, fromBase64(send.sealed.plaintext));
-    const content = (JSON.parse(send.frame) as MessageSend).content;
+    // The app's own entry as the server stores it: a send with its reply and mentions, a change with its relation.
+    const frame = JSON.parse(send.frame) as MessageSend | MessageEdit | MessageDelete;
+    const entry = frame.type === "message.send" ? { content: frame.content, reply_to: frame.reply_to ?? null, mentions: frame.mentions ?? [] }
+      : { content: frame.type === "message.edit" ? frame.content : { type: "deleted" as const },
+        relates_to: { kind: frame.type === "message.edit" ? "edit" as const : "delete" as const, seq: frame.target_seq } };
     this.release((this.timelines as Timelines).offer({
-      id: ack.id, conversation_id: ack.conversation_id, seq: ack.seq, sender_id: this.user, sender_device: this.device, content,
+      id: ack.id, conversation_id: ack.conversation_id, seq: ack.seq, sender_id: this.user, sender_device: this.device, ...entry,
       server_timestamp: ack.server_timestamp,
     }, Date.now()));
   }
@@ -198,6 +204,10 @@ export class Receiving {
       if (message.content.type === "void") continue;
       if (plaintexts.has(message)) this.events.emit("sealedMessage", { message, plaintext: plaintexts.get(message) });
       else this.events.emit("message", message);
+      if (message.relates_to !== undefined && !plaintexts.has(message)) {
+        this.events.emit("change", { conversation_id: message.conversation_id, seq: message.relates_to.seq, kind: message.relates_to.kind,
+          content: message.content, at: message.server_timestamp, entry: message });
+      }
     }
     // Kept after the app has the messages: a reload between the two hands them to the app again, never loses them.
     upTo.forEach((seq, conversation) => {

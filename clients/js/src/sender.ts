@@ -5,7 +5,7 @@ import { jitteredDelay } from "./connection.js";
 import { ParleyError } from "./errors.js";
 import type { Emitter } from "./events.js";
 import { LIMITS } from "./frames.generated.js";
-import type { ErrorFrame, MessageAck, MessageSend } from "./frames.generated.js";
+import type { ErrorFrame, MessageAck, MessageDelete, MessageEdit, MessageSend } from "./frames.generated.js";
 import { Outbox } from "./outbox.js";
 import type { Scheduler } from "./scheduler.js";
 import { decodeClientFrame } from "./schema-check.js";
@@ -49,15 +49,26 @@ export class Sender {
     return this.outbox?.size ?? 0;
   }
 
-  /** Why the server would refuse this message.send at once, if it would: checked here so that no queue holds it. */
+  /**
+   * An entry of the log (a send, an edit, a delete) queued once the store is loaded: refused here, naming why, if the server
+   * would refuse it at once; else kept in the store, sent in its conversation's order and resent under its id until its ack.
+   */
+  enqueue(frame: MessageSend | MessageEdit | MessageDelete, started: Promise<void>): { id: string; queued: Promise<void>; acknowledged: Promise<MessageAck> } {
+    const text = JSON.stringify(frame);
+    const refused = this.refusal(text, frame.id);
+    if (refused !== undefined) return { id: frame.id, queued: handled(Promise.reject(refused)), acknowledged: handled(Promise.reject(refused)) };
+    return this.queue(frame.id, started.then(() => ({ id: frame.id, conversation_id: frame.conversation_id, frame: text })));
+  }
+
+  /** Why the server would refuse this entry at once, if it would: checked here so that no queue holds it. */
   refusal(text: string, id: string): ParleyError | undefined {
     const size = utf8.encode(text).length;
     if (size > LIMITS.max_frame_bytes) {
-      return ParleyError.of("too_large", `the message.send frame is ${size} bytes; a frame may be at most ${LIMITS.max_frame_bytes}`, id);
+      return ParleyError.of("too_large", `the ${JSON.parse(text).type} frame is ${size} bytes; a frame may be at most ${LIMITS.max_frame_bytes}`, id);
     }
     const decoded = decodeClientFrame(text);
     if (!decoded.ok) return ParleyError.of("bad_request", decoded.reason, id);
-    if (JSON.parse(text).content.type === "void") return ParleyError.of("bad_request", "content.type: void is written by the server only", id);
+    if (JSON.parse(text).content?.type === "void") return ParleyError.of("bad_request", "content.type: void is written by the server only", id);
     return undefined;
   }
 

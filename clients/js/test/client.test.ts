@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { ParleyClient, ParleyError, MemoryClientStore, fromBase64, jitteredDelay, toBase64 } from "../src/index.js";
 import type { EndToEndCipher, Envelope, KeysBundle } from "../src/index.js";
-import type { ClientFrame, ConnectionState, Message, MessageAck, Notification, Presence, StateChange } from "../src/index.js";
+import type { ClientFrame, ConnectionState, Message, MessageAck, MessageChange, Notification, Presence, StateChange } from "../src/index.js";
 import { nodeWebSocket } from "../src/node.js";
 import type { WebSocketFactory } from "../src/transport.js";
 import { FakeServer, SYNCED_AT, message, sleep, until } from "./fake-server.js";
@@ -277,6 +277,47 @@ describe("sending", () => {
     assert.equal(again.attempt, 2);
     second.send({ type: "message.ack", id: outgoing.id, conversation_id: "c7", seq: 1, server_timestamp: 5, status: "duplicate" });
     assert.equal((await outgoing.acknowledged).status, "duplicate");
+    c.close();
+  });
+
+  test("a reply with mentions, an edit and a delete go through the queue in order, resent under their ids, and come back as change events", async () => {
+    const { client: c, seen, connection } = await online({}, "c9");
+    const changes: MessageChange[] = [];
+    c.on("change", (change) => changes.push(change));
+    connection.send({ type: "message.receive", ...message("c9", 1, "lunch?") });
+    await until("the first", () => seen.messages.length === 1);
+    const reply = c.send("c9", { type: "text", body: "yes!" }, { replyTo: 1, mentions: ["bob"] });
+    const edit = c.edit("c9", 2, { type: "text", body: "yes, at 1" });
+    const deleted = c.delete("c9", 1);
+    const sent = await connection.next("message.send");
+    assert.equal(sent.reply_to, 1);
+    assert.deepEqual(sent.mentions, ["bob"]);
+    await sleep(50);
+    assert.equal(connection.all("message.edit").length, 0, "after the send before it");
+    connection.send({ type: "message.ack", id: reply.id, conversation_id: "c9", seq: 2, server_timestamp: 20, status: "sent" });
+    const edited = await connection.next("message.edit");
+    assert.equal(edited.target_seq, 2);
+    const reconnecting = server.nextConnection();
+    connection.kill();
+    const second = await reconnecting;
+    await second.syncNothing("c9");
+    const again = await second.next("message.edit");
+    assert.equal(again.id, edit.id);
+    assert.equal(again.attempt, 2);
+    second.send({ type: "message.ack", id: edit.id, conversation_id: "c9", seq: 3, server_timestamp: 30, status: "duplicate" });
+    const deleting = await second.next("message.delete");
+    assert.equal(deleting.target_seq, 1);
+    second.send({ type: "message.ack", id: deleted.id, conversation_id: "c9", seq: 4, server_timestamp: 40, status: "sent" });
+    assert.deepEqual([(await reply.acknowledged).seq, (await edit.acknowledged).seq, (await deleted.acknowledged).seq], [2, 3, 4]);
+    await until("both changes", () => changes.length === 2);
+    assert.deepEqual(changes.map(({ seq, kind, content, at }) => ({ seq, kind, content, at })), [
+      { seq: 2, kind: "edit", content: { type: "text", body: "yes, at 1" }, at: 30 },
+      { seq: 1, kind: "delete", content: { type: "deleted" }, at: 40 },
+    ]);
+    assert.deepEqual(seen.messages.map((m) => m.seq), [1, 2, 3, 4], "every entry in order, the app's own too");
+    assert.equal(seen.messages[1]?.reply_to, 1);
+    const refused = c.edit("c9", 2, { type: "void" });
+    await assert.rejects(refused.acknowledged, (error: unknown) => error instanceof ParleyError && error.code === "bad_request");
     c.close();
   });
 

@@ -133,6 +133,9 @@ public final class TerminalChat implements Callable<Integer> {
                             /direct USER               chat with USER
                             /group NAME USER[,USER...] a group with them
                             /react SEQ EMOJI|-         react to message #SEQ of the open conversation (- removes yours)
+                            /reply SEQ TEXT            a message that replies to #SEQ
+                            /edit SEQ TEXT             new text for your message #SEQ (within 15 minutes)
+                            /delete SEQ                delete #SEQ for everyone (yours within 48 hours; any, as a group admin)
                             /quit                      leave
                             anything else              a message to the open conversation""");
                     case "/list" -> list(client);
@@ -147,6 +150,17 @@ public final class TerminalChat implements Callable<Integer> {
                         show(client.createGroup(words[1], members).get(20, TimeUnit.SECONDS));
                     }
                     case "/react" -> react(client, words);
+                    case "/reply", "/edit" -> {
+                        String[] parts = line.split("\\s+", 3);
+                        requireWords(parts, 3, parts[0] + " SEQ TEXT");
+                        long seq = seq(parts[1], parts[0] + " SEQ TEXT");
+                        queued(parts[0].equals("/reply") ? client.send(openConversation(), Content.text(parts[2]), java.util.OptionalLong.of(seq),
+                                dev.parley.model.Mentions.NONE) : client.edit(openConversation(), seq, Content.text(parts[2])), parts[0]);
+                    }
+                    case "/delete" -> {
+                        requireWords(words, 2, "/delete SEQ");
+                        queued(client.delete(openConversation(), seq(words[1], "/delete SEQ")), "/delete");
+                    }
                     default -> say("no command " + words[0] + "; /help lists them");
                 }
             } catch (Exception e) {
@@ -175,17 +189,37 @@ public final class TerminalChat implements Callable<Integer> {
         });
     }
 
-    private void react(ParleyClient client, String[] words) throws Exception {
-        requireWords(words, 3, "/react SEQ EMOJI|-");
+    /** The conversation /open chose; a command that needs one says how to open one. */
+    private ConversationId openConversation() {
         ConversationId conversation = open;
         if (conversation == null) {
             throw new IllegalArgumentException("no conversation open: /list, then /open N");
         }
-        if (!words[1].matches("\\d{1,18}")) {
-            throw new IllegalArgumentException("usage: /react SEQ EMOJI|- (SEQ is a message's #number)");
+        return conversation;
+    }
+
+    private static long seq(String word, String usage) {
+        if (!word.matches("\\d{1,18}")) {
+            throw new IllegalArgumentException("usage: " + usage + " (SEQ is a message's #number)");
         }
+        return Long.parseLong(word);
+    }
+
+    /** A change or reply in the outbox: the server's refusal, when it comes, is said. */
+    private void queued(java.util.concurrent.CompletableFuture<?> entry, String command) {
+        entry.whenComplete((ack, failure) -> {
+            if (failure != null) {
+                say("! " + command + " refused: " + (failure.getCause() != null ? failure.getCause().getMessage() : failure.getMessage()));
+            }
+        });
+    }
+
+    private void react(ParleyClient client, String[] words) throws Exception {
+        requireWords(words, 3, "/react SEQ EMOJI|-");
+        ConversationId conversation = openConversation();
+        long seq = seq(words[1], "/react SEQ EMOJI|-");
         Optional<Emoji> emoji = words[2].equals("-") ? Optional.empty() : Optional.of(Emoji.of(words[2]));
-        client.react(conversation, Long.parseLong(words[1]), emoji).get(20, TimeUnit.SECONDS);
+        client.react(conversation, seq, emoji).get(20, TimeUnit.SECONDS);
     }
 
     private void typed(ParleyClient client) {
@@ -303,9 +337,10 @@ public final class TerminalChat implements Callable<Integer> {
         // A change names the message it changes: an edit with its new content, a delete alone.
         String relation = message.details().relatesTo().map(related -> related.kind() == dev.parley.model.RelationKind.EDIT
                 ? "(edits #" + related.seq() + ") " : "(deletes #" + related.seq() + ")").orElse("");
+        String reply = message.details().replyTo().isPresent() ? "(replies to #" + message.details().replyTo().getAsLong() + ") " : "";
         String edited = message.details().editedAt().isPresent() && !message.isDeleted() ? " (edited)" : "";
         String reacted = message.details().reactions().isEmpty() ? "" : "  [" + reactions(message.details().reactions()) + "]";
-        return "#" + message.seq() + " " + message.senderId().value() + ": " + relation
+        return "#" + message.seq() + " " + message.senderId().value() + ": " + relation + reply
                 + (message.isChange() && message.isDeleted() ? "" : shown) + edited + reacted;
     }
 

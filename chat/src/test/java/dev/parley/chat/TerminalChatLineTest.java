@@ -64,6 +64,12 @@ class TerminalChatLineTest {
     }
 
     @Test
+    void aReplyNamesTheMessageItAnswers() {
+        assertThat(TerminalChat.line(message(11, Content.text("yes!")).withDetails(dev.parley.model.MessageDetails.sent(java.util.OptionalLong.of(3),
+                dev.parley.model.Mentions.NONE)))).isEqualTo("#11 ada: (replies to #3) yes!");
+    }
+
+    @Test
     void endToEndContentShowsAsEncryptedWhetherEnvelopesOrASenderKeyBody() {
         DeviceEnvelope envelope = new DeviceEnvelope(new DeviceAddress(UserId.of("bob"), DeviceId.of("phone")), 7, EnvelopeKind.MESSAGE, "c2VjcmV0");
         assertThat(TerminalChat.line(message(6, Content.envelopes(List.of(envelope))))).isEqualTo("#6 ada: [end-to-end encrypted message]");

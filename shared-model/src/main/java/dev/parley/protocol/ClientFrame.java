@@ -163,12 +163,12 @@ public sealed interface ClientFrame extends Frame {
             this(id, conversationId, content, timestamp, 1);
         }
 
-        /** The same send, transmitted for the {@code attempt}th time. */
+        @Override
         public MessageSend withAttempt(int attempt) {
             return new MessageSend(id, conversationId, content, timestamp, attempt, replyTo, mentions);
         }
 
-        /** What the message carries beside its content. */
+        @Override
         public MessageDetails details() {
             return MessageDetails.sent(replyTo, mentions);
         }
@@ -189,6 +189,15 @@ public sealed interface ClientFrame extends Frame {
         ConversationId conversationId();
 
         int attempt();
+
+        /** The same frame, transmitted for the {@code attempt}th time. */
+        Appending withAttempt(int attempt);
+
+        /** The entry's content as the log holds it. */
+        Content content();
+
+        /** What the entry carries beside its content: a message's reply and mentions, a change's relation. */
+        MessageDetails details();
 
         /** Whether a client sent this frame before (with the same id): the store then checks for its entry before it takes a seq. */
         default boolean resend() {
@@ -223,6 +232,16 @@ public sealed interface ClientFrame extends Frame {
         }
 
         @Override
+        public MessageEdit withAttempt(int attempt) {
+            return new MessageEdit(id, conversationId, targetSeq, content, attempt);
+        }
+
+        @Override
+        public MessageDetails details() {
+            return MessageDetails.change(new dev.parley.model.Relation(dev.parley.model.RelationKind.EDIT, targetSeq));
+        }
+
+        @Override
         public String type() {
             return TYPE;
         }
@@ -237,6 +256,22 @@ public sealed interface ClientFrame extends Frame {
             present(conversationId, "conversation_id");
             atLeast(targetSeq, 1, "target_seq");
             requireAttempt(attempt);
+        }
+
+        @Override
+        public MessageDelete withAttempt(int attempt) {
+            return new MessageDelete(id, conversationId, targetSeq, attempt);
+        }
+
+        /** A delete's entry holds the tombstone. */
+        @Override
+        public Content content() {
+            return Content.DELETED;
+        }
+
+        @Override
+        public MessageDetails details() {
+            return MessageDetails.change(new dev.parley.model.Relation(dev.parley.model.RelationKind.DELETE, targetSeq));
         }
 
         @Override

@@ -139,6 +139,11 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
                     + " within 10 s; time to the exact count everywhere, updates per connection per second, cost per reaction.")
     boolean reactionsOnly;
 
+    @Option(names = "--changes-only",
+            description = "Only messages, then edits of them, then deletes for everyone of them, 1:1 at --rate for --seconds each after the"
+                    + " warm-up: each one's latency to the other member and its cost, and the changes' latency against the messages'.")
+    boolean changesOnly;
+
     @Option(names = "--extra-phases", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Also run the baseline, contention and receipts phases, on the last path's cloud (default: yes).")
     boolean extraPhases;
@@ -265,7 +270,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         if (firstMinute) {
             return firstMinuteInFreshProcesses();
         }
-        if ((presenceAndTypingOnly || notificationsOnly || mediaOnly || topicsOnly || reactionsOnly) && delivery == DeliveryPaths.BOTH) {
+        if ((presenceAndTypingOnly || notificationsOnly || mediaOnly || topicsOnly || reactionsOnly || changesOnly) && delivery == DeliveryPaths.BOTH) {
             // These phases are not about the delivery paths: one cloud is enough.
             delivery = DeliveryPaths.FAST;
         }
@@ -366,6 +371,14 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
                 progress("warming up until the JIT compiler is quiet (a minute or so)");
             }
             warmUp(clients, conversations);
+            if (changesOnly) {
+                changes(clients, conversations);
+                clients.forEach(Client::close);
+                awaitQuiet();
+                cloud.stop();
+                cloud = null;
+                return writeReports(logFile);
+            }
             progress("measuring Parley 1:1");
             Map<String, Object> parleyPhase = oneToOne(clients, conversations, false, rate, seconds, true);
             progress("a " + smallGroupSize + "-member group, " + smallGroupSenders + " senders");
@@ -721,7 +734,36 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
     /** One phase of 1:1 load at {@code phaseRate} messages a second; unless {@code measured}, it only warms up and reports nothing. */
     private Map<String, Object> oneToOne(List<Client> clients, List<String> conversations, boolean naive, int phaseRate, int phaseSeconds,
                                          boolean measured) throws Exception {
-        String name = naive ? "naive broadcast baseline" : "Parley 1:1";
+        return oneToOne(clients, conversations, naive ? OneToOneLoad.NAIVE : OneToOneLoad.MESSAGES, phaseRate, phaseSeconds, measured,
+                new long[(int) ((long) phaseRate * phaseSeconds)]);
+    }
+
+    /**
+     * What a 1:1 phase sends: messages (Parley's, or the naive baseline's), or edits or deletes for everyone of the messages a
+     * messages phase sent before it (the i-th change is of the i-th message: the same sender, the same conversation).
+     */
+    enum OneToOneLoad {
+        MESSAGES("Parley 1:1", "parleyOneToOne"), NAIVE("naive broadcast baseline", "naiveBaseline"),
+        EDITS("Parley 1:1 edits", "parleyEdits"), DELETES("Parley 1:1 deletes for everyone", "parleyDeletes");
+
+        final String title;
+        final String key;
+
+        OneToOneLoad(String title, String key) {
+            this.title = title;
+            this.key = key;
+        }
+    }
+
+    /**
+     * One 1:1 phase at {@code phaseRate} for {@code phaseSeconds}; {@code seqs} holds, per send, the seq its ack gave (written by a
+     * messages phase, read by an edits or deletes phase as its targets).
+     */
+    private Map<String, Object> oneToOne(List<Client> clients, List<String> conversations, OneToOneLoad load, int phaseRate, int phaseSeconds,
+                                         boolean measured, long[] seqs) throws Exception {
+        boolean naive = load == OneToOneLoad.NAIVE;
+        String name = load.title;
+        Map<String, Integer> indexOf = new ConcurrentHashMap<>();
         ConcurrentHistogram ackLatency = new ConcurrentHistogram(3);
         ConcurrentHistogram receiveLatency = new ConcurrentHistogram(3);
         Map<String, Long> sentAt = new ConcurrentHashMap<>();
@@ -753,6 +795,10 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
                 if (type.equals("message.ack")) {
                     if (acks.first(id)) {
                         ackLatency.recordValue(System.nanoTime() - at);
+                        Integer index = indexOf.get(id);
+                        if (index != null && load == OneToOneLoad.MESSAGES && index < seqs.length) {
+                            seqs[index] = json.path("seq").asLong();
+                        }
                     }
                 } else if (type.equals("message.receive") || type.equals("naive.send")) {
                     framesReceived.incrementAndGet();
@@ -778,12 +824,19 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             Client receiver = clients.get(2 * pair + (fromFirst ? 1 : 0));
             String id = UUID.randomUUID().toString();
             receiverOf.put(id, receiver.user);
+            indexOf.put(id, (int) i);
             sentAt.put(id, System.nanoTime());
-            if (naive) {
-                sender.send("{\"type\":\"naive.send\",\"id\":\"" + id + "\",\"conversation_id\":\"" + conversations.get(pair) + "\",\"body\":\"hello\"}");
-                acks.first(id);
-            } else {
-                sender.send(sendFrame(id, conversations.get(pair), "hello"));
+            String conversation = conversations.get(pair);
+            switch (load) {
+                case NAIVE -> {
+                    sender.send("{\"type\":\"naive.send\",\"id\":\"" + id + "\",\"conversation_id\":\"" + conversation + "\",\"body\":\"hello\"}");
+                    acks.first(id);
+                }
+                case MESSAGES -> sender.send(sendFrame(id, conversation, "hello"));
+                case EDITS -> sender.send("{\"type\":\"message.edit\",\"id\":\"" + id + "\",\"conversation_id\":\"" + conversation
+                        + "\",\"target_seq\":" + seqs[(int) i] + ",\"content\":{\"type\":\"text\",\"body\":\"hello, edited\"},\"attempt\":1}");
+                case DELETES -> sender.send("{\"type\":\"message.delete\",\"id\":\"" + id + "\",\"conversation_id\":\"" + conversation
+                        + "\",\"target_seq\":" + seqs[(int) i] + ",\"attempt\":1}");
             }
         }
         double sendSeconds = (System.nanoTime() - start) / 1e9;
@@ -825,7 +878,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
             phase.put("ackLatencyMs", percentiles(ackLatency));
         }
         phase.put("sendToReceiveLatencyMs", percentiles(receiveLatency));
-        section.put(naive ? "naiveBaseline" : "parleyOneToOne", phase);
+        section.put(load.key, phase);
         markdown.add("## " + name + "\n");
         markdown.add(String.format("%d messages sent at %.0f/s, %d handled; %d reached their receiver (%d frames delivered in all; %d of them"
                         + " a second copy, %.2f %%)%s.%n", total, total / sendSeconds, handled, received.get(), framesReceived.get(), duplicates.get(),
@@ -843,6 +896,38 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         markdown.add("");
         markdown.add(costTable(phase));
         return phase;
+    }
+
+    /**
+     * Messages, then an edit of each, then a delete for everyone of each, each phase 1:1 at the same rate and spread: the changes
+     * take the messages' path (an entry of the log, the fast path), so their latency is the messages' within a few per cent, and
+     * their cost is the entry's writes plus the target's update.
+     */
+    private void changes(List<Client> clients, List<String> conversations) throws Exception {
+        long[] seqs = new long[(int) ((long) rate * seconds)];
+        progress("measuring Parley 1:1 messages, the targets of the changes");
+        Map<String, Object> messages = oneToOne(clients, conversations, OneToOneLoad.MESSAGES, rate, seconds, true, seqs);
+        progress("measuring their edits");
+        Map<String, Object> edits = oneToOne(clients, conversations, OneToOneLoad.EDITS, rate, seconds, true, seqs);
+        progress("measuring their deletes for everyone");
+        Map<String, Object> deletes = oneToOne(clients, conversations, OneToOneLoad.DELETES, rate, seconds, true, seqs);
+        markdown.add("## Changes against messages\n");
+        markdown.add("| send to receive | p50 | p99 | p50 against a message's | p99 against a message's |\n|---|---|---|---|---|");
+        Map<String, Object> ratios = new LinkedHashMap<>();
+        for (Map.Entry<String, Map<String, Object>> phase : List.of(Map.entry("message", messages), Map.entry("edit", edits),
+                Map.entry("delete for everyone", deletes))) {
+            @SuppressWarnings("unchecked")
+            Map<String, Double> latency = (Map<String, Double>) phase.getValue().get("sendToReceiveLatencyMs");
+            @SuppressWarnings("unchecked")
+            Map<String, Double> base = (Map<String, Double>) messages.get("sendToReceiveLatencyMs");
+            double p50 = latency.get("p50") / base.get("p50");
+            double p99 = latency.get("p99") / base.get("p99");
+            ratios.put(phase.getKey(), Map.of("p50Ratio", p50, "p99Ratio", p99));
+            markdown.add(String.format("| %s | %.1f ms | %.1f ms | %+.0f %% | %+.0f %% |", phase.getKey(), latency.get("p50"), latency.get("p99"),
+                    100 * (p50 - 1), 100 * (p99 - 1)));
+        }
+        markdown.add("");
+        section.put("changesAgainstMessages", ratios);
     }
 
     /** Waits until the {@code i}-th send of a load begun at {@code start} (nanoTime) is due, at {@code rate} a second. */

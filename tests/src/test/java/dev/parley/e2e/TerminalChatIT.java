@@ -116,6 +116,17 @@ class TerminalChatIT extends EndToEndTest {
         awaitScreen("alice", "#2 " + bob + ": hi alice");
         awaitScreen("bob", alice + " read up to #2");
 
+        type("alice", "/reply 2 see you");
+        awaitScreen("bob", "#3 " + alice + ": (replies to #2) see you");
+        type("alice", "/edit 3 see you at 6");
+        awaitScreen("bob", "#4 " + alice + ": (edits #3) see you at 6");
+        type("alice", "/delete 1");
+        awaitScreen("bob", "#5 " + alice + ": (deletes #1)");
+        type("bob", "/edit 3 not mine");
+        awaitScreen("bob", "! /edit refused:");
+        type("bob", "/delete x");
+        awaitScreen("bob", "usage: /delete SEQ (SEQ is a message's #number)");
+
         type("alice", "/open 9");
         awaitScreen("alice", "! no conversation 9 in the last /list");
         type("alice", "/nonsense");

@@ -54,6 +54,14 @@ public interface ParleyListener {
     default void onReactions(ServerFrame.ReactionsUpdate reactions) {
     }
 
+    /**
+     * A message changed: an edit or a delete for everyone, once per change, in seq order after the message it changes (so an
+     * app that holds the message replaces its content, or shows a tombstone). The change entry itself reaches
+     * {@link #onMessage} too; an end-to-end edit reaches {@link #onSealedMessage} with its plaintext instead.
+     */
+    default void onChange(MessageChange change) {
+    }
+
     default void onTyping(ServerFrame.TypingUpdate typing) {
     }
 

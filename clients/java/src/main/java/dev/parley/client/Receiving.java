@@ -147,14 +147,14 @@ final class Receiving {
     }
 
     /** This device's own send, acknowledged: its message joins its timeline as any other. */
-    void acknowledged(ServerFrame.MessageAck ack, ClientStore.PendingSend send, ClientFrame.MessageSend frame) {
+    void acknowledged(ServerFrame.MessageAck ack, ClientStore.PendingSend send, ClientFrame.Appending frame) {
         Content content = frame.content().forDevice(new DeviceAddress(user, device));
         if (ack.seq() > store.heldUpTo().getOrDefault(ack.conversationId(), 0L)) {
             // Not handed to the app yet (a message synced before its ack was, with the pending send's plaintext).
             send.sealed().ifPresent(sealed -> ownPlaintexts.put(ack.id(), sealed.plaintext()));
         }
-        release(timelines.offer(new Message(ack.id(), ack.conversationId(), ack.seq(), user, device, content, ack.serverTimestamp()),
-                clock.instant()));
+        release(timelines.offer(new Message(ack.id(), ack.conversationId(), ack.seq(), user, device, content, ack.serverTimestamp())
+                .withDetails(frame.details()), clock.instant()));
     }
 
     void markRead(ConversationId conversation, long seq) {
@@ -182,6 +182,9 @@ final class Receiving {
                 ClientLoop.tell(() -> listener.onSealedMessage(message, plaintext));
             } else {
                 ClientLoop.tell(() -> listener.onMessage(message));
+                if (message.isChange()) {
+                    ClientLoop.tell(() -> listener.onChange(MessageChange.of(message)));
+                }
             }
         }
         upTo.keySet().forEach(timelines::persist);

@@ -57,13 +57,34 @@ final class Sender {
 
     CompletableFuture<ServerFrame.MessageAck> queue(ClientMessageId id, ConversationId conversation, Content content,
                                                    Optional<ClientStore.Sealed> sealed) {
+        return queue(id, conversation, content, OptionalLong.empty(), dev.parley.model.Mentions.NONE, sealed);
+    }
+
+    /** A send that replies to a message of the conversation and mentions members. */
+    CompletableFuture<ServerFrame.MessageAck> queue(ClientMessageId id, ConversationId conversation, Content content, OptionalLong replyTo,
+                                                   dev.parley.model.Mentions mentions, Optional<ClientStore.Sealed> sealed) {
+        ClientFrame.MessageSend send;
+        try {
+            send = new ClientFrame.MessageSend(id, conversation, content, OptionalLong.of(clock.millis()), 1, replyTo, mentions);
+        } catch (dev.parley.model.InvalidFieldException refused) {
+            return CompletableFuture.failedFuture(new ParleyException(new ServerFrame.Error(ErrorCode.BAD_REQUEST, refused.getMessage(),
+                    Optional.of(id.toString()))));
+        }
+        return queue(send, sealed);
+    }
+
+    /**
+     * Any entry of the log (a send, an edit, a delete) queued in the outbox: kept in the store, sent in the app's order among its
+     * conversation's, resent with the same id across reconnects until its {@code message.ack}.
+     */
+    CompletableFuture<ServerFrame.MessageAck> queue(ClientFrame.Appending entry, Optional<ClientStore.Sealed> sealed) {
         String frame;
         try {
-            frame = sendFrame(id, conversation, content, OptionalLong.of(clock.millis()));
+            frame = encoded(entry);
         } catch (ParleyException refused) {
             return CompletableFuture.failedFuture(refused);
         }
-        return loop.call(() -> outbox.add(new ClientStore.PendingSend(id, conversation, frame, sealed))).thenCompose(future -> {
+        return loop.call(() -> outbox.add(new ClientStore.PendingSend(entry.id(), entry.conversationId(), frame, sealed))).thenCompose(future -> {
             loop.execute(this::transmitReady);
             return future;
         });
@@ -73,16 +94,19 @@ final class Sender {
      * A send's frame; a {@link ParleyException} for one the server would refuse (an end-to-end send with no device to seal for,
      * say), and for one over a frame's size, which API Gateway would close the connection for (and a queued retry every next one).
      */
-    private String sendFrame(ClientMessageId id, ConversationId conversation, Content content, OptionalLong timestamp) {
-        String frame;
+    private String sendFrame(ClientMessageId id, ConversationId conversation, Content content, OptionalLong timestamp, ClientFrame.MessageSend was) {
         try {
-            frame = codec.encode(new ClientFrame.MessageSend(id, conversation, content, timestamp));
+            return encoded(new ClientFrame.MessageSend(id, conversation, content, timestamp, 1, was.replyTo(), was.mentions()));
         } catch (dev.parley.model.InvalidFieldException refused) {
             throw new ParleyException(new ServerFrame.Error(ErrorCode.BAD_REQUEST, refused.getMessage(), Optional.of(id.toString())));
         }
+    }
+
+    private String encoded(ClientFrame.Appending entry) {
+        String frame = codec.encode(entry);
         if (Utf8.length(frame) > FrameCodec.MAX_FRAME_BYTES) {
-            throw new ParleyException(new ServerFrame.Error(ErrorCode.TOO_LARGE, "the message.send frame is " + Utf8.length(frame)
-                    + " bytes; a frame may be at most " + FrameCodec.MAX_FRAME_BYTES, Optional.of(id.toString())));
+            throw new ParleyException(new ServerFrame.Error(ErrorCode.TOO_LARGE, "the " + entry.type() + " frame is " + Utf8.length(frame)
+                    + " bytes; a frame may be at most " + FrameCodec.MAX_FRAME_BYTES, Optional.of(entry.id().toString())));
         }
         return frame;
     }
@@ -140,7 +164,8 @@ final class Sender {
                     throw new ParleyException(new ServerFrame.Error(ErrorCode.BAD_REQUEST, "sealing the message again failed: " + failure.getMessage(),
                             Optional.of(send.id().toString())));
                 }
-                frame = sendFrame(send.id(), send.conversation(), Content.envelopes(envelopes), stored(send).timestamp());
+                ClientFrame.MessageSend was = (ClientFrame.MessageSend) stored(send);
+                frame = sendFrame(send.id(), send.conversation(), Content.envelopes(envelopes), was.timestamp(), was);
             } catch (ParleyException refused) {
                 // Sealed again into nothing a frame can carry (no device left, too many): the send fails, and its conversation goes on.
                 fail(send, refused.error());
@@ -184,8 +209,8 @@ final class Sender {
         }
     }
 
-    ClientFrame.MessageSend stored(ClientStore.PendingSend send) {
-        return (ClientFrame.MessageSend) ((DecodeResult.Decoded<ClientFrame>) codec.decodeClient(send.frame())).frame();
+    ClientFrame.Appending stored(ClientStore.PendingSend send) {
+        return (ClientFrame.Appending) ((DecodeResult.Decoded<ClientFrame>) codec.decodeClient(send.frame())).frame();
     }
 
     /**

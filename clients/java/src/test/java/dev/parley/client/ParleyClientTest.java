@@ -281,6 +281,63 @@ class ParleyClientTest {
     }
 
     @Test
+    void editsAndDeletesGoThroughTheOutboxInOrderAreResentWithTheirIdsAfterAReconnectAndReachTheAppAsChanges() throws Exception {
+        List<MessageChange> changes = new CopyOnWriteArrayList<>();
+        ParleyClient client = ParleyClient.builder(URI.create("ws://parley.test/"), ALICE, DeviceId.of("phone"), () -> "token")
+                .transport(server).listener(new ParleyListener() {
+                    @Override
+                    public void onMessage(Message message) {
+                        messages.add(message);
+                    }
+
+                    @Override
+                    public void onChange(MessageChange change) {
+                        changes.add(change);
+                    }
+                }).backoff(Duration.ofMillis(10), Duration.ofMillis(40)).gapTimeout(Duration.ofMillis(100)).ackTimeout(Duration.ofSeconds(2))
+                .build().start();
+        clients.add(client);
+        syncWith(message(1, "lunch?"), message(2, "pizza"));
+        await(() -> client.state() == ConnectionState.ONLINE, "online");
+
+        CompletableFuture<ServerFrame.MessageAck> reply = client.send(CHAT, Content.text("yes!"), OptionalLong.of(1),
+                dev.parley.model.Mentions.parse(List.of(BOB.value())));
+        CompletableFuture<ServerFrame.MessageAck> edited = client.edit(CHAT, 3, Content.text("yes, at 1"));
+        CompletableFuture<ServerFrame.MessageAck> deleted = client.delete(CHAT, 2);
+        ClientFrame.MessageSend send = server.next(ClientFrame.MessageSend.class);
+        assertThat(send.replyTo()).hasValue(1);
+        assertThat(send.mentions().users()).containsExactly(BOB);
+        assertThat(server.drain(ClientFrame.MessageEdit.class, Duration.ofMillis(150))).as("after the send before it, as sends wait").isEmpty();
+        server.answer(new ServerFrame.MessageAck(send.id(), CHAT, 3, 3_000, AckStatus.SENT));
+        ClientFrame.MessageEdit edit = server.next(ClientFrame.MessageEdit.class);
+        assertThat(edit.targetSeq()).isEqualTo(3);
+        assertThat(edit.attempt()).isEqualTo(1);
+
+        server.drop(); // the edit's ack is lost with the connection
+        syncWith();
+        ClientFrame.MessageEdit again = server.next(ClientFrame.MessageEdit.class);
+        assertThat(again.id()).as("the same edit, under its id").isEqualTo(edit.id());
+        assertThat(again.attempt()).isEqualTo(2);
+        server.answer(new ServerFrame.MessageAck(edit.id(), CHAT, 4, 4_000, AckStatus.DUPLICATE));
+        ClientFrame.MessageDelete delete = server.next(ClientFrame.MessageDelete.class);
+        assertThat(delete.targetSeq()).isEqualTo(2);
+        server.answer(new ServerFrame.MessageAck(delete.id(), CHAT, 5, 5_000, AckStatus.SENT));
+        assertThat(reply.get(5, TimeUnit.SECONDS).seq()).isEqualTo(3);
+        assertThat(edited.get(5, TimeUnit.SECONDS).seq()).isEqualTo(4);
+        assertThat(deleted.get(5, TimeUnit.SECONDS).seq()).isEqualTo(5);
+
+        await(() -> changes.size() == 2, "both changes told");
+        assertThat(changes).extracting(MessageChange::seq, MessageChange::kind, MessageChange::content)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(3L, dev.parley.model.RelationKind.EDIT, Content.text("yes, at 1")),
+                        org.assertj.core.groups.Tuple.tuple(2L, dev.parley.model.RelationKind.DELETE, Content.DELETED));
+        assertThat(messages).extracting(Message::seq).as("every entry in order, the app's own too").containsExactly(1L, 2L, 3L, 4L, 5L);
+        assertThat(messages.get(2).details().replyTo()).as("the app's own reply as sent").hasValue(1);
+        CompletableFuture<ServerFrame.MessageAck> badEdit = client.edit(CHAT, 3, Content.DELETED);
+        assertThatThrownBy(() -> badEdit.get(5, TimeUnit.SECONDS)).as("refused before the wire, naming the field")
+                .hasCauseInstanceOf(ParleyException.class).hasMessageContaining("content.type");
+    }
+
+    @Test
     void aRestartedAppResumesFromItsFileWithItsUnsentMessages(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("alice-phone.json");
         ParleyClient before = client(new FileClientStore(file));

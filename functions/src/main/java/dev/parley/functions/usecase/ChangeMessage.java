@@ -4,9 +4,6 @@ import dev.parley.model.Content;
 import dev.parley.model.ContentType;
 import dev.parley.model.InvalidFieldException;
 import dev.parley.model.Message;
-import dev.parley.model.MessageDetails;
-import dev.parley.model.Relation;
-import dev.parley.model.RelationKind;
 import dev.parley.ports.ConversationRepository;
 import dev.parley.ports.MessageLog;
 import dev.parley.ports.ReactionStore;
@@ -61,8 +58,7 @@ public final class ChangeMessage {
     public SendMessage.Sent edit(Caller caller, ClientFrame.MessageEdit edit, MessageLog.Admission admission) {
         Future<Optional<Message>> reading = threads.submit(() -> messages.at(edit.conversationId(), edit.targetSeq()));
         Target target = new Target();
-        return sending.append(caller, new SendMessage.Entry(edit.id(), edit.conversationId(), edit.content(),
-                MessageDetails.change(new Relation(RelationKind.EDIT, edit.targetSeq())), edit.resend()), () -> {
+        return sending.append(caller, new SendMessage.Entry(edit.id(), edit.conversationId(), edit.content(), edit.details(), edit.resend()), () -> {
         }, () -> {
             admission.await();
             Message found = require(reading, edit.targetSeq());
@@ -74,8 +70,8 @@ public final class ChangeMessage {
     public SendMessage.Sent delete(Caller caller, ClientFrame.MessageDelete delete, MessageLog.Admission admission) {
         Future<Optional<Message>> reading = threads.submit(() -> messages.at(delete.conversationId(), delete.targetSeq()));
         Target target = new Target();
-        return sending.append(caller, new SendMessage.Entry(delete.id(), delete.conversationId(), Content.DELETED,
-                MessageDetails.change(new Relation(RelationKind.DELETE, delete.targetSeq())), delete.resend()), () -> {
+        return sending.append(caller, new SendMessage.Entry(delete.id(), delete.conversationId(), delete.content(), delete.details(),
+                delete.resend()), () -> {
         }, () -> {
             admission.await();
             Message found = References.awaited(reading).orElse(null);

@@ -169,21 +169,6 @@ var Connection = class {
   }
 };
 
-// src/errors.ts
-var ParleyError = class _ParleyError extends Error {
-  constructor(frame) {
-    super(`${frame.code}: ${frame.message}`);
-    this.frame = frame;
-    this.name = "ParleyError";
-    this.code = frame.code;
-  }
-  frame;
-  code;
-  static of(code, message, ref = null) {
-    return new _ParleyError({ type: "error", code, message, ref });
-  }
-};
-
 // src/events.ts
 var Emitter = class {
   listeners = /* @__PURE__ */ new Map();
@@ -203,6 +188,48 @@ var Emitter = class {
     }
   }
 };
+
+// src/errors.ts
+var ParleyError = class _ParleyError extends Error {
+  constructor(frame) {
+    super(`${frame.code}: ${frame.message}`);
+    this.frame = frame;
+    this.name = "ParleyError";
+    this.code = frame.code;
+  }
+  frame;
+  code;
+  static of(code, message, ref = null) {
+    return new _ParleyError({ type: "error", code, message, ref });
+  }
+};
+
+// src/media.ts
+async function uploadMedia(requests, conversationId, file, caption) {
+  const contentType = file.type || "application/octet-stream";
+  const grant = await requests.request(
+    { type: "media.upload", content_type: contentType, size: file.size, conversation_id: conversationId },
+    "media.upload_grant"
+  );
+  const form = new FormData();
+  Object.entries(grant.fields).forEach(([name, value]) => form.append(name, value));
+  form.append("file", file);
+  const answer = await fetch(grant.url, { method: "POST", body: form });
+  if (!answer.ok) {
+    throw ParleyError.of("forbidden", `the upload was refused by storage: ${answer.status} ${(await answer.text()).slice(0, 300)}`, "media.upload");
+  }
+  const content = { type: mediaType(contentType), media_id: grant.media_id, content_type: contentType, size: file.size };
+  if (caption !== void 0) content.body = caption;
+  return content;
+}
+async function mediaUrl(requests, mediaId) {
+  const grant = await requests.request({ type: "media.download", media_id: mediaId }, "media.download_grant");
+  return { url: grant.url, expires_at: grant.expires_at };
+}
+function mediaType(contentType) {
+  const kind = contentType.split("/")[0];
+  return kind === "image" || kind === "video" || kind === "audio" ? kind : "file";
+}
 
 // src/frames.generated.ts
 var CLIENT_FRAME_DEFS = {
@@ -704,14 +731,18 @@ var Receiving = class {
   /** This device's own send, acknowledged: its message joins its timeline as any other. */
   acknowledged(ack, send) {
     if (send.sealed !== void 0 && this.cipher !== void 0) this.ownPlaintexts.set(send.id, fromBase64(send.sealed.plaintext));
-    const content = JSON.parse(send.frame).content;
+    const frame = JSON.parse(send.frame);
+    const entry = frame.type === "message.send" ? { content: frame.content, reply_to: frame.reply_to ?? null, mentions: frame.mentions ?? [] } : {
+      content: frame.type === "message.edit" ? frame.content : { type: "deleted" },
+      relates_to: { kind: frame.type === "message.edit" ? "edit" : "delete", seq: frame.target_seq }
+    };
     this.release(this.timelines.offer({
       id: ack.id,
       conversation_id: ack.conversation_id,
       seq: ack.seq,
       sender_id: this.user,
       sender_device: this.device,
-      content,
+      ...entry,
       server_timestamp: ack.server_timestamp
     }, Date.now()));
   }
@@ -766,6 +797,16 @@ var Receiving = class {
       if (message.content.type === "void") continue;
       if (plaintexts.has(message)) this.events.emit("sealedMessage", { message, plaintext: plaintexts.get(message) });
       else this.events.emit("message", message);
+      if (message.relates_to !== void 0 && !plaintexts.has(message)) {
+        this.events.emit("change", {
+          conversation_id: message.conversation_id,
+          seq: message.relates_to.seq,
+          kind: message.relates_to.kind,
+          content: message.content,
+          at: message.server_timestamp,
+          entry: message
+        });
+      }
     }
     upTo.forEach((seq, conversation) => {
       void this.writes.write(() => this.store.setHeldUpTo(conversation, seq));
@@ -1147,15 +1188,25 @@ var Sender = class {
   get pendingCount() {
     return this.outbox?.size ?? 0;
   }
-  /** Why the server would refuse this message.send at once, if it would: checked here so that no queue holds it. */
+  /**
+   * An entry of the log (a send, an edit, a delete) queued once the store is loaded: refused here, naming why, if the server
+   * would refuse it at once; else kept in the store, sent in its conversation's order and resent under its id until its ack.
+   */
+  enqueue(frame, started) {
+    const text = JSON.stringify(frame);
+    const refused = this.refusal(text, frame.id);
+    if (refused !== void 0) return { id: frame.id, queued: handled(Promise.reject(refused)), acknowledged: handled(Promise.reject(refused)) };
+    return this.queue(frame.id, started.then(() => ({ id: frame.id, conversation_id: frame.conversation_id, frame: text })));
+  }
+  /** Why the server would refuse this entry at once, if it would: checked here so that no queue holds it. */
   refusal(text, id) {
     const size = utf8.encode(text).length;
     if (size > LIMITS.max_frame_bytes) {
-      return ParleyError.of("too_large", `the message.send frame is ${size} bytes; a frame may be at most ${LIMITS.max_frame_bytes}`, id);
+      return ParleyError.of("too_large", `the ${JSON.parse(text).type} frame is ${size} bytes; a frame may be at most ${LIMITS.max_frame_bytes}`, id);
     }
     const decoded = decodeClientFrame(text);
     if (!decoded.ok) return ParleyError.of("bad_request", decoded.reason, id);
-    if (JSON.parse(text).content.type === "void") return ParleyError.of("bad_request", "content.type: void is written by the server only", id);
+    if (JSON.parse(text).content?.type === "void") return ParleyError.of("bad_request", "content.type: void is written by the server only", id);
     return void 0;
   }
   /** A send on its way to the store and the queue: its promises, of which queued rejects if it never gets there. */
@@ -1509,18 +1560,35 @@ var ParleyClient = class {
   }
   /**
    * Queues a message: it is stored on the server once, whatever reconnects or reloads happen before its ack, and after the
-   * ones the app sent before it in the same conversation. A send the server would refuse (a field out of bounds, a frame over
-   * 128 KB) is refused here, its promises rejected with a ParleyError naming why, and nothing is queued.
+   * ones the app sent before it in the same conversation. It may reply to a message (replyTo, a seq of the conversation) and
+   * mention members (user ids; "*" for every member, a group's admins only). A send the server would refuse (a field out of
+   * bounds, a frame over 128 KB) is refused here, its promises rejected with a ParleyError naming why, and nothing is queued.
    */
-  send(conversationId, content) {
-    const id = crypto.randomUUID();
-    const frame = { type: "message.send", id, conversation_id: conversationId, content, timestamp: Date.now() };
-    const text = JSON.stringify(frame);
-    const refused = this.sender.refusal(text, id);
-    if (refused !== void 0) {
-      return { id, queued: handled(Promise.reject(refused)), acknowledged: handled(Promise.reject(refused)) };
-    }
-    return this.sender.queue(id, this.started().then(() => ({ id, conversation_id: conversationId, frame: text })));
+  send(conversationId, content, options = {}) {
+    return this.sender.enqueue(
+      {
+        type: "message.send",
+        id: crypto.randomUUID(),
+        conversation_id: conversationId,
+        content,
+        timestamp: Date.now(),
+        ...options.replyTo === void 0 ? {} : { reply_to: options.replyTo },
+        ...options.mentions === void 0 ? {} : { mentions: options.mentions }
+      },
+      this.started()
+    );
+  }
+  /**
+   * Queues an edit of this user's message at seq (within the edit window, 15 minutes by default): text for text, text as a
+   * media message's caption. It goes through the queue as a send does, resent under its id until acknowledged (its own seq);
+   * every member's client emits it as a change event.
+   */
+  edit(conversationId, seq, content) {
+    return this.sender.enqueue({ type: "message.edit", id: crypto.randomUUID(), conversation_id: conversationId, target_seq: seq, content }, this.started());
+  }
+  /** Queues a delete for everyone of the message at seq (the sender's within 48 hours; a group admin's any time), as edit() goes. */
+  delete(conversationId, seq) {
+    return this.sender.enqueue({ type: "message.delete", id: crypto.randomUUID(), conversation_id: conversationId, target_seq: seq }, this.started());
   }
   /**
    * Queues an end-to-end message (docs/e2e.md): the cipher seals the plaintext into one envelope per device of the members
@@ -1657,27 +1725,12 @@ var ParleyClient = class {
    * Uploads a file for a conversation (docs/media.md): a grant, then the file posted straight to S3 with the grant's form.
    * Resolves with the content of a message naming it, to send; S3's refusal or the server's rejects, naming why.
    */
-  async uploadMedia(conversationId, file, caption) {
-    const contentType = file.type || "application/octet-stream";
-    const grant = await this.requests.request(
-      { type: "media.upload", content_type: contentType, size: file.size, conversation_id: conversationId },
-      "media.upload_grant"
-    );
-    const form = new FormData();
-    Object.entries(grant.fields).forEach(([name, value]) => form.append(name, value));
-    form.append("file", file);
-    const answer = await fetch(grant.url, { method: "POST", body: form });
-    if (!answer.ok) {
-      throw ParleyError.of("forbidden", `the upload was refused by storage: ${answer.status} ${(await answer.text()).slice(0, 300)}`, "media.upload");
-    }
-    const content = { type: mediaType(contentType), media_id: grant.media_id, content_type: contentType, size: file.size };
-    if (caption !== void 0) content.body = caption;
-    return content;
+  uploadMedia(conversationId, file, caption) {
+    return uploadMedia(this.requests, conversationId, file, caption);
   }
   /** Where a media object can be read now, and until when (epoch ms): a download grant. */
-  async mediaUrl(mediaId) {
-    const grant = await this.requests.request({ type: "media.download", media_id: mediaId }, "media.download_grant");
-    return { url: grant.url, expires_at: grant.expires_at };
+  mediaUrl(mediaId) {
+    return mediaUrl(this.requests, mediaId);
   }
   /** Closes the connection for good, and with it every timer; the queue stays in the store, and a client started on it sends it. */
   close() {
@@ -1692,10 +1745,6 @@ var ParleyClient = class {
     return this.loaded ?? Promise.reject(new Error("start() the client before sending"));
   }
 };
-function mediaType(contentType) {
-  const kind = contentType.split("/")[0];
-  return kind === "image" || kind === "video" || kind === "audio" ? kind : "file";
-}
 
 // src/indexeddb.ts
 var HELD = "held";
