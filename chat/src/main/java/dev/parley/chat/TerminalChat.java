@@ -335,8 +335,11 @@ public final class TerminalChat implements Callable<Integer> {
             shown = "[deleted]";
         }
         // A change names the message it changes: an edit with its new content, a delete alone.
-        String relation = message.details().relatesTo().map(related -> related.kind() == dev.parley.model.RelationKind.EDIT
-                ? "(edits #" + related.seq() + ") " : "(deletes #" + related.seq() + ")").orElse("");
+        String relation = message.details().relatesTo().map(related -> switch (related.kind()) {
+            case EDIT -> "(edits #" + related.seq() + ") ";
+            case DELETE -> "(deletes #" + related.seq() + ")";
+            case REACTION -> "(reacts to #" + related.seq() + ") ";
+        }).orElse("");
         String reply = message.details().replyTo().isPresent() ? "(replies to #" + message.details().replyTo().getAsLong() + ") " : "";
         String edited = message.details().editedAt().isPresent() && !message.isDeleted() ? " (edited)" : "";
         String reacted = message.details().reactions().isEmpty() ? "" : "  [" + reactions(message.details().reactions()) + "]";

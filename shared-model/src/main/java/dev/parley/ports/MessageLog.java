@@ -133,6 +133,13 @@ public interface MessageLog {
     void applyDelete(Message deletion);
 
     /**
+     * Registers a sealed reaction (an entry stored with a {@code reaction} relation) on its target, so that the target's delete
+     * erases it as it erases the target's edits, and counts its seq as no message; a target deleted meanwhile erases it at once.
+     * Idempotent.
+     */
+    void applyReaction(Message reaction);
+
+    /**
      * What a send must still pass before its message is stored, already under way: the sender's rate limit, whose write runs
      * beside the store's first round trip instead of before it. {@link #await} returns when the send may go on, and throws
      * (a {@link dev.parley.model.RateLimitedException}, say) to refuse it.

@@ -147,12 +147,17 @@ public sealed interface ClientFrame extends Frame {
          * body base64. That they match the devices is checked against the key directory when the send is taken.
          */
         static void requireEnvelopes(List<DeviceEnvelope> envelopes) {
+            requireEnvelopes(envelopes, "content.envelopes");
+        }
+
+        /** As above, for envelopes in the field {@code field}. */
+        static void requireEnvelopes(List<DeviceEnvelope> envelopes, String field) {
             if (envelopes.isEmpty() || envelopes.size() > MAX_ENVELOPES) {
-                throw new InvalidFieldException("content.envelopes", "must have 1 to " + MAX_ENVELOPES + " envelopes, had " + envelopes.size()
+                throw new InvalidFieldException(field, "must have 1 to " + MAX_ENVELOPES + " envelopes, had " + envelopes.size()
                         + (envelopes.isEmpty() ? "" : "; a larger group sends one body encrypted with sender keys"));
             }
             for (int i = 0; i < envelopes.size(); i++) {
-                String at = "content.envelopes[" + i + "]";
+                String at = field + "[" + i + "]";
                 between(envelopes.get(i).registrationId(), 1, KeysUpload.MAX_REGISTRATION_ID, at + ".registration_id");
                 Checks.base64(envelopes.get(i).body(), at + ".body");
             }
@@ -284,13 +289,29 @@ public sealed interface ClientFrame extends Frame {
      * {@code reaction.set}: the user's one reaction to the message at {@code targetSeq} becomes {@code emoji}, replacing the one it
      * had; none removes it. Not an entry of the log: the message as listed carries its reactions (docs/protocol.md).
      */
-    record ReactionSet(ConversationId conversationId, long targetSeq, Optional<dev.parley.model.Emoji> emoji) implements ClientFrame {
+    record ReactionSet(ConversationId conversationId, long targetSeq, Optional<dev.parley.model.Emoji> emoji, Optional<Content> ciphertext)
+            implements ClientFrame {
         public static final String TYPE = "reaction.set";
+
+        /** A reaction in plaintext: an emoji, or none to remove the user's. */
+        public ReactionSet(ConversationId conversationId, long targetSeq, Optional<dev.parley.model.Emoji> emoji) {
+            this(conversationId, targetSeq, emoji, Optional.empty());
+        }
 
         public ReactionSet {
             present(conversationId, "conversation_id");
             atLeast(targetSeq, 1, "target_seq");
             present(emoji, "emoji");
+            present(ciphertext, "ciphertext");
+            ciphertext.ifPresent(sealed -> {
+                if (emoji.isPresent()) {
+                    throw new InvalidFieldException("emoji", "must be null beside ciphertext: a sealed reaction's emoji is inside it");
+                }
+                if (sealed.type() != ContentType.CIPHERTEXT) {
+                    throw new InvalidFieldException("ciphertext.type", "must be ciphertext, was " + sealed.type().wireName());
+                }
+                sealed.envelopes().ifPresent(envelopes -> MessageSend.requireEnvelopes(envelopes, "ciphertext.envelopes"));
+            });
         }
 
         @Override

@@ -76,7 +76,7 @@ public final class FrameCodec {
             Map.entry(ClientFrame.MessageDelete.TYPE, r -> new ClientFrame.MessageDelete(r.parsed("id", ClientMessageId::parse), conversationId(r),
                     r.integer("target_seq"), r.optionalInt("attempt", 1))),
             Map.entry(ClientFrame.ReactionSet.TYPE, r -> new ClientFrame.ReactionSet(conversationId(r), r.integer("target_seq"),
-                    r.nullableParsed("emoji", Emoji::of))),
+                    r.nullableParsed("emoji", Emoji::of), r.has("ciphertext") ? Optional.of(r.object("ciphertext", FrameCodec::content)) : Optional.empty())),
             Map.entry(ClientFrame.MessagePin.TYPE, r -> new ClientFrame.MessagePin(conversationId(r), r.integer("seq"), r.bool("pinned"))),
             Map.entry(ClientFrame.MessageDelivered.TYPE, r -> new ClientFrame.MessageDelivered(conversationId(r), r.integer("seq"))),
             Map.entry(ClientFrame.MessageRead.TYPE, r -> new ClientFrame.MessageRead(conversationId(r), r.integer("seq"))),
@@ -521,6 +521,7 @@ public final class FrameCodec {
                 json.put("conversation_id", f.conversationId().value());
                 json.put("target_seq", f.targetSeq());
                 json.put("emoji", f.emoji().map(Emoji::value).orElse(null));
+                f.ciphertext().ifPresent(sealed -> json.set("ciphertext", content(sealed)));
             }
             case ClientFrame.MessageDelivered f -> {
                 json.put("conversation_id", f.conversationId().value());

@@ -129,6 +129,11 @@ public final class FrameArbitraries {
         all.add(Combinators.combine(clientMessageIds(), conversationIds(), seqs(), Arbitraries.integers().between(1, ClientFrame.MessageSend.MAX_ATTEMPT))
                 .as(ClientFrame.MessageDelete::new));
         all.add(Combinators.combine(conversationIds(), seqs(), ModelArbitraries.emoji().optional()).as(ClientFrame.ReactionSet::new));
+        // A sealed reaction: ciphertext of either form, its emoji null.
+        all.add(Combinators.combine(conversationIds(), seqs(), Arbitraries.oneOf(ModelArbitraries.envelopeContents(),
+                        ModelArbitraries.text(200).map(body -> new dev.parley.model.Content(dev.parley.model.ContentType.CIPHERTEXT, java.util.Optional.of(body),
+                                java.util.Optional.empty()))))
+                .as((conversation, seq, sealed) -> new ClientFrame.ReactionSet(conversation, seq, java.util.Optional.empty(), java.util.Optional.of(sealed))));
         all.add(Combinators.combine(conversationIds(), seqs(), Arbitraries.of(true, false)).as(ClientFrame.MessagePin::new));
         all.add(Combinators.combine(conversationIds(), seqs()).as(ClientFrame.MessageDelivered::new));
         all.add(Combinators.combine(conversationIds(), seqs()).as(ClientFrame.MessageRead::new));

@@ -793,6 +793,7 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
                     return;
                 }
                 if (type.equals("message.ack")) {
+                    lastSeqs.merge(json.path("conversation_id").asText(), json.path("seq").asLong(), Math::max);
                     if (acks.first(id)) {
                         ackLatency.recordValue(System.nanoTime() - at);
                         Integer index = indexOf.get(id);
@@ -904,11 +905,13 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
      * their cost is the entry's writes plus the target's update.
      */
     private void changes(List<Client> clients, List<String> conversations) throws Exception {
+        warmUpChanges(clients, conversations);
         long[] seqs = new long[(int) ((long) rate * seconds)];
         progress("measuring Parley 1:1 messages, the targets of the changes");
         Map<String, Object> messages = oneToOne(clients, conversations, OneToOneLoad.MESSAGES, rate, seconds, true, seqs);
         progress("measuring their edits");
         Map<String, Object> edits = oneToOne(clients, conversations, OneToOneLoad.EDITS, rate, seconds, true, seqs);
+        readAll(clients, conversations);
         progress("measuring their deletes for everyone");
         Map<String, Object> deletes = oneToOne(clients, conversations, OneToOneLoad.DELETES, rate, seconds, true, seqs);
         markdown.add("## Changes against messages\n");
@@ -928,6 +931,60 @@ public final class MessagingBenchmark implements java.util.concurrent.Callable<I
         }
         markdown.add("");
         section.put("changesAgainstMessages", ratios);
+    }
+
+    /**
+     * The edit and delete routes are functions of their own, whose code the messages' warm-up did not compile: rounds of 10 s of
+     * messages, then their edits, then their deletes, unmeasured (a quarter, half, then all of the rate), until compiling took
+     * under 10 % of a round's changes at the full rate, or {@code --max-warmup-seconds} passed.
+     */
+    /** Per conversation, the highest seq an ack gave: what its members read up to between the changes' phases. */
+    private final Map<String, Long> lastSeqs = new ConcurrentHashMap<>();
+
+    /**
+     * Both members of every 1:1 conversation read it to its end, as people do: the seqs that count for nobody (changes, deleted
+     * messages) leave the conversation's head once both have read past them. Without reads a chat's head would carry every one
+     * of them, and every send of it would write the head's whole size (docs/data-model.md, "Why a head").
+     */
+    private void readAll(List<Client> clients, List<String> conversations) throws InterruptedException {
+        for (int pair = 0; pair < conversations.size(); pair++) {
+            Long last = lastSeqs.get(conversations.get(pair));
+            if (last != null) {
+                for (Client member : List.of(clients.get(2 * pair), clients.get(2 * pair + 1))) {
+                    member.send("{\"type\":\"message.read\",\"conversation_id\":\"" + conversations.get(pair) + "\",\"seq\":" + last + "}");
+                }
+            }
+        }
+        awaitQuiet();
+    }
+
+    private void warmUpChanges(List<Client> clients, List<String> conversations) throws Exception {
+        final int chunk = 10;
+        List<Double> shares = new ArrayList<>();
+        int elapsed = 0;
+        boolean quiet = false;
+        while (elapsed < maxWarmupSeconds && !quiet) {
+            int round = shares.size();
+            int roundRate = Math.max(1, round == 0 ? rate / 4 : round == 1 ? rate / 2 : rate);
+            long[] seqs = new long[roundRate * chunk];
+            oneToOne(clients, conversations, OneToOneLoad.MESSAGES, roundRate, chunk, false, seqs);
+            long jitBefore = Host.compilationMillis();
+            long started = System.nanoTime();
+            oneToOne(clients, conversations, OneToOneLoad.EDITS, roundRate, chunk, false, seqs);
+            oneToOne(clients, conversations, OneToOneLoad.DELETES, roundRate, chunk, false, seqs);
+            double share = (Host.compilationMillis() - jitBefore) / ((System.nanoTime() - started) / 1e6);
+            shares.add(share);
+            readAll(clients, conversations);
+            elapsed += 3 * chunk;
+            progress(String.format("changes' warm-up round %d: %d a second, the JIT compiler %.0f %% of the edits' and deletes' time",
+                    shares.size(), roundRate, share * 100));
+            quiet = roundRate == rate && share < 0.10;
+        }
+        section.put("changesWarmUp", Map.of("seconds", elapsed, "jitShareByRound", shares, "jitQuiet", quiet));
+        markdown.add(String.format("Changes' warm-up: %d rounds of 10 s of messages, their edits, their deletes, unmeasured; the JIT compiler's share"
+                + " of the changes' time, round by round: %s%s.%n", shares.size(),
+                String.join(", ", shares.stream().map(share -> String.format("%.0f %%", share * 100)).toList()),
+                quiet ? "" : " (never under 10 %: the phases below include compilation)"));
     }
 
     /** Waits until the {@code i}-th send of a load begun at {@code start} (nanoTime) is due, at {@code rate} a second. */

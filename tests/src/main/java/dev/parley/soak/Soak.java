@@ -112,6 +112,12 @@ public final class Soak implements Callable<Integer> {
     static final Duration LEASE = Duration.ofSeconds(15);
     private final ConcurrentHistogram ackLatency = new ConcurrentHistogram(3);
     private final SendKillPoints sendKillPoints = new SendKillPoints();
+    /** What each user's app shows of each message, checked against the table at the end. */
+    private final MessageViews views = new MessageViews();
+    /** Per conversation, the seqs of the messages acknowledged (not changes), and of those each sender's own not deleted yet. */
+    private final Map<ConversationId, List<Long>> messageSeqs = new ConcurrentHashMap<>();
+    private final Map<UserId, Map<ConversationId, List<Long>>> own = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> changesAcked = new ConcurrentHashMap<>();
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new Soak()).execute(args));
@@ -149,6 +155,12 @@ public final class Soak implements Callable<Integer> {
                         @Override
                         public void onMessage(Message message) {
                             mine.computeIfAbsent(message.conversationId(), c -> java.util.Collections.synchronizedList(new ArrayList<>())).add(message.seq());
+                            views.message(user, message);
+                        }
+
+                        @Override
+                        public void onReactions(ServerFrame.ReactionsUpdate reactions) {
+                            views.reactions(user, reactions);
                         }
                     }).build().start();
             clients.put(user, client);
@@ -224,18 +236,45 @@ public final class Soak implements Callable<Integer> {
             UserId sender = in.get(random.nextInt(in.size()));
             slots.acquire();
             long at = System.nanoTime();
-            clients.get(sender).send(conversation, Content.text("soak " + sent)).whenComplete((ack, failure) -> {
-                slots.release();
-                if (failure != null) {
-                    refused.incrementAndGet();
-                    return;
+            // One operation in ten an edit of one of the sender's messages, one a reaction to any, one a delete for everyone of
+            // one of the sender's: changes ride the same outbox and faults as the messages.
+            List<Long> ownHere = own.computeIfAbsent(sender, u -> new ConcurrentHashMap<>()).computeIfAbsent(conversation,
+                    c -> java.util.Collections.synchronizedList(new ArrayList<>()));
+            List<Long> reactable = messageSeqs.getOrDefault(conversation, List.of());
+            int kind = sent % 10;
+            if (kind == 7 && !ownHere.isEmpty()) {
+                long target = ownHere.get(random.nextInt(ownHere.size()));
+                clients.get(sender).edit(conversation, target, Content.text("soak " + sent + " (edit of #" + target + ")"))
+                        .whenComplete((ack, failure) -> acknowledged(ack, failure, at, slots, "edits", false));
+            } else if (kind == 8 && !reactable.isEmpty()) {
+                long target;
+                synchronized (reactable) {
+                    target = reactable.get(random.nextInt(reactable.size()));
                 }
-                ackLatency.recordValue(Math.max(1, (System.nanoTime() - at) / 1000));
-                ClientMessageId before = acked.computeIfAbsent(ack.conversationId(), c -> new ConcurrentHashMap<>()).putIfAbsent(ack.seq(), ack.id());
-                if (before != null && !before.equals(ack.id())) {
-                    conflicts.add(ack.conversationId() + ": two different messages acknowledged at seq " + ack.seq());
+                java.util.Optional<dev.parley.model.Emoji> emoji = random.nextInt(4) == 0 ? java.util.Optional.empty()
+                        : java.util.Optional.of(dev.parley.model.Emoji.of(REACTIONS.get(random.nextInt(REACTIONS.size()))));
+                // A request, not an outbox entry: one its connection lost is lost, and the table says what was set.
+                clients.get(sender).react(conversation, target, emoji).whenComplete((ack, failure) -> {
+                    slots.release();
+                    if (failure == null) {
+                        changesAcked.computeIfAbsent("reactions", k -> new AtomicLong()).incrementAndGet();
+                    }
+                });
+            } else if (kind == 9 && !ownHere.isEmpty()) {
+                long target;
+                synchronized (ownHere) {
+                    target = ownHere.remove(random.nextInt(ownHere.size()));
                 }
-            });
+                clients.get(sender).delete(conversation, target).whenComplete((ack, failure) -> acknowledged(ack, failure, at, slots, "deletes", false));
+            } else {
+                clients.get(sender).send(conversation, Content.text("soak " + sent)).whenComplete((ack, failure) -> {
+                    if (ack != null) {
+                        messageSeqs.computeIfAbsent(ack.conversationId(), c -> java.util.Collections.synchronizedList(new ArrayList<>())).add(ack.seq());
+                        ownHere.add(ack.seq());
+                    }
+                    acknowledged(ack, failure, at, slots, "messages", true);
+                });
+            }
             if (sent > 0 && sent % 10_000 == 0) {
                 System.out.printf("soak: %d sent, %.0f s%n", sent, (System.nanoTime() - started) / 1e9);
             }
@@ -272,6 +311,7 @@ public final class Soak implements Callable<Integer> {
         Map<ConversationId, List<Message>> stored = readTable(endpoints.dynamoDb(), ids);
         awaitDelivered(stored, members, Duration.ofSeconds(120));
         List<String> problems = check(stored, members);
+        problems.addAll(awaitViews(endpoints.dynamoDb(), ids, members, Duration.ofSeconds(60)));
         problems.addAll(topic.check(tables, Duration.ofSeconds(180)));
         PoisonRecords.Outcome quarantine;
         try (DynamoDbStreamsClient streams = streams(endpoints.dynamoDb())) {
@@ -291,7 +331,10 @@ public final class Soak implements Callable<Integer> {
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("messagesRequested", messages);
         report.put("messagesSent", sent);
-        report.put("messagesAcknowledged", acked.values().stream().mapToLong(Map::size).sum());
+        report.put("entriesAcknowledged", acked.values().stream().mapToLong(Map::size).sum());
+        Map<String, Long> acks = new java.util.TreeMap<>();
+        changesAcked.forEach((what, count) -> acks.put(what, count.get()));
+        report.put("acknowledgedByKind", acks);
         report.put("sendsRefusedForGood", refused.get());
         report.put("users", users);
         report.put("conversations", conversations);
@@ -310,6 +353,41 @@ public final class Soak implements Callable<Integer> {
         report.put("problems", problems);
         write(report);
         return problems.isEmpty() && sent == messages ? 0 : 1;
+    }
+
+    private static final List<String> REACTIONS = List.of("\uD83D\uDC4D", "\u2764\uFE0F", "\uD83D\uDE02");
+
+    /** An entry's ack (a message's, an edit's, a delete's): its latency, its seq held against every other ack's. */
+    private void acknowledged(ServerFrame.MessageAck ack, Throwable failure, long at, Semaphore slots, String what, boolean timed) {
+        slots.release();
+        if (failure != null) {
+            refused.incrementAndGet();
+            return;
+        }
+        if (timed) {
+            ackLatency.recordValue(Math.max(1, (System.nanoTime() - at) / 1000));
+        }
+        changesAcked.computeIfAbsent(what, k -> new AtomicLong()).incrementAndGet();
+        ClientMessageId before = acked.computeIfAbsent(ack.conversationId(), c -> new ConcurrentHashMap<>()).putIfAbsent(ack.seq(), ack.id());
+        if (before != null && !before.equals(ack.id())) {
+            conflicts.add(ack.conversationId() + ": two different entries acknowledged at seq " + ack.seq());
+        }
+    }
+
+    /**
+     * Until every member's view of every message (content, tombstone, reactions) equals the table's, read again each second (the
+     * last reaction listings may still be a turn away), or the wait runs out: what still differs then.
+     */
+    private List<String> awaitViews(URI endpoint, List<ConversationId> ids, Map<ConversationId, List<UserId>> members, Duration wait)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            List<String> differences = views.differences(readTable(endpoint, ids), members, 10);
+            if (differences.isEmpty() || System.nanoTime() > deadline) {
+                return differences;
+            }
+            Thread.sleep(1000);
+        }
     }
 
     private static OnFailureDestination fanOutFailures(LocalCloud cloud) {

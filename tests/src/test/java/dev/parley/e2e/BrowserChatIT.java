@@ -210,6 +210,31 @@ class BrowserChatIT extends EndToEndTest {
                 }
             }
 
+            // Bob, from his page: a reply to alice's message, an edit of his own, and a delete of the reply. Both pages show the
+            // reply's quote, the edit and the tombstone; the actions go through the library's queue.
+            script(bobsBrowser, "document.querySelector(\"#messages .message[data-seq='" + hiBoth + "'] button[data-action='reply']\").click()");
+            until(bobsBrowser, b -> b.findElement(By.id("composing")).getText().startsWith("Replying to #" + hiBoth));
+            say(bobsBrowser, "nice");
+            for (WebDriver pageOf : List.of(alicesBrowser, bobsBrowser)) {
+                until(pageOf, b -> bodies(b).equals(List.of("hi both, edited", "This message was deleted", "bob too", "nice")));
+                until(pageOf, b -> texts(b, "#messages .message .quote").stream().anyMatch(q -> q.contains("hi both, edited")));
+            }
+            long bobToo = carolsMessages.stream().filter(m -> m.content().body().orElse("").equals("bob too")).findFirst().orElseThrow().seq();
+            script(bobsBrowser, "document.querySelector(\"#messages .message[data-seq='" + bobToo + "'] button[data-action='edit']\").click()");
+            until(bobsBrowser, b -> b.findElement(By.id("compose")).getAttribute("value").equals("bob too"));
+            bobsBrowser.findElement(By.id("compose")).sendKeys("!");
+            bobsBrowser.findElement(By.id("send")).click();
+            String nice = "const m = [...document.querySelectorAll('#messages .message')].find(e => e.querySelector('.body').textContent === 'nice');"
+                    + " m.querySelector(\"button[data-action='delete']\").click();";
+            until(bobsBrowser, b -> bodies(b).contains("bob too!"));
+            script(bobsBrowser, nice);
+            for (WebDriver pageOf : List.of(alicesBrowser, bobsBrowser)) {
+                until(pageOf, b -> bodies(b).equals(List.of("hi both, edited", "This message was deleted", "bob too!", "This message was deleted")));
+                until(pageOf, b -> texts(b, "#messages .message[data-seq='" + bobToo + "'] .meta").getFirst().contains("(edited)"));
+            }
+            assertThat(texts(alicesBrowser, "#messages .message.mine button[data-action='edit']")).as("alice may edit her own only")
+                    .hasSize(1);
+
             Path report = Path.of("target", "failsafe-reports");
             Files.createDirectories(report);
             for (var shot : List.of(java.util.Map.entry("alice", alicesBrowser), java.util.Map.entry("bob", bobsBrowser))) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.parley.functions.manifest.ParleyManifest;
 import dev.parley.model.ClientMessageId;
+import dev.parley.model.Content;
 import dev.parley.model.ConversationId;
 import dev.parley.model.DeviceAddress;
 import dev.parley.model.DeviceId;
@@ -237,6 +238,110 @@ class LibsignalIT extends EndToEndTest {
             apps.forEach(app -> app.client().close());
         }
         assertNoTableHoldsAnyOf(List.of("library secret one", "library secret two", "library reply"));
+    }
+
+    @Test
+    void sealedMessagesAreEditedReactedToAndDeletedDirectlyAndUnderSenderKeysEveryDeviceReadsThemAndNoEnvelopeOutlivesTheDelete() throws Exception {
+        String alice = user("alice");
+        String bob = user("bob");
+        String carol = user("carol");
+        IdentityKeyPair aliceIdentity = IdentityKeyPair.generate();
+        List<String> plaintexts = List.of("meet at the old mill", "meet at the new mill", "group plan: tuesday", "group plan: wednesday");
+        List<String> ciphertexts = new ArrayList<>();
+        try (ParleyClient bobOnPhone = connect(bob, "phone"); ParleyClient aliceOnPhone = connect(alice, "phone");
+             ParleyClient aliceOnLaptop = connect(alice, "laptop"); ParleyClient carolOnPhone = connect(carol, "phone")) {
+            SignalDevice bobPhone = SignalDevice.create(bob, "phone", IdentityKeyPair.generate(), 2001, 3, bobOnPhone);
+            SignalDevice alicePhone = SignalDevice.create(alice, "phone", aliceIdentity, 2002, 3, aliceOnPhone);
+            SignalDevice aliceLaptop = SignalDevice.create(alice, "laptop", aliceIdentity, 2003, 3, aliceOnLaptop);
+            SignalDevice carolPhone = SignalDevice.create(carol, "phone", IdentityKeyPair.generate(), 2004, 3, carolOnPhone);
+
+            // Direct: alice's sealed message, its sealed edit (every device of both reads the new text), then its delete.
+            ConversationId chat = aliceOnPhone.direct(bob);
+            List<String> members = List.of(alice, bob);
+            long seq = alicePhone.send(chat, members, plaintexts.get(0)).seq();
+            assertThat(bobPhone.receive(alice)).isEqualTo(plaintexts.get(0));
+            assertThat(aliceLaptop.receive(alice)).isEqualTo(plaintexts.get(0));
+            long editSeq = alicePhone.edit(chat, members, seq, plaintexts.get(1)).seq();
+            Content bobsEdit = null;
+            for (SignalDevice device : List.of(bobPhone, aliceLaptop)) {
+                Message edit = device.client.await(ServerFrame.MessageReceive.class, r -> r.message().seq() == editSeq).message();
+                if (device == bobPhone) {
+                    bobsEdit = edit.content();
+                }
+                assertThat(edit.details().relatesTo()).contains(new dev.parley.model.Relation(dev.parley.model.RelationKind.EDIT, seq));
+                assertThat(device.open(edit)).as(device.user + "/" + device.device + " reads the edit").contains(plaintexts.get(1));
+            }
+            // Bob's sealed reaction: an entry of the log each of alice's devices opens; the server counted nothing.
+            bobPhone.react(chat, members, seq, "\uD83D\uDC4D");
+            for (SignalDevice device : List.of(alicePhone, aliceLaptop)) {
+                Message reaction = device.client.await(ServerFrame.MessageReceive.class, r -> r.message().details().relatesTo()
+                        .map(relation -> relation.kind() == dev.parley.model.RelationKind.REACTION).orElse(false)).message();
+                assertThat(reaction.details().relatesTo().orElseThrow().seq()).isEqualTo(seq);
+                assertThat(device.open(reaction)).as(device.device + " opens bob's reaction").contains("\uD83D\uDC4D");
+            }
+            bobOnPhone.send(new ClientFrame.HistoryRequest(chat, OptionalLong.empty(), 10));
+            Message listed = bobOnPhone.await(ServerFrame.HistoryBatch.class).messages().stream().filter(m -> m.seq() == seq).findFirst().orElseThrow();
+            assertThat(listed.details().reactions()).as("nothing aggregated in plaintext").isEmpty();
+            assertThat(listed.details().editedAt()).isPresent();
+            // Each ciphertext opens once (the ratchet moved on): history's copy is the edit's envelope bob opened live.
+            assertThat(listed.content()).as("history lists the message with the edit's envelopes").isEqualTo(bobsEdit);
+            alicePhone.sealed.forEach(content -> content.envelopes().orElseThrow().forEach(envelope -> ciphertexts.add(envelope.body())));
+            bobPhone.sealed.forEach(content -> content.envelopes().orElseThrow().forEach(envelope -> ciphertexts.add(envelope.body())));
+            aliceOnPhone.send(new ClientFrame.MessageDelete(ClientMessageId.random(), chat, seq, 1));
+            long deleteSeq = bobOnPhone.await(ServerFrame.MessageReceive.class, r -> r.message().details().relatesTo()
+                    .map(relation -> relation.kind() == dev.parley.model.RelationKind.DELETE).orElse(false)).message().seq();
+            bobOnPhone.send(new ClientFrame.HistoryRequest(chat, OptionalLong.empty(), 10));
+            List<Message> after = bobOnPhone.await(ServerFrame.HistoryBatch.class).messages();
+            assertThat(after).filteredOn(m -> m.seq() == seq || m.seq() == editSeq).as("the message and its edit: tombstones")
+                    .extracting(Message::content).containsOnly(Content.DELETED);
+            assertThat(after).extracting(Message::seq).contains(deleteSeq);
+
+            // A sender-key group of three: the same, one body for every member.
+            aliceOnPhone.direct(carol); // where alice's sender key reaches carol
+            ConversationId group = aliceOnPhone.group(List.of(bob, carol), "sealed changes");
+            java.util.UUID distribution = java.util.UUID.randomUUID();
+            distribute(alicePhone, senderKey(alicePhone, distribution), List.of(bobPhone, carolPhone));
+            long groupSeq = sendToGroup(alicePhone, group, distribution, plaintexts.get(2)).seq();
+            for (SignalDevice other : List.of(bobPhone, carolPhone)) {
+                assertThat(openGroupMessage(other, alice, nextGroupMessage(other, group, alice))).isEqualTo(plaintexts.get(2));
+            }
+            var edited = new org.signal.libsignal.protocol.groups.GroupCipher(alicePhone.store, address(alice, "phone"))
+                    .encrypt(distribution, plaintexts.get(3).getBytes(StandardCharsets.UTF_8));
+            Content editBody = new Content(dev.parley.model.ContentType.CIPHERTEXT, Optional.of(LibsignalCipher.base64(edited.serialize())), Optional.empty());
+            ClientMessageId groupEdit = ClientMessageId.random();
+            aliceOnPhone.send(new ClientFrame.MessageEdit(groupEdit, group, groupSeq, editBody, 1));
+            aliceOnPhone.await(ServerFrame.MessageAck.class, ack -> ack.id().equals(groupEdit));
+            for (SignalDevice other : List.of(bobPhone, carolPhone)) {
+                Message edit = other.client.await(ServerFrame.MessageReceive.class, r -> r.message().conversationId().equals(group)
+                        && r.message().isChange()).message();
+                assertThat(openGroupMessage(other, alice, java.util.Base64.getDecoder().decode(edit.content().body().orElseThrow())))
+                        .as(other.user + " reads the sender-key edit").isEqualTo(plaintexts.get(3));
+            }
+            var heart = new org.signal.libsignal.protocol.groups.GroupCipher(alicePhone.store, address(alice, "phone"))
+                    .encrypt(distribution, "\u2764\uFE0F".getBytes(StandardCharsets.UTF_8));
+            Content heartBody = new Content(dev.parley.model.ContentType.CIPHERTEXT, Optional.of(LibsignalCipher.base64(heart.serialize())), Optional.empty());
+            aliceOnPhone.sendRaw(new dev.parley.protocol.FrameCodec().encodeRequest(new ClientFrame.ReactionSet(group, groupSeq, Optional.empty(),
+                    Optional.of(heartBody)), java.util.UUID.randomUUID().toString()));
+            aliceOnPhone.await(ServerFrame.ReactionAck.class, ack -> ack.targetSeq() == groupSeq);
+            for (SignalDevice other : List.of(bobPhone, carolPhone)) {
+                Message reaction = other.client.await(ServerFrame.MessageReceive.class, r -> r.message().conversationId().equals(group)
+                        && r.message().details().relatesTo().map(relation -> relation.kind() == dev.parley.model.RelationKind.REACTION).orElse(false)).message();
+                assertThat(openGroupMessage(other, alice, java.util.Base64.getDecoder().decode(reaction.content().body().orElseThrow())))
+                        .as(other.user + " opens the sender-key reaction").isEqualTo("\u2764\uFE0F");
+            }
+            ciphertexts.add(heartBody.body().orElseThrow());
+            bobOnPhone.send(new ClientFrame.HistoryRequest(group, OptionalLong.empty(), 10));
+            ciphertexts.add(bobOnPhone.await(ServerFrame.HistoryBatch.class).messages().stream().filter(m -> m.seq() == groupSeq).findFirst()
+                    .orElseThrow().content().body().orElseThrow());
+            ciphertexts.add(editBody.body().orElseThrow());
+            aliceOnPhone.send(new ClientFrame.MessageDelete(ClientMessageId.random(), group, groupSeq, 1));
+            carolOnPhone.await(ServerFrame.MessageReceive.class, r -> r.message().conversationId().equals(group) && r.message().details().relatesTo()
+                    .map(relation -> relation.kind() == dev.parley.model.RelationKind.DELETE).orElse(false));
+        }
+        assertNoTableHoldsAnyOf(plaintexts);
+        // Not a plaintext only: after the deletes, no table holds an envelope (or a sender-key body) of the deleted messages.
+        // Whole: the envelopes of one unanswered session (PreKeySignalMessages) share their first bytes, the session's header.
+        assertNoTableHolds(ciphertexts, 41);
     }
 
     /** A member's sender key for a group: created under a distribution id, and the message that hands it to the others. */

@@ -82,13 +82,48 @@ final class SignalDevice {
     }
 
     ServerFrame.MessageAck send(ConversationId conversation, List<String> members, String plaintext, ClientMessageId id) throws Exception {
+        return append(conversation, members, plaintext, id, (content, attempt) -> new ClientFrame.MessageSend(id, conversation, content,
+                OptionalLong.empty(), attempt));
+    }
+
+    /** An edit of the message at {@code targetSeq}: its new plaintext sealed for every device, as a send is. */
+    ServerFrame.MessageAck edit(ConversationId conversation, List<String> members, long targetSeq, String plaintext) throws Exception {
+        ClientMessageId id = ClientMessageId.random();
+        return append(conversation, members, plaintext, id, (content, attempt) -> new ClientFrame.MessageEdit(id, conversation, targetSeq, content, attempt));
+    }
+
+    /**
+     * A sealed reaction to the message at {@code targetSeq}: {@code plaintext} (the emoji) sealed for every device, sent as
+     * {@code reaction.set} with {@code ciphertext}; its answer, {@code reaction.ack}.
+     */
+    ServerFrame.ReactionAck react(ConversationId conversation, List<String> members, long targetSeq, String plaintext) throws Exception {
+        Content content = Content.envelopes(cipher.seal(conversation, members.stream().map(UserId::of).toList(), plaintext.getBytes(StandardCharsets.UTF_8), keys));
+        sealed.add(content);
+        String id = java.util.UUID.randomUUID().toString();
+        client.sendRaw(new dev.parley.protocol.FrameCodec().encodeRequest(new ClientFrame.ReactionSet(conversation, targetSeq, Optional.empty(),
+                Optional.of(content)), id));
+        ServerFrame answer = client.await(ServerFrame.class, f -> f instanceof ServerFrame.ReactionAck ack && ack.targetSeq() == targetSeq
+                || f instanceof ServerFrame.Error error && error.ref().equals(Optional.of(id)));
+        if (answer instanceof ServerFrame.ReactionAck ack) {
+            return ack;
+        }
+        throw new AssertionError(user + "/" + device + "'s sealed reaction was answered " + answer);
+    }
+
+    /** Every envelope this device sealed, as sent (the last attempt's of each entry). */
+    final List<Content> sealed = new java.util.ArrayList<>();
+
+    private ServerFrame.MessageAck append(ConversationId conversation, List<String> members, String plaintext, ClientMessageId id,
+                                          java.util.function.BiFunction<Content, Integer, ClientFrame.Appending> frame) throws Exception {
         List<UserId> to = members.stream().map(UserId::of).toList();
         byte[] bytes = plaintext.getBytes(StandardCharsets.UTF_8);
         refusals.clear();
         for (int attempt = 1; ; attempt++) {
-            client.send(new ClientFrame.MessageSend(id, conversation, Content.envelopes(cipher.seal(conversation, to, bytes, keys)), OptionalLong.empty(), attempt));
-            ServerFrame answer = client.await(ServerFrame.class, frame -> frame instanceof ServerFrame.MessageAck ack && ack.id().equals(id)
-                    || frame instanceof ServerFrame.Error error && error.ref().equals(Optional.of(id.toString())));
+            Content content = Content.envelopes(cipher.seal(conversation, to, bytes, keys));
+            sealed.add(content);
+            client.send(frame.apply(content, attempt));
+            ServerFrame answer = client.await(ServerFrame.class, f -> f instanceof ServerFrame.MessageAck ack && ack.id().equals(id)
+                    || f instanceof ServerFrame.Error error && error.ref().equals(Optional.of(id.toString())));
             if (answer instanceof ServerFrame.MessageAck ack) {
                 return ack;
             }

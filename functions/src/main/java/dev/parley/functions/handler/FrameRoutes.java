@@ -99,7 +99,7 @@ final class FrameRoutes {
                 new SyncAndHistory(conversations, messages, delivery, codec, reactions, clock), devices, presence,
                 new Typing(conversations, registry, delivery, codec, clock, typingInterval), new Inboxes(inbox, delivery, codec, pulls), notificationPush, limits,
                 new Keys(keyDirectory, conversations, delivery, codec), media, new TopicMutes(topics, feeds, registry, clock),
-                new SetReaction(conversations, messages, reactions, clock));
+                new SetReaction(conversations, messages, reactions, clock, sending));
     }
 
     /** Takes the frame from its rate limit, if it has one: over it, nothing of the frame is done ({@link FrameLimits}). */
@@ -136,7 +136,7 @@ final class FrameRoutes {
                 SendMessage.Sent sent = append(caller, appending);
                 yield sent.ackPosted() ? Optional.empty() : Optional.of(sent.ack());
             }
-            case ClientFrame.ReactionSet set -> Optional.of(reactions.set(caller, set));
+            case ClientFrame.ReactionSet set -> Optional.of(reactions.set(caller, set, ref));
             case ClientFrame.MessagePin pin -> Optional.of(conversations.pin(caller, pin));
             case ClientFrame.ConversationCreate create -> Optional.of(conversations.create(caller, create));
             case ClientFrame.ConversationMembersAdd add -> Optional.of(conversations.addMembers(caller, add));

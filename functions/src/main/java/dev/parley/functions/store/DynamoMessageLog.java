@@ -51,10 +51,7 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
  * ({@link #CLAIM_ABANDONED_AFTER}), the next send with that id looks for a message its send stored, and takes it over.
  */
 public final class DynamoMessageLog implements MessageLog {
-    /**
-     * When a claim with no message is known to be abandoned: far longer than the frame functions'
-     * timeout (the manifest's test holds them to it), so its send cannot still be running.
-     */
+    /** When a claim with no message counts as abandoned: far longer than the frame functions' timeout (the manifest's test holds them to it). */
     public static final Duration CLAIM_ABANDONED_AFTER = Duration.ofSeconds(30);
     static final Expression SEQ_IS_FREE = Expression.builder().expression("attribute_not_exists(#seq)")
             .putExpressionName("#seq", MessagesTable.SEQ).build();
@@ -92,8 +89,7 @@ public final class DynamoMessageLog implements MessageLog {
     public Appended append(ConversationId conversation, ClientMessageId id, UserId sender, DeviceId device, Optional<ConnectionId> senderConnection,
                            Content content, MessageDetails details, long serverTimestamp, Optional<FastPathOffer> fastPath, boolean resend,
                            Admission admission) {
-        // The attempt id tells this call's own claim from another's when the SDK retries a put that was
-        // applied but answered late.
+        // The attempt id tells this call's own claim from another's when the SDK retries a put applied but answered late.
         String attempt = UUID.randomUUID().toString();
         Message draft = new Message(id, conversation, 1, sender, device, content, serverTimestamp, details);
         return SdkErrors.translating("storing a message", () -> {
@@ -215,6 +211,11 @@ public final class DynamoMessageLog implements MessageLog {
     @Override
     public EditApplied applyEdit(Message edit, Content listed) {
         return SdkErrors.translating("applying an edit", () -> changes.applyEdit(edit, listed));
+    }
+
+    @Override
+    public void applyReaction(Message reaction) {
+        SdkErrors.translating("applying a sealed reaction", () -> changes.applyReaction(reaction));
     }
 
     @Override

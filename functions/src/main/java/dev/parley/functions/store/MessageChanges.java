@@ -86,6 +86,16 @@ final class MessageChanges {
         }
     }
 
+    /** A sealed reaction: registered on its target as an edit is (its delete erases it), and counted as no message. */
+    void applyReaction(Message reaction) {
+        long target = reaction.details().relatesTo().orElseThrow().seq();
+        Future<?> uncounting = threads.submit(() -> heads.uncount(reaction.conversationId(), reaction.seq()));
+        if (registerSuperseded(reaction, target) == EditApplied.TARGET_DELETED) {
+            erase(reaction, reaction.seq());
+        }
+        Outcome.of(uncounting).orThrow();
+    }
+
     void applyDelete(Message deletion) {
         long target = deletion.details().relatesTo().orElseThrow().seq();
         Future<?> uncounting = threads.submit(() -> heads.sets().uncountDeleted(deletion.conversationId(), target, deletion.seq()));

@@ -59,7 +59,10 @@ public final class MessagesTable {
     public static final String REPLY_TO = "replyTo";
     public static final String MENTIONS = "mentions";
     public static final String EDITED_AT = "editedAt";
-    /** On a message: the seqs of its edit entries (a number set), whose content its delete erases too. Not part of the listed message. */
+    /**
+     * On a message: the seqs of its edit entries and sealed reactions (a number set), whose content its delete erases too. Not part
+     * of the listed message.
+     */
     public static final String EDIT_SEQS = "editSeqs";
     /** On a message: the seq of the last change applied to it, so that of two edits racing the later one stays. */
     public static final String LAST_CHANGE_SEQ = "lastChangeSeq";

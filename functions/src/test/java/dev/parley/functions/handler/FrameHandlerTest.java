@@ -310,6 +310,11 @@ class FrameHandlerTest {
             }
 
             @Override
+            public void applyReaction(Message reaction) {
+                throw failure;
+            }
+
+            @Override
             public void recordFastPath(Message message, FastPathRecord record) {
                 throw failure;
             }

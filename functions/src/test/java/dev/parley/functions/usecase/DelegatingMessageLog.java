@@ -39,6 +39,11 @@ class DelegatingMessageLog implements MessageLog {
     }
 
     @Override
+    public void applyReaction(Message reaction) {
+        delegate.applyReaction(reaction);
+    }
+
+    @Override
     public void applyDelete(Message deletion) {
         delegate.applyDelete(deletion);
     }

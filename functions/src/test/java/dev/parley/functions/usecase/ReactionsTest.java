@@ -33,7 +33,8 @@ class ReactionsTest {
     private static final Emoji HEART = Emoji.of("\u2764\uFE0F");
 
     private final Fixture world = new Fixture();
-    private final SetReaction setting = new SetReaction(world.conversations, world.messages, world.reactions, world.clock);
+    private final SetReaction setting = new SetReaction(world.conversations, world.messages, world.reactions, world.clock,
+            new SendMessage(world.messages, world.conversations, world.keys, world.media, world.delivery, world.codec, world.clock, Optional.empty()));
     private final List<Duration> slept = new ArrayList<>();
     private final ReactionListings listings = new ReactionListings(world.conversations, world.reactions, world.delivery, world.codec, world.clock,
             wait -> {
@@ -222,6 +223,41 @@ class ReactionsTest {
         assertThatThrownBy(() -> react(bob, seq, Optional.of(UP))).as("a message deleted for everyone")
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
         assertThat(world.reactions.changes()).isZero();
+    }
+
+    @Test
+    void aSealedReactionToAnEndToEndMessageIsAnUncountedEntryOfTheLogErasedWithItsTarget() {
+        Content body = new Content(dev.parley.model.ContentType.CIPHERTEXT, Optional.of("c2VhbGVkIG1lc3NhZ2U="), Optional.empty());
+        long sealed = send(ALICE, body);
+        Content reaction = new Content(dev.parley.model.ContentType.CIPHERTEXT, Optional.of("c2VhbGVkIHJlYWN0aW9u"), Optional.empty());
+        String id = java.util.UUID.randomUUID().toString();
+        ClientFrame.ReactionSet set = new ClientFrame.ReactionSet(team, sealed, Optional.empty(), Optional.of(reaction));
+
+        assertThat(setting.set(bob, set, Optional.of(id))).isEqualTo(new ServerFrame.ReactionAck(team, sealed, Optional.empty()));
+        long entry = world.conversations.requireSummary(team).lastSeq();
+        dev.parley.model.Message stored = world.messages.at(team, entry).orElseThrow();
+        assertThat(stored.id()).as("keyed by the request's id").isEqualTo(ClientMessageId.parse(id));
+        assertThat(stored.details().relatesTo()).contains(new dev.parley.model.Relation(dev.parley.model.RelationKind.REACTION, sealed));
+        assertThat(stored.content()).isEqualTo(reaction);
+        assertThat(world.conversations.requireSummary(team).uncountedSeqs()).as("never counted").contains(entry);
+        assertThat(world.reactions.changes()).as("nothing aggregated: the server cannot read it").isZero();
+        setting.set(bob, set, Optional.of(id));
+        assertThat(world.conversations.requireSummary(team).lastSeq()).as("the same id again is the same entry").isEqualTo(entry);
+
+        assertThatThrownBy(() -> setting.set(carol, set, Optional.empty())).as("no id to key the entry")
+                .isInstanceOfSatisfying(InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("id"));
+        assertThatThrownBy(() -> setting.set(carol, new ClientFrame.ReactionSet(team, seq, Optional.empty(), Optional.of(reaction)),
+                Optional.of(java.util.UUID.randomUUID().toString()))).as("a plaintext message")
+                .isInstanceOfSatisfying(InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("ciphertext"));
+        assertThatThrownBy(() -> new ClientFrame.ReactionSet(team, sealed, Optional.of(UP), Optional.of(reaction))).as("an emoji beside it")
+                .isInstanceOfSatisfying(InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("emoji"));
+        assertThatThrownBy(() -> new ClientFrame.ReactionSet(team, sealed, Optional.empty(), Optional.of(Content.text("up"))))
+                .isInstanceOfSatisfying(InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("ciphertext.type"));
+
+        world.messages.applyDelete(world.messages.append(team, ClientMessageId.random(), ALICE, DeviceId.DEFAULT, Optional.empty(), Content.DELETED,
+                dev.parley.model.MessageDetails.change(new dev.parley.model.Relation(dev.parley.model.RelationKind.DELETE, sealed)), world.clock.millis(),
+                Optional.empty(), false, dev.parley.ports.MessageLog.Admission.ADMITTED).message());
+        assertThat(world.messages.at(team, entry).orElseThrow().content()).as("erased with its target").isEqualTo(Content.DELETED);
     }
 
     @Test

@@ -14,6 +14,7 @@ const view = {
   presence: new Map(),      // user id -> status
   mediaUrls: new Map(),     // media id -> {url, until} | {failed} | {pending}
   lastTypingSent: 0,
+  composing: null,          // {kind: "reply" | "edit", seq}: what the compose box's next send is
 };
 
 function showError(text) {
@@ -132,7 +133,7 @@ function applyChange(c, change) {
   if (target === undefined) return;
   if (change.relates_to.kind === "delete") {
     Object.assign(target, { content: { type: "deleted" }, edited_at: null, reactions: [], mentions: [] });
-  } else if (target.content.type !== "deleted" && (target.edited_seq ?? 0) < change.seq) {
+  } else if (change.relates_to.kind === "edit" && target.content.type !== "deleted" && (target.edited_seq ?? 0) < change.seq) {
     // A media message's edit is its caption; the later edit by seq stays.
     target.content = target.content.media_id ? { ...target.content, body: change.content.body } : change.content;
     target.edited_at = change.server_timestamp;
@@ -239,8 +240,9 @@ function bubble(message, state) {
   body.textContent = deleted ? "This message was deleted" : message.content.envelopes ? "[end-to-end encrypted message]" : (message.content.body ?? "");
   if (deleted) row.classList.add("deleted");
   row.append(sender, body);
+  if (message.reply_to != null) row.prepend(quote(message));
   if (message.content.media_id) row.append(mediaElement(message.content));
-  if (message.seq !== undefined && !deleted) row.append(reactionBar(message));
+  if (message.seq !== undefined && !deleted) row.append(reactionBar(message), actions(message, mine));
   const meta = document.createElement("span");
   meta.className = "meta";
   meta.textContent = time(message.server_timestamp ?? Date.now()) + (message.edited_at ? " (edited)" : "");
@@ -254,6 +256,50 @@ function bubble(message, state) {
   }
   row.append(meta);
   return row;
+}
+
+// What a reply answers: the start of that message, as this page holds it.
+function quote(message) {
+  const line = document.createElement("div");
+  line.className = "quote";
+  const target = conversation(message.conversation_id).messages.get(message.reply_to);
+  const text = target === undefined ? `#${message.reply_to}` : target.content.type === "deleted" ? "a deleted message" : (target.content.body ?? `#${message.reply_to}`);
+  line.textContent = `\u21AA ${target?.sender_id ?? ""} ${text.slice(0, 60)}`.trim();
+  return line;
+}
+
+// Reply to any message; edit (text, or a media message's caption) and delete for everyone one's own. The server says no to an
+// edit past its window, or a delete by someone who may not: the library's refusal shows as the page's error.
+function actions(message, mine) {
+  const bar = document.createElement("span");
+  bar.className = "actions";
+  const button = (action, title, run) => {
+    const made = document.createElement("button");
+    made.type = "button";
+    made.dataset.action = action;
+    made.textContent = title;
+    made.onclick = run;
+    bar.append(made);
+  };
+  button("reply", "Reply", () => compose({ kind: "reply", seq: message.seq }, ""));
+  if (mine && !message.content.envelopes) {
+    button("edit", "Edit", () => compose({ kind: "edit", seq: message.seq }, message.content.body ?? ""));
+    button("delete", "Delete", () => queued(view.client.delete(message.conversation_id, message.seq)));
+  }
+  return bar;
+}
+
+// The compose box's next send replies to or edits a message; null makes it a plain message again.
+function compose(composing, text) {
+  view.composing = composing;
+  $("composing").textContent = composing === null ? "" : `${composing.kind === "reply" ? "Replying to" : "Editing"} #${composing.seq} (Esc cancels)`;
+  $("compose").value = text;
+  $("compose").focus();
+}
+
+function queued(outgoing) {
+  outgoing.queued.then(renderMessages, (error) => showError(error.message));
+  outgoing.acknowledged.catch((error) => showError(`${error.code ?? "not sent"}: ${error.message}`));
 }
 
 const QUICK_REACTIONS = ["\u{1F44D}", "\u2764\uFE0F", "\u{1F602}"];
@@ -292,8 +338,9 @@ function renderMessages() {
   const stored = [...c.messages.values()].filter((message) => !message.relates_to).sort((a, b) => a.seq - b.seq).map((message) =>
     bubble(message, message.seq <= receipts.read ? "read" : message.seq <= receipts.delivered ? "delivered" : "sent"));
   // Sends the library holds (queued, or on the wire and not yet acknowledged), also after a reload.
-  const pending = view.client.pendingSends.filter((send) => send.conversation_id === c.id).map((send) => {
-    const frame = JSON.parse(send.frame);
+  // Only the messages: an edit or a delete still queued shows when it is applied.
+  const pending = view.client.pendingSends.filter((send) => send.conversation_id === c.id).map((send) => JSON.parse(send.frame))
+    .filter((frame) => frame.type === "message.send").map((frame) => {
     return bubble({ sender_id: view.user, content: frame.content, server_timestamp: frame.timestamp }, "sending");
   });
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
@@ -344,11 +391,11 @@ function sendText(event) {
   event.preventDefault();
   const text = $("compose").value;
   if (!view.open || text.trim() === "") return;
-  const outgoing = view.client.send(view.open, { type: "text", body: text });
-  outgoing.queued.then(renderMessages, (error) => showError(error.message));
-  outgoing.acknowledged.catch((error) => showError(error.message));
+  const composing = view.composing;
+  queued(composing?.kind === "edit" ? view.client.edit(view.open, composing.seq, { type: "text", body: text })
+    : view.client.send(view.open, { type: "text", body: text }, composing?.kind === "reply" ? { replyTo: composing.seq } : {}));
   view.client.typing(view.open, "stop");
-  $("compose").value = "";
+  compose(null, "");
 }
 
 // An image: a grant, the file posted straight to S3 with the grant's form, then a message naming it.
@@ -388,6 +435,9 @@ $("login-form").onsubmit = (event) => {
 };
 $("compose-form").onsubmit = sendText;
 $("compose").oninput = typed;
+$("compose").onkeydown = (event) => {
+  if (event.key === "Escape") compose(null, "");
+};
 $("attach").onchange = attach;
 $("new-direct").onclick = () => {
   const other = $("direct-with").value.trim();

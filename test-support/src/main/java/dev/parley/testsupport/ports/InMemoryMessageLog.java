@@ -141,6 +141,17 @@ public class InMemoryMessageLog implements MessageLog {
     }
 
     @Override
+    public synchronized void applyReaction(Message reaction) {
+        long targetSeq = reaction.details().relatesTo().orElseThrow().seq();
+        conversations.uncount(reaction.conversationId(), reaction.seq());
+        if (bySeq.get(reaction.conversationId()).get(targetSeq).message().isDeleted()) {
+            replace(reaction.conversationId(), reaction.seq(), reaction.withContent(Content.DELETED));
+            return;
+        }
+        edits.computeIfAbsent(reaction.conversationId(), c -> new HashMap<>()).computeIfAbsent(targetSeq, t -> new TreeSet<>()).add(reaction.seq());
+    }
+
+    @Override
     public synchronized void applyDelete(Message deletion) {
         long targetSeq = deletion.details().relatesTo().orElseThrow().seq();
         Stored target = bySeq.get(deletion.conversationId()).get(targetSeq);
