@@ -64,6 +64,25 @@ class CatchUpIT extends EndToEndTest {
         return pages;
     }
 
+    /** The catch-up's figures (docs/benchmarks.md): its pages, how long the sync took, and the units every table took meanwhile. */
+    private static void report(List<ServerFrame> pages, long millis, Map<String, double[]> before, Map<String, double[]> after) throws Exception {
+        long batches = pages.stream().filter(ServerFrame.SyncBatch.class::isInstance).count();
+        long reactionPages = pages.stream().filter(ServerFrame.SyncReactions.class::isInstance).count();
+        double writes = 0;
+        double reads = 0;
+        for (var table : after.entrySet()) {
+            double[] was = before.getOrDefault(table.getKey(), new double[2]);
+            writes += table.getValue()[0] - was[0];
+            reads += table.getValue()[1] - was[1];
+        }
+        String text = String.format("# Catching up on changes%n%n| figure | value |%n|---|---|%n| sync.batch pages | %d |%n| sync.reactions pages | %d |%n"
+                + "| sync.request to sync.done | %d ms |%n| write units (every table, the connect's included) | %.1f |%n| read units | %.1f |%n",
+                batches, reactionPages, millis, writes, reads);
+        java.nio.file.Files.createDirectories(java.nio.file.Path.of("target"));
+        java.nio.file.Files.writeString(java.nio.file.Path.of("target", "catch-up.md"), text);
+        System.out.print(text);
+    }
+
     @Test
     void aDeviceAwayWhileOverAHundredHeldMessagesChangedGetsEveryChangeOnItsNextSyncInPages() throws Exception {
         List<String> senderNames = List.of("alice", "dave", "erin", "frank");
@@ -152,10 +171,16 @@ class CatchUpIT extends EndToEndTest {
 
             // Back: one differential sync, pages of 25.
             List<ServerFrame> pages;
+            java.util.Map<String, double[]> unitsBefore = stack.local().map(EndToEndTest::tableUnits).orElse(java.util.Map.of());
+            long syncStarted;
+            long syncMillis;
             try (ParleyClient carol = connect(user("carol"), "tablet")) {
+                syncStarted = System.nanoTime();
                 pages = syncPages(carol, new ClientFrame.SyncRequest(Map.of(team, held), PAGE, OptionalLong.of(changesAt)));
+                syncMillis = (System.nanoTime() - syncStarted) / 1_000_000;
                 assertThat(carol.drain(ServerFrame.HistoryBatch.class, Duration.ofMillis(100))).as("no history read").isEmpty();
             }
+            report(pages, syncMillis, unitsBefore, stack.local().map(EndToEndTest::tableUnits).orElse(java.util.Map.of()));
             List<ServerFrame.SyncBatch> batches = pages.stream().filter(ServerFrame.SyncBatch.class::isInstance).map(ServerFrame.SyncBatch.class::cast)
                     .filter(batch -> batch.conversationId().equals(team)).toList();
             List<ServerFrame.SyncReactions> reactionPages = pages.stream().filter(ServerFrame.SyncReactions.class::isInstance)

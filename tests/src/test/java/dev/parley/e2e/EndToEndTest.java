@@ -77,4 +77,15 @@ abstract class EndToEndTest {
         Thread.sleep(1_000);
         return pushesTo(sns, token);
     }
+
+    /** The write and read units each table took, from the emulator's meter, which applies DynamoDB's rules for units. */
+    protected static java.util.Map<String, double[]> tableUnits(dev.parley.local.LocalCloud cloud) {
+        java.util.Map<String, double[]> units = new java.util.TreeMap<>();
+        cloud.dynamoDb().capacity().snapshot().forEach((table, operations) -> operations.values().forEach(totals -> {
+            double[] sum = units.computeIfAbsent(table, t -> new double[2]);
+            sum[0] += totals.writeUnits();
+            sum[1] += totals.readUnits();
+        }));
+        return units;
+    }
 }

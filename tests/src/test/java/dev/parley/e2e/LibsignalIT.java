@@ -455,17 +455,6 @@ class LibsignalIT extends EndToEndTest {
         assertNoTableHoldsAnyOf(sent);
     }
 
-    /** The write and read units each table took, from the emulator's meter, which applies DynamoDB's rules for units. */
-    private static java.util.Map<String, double[]> units(dev.parley.local.LocalCloud cloud) {
-        java.util.Map<String, double[]> units = new java.util.TreeMap<>();
-        cloud.dynamoDb().capacity().snapshot().forEach((table, operations) -> operations.values().forEach(totals -> {
-            double[] sum = units.computeIfAbsent(table, t -> new double[2]);
-            sum[0] += totals.writeUnits();
-            sum[1] += totals.readUnits();
-        }));
-        return units;
-    }
-
     /** A report line: what one message cost, per table, from two readings of the meter, and its item's size. */
     private static String costLine(String what, java.util.Map<String, double[]> before, java.util.Map<String, double[]> after, long itemBytes) {
         StringBuilder line = new StringBuilder("| " + what + " | " + itemBytes + " | ");
@@ -521,23 +510,23 @@ class LibsignalIT extends EndToEndTest {
             ConversationId chat = sender.client.direct(bob);
             List<String> report = new ArrayList<>(List.of("| message | item bytes | write units | read units | by table |", "|---|---|---|---|---|"));
 
-            var before = units(cloud);
+            var before = tableUnits(cloud);
             ServerFrame.MessageAck plain = sender.client.sendText(chat, ClientMessageId.random(), text);
             for (SignalDevice recipient : recipients) {
                 recipient.client.await(ServerFrame.MessageReceive.class, frame -> frame.message().seq() == plain.seq());
             }
             Thread.sleep(500);
-            report.add(costLine("plain text, for comparison", before, units(cloud), itemBytes(cloud, chat, plain.seq())));
+            report.add(costLine("plain text, for comparison", before, tableUnits(cloud), itemBytes(cloud, chat, plain.seq())));
 
             sender.fetchAndBuild(UserId.of(alice), Optional.empty());
             sender.fetchAndBuild(UserId.of(bob), Optional.empty());
-            before = units(cloud);
+            before = tableUnits(cloud);
             ServerFrame.MessageAck first = sender.send(chat, List.of(alice, bob), text);
             for (SignalDevice recipient : recipients) {
                 assertThat(recipient.receive(alice)).isEqualTo(text);
             }
             Thread.sleep(500);
-            report.add(costLine("envelopes, sessions' first (11 prekey)", before, units(cloud), itemBytes(cloud, chat, first.seq())));
+            report.add(costLine("envelopes, sessions' first (11 prekey)", before, tableUnits(cloud), itemBytes(cloud, chat, first.seq())));
 
             // Each device answers the sender once (directly: the cost measured is the sender's), which moves its sessions to SignalMessages.
             for (SignalDevice recipient : recipients) {
@@ -546,13 +535,13 @@ class LibsignalIT extends EndToEndTest {
                 new org.signal.libsignal.protocol.SessionCipher(sender.store, address(recipient.user, recipient.device))
                         .decrypt(new org.signal.libsignal.protocol.message.SignalMessage(reply.serialize()));
             }
-            before = units(cloud);
+            before = tableUnits(cloud);
             ServerFrame.MessageAck steady = sender.send(chat, List.of(alice, bob), text);
             for (SignalDevice recipient : recipients) {
                 assertThat(recipient.receive(alice)).isEqualTo(text);
             }
             Thread.sleep(500);
-            report.add(costLine("envelopes, sessions answered (11 message)", before, units(cloud), itemBytes(cloud, chat, steady.seq())));
+            report.add(costLine("envelopes, sessions answered (11 message)", before, tableUnits(cloud), itemBytes(cloud, chat, steady.seq())));
 
             String written = String.join("\n", report) + "\n";
             System.out.println("Cost of one message to 2 users x 6 devices (" + text.length() + " characters), local cloud's meter:\n" + written);

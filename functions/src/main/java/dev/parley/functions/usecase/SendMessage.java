@@ -113,8 +113,10 @@ public final class SendMessage {
     /**
      * Appends an entry and delivers it as a message is: {@code checks} run before the store is asked (an envelope's devices are
      * always checked), {@code admission} beside its first round trip, and {@code onStored} once the entry is stored (or found
-     * stored, for a repeat), before the ack and the fast path's posts: a change is applied to its target there, so that an
-     * acknowledged change is always applied, and a retried one finishes what a failed attempt left.
+     * stored, for a repeat), before the ack: a change is applied to its target there, so that an acknowledged change is always
+     * applied, and a retried one finishes what a failed attempt left. On the fast path it runs beside the members' posts, which
+     * carry the entry itself and so need nothing of it: a change reaches them as soon as a message would (docs/benchmarks.md,
+     * "Edits and deletes against messages").
      */
     Sent append(Caller caller, Entry entry, Runnable checks, MessageLog.Admission admission, Consumer<Message> onStored) {
         // A direct conversation's members are in its id, and it is always small enough for the fast path:
@@ -128,7 +130,9 @@ public final class SendMessage {
             checks.run();
             appended = messages.append(entry.conversationId(), entry.id(), caller.user(), caller.device(),
                     Optional.of(caller.connection()), entry.content(), entry.details(), clock.millis(), fastPath, entry.resend(), admission);
-            onStored.accept(appended.message());
+            if (appended.duplicate() || appended.fastPathUntil().isEmpty()) {
+                onStored.accept(appended.message());
+            }
         } catch (RuntimeException refused) {
             lookup.ifPresent(running -> running.cancel(true));
             throw refused;
@@ -140,15 +144,22 @@ public final class SendMessage {
             lookup.ifPresent(running -> running.cancel(true));
             return new Sent(ack, false, Optional.empty());
         }
-        return deliverItself(caller, message, ack, appended.fastPathUntil().getAsLong(), lookup);
+        Future<?> applying = threads.submit(() -> onStored.accept(message));
+        Sent sent = deliverItself(caller, message, ack, appended.fastPathUntil().getAsLong(), lookup, applying);
+        // Not applied: the entry is stored (and maybe delivered), and the sender's retry of it applies it and is acknowledged.
+        References.awaited(applying);
+        return sent;
     }
 
     private Sent deliverItself(Caller caller, Message message, ServerFrame.MessageAck ack, long until,
-                               Optional<Future<Map<UserId, ConnectionRegistry.Reach>>> lookup) {
-        // The ack goes out on its own thread, as soon as the message is stored: the recipients' posts do not hold it back.
-        // It answers the send, whose request id is the message's id (protocol 1.1).
+                               Optional<Future<Map<UserId, ConnectionRegistry.Reach>>> lookup, Future<?> applying) {
+        // The ack goes out on its own thread, as soon as the entry is stored and applied: the recipients' posts do not hold it
+        // back. It answers the send, whose request id is the message's id (protocol 1.1).
         String answer = codec.encodeAnswer(ack, Optional.of(ack.id().toString()));
-        Future<ConnectionPoster.Outcome> ackPost = threads.submit(() -> delivery.postTo(caller.connection(), answer));
+        Future<ConnectionPoster.Outcome> ackPost = threads.submit(() -> {
+            References.awaited(applying);
+            return delivery.postTo(caller.connection(), answer);
+        });
         FastDelivery delivered = null;
         try {
             delivered = deliverToMembers(caller, message, until, lookup);

@@ -240,7 +240,7 @@ function bubble(message, state) {
   body.textContent = deleted ? "This message was deleted" : message.content.envelopes ? "[end-to-end encrypted message]" : (message.content.body ?? "");
   if (deleted) row.classList.add("deleted");
   row.append(sender, body);
-  if (message.reply_to != null) row.prepend(quote(message));
+  if (message.reply_to != null && !deleted) row.prepend(quote(message));
   if (message.content.media_id) row.append(mediaElement(message.content));
   if (message.seq !== undefined && !deleted) row.append(reactionBar(message), actions(message, mine));
   const meta = document.createElement("span");
