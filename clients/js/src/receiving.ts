@@ -33,6 +33,8 @@ export class Receiving {
   private syncRetryFor = -1;
   /** The id of the sync in flight: its refusal is asked again; one for an older sync changes nothing. */
   private syncId = "";
+  /** The sync.reactions pages the sync in progress has brought. */
+  private reactionPages = 0;
   /** The last sync.done's changes_at: this sync asks for the reaction changes since. */
   private changesAt: number | undefined;
 
@@ -51,6 +53,7 @@ export class Receiving {
     this.timelines.syncStarted();
     this.syncAskedAt = Date.now();
     this.syncId = crypto.randomUUID();
+    this.reactionPages = 0;
     this.connection.send({ type: "sync.request", id: this.syncId, state: this.timelines.state(), limit: LIMITS.max_page,
       ...(this.changesAt === undefined ? {} : { changes_since: this.changesAt }) });
   }
@@ -75,10 +78,20 @@ export class Receiving {
     return true;
   }
 
-  synced(changesAt: number): void {
+  /** Fewer reactions pages than the sync sent (a post lost): the old changes_since stays, and the sync is asked again at once. */
+  synced(done: { changes_at: number; reaction_pages?: number }): void {
     this.timelines?.syncDone();
-    this.changesAt = changesAt;
-    void this.writes.write(() => this.store.setChangesAt(changesAt));
+    if (this.reactionPages < (done.reaction_pages ?? 0)) {
+      this.sync();
+      return;
+    }
+    this.changesAt = done.changes_at;
+    void this.writes.write(() => this.store.setChangesAt(done.changes_at));
+  }
+
+  /** A sync's reactions page came. */
+  reactionsPage(): void {
+    this.reactionPages++;
   }
 
   /** Online: what the app read while offline is told; a conversation joined meanwhile is synced. */

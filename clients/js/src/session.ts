@@ -44,9 +44,10 @@ export class Session implements ConnectionEvents {
     this.receiving.take(frame);
     switch (frame.type) {
       case "sync.done":
-        this.synced(frame.changes_at);
+        this.synced(frame);
         break;
       case "sync.reactions":
+        this.receiving.reactionsPage();
         // The messages this device holds whose reactions changed while it was away: told as the live ones are.
         frame.messages.forEach(({ seq, reactions }) =>
           this.events.emit("reactions", { type: "reactions.update", conversation_id: frame.conversation_id, seq, reactions }));
@@ -111,8 +112,8 @@ export class Session implements ConnectionEvents {
   }
 
   /** Caught up: the queue goes out, what the app read while offline is told, presence is subscribed again. */
-  private synced(changesAt: number): void {
-    this.receiving.synced(changesAt);
+  private synced(done: { changes_at: number; reaction_pages?: number }): void {
+    this.receiving.synced(done);
     if (!this.connection.synced()) return;
     this.receiving.online();
     this.sender.online();

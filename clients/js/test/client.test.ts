@@ -107,8 +107,14 @@ describe("connecting and resuming", () => {
       { type: "reactions.update", conversation_id: "c1", seq: 2, reactions: [] }], "one reactions event per changed message");
     const third = server.nextConnection();
     second.kill();
-    const resumed = await (await third).next("sync.request");
+    const thirdConnection = await third;
+    const resumed = await thirdConnection.next("sync.request");
     assert.equal(resumed.changes_since, SYNCED_AT + 60_000, "the newest changes_at");
+    // Its reactions page lost: the device keeps its changes_since and asks again at once.
+    thirdConnection.send({ type: "sync.done", changes_at: SYNCED_AT + 120_000, reaction_pages: 1, ref: resumed.id ?? null });
+    const again = await thirdConnection.next("sync.request", 5000);
+    assert.notEqual(again.id, resumed.id);
+    assert.equal(again.changes_since, SYNCED_AT + 60_000, "asked again from before the lost page");
     assert.ok(seen.states.includes("offline"));
     c.close();
   });

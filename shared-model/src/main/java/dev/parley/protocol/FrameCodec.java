@@ -131,7 +131,7 @@ public final class FrameCodec {
                     watermarks(r, "delivered_seq", "read_seq"), r.integer("last_seq"))),
             Map.entry(ServerFrame.SyncReactions.TYPE, r -> new ServerFrame.SyncReactions(conversationId(r),
                     r.objects("messages", m -> new MessageReactions(m.integer("seq"), m.objects("reactions", FrameCodec::reactionCount))))),
-            Map.entry(ServerFrame.SyncDone.TYPE, r -> new ServerFrame.SyncDone(r.integer("changes_at"))),
+            Map.entry(ServerFrame.SyncDone.TYPE, r -> new ServerFrame.SyncDone(r.integer("changes_at"), r.optionalInt("reaction_pages", 0))),
             Map.entry(ServerFrame.HistoryBatch.TYPE, r -> new ServerFrame.HistoryBatch(
                     conversationId(r), r.objects("messages", FrameCodec::message), r.optionalInteger("next_before_seq"))),
             Map.entry(ServerFrame.ConversationCreated.TYPE, r -> new ServerFrame.ConversationCreated(
@@ -674,7 +674,10 @@ public final class FrameCodec {
                     item.set("reactions", reactions(message.reactions()));
                 }
             }
-            case ServerFrame.SyncDone f -> json.put("changes_at", f.changesAt());
+            case ServerFrame.SyncDone f -> {
+                json.put("changes_at", f.changesAt());
+                json.put("reaction_pages", f.reactionPages());
+            }
             case ServerFrame.HistoryBatch f -> {
                 json.put("conversation_id", f.conversationId().value());
                 json.set("messages", messages(f.messages()));

@@ -207,13 +207,21 @@ public sealed interface ServerFrame extends Frame {
 
     /**
      * Every page of this {@code sync.request} has been sent. {@code changesAt} (epoch ms): what the device sends as
-     * {@code changes_since} next time, so that its next sync carries the reaction changes since this one.
+     * {@code changes_since} next time, so that its next sync carries the reaction changes since this one; {@code reactionPages}:
+     * how many {@code sync.reactions} pages were sent, so that a device that got fewer (a post lost) keeps its old
+     * {@code changes_since} and asks again: unlike a batch's, a lost reactions page leaves no gap to notice.
      */
-    record SyncDone(long changesAt) implements ServerFrame {
+    record SyncDone(long changesAt, int reactionPages) implements ServerFrame {
         public static final String TYPE = "sync.done";
+
+        /** A sync that sent no reactions page. */
+        public SyncDone(long changesAt) {
+            this(changesAt, 0);
+        }
 
         public SyncDone {
             atLeast(changesAt, 0, "changes_at");
+            atLeast(reactionPages, 0, "reaction_pages");
         }
 
         @Override

@@ -195,7 +195,7 @@ public final class FrameArbitraries {
                         // Right below the first message, or some way below it (seqs still being stored).
                         page.isEmpty() ? extra : Math.max(0, page.getFirst().seq() - 1 - extra % 3), page, hasMore, marks,
                         (page.isEmpty() ? extra : page.get(page.size() - 1).seq()) + extra))));
-        all.add(timestamps().map(ServerFrame.SyncDone::new));
+        all.add(Combinators.combine(timestamps(), Arbitraries.integers().between(0, 1000)).as(ServerFrame.SyncDone::new));
         all.add(Combinators.combine(conversationIds(), Combinators.combine(seqs(), ModelArbitraries.reactionCounts())
                 .as(dev.parley.model.MessageReactions::new).list().ofMaxSize(5)).as(ServerFrame.SyncReactions::new));
         all.add(conversationIds().flatMap(conversation -> Combinators.combine(pages(conversation), optionalLong(seqs()))

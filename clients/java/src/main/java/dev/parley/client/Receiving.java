@@ -40,6 +40,8 @@ final class Receiving {
     private final Map<dev.parley.model.ClientMessageId, byte[]> ownPlaintexts = new HashMap<>();
     /** The sync in flight (its request id): an answer or refusal for an older one changes nothing. */
     private String syncId = "";
+    /** The {@code sync.reactions} pages the sync in progress has brought. */
+    private int reactionPages;
     /** The sync whose asking again a gateway refusal scheduled already. */
     private String syncRetryFor = "";
 
@@ -64,6 +66,7 @@ final class Receiving {
      */
     void sync() {
         timelines.syncStarted();
+        reactionPages = 0;
         String id = Requests.newId();
         syncId = id;
         requests.askNow(new ClientFrame.SyncRequest(timelines.state(), ClientFrame.MAX_PAGE, timelines.changesSince()), ServerFrame.SyncDone.class, id)
@@ -95,12 +98,25 @@ final class Receiving {
         return true;
     }
 
+    /**
+     * The sync is done. Fewer reactions pages than it sent (a post lost) keep the old {@code changes_since}, and the next sync
+     * asks for those changes again; it is asked at once.
+     */
     void synced(ServerFrame.SyncDone done) {
-        timelines.syncDone(done.changesAt());
+        boolean whole = reactionPages >= done.reactionPages();
+        timelines.syncDone(whole ? done.changesAt() : timelines.changesSince().orElse(0));
+        if (!whole) {
+            loop.schedule(() -> {
+                if (connection.open()) {
+                    sync();
+                }
+            }, 0);
+        }
     }
 
     /** A sync's reaction changes to messages the app holds: told as the live ones are, one event per message. */
     void reactionChanges(ServerFrame.SyncReactions changes) {
+        reactionPages++;
         changes.messages().forEach(message -> ClientLoop.tell(() ->
                 listener.onReactions(new ServerFrame.ReactionsUpdate(changes.conversationId(), message.seq(), message.reactions()))));
     }

@@ -238,6 +238,17 @@ class ClientRequestsTest {
         assertThat(heard).as("one event per changed message, its whole list").containsExactly(new ServerFrame.ReactionsUpdate(team, 3, two),
                 new ServerFrame.ReactionsUpdate(team, 5, List.of()));
         assertThat(store.changesAt()).hasValue(1_700_000_060_000L);
+
+        // A sync whose second reactions page was lost: the device keeps its changes_since and asks again at once.
+        server.drop();
+        assertThat(server.next(ClientFrame.SyncRequest.class).changesSince()).hasValue(1_700_000_060_000L);
+        server.answer(new ServerFrame.SyncReactions(team, List.of(new dev.parley.model.MessageReactions(3, List.of()))));
+        server.answer(new ServerFrame.SyncDone(1_700_000_120_000L, 2));
+        assertThat(server.next(ClientFrame.SyncRequest.class).changesSince()).as("asked again from before the lost page")
+                .hasValue(1_700_000_060_000L);
+        assertThat(store.changesAt()).hasValue(1_700_000_060_000L);
+        server.answer(new ServerFrame.SyncDone(1_700_000_180_000L, 0));
+        await(() -> store.changesAt().equals(java.util.OptionalLong.of(1_700_000_180_000L)), "a whole sync moves it on");
     }
 
     @Test

@@ -71,26 +71,30 @@ public final class SyncAndHistory {
             cursor = page.nextCursor();
         } while (cursor.isPresent());
         Map<ConversationId, Summary> summaries = conversations.summaries(memberships.keySet());
+        int reactionPages = 0;
         for (Membership membership : memberships.values()) {
             Summary summary = summaries.get(membership.conversationId());
             if (summary != null) {
                 syncOne(caller, request, membership, summary.lastSeq(), ref);
-                request.changesSince().ifPresent(since -> reactionChanges(caller, request, membership, since, ref));
+                if (request.changesSince().isPresent()) {
+                    reactionPages += reactionChanges(caller, request, membership, request.changesSince().getAsLong(), ref);
+                }
             }
         }
-        return new ServerFrame.SyncDone(changesAt);
+        return new ServerFrame.SyncDone(changesAt, reactionPages);
     }
 
     /**
      * Posts the reaction changes since {@code since} to the messages the device holds in one conversation, in pages that each fit
-     * a frame. The messages above what it holds come in the sync's batches, listed with their reactions.
+     * a frame: how many. The messages above what it holds come in the sync's batches, listed with their reactions.
      */
-    private void reactionChanges(Caller caller, ClientFrame.SyncRequest request, Membership membership, long since, Optional<String> ref) {
+    private int reactionChanges(Caller caller, ClientFrame.SyncRequest request, Membership membership, long since, Optional<String> ref) {
         ConversationId id = membership.conversationId();
         long held = request.state().getOrDefault(id, 0L);
         if (held <= membership.joinedAfterSeq()) {
-            return;
+            return 0;
         }
+        int posted = 0;
         Optional<String> cursor = Optional.empty();
         do {
             ReactionStore.ChangesPage page = reactions.listedSince(id, since, held, request.limit(), cursor);
@@ -98,10 +102,12 @@ public final class SyncAndHistory {
             while (!changed.isEmpty()) {
                 List<MessageReactions> fitting = fitReactions(id, changed);
                 delivery.postTo(caller.connection(), codec.encodeAnswer(new ServerFrame.SyncReactions(id, fitting), ref));
+                posted++;
                 changed = changed.subList(fitting.size(), changed.size());
             }
             cursor = page.next();
         } while (cursor.isPresent());
+        return posted;
     }
 
     /** The longest head of {@code changed} whose {@code sync.reactions} fits one frame (at least one message). */

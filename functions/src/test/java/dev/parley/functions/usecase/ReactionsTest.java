@@ -200,6 +200,8 @@ class ReactionsTest {
                 .filteredOn(m -> m.seq() == above).singleElement()
                 .satisfies(m -> assertThat(m.details().reactions()).containsExactly(new ReactionCount(UP, 1, List.of(CAROL))));
         assertThat(second.changesAt()).isGreaterThan(first.changesAt());
+        assertThat(second.reactionPages()).as("how many pages it sent, for the device to check").isEqualTo(pages.size());
+        assertThat(first.reactionPages()).isZero();
     }
 
     @Test
