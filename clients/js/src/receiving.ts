@@ -33,7 +33,7 @@ export class Receiving {
   private syncRetryFor = -1;
   /** The id of the sync in flight: its refusal is asked again; one for an older sync changes nothing. */
   private syncId = "";
-  /** The sync.reactions pages the sync in progress has brought. */
+  /** The pages of reaction changes the sync in progress has brought. */
   private reactionPages = 0;
   /** The last sync.done's changes_at: this sync asks for the reaction changes since. */
   private changesAt: number | undefined;
@@ -89,10 +89,6 @@ export class Receiving {
     void this.writes.write(() => this.store.setChangesAt(done.changes_at));
   }
 
-  /** A sync's reactions page came. */
-  reactionsPage(): void {
-    this.reactionPages++;
-  }
 
   /** Online: what the app read while offline is told; a conversation joined meanwhile is synced. */
   online(): void {
@@ -119,6 +115,12 @@ export class Receiving {
       }
       case "sync.batch":
         this.release(timelines.synced(frame, Date.now()));
+        if (frame.reactions_changed?.length) {
+          // The messages this device holds whose reactions changed while it was away: told as the live ones are.
+          this.reactionPages++;
+          frame.reactions_changed.forEach(({ seq, reactions }) =>
+            this.events.emit("reactions", { type: "reactions.update", conversation_id: frame.conversation_id, seq, reactions }));
+        }
         break;
       case "history.batch":
         this.release(timelines.history(frame, Date.now()));

@@ -46,12 +46,6 @@ export class Session implements ConnectionEvents {
       case "sync.done":
         this.synced(frame);
         break;
-      case "sync.reactions":
-        this.receiving.reactionsPage();
-        // The messages this device holds whose reactions changed while it was away: told as the live ones are.
-        frame.messages.forEach(({ seq, reactions }) =>
-          this.events.emit("reactions", { type: "reactions.update", conversation_id: frame.conversation_id, seq, reactions }));
-        break;
       case "message.ack": {
         const send = this.sender.acknowledged(frame);
         if (send !== undefined) this.receiving.acknowledged(frame, send);
@@ -99,8 +93,7 @@ export class Session implements ConnectionEvents {
       default:
         break;
     }
-    if (frame.type !== "error" && frame.type !== "sync.batch" && frame.type !== "sync.reactions" && frame.type !== "message.ack"
-      && !PUSHES.has(frame.type)) {
+    if (frame.type !== "error" && frame.type !== "sync.batch" && frame.type !== "message.ack" && !PUSHES.has(frame.type)) {
       this.requests.answered((frame as { ref?: string | null }).ref ?? null, frame);
     }
   }

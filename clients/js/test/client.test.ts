@@ -98,7 +98,8 @@ describe("connecting and resuming", () => {
     second.send({ type: "sync.batch", conversation_id: "c1", after_seq: 2, messages: [message("c1", 3)], has_more: false, delivered_seq: 2,
       read_seq: 0, last_seq: 3, ref: sync.id ?? null });
     const up = [{ emoji: "\u{1F44D}", count: 1, users: ["carol"] }];
-    second.send({ type: "sync.reactions", conversation_id: "c1", messages: [{ seq: 1, reactions: up }, { seq: 2, reactions: [] }], ref: sync.id ?? null });
+    second.send({ type: "sync.batch", conversation_id: "c1", after_seq: 3, messages: [], has_more: false, delivered_seq: 2, read_seq: 0, last_seq: 3,
+      reactions_changed: [{ seq: 1, reactions: up }, { seq: 2, reactions: [] }], ref: sync.id ?? null });
     assert.equal(c.state, "syncing", "a page of changes does not end the sync");
     second.send({ type: "sync.done", changes_at: SYNCED_AT + 60_000, ref: sync.id ?? null });
     await until("online again", () => c.state === "online");

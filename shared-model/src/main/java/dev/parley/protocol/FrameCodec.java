@@ -128,9 +128,9 @@ public final class FrameCodec {
                     r.objects("reactions", FrameCodec::reactionCount))),
             Map.entry(ServerFrame.SyncBatch.TYPE, r -> new ServerFrame.SyncBatch(
                     conversationId(r), r.integer("after_seq"), r.objects("messages", FrameCodec::message), r.bool("has_more"),
-                    watermarks(r, "delivered_seq", "read_seq"), r.integer("last_seq"))),
-            Map.entry(ServerFrame.SyncReactions.TYPE, r -> new ServerFrame.SyncReactions(conversationId(r),
-                    r.objects("messages", m -> new MessageReactions(m.integer("seq"), m.objects("reactions", FrameCodec::reactionCount))))),
+                    watermarks(r, "delivered_seq", "read_seq"), r.integer("last_seq"), r.has("reactions_changed")
+                    ? r.objects("reactions_changed", m -> new MessageReactions(m.integer("seq"), m.objects("reactions", FrameCodec::reactionCount)))
+                    : List.of())),
             Map.entry(ServerFrame.SyncDone.TYPE, r -> new ServerFrame.SyncDone(r.integer("changes_at"), r.optionalInt("reaction_pages", 0))),
             Map.entry(ServerFrame.HistoryBatch.TYPE, r -> new ServerFrame.HistoryBatch(
                     conversationId(r), r.objects("messages", FrameCodec::message), r.optionalInteger("next_before_seq"))),
@@ -664,14 +664,11 @@ public final class FrameCodec {
                 json.put("delivered_seq", f.watermarks().deliveredSeq());
                 json.put("read_seq", f.watermarks().readSeq());
                 json.put("last_seq", f.lastSeq());
-            }
-            case ServerFrame.SyncReactions f -> {
-                json.put("conversation_id", f.conversationId().value());
-                ArrayNode messages = json.putArray("messages");
-                for (MessageReactions message : f.messages()) {
-                    ObjectNode item = messages.addObject();
-                    item.put("seq", message.seq());
-                    item.set("reactions", reactions(message.reactions()));
+                if (!f.reactionsChanged().isEmpty()) {
+                    ArrayNode changed = json.putArray("reactions_changed");
+                    for (MessageReactions message : f.reactionsChanged()) {
+                        changed.addObject().put("seq", message.seq()).set("reactions", reactions(message.reactions()));
+                    }
                 }
             }
             case ServerFrame.SyncDone f -> {

@@ -49,7 +49,6 @@ public sealed interface ServerFrame extends Frame {
             case ReactionAck ignored -> false;
             case SyncBatch ignored -> false;
             case SyncDone ignored -> false;
-            case SyncReactions ignored -> false;
             case HistoryBatch ignored -> false;
             case ConversationCreated ignored -> false;
             case ConversationPage ignored -> false;
@@ -164,12 +163,21 @@ public sealed interface ServerFrame extends Frame {
      * continues from: the seq the device named, where the user joined (for a conversation the device did not name), or the
      * previous page's last. A seq between it and the first message is missing for now (a send still storing it): a client
      * waits for it, as for any gap, rather than taking the page's first message for the conversation's start.
+     * {@code reactionsChanged}: asked with {@code changes_since}, messages the device holds (at or below the seq it named) whose
+     * reactions were listed anew since, each with its whole list now; a page of them follows the conversation's messages.
      */
     record SyncBatch(ConversationId conversationId, long afterSeq, List<Message> messages, boolean hasMore,
-                     ReceiptWatermarks watermarks, long lastSeq) implements ServerFrame {
+                     ReceiptWatermarks watermarks, long lastSeq, List<dev.parley.model.MessageReactions> reactionsChanged) implements ServerFrame {
         public static final String TYPE = "sync.batch";
 
+        /** A page of messages only. */
+        public SyncBatch(ConversationId conversationId, long afterSeq, List<Message> messages, boolean hasMore, ReceiptWatermarks watermarks,
+                         long lastSeq) {
+            this(conversationId, afterSeq, messages, hasMore, watermarks, lastSeq, List.of());
+        }
+
         public SyncBatch {
+            reactionsChanged = List.copyOf(present(reactionsChanged, "reactions_changed"));
             present(conversationId, "conversation_id");
             atLeast(afterSeq, 0, "after_seq");
             messages = List.copyOf(present(messages, "messages"));
@@ -188,28 +196,10 @@ public sealed interface ServerFrame extends Frame {
     }
 
     /**
-     * A page of a sync's reaction changes in one conversation: messages the device holds (at or below the seq it named) whose
-     * reactions were listed anew since the {@code changes_since} it sent, each with its whole list now.
-     */
-    record SyncReactions(ConversationId conversationId, List<dev.parley.model.MessageReactions> messages) implements ServerFrame {
-        public static final String TYPE = "sync.reactions";
-
-        public SyncReactions {
-            present(conversationId, "conversation_id");
-            messages = List.copyOf(present(messages, "messages"));
-        }
-
-        @Override
-        public String type() {
-            return TYPE;
-        }
-    }
-
-    /**
      * Every page of this {@code sync.request} has been sent. {@code changesAt} (epoch ms): what the device sends as
      * {@code changes_since} next time, so that its next sync carries the reaction changes since this one; {@code reactionPages}:
-     * how many {@code sync.reactions} pages were sent, so that a device that got fewer (a post lost) keeps its old
-     * {@code changes_since} and asks again: unlike a batch's, a lost reactions page leaves no gap to notice.
+     * how many of its {@code sync.batch} pages carried {@code reactions_changed}, so that a device that got fewer (a post lost)
+     * keeps its old {@code changes_since} and asks again: unlike a page of messages, a lost page of reactions leaves no gap.
      */
     record SyncDone(long changesAt, int reactionPages) implements ServerFrame {
         public static final String TYPE = "sync.done";

@@ -105,6 +105,26 @@ class FrameCodecTest {
     }
 
     @Test
+    void aSealedReactionAPinAndASyncsChangesSinceNameTheFieldTheyGetWrong() {
+        String sealed = "{\"type\":\"reaction.set\",\"conversation_id\":\"g:team\",\"target_seq\":3,\"emoji\":null,\"ciphertext\":";
+        assertThat(decoded(sealed + "{\"type\":\"ciphertext\",\"body\":\"c2VhbGVk\"}}")).isEqualTo(new ClientFrame.ReactionSet(ConversationId.of("g:team"), 3,
+                Optional.empty(), Optional.of(new dev.parley.model.Content(dev.parley.model.ContentType.CIPHERTEXT, Optional.of("c2VhbGVk"), Optional.empty()))));
+        assertThat(rejection(sealed + "{\"type\":\"text\",\"body\":\"up\"}}").message()).startsWith("field 'ciphertext.type'");
+        assertThat(rejection(sealed.replace("\"emoji\":null", "\"emoji\":\"\uD83D\uDC4D\"") + "{\"type\":\"ciphertext\",\"body\":\"c2VhbGVk\"}}").message())
+                .startsWith("field 'emoji' must be null beside ciphertext");
+        assertThat(rejection(sealed + "{\"type\":\"ciphertext\",\"envelopes\":[]}}").message()).startsWith("field 'ciphertext.envelopes'");
+        String pin = "{\"type\":\"message.pin\",\"conversation_id\":\"g:team\",";
+        assertThat(decoded(pin + "\"seq\":4,\"pinned\":true}")).isEqualTo(new ClientFrame.MessagePin(ConversationId.of("g:team"), 4, true));
+        assertThat(rejection(pin + "\"seq\":4}").message()).isEqualTo("field 'pinned' is required");
+        assertThat(rejection(pin + "\"seq\":4,\"pinned\":\"yes\"}").message()).startsWith("field 'pinned'");
+        assertThat(rejection(pin + "\"seq\":0,\"pinned\":true}").message()).startsWith("field 'seq'");
+        assertThat(decoded("{\"type\":\"sync.request\",\"state\":{},\"changes_since\":1700000000000}"))
+                .isEqualTo(new ClientFrame.SyncRequest(java.util.Map.of(), ClientFrame.MAX_PAGE, java.util.OptionalLong.of(1_700_000_000_000L)));
+        assertThat(rejection("{\"type\":\"sync.request\",\"state\":{},\"changes_since\":-1}").message()).startsWith("field 'changes_since'");
+        assertThat(rejection("{\"type\":\"sync.request\",\"state\":{},\"changes_since\":\"now\"}").message()).startsWith("field 'changes_since'");
+    }
+
+    @Test
     void changesNameTheFieldTheyGetWrong() {
         String edit = "{\"type\":\"message.edit\",\"id\":\"" + ID + "\",\"conversation_id\":\"g:team\",\"target_seq\":%s,\"content\":%s}";
         assertThat(rejection(edit.formatted("0", "{\"type\":\"text\",\"body\":\"x\"}")).message()).startsWith("field 'target_seq'");

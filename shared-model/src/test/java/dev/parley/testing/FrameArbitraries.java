@@ -196,8 +196,10 @@ public final class FrameArbitraries {
                         page.isEmpty() ? extra : Math.max(0, page.getFirst().seq() - 1 - extra % 3), page, hasMore, marks,
                         (page.isEmpty() ? extra : page.get(page.size() - 1).seq()) + extra))));
         all.add(Combinators.combine(timestamps(), Arbitraries.integers().between(0, 1000)).as(ServerFrame.SyncDone::new));
-        all.add(Combinators.combine(conversationIds(), Combinators.combine(seqs(), ModelArbitraries.reactionCounts())
-                .as(dev.parley.model.MessageReactions::new).list().ofMaxSize(5)).as(ServerFrame.SyncReactions::new));
+        // A page of reaction changes: no messages, the held messages' lists.
+        all.add(Combinators.combine(conversationIds(), seqs(), watermarks(), Combinators.combine(seqs(), ModelArbitraries.reactionCounts())
+                        .as(dev.parley.model.MessageReactions::new).list().ofMinSize(1).ofMaxSize(5))
+                .as((conversation, after, marks, changed) -> new ServerFrame.SyncBatch(conversation, after, List.of(), false, marks, after, changed)));
         all.add(conversationIds().flatMap(conversation -> Combinators.combine(pages(conversation), optionalLong(seqs()))
                 .as((page, before) -> new ServerFrame.HistoryBatch(conversation, page.reversed(), before))));
         all.add(Combinators.combine(requestIds(), conversations()).as(ServerFrame.ConversationCreated::new));

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A device that was away while more than 100 of the messages it holds were edited, deleted or re-reacted catches up on every
  * change with one differential sync (docs/protocol.md, "Messages that change"): the edits and deletes as entries of the log in
- * {@code sync.batch} pages, the reactions (which take no seq) in {@code sync.reactions} pages, with no history read; applied,
+ * {@code sync.batch} pages, the reactions (which take no seq) in pages of {@code reactions_changed} after them, with no history read; applied,
  * its view of every message equals the server's.
  */
 class CatchUpIT extends EndToEndTest {
@@ -57,8 +57,7 @@ class CatchUpIT extends EndToEndTest {
         List<ServerFrame> pages = new ArrayList<>();
         ServerFrame page;
         do {
-            page = device.await(ServerFrame.class, f -> f instanceof ServerFrame.SyncBatch || f instanceof ServerFrame.SyncReactions
-                    || f instanceof ServerFrame.SyncDone);
+            page = device.await(ServerFrame.class, f -> f instanceof ServerFrame.SyncBatch || f instanceof ServerFrame.SyncDone);
             pages.add(page);
         } while (!(page instanceof ServerFrame.SyncDone));
         return pages;
@@ -66,8 +65,8 @@ class CatchUpIT extends EndToEndTest {
 
     /** The catch-up's figures (docs/benchmarks.md): its pages, how long the sync took, and the units every table took meanwhile. */
     private static void report(List<ServerFrame> pages, long millis, Map<String, double[]> before, Map<String, double[]> after) throws Exception {
-        long batches = pages.stream().filter(ServerFrame.SyncBatch.class::isInstance).count();
-        long reactionPages = pages.stream().filter(ServerFrame.SyncReactions.class::isInstance).count();
+        long batches = pages.stream().filter(page -> page instanceof ServerFrame.SyncBatch batch && !batch.messages().isEmpty()).count();
+        long reactionPages = pages.stream().filter(page -> page instanceof ServerFrame.SyncBatch batch && !batch.reactionsChanged().isEmpty()).count();
         double writes = 0;
         double reads = 0;
         for (var table : after.entrySet()) {
@@ -75,7 +74,7 @@ class CatchUpIT extends EndToEndTest {
             writes += table.getValue()[0] - was[0];
             reads += table.getValue()[1] - was[1];
         }
-        String text = String.format("# Catching up on changes%n%n| figure | value |%n|---|---|%n| sync.batch pages | %d |%n| sync.reactions pages | %d |%n"
+        String text = String.format("# Catching up on changes%n%n| figure | value |%n|---|---|%n| sync.batch pages of messages | %d |%n| sync.batch pages of reactions_changed | %d |%n"
                 + "| sync.request to sync.done | %d ms |%n| write units (every table, the connect's included) | %.1f |%n| read units | %.1f |%n",
                 batches, reactionPages, millis, writes, reads);
         java.nio.file.Files.createDirectories(java.nio.file.Path.of("target"));
@@ -181,18 +180,20 @@ class CatchUpIT extends EndToEndTest {
                 assertThat(carol.drain(ServerFrame.HistoryBatch.class, Duration.ofMillis(100))).as("no history read").isEmpty();
             }
             report(pages, syncMillis, unitsBefore, stack.local().map(EndToEndTest::tableUnits).orElse(java.util.Map.of()));
-            List<ServerFrame.SyncBatch> batches = pages.stream().filter(ServerFrame.SyncBatch.class::isInstance).map(ServerFrame.SyncBatch.class::cast)
+            List<ServerFrame.SyncBatch> teamPages = pages.stream().filter(ServerFrame.SyncBatch.class::isInstance).map(ServerFrame.SyncBatch.class::cast)
                     .filter(batch -> batch.conversationId().equals(team)).toList();
-            List<ServerFrame.SyncReactions> reactionPages = pages.stream().filter(ServerFrame.SyncReactions.class::isInstance)
-                    .map(ServerFrame.SyncReactions.class::cast).toList();
+            List<ServerFrame.SyncBatch> batches = teamPages.stream().filter(batch -> batch.reactionsChanged().isEmpty()).toList();
+            List<ServerFrame.SyncBatch> reactionPages = teamPages.stream().filter(batch -> !batch.reactionsChanged().isEmpty()).toList();
+            assertThat(reactionPages).as("pages of reaction changes carry no messages").allSatisfy(page -> assertThat(page.messages()).isEmpty());
+            assertThat(((ServerFrame.SyncDone) pages.getLast()).reactionPages()).isEqualTo(reactionPages.size());
             List<Message> entries = batches.stream().flatMap(batch -> batch.messages().stream()).toList();
             assertThat(entries).as("every edit and delete, as entries of the log after what the device held").hasSize(edits + deletes)
                     .allSatisfy(entry -> assertThat(entry.isChange()).isTrue());
             assertThat(batches).as("in pages of at most 25").hasSizeGreaterThanOrEqualTo(3)
                     .allSatisfy(batch -> assertThat(batch.messages()).hasSizeLessThanOrEqualTo(PAGE));
             assertThat(reactionPages).as("reaction changes in pages of at most 25").hasSizeGreaterThanOrEqualTo(2)
-                    .allSatisfy(page -> assertThat(page.messages()).hasSizeBetween(1, PAGE));
-            List<Long> toldSeqs = reactionPages.stream().flatMap(page -> page.messages().stream()).map(MessageReactions::seq).toList();
+                    .allSatisfy(page -> assertThat(page.reactionsChanged()).hasSizeBetween(1, PAGE));
+            List<Long> toldSeqs = reactionPages.stream().flatMap(page -> page.reactionsChanged().stream()).map(MessageReactions::seq).toList();
             List<Long> changedSeqs = new ArrayList<>(newlyReacted);
             changedSeqs.addAll(switched);
             changedSeqs.addAll(removed);
@@ -207,7 +208,7 @@ class CatchUpIT extends EndToEndTest {
                 view.put(target, entry.details().relatesTo().get().kind() == RelationKind.DELETE
                         ? new Held(Content.DELETED, List.of()) : new Held(entry.content(), before.reactions()));
             }
-            reactionPages.stream().flatMap(page -> page.messages().stream())
+            reactionPages.stream().flatMap(page -> page.reactionsChanged().stream())
                     .forEach(change -> view.put(change.seq(), new Held(view.get(change.seq()).content(), change.reactions())));
             Map<Long, Held> server = new TreeMap<>();
             alice.send(new ClientFrame.HistoryRequest(team, OptionalLong.of(held + 1), 100));

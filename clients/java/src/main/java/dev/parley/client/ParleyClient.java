@@ -106,9 +106,8 @@ public final class ParleyClient implements AutoCloseable {
     }
 
     /**
-     * Queues a message that replies to the one at {@code replyTo} (a seq of this conversation holding a message) and mentions
-     * members ({@code Mentions.parse(List.of("bob", "*"))}); otherwise as {@link #send(ConversationId, Content)}. A reply to no
-     * message, or a mention of a non-member, fails the future naming the field.
+     * As {@link #send(ConversationId, Content)}, replying to the message at {@code replyTo} and mentioning members
+     * ({@code Mentions.parse(List.of("bob", "*"))}); a reply to no message or a mention of a non-member fails naming the field.
      */
     public CompletableFuture<ServerFrame.MessageAck> send(ConversationId conversation, Content content, OptionalLong replyTo,
                                                           dev.parley.model.Mentions mentions) {
@@ -116,37 +115,23 @@ public final class ParleyClient implements AutoCloseable {
     }
 
     /**
-     * Queues an edit of this user's message at {@code seq} (within the edit window, 15 minutes by default): new content of its
-     * family (text for text, text as a media message's caption). It goes through the outbox as a send does: in order with the
-     * conversation's other sends, resent with the same id across reconnects and restarts, applied once. The future completes
-     * with the edit's own ack (its seq); every member's {@link ParleyListener#onChange} hears it.
+     * Queues an edit of this user's message at {@code seq} (within the edit window, 15 minutes by default), of its family (text
+     * for text, text as a media message's caption), through the outbox as a send goes; completes with the edit's own ack, and
+     * every member's {@link ParleyListener#onChange} hears it.
      */
     public CompletableFuture<ServerFrame.MessageAck> edit(ConversationId conversation, long seq, Content content) {
-        return queueChange(() -> new ClientFrame.MessageEdit(ClientMessageId.random(), conversation, seq, content, 1));
+        return sender.queue(() -> new ClientFrame.MessageEdit(ClientMessageId.random(), conversation, seq, content, 1));
     }
 
-    /**
-     * Queues a delete for everyone of the message at {@code seq} (this user's within the delete window, 48 hours by default; any
-     * in a group this user is an admin of), through the outbox as {@link #edit} goes. The server erases its content.
-     */
+    /** Queues a delete for everyone of the message at {@code seq} (the sender's within 48 hours; a group admin's any time), as {@link #edit}. */
     public CompletableFuture<ServerFrame.MessageAck> delete(ConversationId conversation, long seq) {
-        return queueChange(() -> new ClientFrame.MessageDelete(ClientMessageId.random(), conversation, seq, 1));
-    }
-
-    private CompletableFuture<ServerFrame.MessageAck> queueChange(Supplier<ClientFrame.Appending> change) {
-        try {
-            return sender.queue(change.get(), Optional.empty());
-        } catch (dev.parley.model.InvalidFieldException refused) {
-            return CompletableFuture.failedFuture(new ParleyException(new ServerFrame.Error(dev.parley.model.ErrorCode.BAD_REQUEST, refused.getMessage(), Optional.empty())));
-        }
+        return sender.queue(() -> new ClientFrame.MessageDelete(ClientMessageId.random(), conversation, seq, 1));
     }
 
     /**
      * Queues an end-to-end message (docs/e2e.md): the app's cipher seals {@code plaintext} into one envelope per device of
-     * {@code members} (the conversation's, this user's included), and if the server answers {@code devices_changed} the
-     * cipher takes in the devices named and seals again, sent under the same id. Otherwise as {@link #send}; sealed sends
-     * keep their order among themselves. The app's listener sees the message, once stored, through
-     * {@link ParleyListener#onSealedMessage} with this plaintext.
+     * {@code members} (this user's included), sealing again on {@code devices_changed}, under the same id; otherwise as
+     * {@link #send}. The listener sees it, once stored, through {@link ParleyListener#onSealedMessage} with this plaintext.
      */
     public CompletableFuture<ServerFrame.MessageAck> sendSealed(ConversationId conversation, List<UserId> members, byte[] plaintext) {
         SealedSends sealed = sealing.orElseThrow(() -> new IllegalStateException("no EndToEndCipher was given to the builder"));

@@ -40,7 +40,7 @@ final class Receiving {
     private final Map<dev.parley.model.ClientMessageId, byte[]> ownPlaintexts = new HashMap<>();
     /** The sync in flight (its request id): an answer or refusal for an older one changes nothing. */
     private String syncId = "";
-    /** The {@code sync.reactions} pages the sync in progress has brought. */
+    /** The pages of reaction changes the sync in progress has brought. */
     private int reactionPages;
     /** The sync whose asking again a gateway refusal scheduled already. */
     private String syncRetryFor = "";
@@ -115,10 +115,10 @@ final class Receiving {
     }
 
     /** A sync's reaction changes to messages the app holds: told as the live ones are, one event per message. */
-    void reactionChanges(ServerFrame.SyncReactions changes) {
+    private void reactionChanges(ServerFrame.SyncBatch batch) {
         reactionPages++;
-        changes.messages().forEach(message -> ClientLoop.tell(() ->
-                listener.onReactions(new ServerFrame.ReactionsUpdate(changes.conversationId(), message.seq(), message.reactions()))));
+        batch.reactionsChanged().forEach(message -> ClientLoop.tell(() ->
+                listener.onReactions(new ServerFrame.ReactionsUpdate(batch.conversationId(), message.seq(), message.reactions()))));
     }
 
     /** Online: what the app read while offline is told; a conversation that joined meanwhile is synced. */
@@ -135,6 +135,9 @@ final class Receiving {
 
     void batch(ServerFrame.SyncBatch batch) {
         release(timelines.synced(batch, clock.instant()));
+        if (!batch.reactionsChanged().isEmpty()) {
+            reactionChanges(batch);
+        }
     }
 
     void history(ServerFrame.HistoryBatch batch) {

@@ -73,6 +73,17 @@ final class Sender {
         return queue(send, sealed);
     }
 
+    /** A change of a message (an edit, a delete), made here so that one the server would refuse fails its future naming the field. */
+    CompletableFuture<ServerFrame.MessageAck> queue(java.util.function.Supplier<ClientFrame.Appending> change) {
+        ClientFrame.Appending made;
+        try {
+            made = change.get();
+        } catch (dev.parley.model.InvalidFieldException refused) {
+            return CompletableFuture.failedFuture(new ParleyException(new ServerFrame.Error(ErrorCode.BAD_REQUEST, refused.getMessage(), Optional.empty())));
+        }
+        return queue(made, Optional.empty());
+    }
+
     /**
      * Any entry of the log (a send, an edit, a delete) queued in the outbox: kept in the store, sent in the app's order among its
      * conversation's, resent with the same id across reconnects until its {@code message.ack}.

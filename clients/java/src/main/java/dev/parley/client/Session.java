@@ -61,7 +61,6 @@ final class Session implements ConnectionKeeper.Events {
             case ServerFrame.MessageReceive receive -> receiving.live(receive);
             case ServerFrame.SyncBatch batch -> receiving.batch(batch);
             case ServerFrame.SyncDone done -> synced(done);
-            case ServerFrame.SyncReactions changes -> receiving.reactionChanges(changes);
             case ServerFrame.HistoryBatch batch -> receiving.history(batch);
             case ServerFrame.MessageAck ack -> sender.acknowledged(ack).ifPresent(send -> receiving.acknowledged(ack, send, sender.stored(send)));
             case ServerFrame.Error error -> refused(error);
@@ -93,8 +92,7 @@ final class Session implements ConnectionKeeper.Events {
             }
         }
         // A sync's pages carry its ref too, but only sync.done answers it; an ack is the outbox's.
-        if (!(frame instanceof ServerFrame.Error || frame instanceof ServerFrame.SyncBatch || frame instanceof ServerFrame.SyncReactions
-                || frame instanceof ServerFrame.MessageAck) && !frame.isPush()) {
+        if (!(frame instanceof ServerFrame.Error || frame instanceof ServerFrame.SyncBatch || frame instanceof ServerFrame.MessageAck) && !frame.isPush()) {
             requests.answered(decoded.ref(), frame);
         }
     }

@@ -149,11 +149,10 @@ class ClientRequestsTest {
         assertThat(client.state()).as("a late answer of a settled request is dropped").isEqualTo(ConnectionState.ONLINE);
     }
 
-    @Test
-    void aReactionIsAnsweredByItsAckARefusalFailsItAndUpdatesReachTheListener() throws Exception {
-        List<ServerFrame.ReactionsUpdate> heard = new CopyOnWriteArrayList<>();
+    /** A started client on the fake server whose listener keeps every reactions update it hears. */
+    private ParleyClient hearingReactions(List<ServerFrame.ReactionsUpdate> heard, ClientStore store) {
         ParleyClient client = ParleyClient.builder(URI.create("ws://parley.test/"), ALICE, DeviceId.of("phone"), () -> "token")
-                .transport(server).backoff(Duration.ofMillis(10), Duration.ofSeconds(10)).requestTimeout(Duration.ofSeconds(10))
+                .transport(server).store(store).backoff(Duration.ofMillis(10), Duration.ofSeconds(10)).requestTimeout(Duration.ofSeconds(10))
                 .listener(new ParleyListener() {
                     @Override
                     public void onReactions(ServerFrame.ReactionsUpdate reactions) {
@@ -161,6 +160,13 @@ class ClientRequestsTest {
                     }
                 }).build().start();
         clients.add(client);
+        return client;
+    }
+
+    @Test
+    void aReactionIsAnsweredByItsAckARefusalFailsItAndUpdatesReachTheListener() throws Exception {
+        List<ServerFrame.ReactionsUpdate> heard = new CopyOnWriteArrayList<>();
+        ParleyClient client = hearingReactions(heard, new InMemoryClientStore());
         server.next(ClientFrame.SyncRequest.class);
         server.answer(new ServerFrame.SyncDone(0));
         await(() -> client.state() == ConnectionState.ONLINE, "online");
@@ -211,15 +217,7 @@ class ClientRequestsTest {
     void aReconnectAsksForTheReactionChangesSinceTheLastSyncAndTellsEachChangedMessage() throws Exception {
         List<ServerFrame.ReactionsUpdate> heard = new CopyOnWriteArrayList<>();
         InMemoryClientStore store = new InMemoryClientStore();
-        ParleyClient client = ParleyClient.builder(URI.create("ws://parley.test/"), ALICE, DeviceId.of("phone"), () -> "token")
-                .transport(server).store(store).backoff(Duration.ofMillis(10), Duration.ofSeconds(10)).requestTimeout(Duration.ofSeconds(10))
-                .listener(new ParleyListener() {
-                    @Override
-                    public void onReactions(ServerFrame.ReactionsUpdate reactions) {
-                        heard.add(reactions);
-                    }
-                }).build().start();
-        clients.add(client);
+        ParleyClient client = hearingReactions(heard, store);
         assertThat(server.next(ClientFrame.SyncRequest.class).changesSince()).as("a first sync asks for none").isEmpty();
         server.answer(new ServerFrame.SyncDone(1_700_000_000_000L));
         await(() -> client.state() == ConnectionState.ONLINE, "online");
@@ -230,7 +228,7 @@ class ClientRequestsTest {
         ConversationId team = ConversationId.of("g:team");
         dev.parley.model.Emoji up = dev.parley.model.Emoji.of("\uD83D\uDC4D");
         List<dev.parley.model.ReactionCount> two = List.of(new dev.parley.model.ReactionCount(up, 2, List.of(UserId.of("carol"), UserId.of("bob"))));
-        server.answer(new ServerFrame.SyncReactions(team, List.of(new dev.parley.model.MessageReactions(3, two),
+        server.answer(new ServerFrame.SyncBatch(team, 5, List.of(), false, dev.parley.model.ReceiptWatermarks.NONE, 5, List.of(new dev.parley.model.MessageReactions(3, two),
                 new dev.parley.model.MessageReactions(5, List.of()))));
         assertThat(client.state()).as("a page of changes does not end the sync").isEqualTo(ConnectionState.SYNCING);
         server.answer(new ServerFrame.SyncDone(1_700_000_060_000L));
@@ -242,7 +240,7 @@ class ClientRequestsTest {
         // A sync whose second reactions page was lost: the device keeps its changes_since and asks again at once.
         server.drop();
         assertThat(server.next(ClientFrame.SyncRequest.class).changesSince()).hasValue(1_700_000_060_000L);
-        server.answer(new ServerFrame.SyncReactions(team, List.of(new dev.parley.model.MessageReactions(3, List.of()))));
+        server.answer(new ServerFrame.SyncBatch(team, 5, List.of(), false, dev.parley.model.ReceiptWatermarks.NONE, 5, List.of(new dev.parley.model.MessageReactions(3, List.of()))));
         server.answer(new ServerFrame.SyncDone(1_700_000_120_000L, 2));
         assertThat(server.next(ClientFrame.SyncRequest.class).changesSince()).as("asked again from before the lost page")
                 .hasValue(1_700_000_060_000L);

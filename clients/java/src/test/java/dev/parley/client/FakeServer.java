@@ -73,7 +73,7 @@ final class FakeServer implements Transport {
      */
     void answer(ServerFrame frame) {
         Optional<String> ref = Optional.empty();
-        if (frame instanceof ServerFrame.SyncBatch || frame instanceof ServerFrame.SyncReactions) {
+        if (frame instanceof ServerFrame.SyncBatch) {
             ref = unanswered.stream().filter(request -> request.frame() instanceof ClientFrame.SyncRequest).map(Request::id).findFirst();
         } else if (!frame.isPush() && !(frame instanceof ServerFrame.Error)) {
             Optional<Request> answered = unanswered.stream().filter(request -> frame.type().equals(ANSWERS.get(request.frame().type()))).findFirst();
@@ -85,7 +85,7 @@ final class FakeServer implements Transport {
 
     /** Sends the client a frame that names this request. */
     void answer(ServerFrame frame, Optional<String> ref) {
-        if (!(frame instanceof ServerFrame.SyncBatch || frame instanceof ServerFrame.SyncReactions)) {
+        if (!(frame instanceof ServerFrame.SyncBatch)) {
             ref.ifPresent(id -> unanswered.removeIf(request -> request.id().equals(id)));
         }
         current.onText(codec.encodeAnswer(frame, ref));

@@ -46,16 +46,18 @@ final class ConversationHeads {
     private final DynamoDbClient dynamo;
     private final String table;
     private final Backoff backoff;
+    private final ConversationHeadSets sets;
 
     ConversationHeads(DynamoDbClient dynamo, String table, Backoff backoff) {
         this.dynamo = dynamo;
         this.table = table;
         this.backoff = backoff;
+        this.sets = new ConversationHeadSets(dynamo, table);
     }
 
     /** The head's number sets: pins, mentions of everyone, a delete's uncounting. */
     ConversationHeadSets sets() {
-        return new ConversationHeadSets(dynamo, table);
+        return sets;
     }
 
     /** Puts the head of a conversation being created, at seq 0, unless it has one. */

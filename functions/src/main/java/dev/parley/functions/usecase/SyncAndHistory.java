@@ -23,8 +23,8 @@ import java.util.OptionalLong;
 
 /**
  * {@code sync.request}: what a device missed in every conversation of its user, as pages of
- * {@code sync.batch} posted to it (and, asked with {@code changes_since}, pages of {@code sync.reactions}: the reaction
- * changes to the messages it holds) and a {@code sync.done} answer; {@code history.request}: older
+ * {@code sync.batch} posted to it (and, asked with {@code changes_since}, pages of the reaction changes to the messages it
+ * holds, {@code reactions_changed}) and a {@code sync.done} answer; {@code history.request}: older
  * messages of one conversation, a page at a time.
  */
 public final class SyncAndHistory {
@@ -75,9 +75,9 @@ public final class SyncAndHistory {
         for (Membership membership : memberships.values()) {
             Summary summary = summaries.get(membership.conversationId());
             if (summary != null) {
-                syncOne(caller, request, membership, summary.lastSeq(), ref);
+                long synced = syncOne(caller, request, membership, summary.lastSeq(), ref);
                 if (request.changesSince().isPresent()) {
-                    reactionPages += reactionChanges(caller, request, membership, request.changesSince().getAsLong(), ref);
+                    reactionPages += reactionChanges(caller, request, membership, request.changesSince().getAsLong(), synced, summary.lastSeq(), ref);
                 }
             }
         }
@@ -85,10 +85,13 @@ public final class SyncAndHistory {
     }
 
     /**
-     * Posts the reaction changes since {@code since} to the messages the device holds in one conversation, in pages that each fit
-     * a frame: how many. The messages above what it holds come in the sync's batches, listed with their reactions.
+     * Posts the reaction changes since {@code since} to the messages the device holds in one conversation, as {@code sync.batch}
+     * pages with no messages (continuing from {@code after}, where the conversation's pages of messages ended) and
+     * {@code reactions_changed}, each fitting a frame: how many. The messages above what it holds come in the pages of messages,
+     * listed with their reactions.
      */
-    private int reactionChanges(Caller caller, ClientFrame.SyncRequest request, Membership membership, long since, Optional<String> ref) {
+    private int reactionChanges(Caller caller, ClientFrame.SyncRequest request, Membership membership, long since, long after, long lastSeq,
+                                Optional<String> ref) {
         ConversationId id = membership.conversationId();
         long held = request.state().getOrDefault(id, 0L);
         if (held <= membership.joinedAfterSeq()) {
@@ -100,8 +103,8 @@ public final class SyncAndHistory {
             ReactionStore.ChangesPage page = reactions.listedSince(id, since, held, request.limit(), cursor);
             List<MessageReactions> changed = page.messages();
             while (!changed.isEmpty()) {
-                List<MessageReactions> fitting = fitReactions(id, changed);
-                delivery.postTo(caller.connection(), codec.encodeAnswer(new ServerFrame.SyncReactions(id, fitting), ref));
+                List<MessageReactions> fitting = fitReactions(id, changed, after, membership, lastSeq);
+                delivery.postTo(caller.connection(), codec.encodeAnswer(reactionsPage(id, fitting, after, membership, lastSeq), ref));
                 posted++;
                 changed = changed.subList(fitting.size(), changed.size());
             }
@@ -110,17 +113,22 @@ public final class SyncAndHistory {
         return posted;
     }
 
-    /** The longest head of {@code changed} whose {@code sync.reactions} fits one frame (at least one message). */
-    private List<MessageReactions> fitReactions(ConversationId id, List<MessageReactions> changed) {
+    private static ServerFrame.SyncBatch reactionsPage(ConversationId id, List<MessageReactions> changed, long after, Membership membership,
+                                                       long lastSeq) {
+        return new ServerFrame.SyncBatch(id, after, List.of(), false, membership.watermarks(), lastSeq, changed);
+    }
+
+    /** The longest head of {@code changed} whose page fits one frame (at least one message). */
+    private List<MessageReactions> fitReactions(ConversationId id, List<MessageReactions> changed, long after, Membership membership, long lastSeq) {
         List<MessageReactions> kept = changed;
-        while (kept.size() > 1 && Utf8.length(codec.encode(new ServerFrame.SyncReactions(id, kept))) > MAX_BATCH_BYTES) {
+        while (kept.size() > 1 && Utf8.length(codec.encode(reactionsPage(id, kept, after, membership, lastSeq))) > MAX_BATCH_BYTES) {
             kept = kept.subList(0, kept.size() / 2);
         }
         return kept;
     }
 
-    /** Posts one conversation's missed messages, in batches that each fit a frame. */
-    private void syncOne(Caller caller, ClientFrame.SyncRequest request, Membership membership, long lastSeq, Optional<String> ref) {
+    /** Posts one conversation's missed messages, in batches that each fit a frame; returns where the last page ended. */
+    private long syncOne(Caller caller, ClientFrame.SyncRequest request, Membership membership, long lastSeq, Optional<String> ref) {
         ConversationId id = membership.conversationId();
         // A conversation the device did not name starts where the member joined.
         long from = Math.max(request.state().getOrDefault(id, membership.joinedAfterSeq()), membership.joinedAfterSeq());
@@ -136,6 +144,7 @@ public final class SyncAndHistory {
             }
             from = batch.messages().getLast().seq();
         }
+        return from;
     }
 
     /** A sync batch that fits one frame: messages are dropped from its end (and has_more set) until it does. */

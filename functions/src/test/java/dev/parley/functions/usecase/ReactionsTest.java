@@ -174,7 +174,8 @@ class ReactionsTest {
         Caller bobTablet = world.online(BOB, "bob-tablet");
         ServerFrame.SyncDone first = syncs.sync(bobTablet, new ClientFrame.SyncRequest(java.util.Map.of(team, seqs.getLast()), 100));
         assertThat(first.changesAt()).as("an overlap before the sync began").isEqualTo(world.clock.millis() - SyncAndHistory.CHANGES_OVERLAP.toMillis());
-        assertThat(world.framesOf("bob-tablet", ServerFrame.SyncReactions.class)).as("none asked for").isEmpty();
+        assertThat(world.framesOf("bob-tablet", ServerFrame.SyncBatch.class)).as("none asked for")
+                .allSatisfy(batch -> assertThat(batch.reactionsChanged()).isEmpty());
 
         world.clock.advance(Duration.ofSeconds(30));
         for (int i : List.of(1, 2, 3, 4)) {
@@ -190,13 +191,19 @@ class ReactionsTest {
 
         ServerFrame.SyncDone second = syncs.sync(bobTablet, new ClientFrame.SyncRequest(java.util.Map.of(team, seqs.getLast()), 2,
                 java.util.OptionalLong.of(first.changesAt())));
-        List<ServerFrame.SyncReactions> pages = world.framesOf("bob-tablet", ServerFrame.SyncReactions.class);
-        assertThat(pages).as("pages of the sync's limit").allSatisfy(page -> assertThat(page.messages()).hasSizeBetween(1, 2)).hasSize(2);
-        assertThat(pages.stream().flatMap(page -> page.messages().stream()).toList()).as("the held messages reacted to since; not the deleted one")
+        List<ServerFrame.SyncBatch> batches = world.framesOf("bob-tablet", ServerFrame.SyncBatch.class);
+        List<ServerFrame.SyncBatch> pages = batches.stream().filter(batch -> !batch.reactionsChanged().isEmpty()).toList();
+        assertThat(pages).as("pages of the sync's limit, after the conversation's messages, carrying no messages")
+                .allSatisfy(page -> {
+                    assertThat(page.reactionsChanged()).hasSizeBetween(1, 2);
+                    assertThat(page.messages()).isEmpty();
+                }).hasSize(2);
+        assertThat(batches.subList(batches.size() - 2, batches.size())).isEqualTo(pages);
+        assertThat(pages.stream().flatMap(page -> page.reactionsChanged().stream()).toList()).as("the held messages reacted to since; not the deleted one")
                 .containsExactly(new dev.parley.model.MessageReactions(seqs.get(1), List.of(new ReactionCount(HEART, 1, List.of(CAROL)))),
                         new dev.parley.model.MessageReactions(seqs.get(2), List.of(new ReactionCount(HEART, 1, List.of(CAROL)))),
                         new dev.parley.model.MessageReactions(seqs.get(3), List.of(new ReactionCount(HEART, 1, List.of(CAROL)))));
-        assertThat(world.framesOf("bob-tablet", ServerFrame.SyncBatch.class).getLast().messages()).as("newer messages come listed with theirs")
+        assertThat(batches.stream().flatMap(batch -> batch.messages().stream()).toList()).as("newer messages come listed with theirs")
                 .filteredOn(m -> m.seq() == above).singleElement()
                 .satisfies(m -> assertThat(m.details().reactions()).containsExactly(new ReactionCount(UP, 1, List.of(CAROL))));
         assertThat(second.changesAt()).isGreaterThan(first.changesAt());
