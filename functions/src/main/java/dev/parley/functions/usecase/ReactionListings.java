@@ -44,6 +44,13 @@ public final class ReactionListings {
     private record Target(ConversationId conversation, long seq) {
     }
 
+    /**
+     * A listing must land within this of its stamp, so that every sync that missed it asks from a {@code changes_at} before the
+     * stamp ({@link SyncAndHistory#CHANGES_OVERLAP} before its start); the other half of the overlap is for the index to catch up
+     * (a global secondary index is eventually consistent, usually within a second).
+     */
+    static final Duration LATEST_LANDING = SyncAndHistory.CHANGES_OVERLAP.dividedBy(2);
+
     private final ConversationRepository conversations;
     private final ReactionStore reactions;
     private final Delivery delivery;
@@ -90,6 +97,12 @@ public final class ReactionListings {
             List<ReactionCount> counted = ReactionCount.of(reactions.of(target.conversation(), target.seq()));
             switch (reactions.list(target.conversation(), target.seq(), counted, readAt, turns.interval())) {
                 case ReactionStore.Listing.Listed listed -> {
+                    if (clock.millis() - readAt > LATEST_LANDING.toMillis()) {
+                        // Stamped readAt but landed up to now (throttled, retried): a sync that began more than the overlap after
+                        // the stamp may have read the index before it landed, and the device's next sync asks only from that
+                        // sync's changes_at. Listed again with a fresh stamp, it is in the next sync's window (found by the soak).
+                        continue;
+                    }
                     int posts = post(target, counted);
                     reactions.told(target.conversation(), target.seq(), readAt, clock.millis());
                     return Optional.of(posts);

@@ -111,7 +111,55 @@ class ReactionsTest {
     void aBatchWhoseTurnAListingTookSinceItBeganPostsNothing() {
         react(bob, seq, Optional.of(UP));
         // Another batch's listing takes the turn while this one runs: it read after this batch's change was stored.
-        dev.parley.ports.ReactionStore racing = new dev.parley.ports.ReactionStore() {
+        dev.parley.ports.ReactionStore racing = listingThen((c, s) -> world.reactions.list(c, s, ReactionCount.of(world.reactions.of(c, s)),
+                world.clock.millis(), Duration.ofSeconds(1)), true);
+        ReactionListings.Outcome outcome = new ReactionListings(world.conversations, racing, world.delivery, world.codec, world.clock,
+                wait -> slept.add(wait), Duration.ofSeconds(1)).list(List.of(new ReactionListings.Change("r", team, seq)));
+        assertThat(outcome.listed()).isZero();
+        assertThat(slept).as("no wait: the other listing covers it").isEmpty();
+        assertThat(world.messages.at(team, seq).orElseThrow().details().reactions()).containsExactly(new ReactionCount(UP, 1, List.of(BOB)));
+    }
+
+    @Test
+    void aListingThatLandsLaterThanHalfTheSyncOverlapAfterItsStampIsListedAgainWithAFreshStampAndToldOnce() {
+        react(bob, seq, Optional.of(UP));
+        long stamped = world.clock.millis();
+        int[] writes = {0};
+        // The first write lands 6 s after its stamp (throttled and retried); a sync that began between 10 s after the stamp and
+        // the landing would have missed it and asked next time only from after the stamp.
+        dev.parley.ports.ReactionStore slow = listingThen((c, s) -> {
+            if (writes[0]++ == 0) {
+                world.clock.advance(ReactionListings.LATEST_LANDING.plusSeconds(1));
+            }
+        }, false);
+        ReactionListings.Outcome outcome = new ReactionListings(world.conversations, slow, world.delivery, world.codec, world.clock,
+                wait -> slept.add(wait), Duration.ofSeconds(1)).list(List.of(new ReactionListings.Change("r", team, seq)));
+        assertThat(writes[0]).as("listed again").isEqualTo(2);
+        assertThat(outcome.listed()).isOne();
+        assertThat(world.reactions.listedSince(team, stamped + ReactionListings.LATEST_LANDING.toMillis(), seq, 10, Optional.empty()).messages())
+                .as("stamped afresh: in the window of a sync that missed the first landing")
+                .containsExactly(new dev.parley.model.MessageReactions(seq, List.of(new ReactionCount(UP, 1, List.of(BOB)))));
+        assertThat(world.framesOf("alice-phone", ServerFrame.ReactionsUpdate.class)).as("told once, after the second listing").hasSize(1);
+        assertThat(slept).isEmpty();
+    }
+
+    @Test
+    void aListingThatLandsInTimeIsNotListedAgain() {
+        react(bob, seq, Optional.of(UP));
+        int[] writes = {0};
+        dev.parley.ports.ReactionStore prompt = listingThen((c, s) -> {
+            writes[0]++;
+            world.clock.advance(ReactionListings.LATEST_LANDING.minusMillis(100));
+        }, false);
+        new ReactionListings(world.conversations, prompt, world.delivery, world.codec, world.clock, wait -> slept.add(wait),
+                Duration.ofSeconds(1)).list(List.of(new ReactionListings.Change("r", team, seq)));
+        assertThat(writes[0]).isOne();
+        assertThat(world.framesOf("alice-phone", ServerFrame.ReactionsUpdate.class)).hasSize(1);
+    }
+
+    /** The in-memory store, with {@code alongside} run at each listing: before the store's own ({@code before}) or after it. */
+    private dev.parley.ports.ReactionStore listingThen(java.util.function.BiConsumer<ConversationId, Long> alongside, boolean before) {
+        return new dev.parley.ports.ReactionStore() {
             @Override
             public Optional<dev.parley.model.Reaction> set(ConversationId c, long s, UserId u, Optional<Emoji> e, long at) {
                 return world.reactions.set(c, s, u, e, at);
@@ -139,15 +187,16 @@ class ReactionsTest {
 
             @Override
             public Listing list(ConversationId c, long s, List<ReactionCount> listed, long readAt, Duration interval) {
-                world.reactions.list(c, s, listed, readAt, interval);
-                return world.reactions.list(c, s, listed, readAt, interval);
+                if (before) {
+                    alongside.accept(c, s);
+                }
+                Listing listing = world.reactions.list(c, s, listed, readAt, interval);
+                if (!before) {
+                    alongside.accept(c, s);
+                }
+                return listing;
             }
         };
-        ReactionListings.Outcome outcome = new ReactionListings(world.conversations, racing, world.delivery, world.codec, world.clock,
-                wait -> slept.add(wait), Duration.ofSeconds(1)).list(List.of(new ReactionListings.Change("r", team, seq)));
-        assertThat(outcome.listed()).isZero();
-        assertThat(slept).as("no wait: the other listing covers it").isEmpty();
-        assertThat(world.messages.at(team, seq).orElseThrow().details().reactions()).containsExactly(new ReactionCount(UP, 1, List.of(BOB)));
     }
 
     @Test
