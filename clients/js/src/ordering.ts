@@ -1,14 +1,18 @@
-import type { ConversationId, HistoryRequest, Message, SyncBatch, HistoryBatch } from "./frames.generated.js";
+import type { ConversationId, HistoryRequest, Message, ReactionCount, ReactionsUpdate, SyncBatch, HistoryBatch } from "./frames.generated.js";
 import { LIMITS } from "./frames.generated.js";
 
 /**
  * One conversation's messages, released to the app strictly in seq order, each once. Delivery is at least once and live
  * frames may overtake each other, so messages arrive late, twice or out of order: what comes after a gap is held until the
  * gap fills, and a gap open longer than the timeout (or with more than the capacity piled behind it) asks for the history
- * that fills it. The same rules as the Java client's OrderingBuffer.
+ * that fills it. A message waiting keeps its state current: a page's copy (read with its reactions and edits) replaces a live
+ * copy held, and reactions told for a seq not released are kept with it (or for the copy to come), so the app never hears
+ * reactions for a message it does not have. The same rules as the Java client's OrderingBuffer.
  */
 export class OrderingBuffer {
   private readonly held = new Map<number, Message>();
+  /** Reactions told for seqs not released whose message has not come: the live copy that comes carries them. */
+  private readonly reactionsAhead = new Map<number, ReactionCount[]>();
   private gapOpenedAt: number | undefined;
   private overflowed = false;
 
@@ -38,13 +42,24 @@ export class OrderingBuffer {
     return this.held.size;
   }
 
-  /** Takes one message; returns those now ready, in seq order. Duplicates are dropped. */
-  offer(message: Message, now: number): Message[] {
-    if (message.conversation_id !== this.conversationId) {
-      throw new Error(`message of conversation ${message.conversation_id} offered to the buffer of ${this.conversationId}`);
+  /**
+   * Takes one message; returns those now ready, in seq order. Duplicates are dropped, but a copy the server listed (`listed`:
+   * a sync's or history's page) replaces a live copy held.
+   */
+  offer(offered: Message, now: number, listed = false): Message[] {
+    if (offered.conversation_id !== this.conversationId) {
+      throw new Error(`message of conversation ${offered.conversation_id} offered to the buffer of ${this.conversationId}`);
     }
-    const seq = message.seq;
-    if (seq <= this.released || this.held.has(seq)) return [];
+    const seq = offered.seq;
+    if (seq <= this.released) return [];
+    // Reactions told before a listed copy was read are in it; a live copy has none of its own.
+    const toldAhead = this.reactionsAhead.get(seq);
+    this.reactionsAhead.delete(seq);
+    const message = listed || toldAhead === undefined ? offered : withReactions(offered, toldAhead);
+    if (this.held.has(seq)) {
+      if (listed) this.held.set(seq, message);
+      return [];
+    }
     if (seq !== this.released + 1) {
       this.hold(message, now);
       return [];
@@ -56,13 +71,27 @@ export class OrderingBuffer {
       ready.push(next);
       this.released++;
     }
+    for (const ahead of this.reactionsAhead.keys()) if (ahead <= this.released) this.reactionsAhead.delete(ahead);
     // What is still held waits behind a new gap; its clock starts now.
     this.gapOpenedAt = this.held.size === 0 ? undefined : now;
     return ready;
   }
 
-  offerAll(messages: readonly Message[], now: number): Message[] {
-    return messages.flatMap((message) => this.offer(message, now));
+  offerAll(messages: readonly Message[], now: number, listed = false): Message[] {
+    return messages.flatMap((message) => this.offer(message, now, listed));
+  }
+
+  /** A message's reactions now: true when the app is to hear them (it has the message); false when kept with it for later. */
+  reactionsChanged(seq: number, reactions: ReactionCount[]): boolean {
+    if (seq <= this.released) return true;
+    const waiting = this.held.get(seq);
+    if (waiting !== undefined) {
+      this.held.set(seq, withReactions(waiting, reactions));
+    } else {
+      this.reactionsAhead.set(seq, reactions);
+      if (this.reactionsAhead.size > this.capacity) this.reactionsAhead.delete(Math.max(...this.reactionsAhead.keys()));
+    }
+    return false;
   }
 
   /** Whether to ask for what fills the gap now: once per timeout while it stays open, or at once after an overflow. */
@@ -90,6 +119,16 @@ export class OrderingBuffer {
       this.overflowed = true;
     }
   }
+}
+
+/** Whether an entry is a message that counts: not a void, a change (edit, delete) or a tombstone. */
+export function counts(message: Message): boolean {
+  return message.relates_to === undefined && message.content.type !== "void" && message.content.type !== "deleted";
+}
+
+/** A message that counts with these reactions; anything else as it is. */
+function withReactions(message: Message, reactions: ReactionCount[]): Message {
+  return counts(message) ? { ...message, reactions } : message;
 }
 
 /** Messages that may wait behind one gap before the buffer asks at once. */
@@ -156,7 +195,7 @@ export class Timelines {
       buffer = new OrderingBuffer(batch.conversation_id, batch.after_seq, this.gapTimeoutMs, CAPACITY);
       this.buffers.set(batch.conversation_id, buffer);
     }
-    const ready = buffer.offerAll(batch.messages, now);
+    const ready = buffer.offerAll(batch.messages, now, true);
     const waited = this.waitingForStart.get(batch.conversation_id);
     if (waited !== undefined) {
       this.waitingForStart.delete(batch.conversation_id);
@@ -168,7 +207,12 @@ export class Timelines {
   /** A page of history (newest first on the wire): it fills a gap, or repeats what was released. */
   history(batch: HistoryBatch, now: number): Message[] {
     const buffer = this.buffers.get(batch.conversation_id);
-    return buffer === undefined ? [] : buffer.offerAll([...batch.messages].reverse(), now);
+    return buffer === undefined ? [] : buffer.offerAll([...batch.messages].reverse(), now, true);
+  }
+
+  /** A message's reactions now (live, or a sync's catch-up): true when the app is to hear them, false when kept with it. */
+  reactions(update: ReactionsUpdate): boolean {
+    return this.buffers.get(update.conversation_id)?.reactionsChanged(update.seq, update.reactions) ?? true;
   }
 
   /** The history requests that fill the gaps open longer than the timeout, from each gap's low end, a page at most. */

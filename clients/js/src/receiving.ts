@@ -4,10 +4,11 @@ import type { Connection } from "./connection.js";
 import type { Emitter } from "./events.js";
 import { LIMITS } from "./frames.generated.js";
 import type {
-  ConversationId, HistoryBatch, HistoryRequest, Message, MessageAck, MessageDelete, MessageEdit, MessageSend, ServerFrame, UserId,
+  ConversationId, HistoryBatch, HistoryRequest, Message, MessageAck, MessageDelete, MessageEdit, MessageSend, ReactionsUpdate, ServerFrame,
+  UserId,
 } from "./frames.generated.js";
 import { ParleyError } from "./errors.js";
-import { Timelines } from "./ordering.js";
+import { Timelines, counts } from "./ordering.js";
 import type { Requests } from "./requests.js";
 import type { Scheduler } from "./scheduler.js";
 import type { ClientStore, PendingSend, StoreWrites } from "./store.js";
@@ -113,14 +114,22 @@ export class Receiving {
         this.release(timelines.offer(message, Date.now()));
         break;
       }
-      case "sync.batch":
+      case "sync.batch": {
+        // A message the app was handed while this page was on its way (it came live): the page's copy has its reactions now.
+        const handed = timelines.releasedUpTo(frame.conversation_id);
+        frame.messages.filter((m) => m.seq <= handed && counts(m)).forEach((m) =>
+          this.reactions({ type: "reactions.update", conversation_id: frame.conversation_id, seq: m.seq, reactions: m.reactions ?? [] }));
         this.release(timelines.synced(frame, Date.now()));
         if (frame.reactions_changed?.length) {
           // The messages this device holds whose reactions changed while it was away: told as the live ones are.
           this.reactionPages++;
           frame.reactions_changed.forEach(({ seq, reactions }) =>
-            this.events.emit("reactions", { type: "reactions.update", conversation_id: frame.conversation_id, seq, reactions }));
+            this.reactions({ type: "reactions.update", conversation_id: frame.conversation_id, seq, reactions }));
         }
+        break;
+      }
+      case "reactions.update":
+        this.reactions(frame);
         break;
       case "history.batch":
         this.release(timelines.history(frame, Date.now()));
@@ -135,6 +144,11 @@ export class Receiving {
       default:
         break;
     }
+  }
+
+  /** A message's reactions now: told to the app if it has the message, else kept with it until it is handed over. */
+  private reactions(update: ReactionsUpdate): void {
+    if (this.timelines?.reactions(update) ?? true) this.events.emit("reactions", update);
   }
 
   /** Older messages for the app (newest first; not emitted as message events). */

@@ -60,9 +60,6 @@ export class Session implements ConnectionEvents {
       case "typing.update":
         this.events.emit("typing", frame);
         break;
-      case "reactions.update":
-        this.events.emit("reactions", frame);
-        break;
       case "presence.update": {
         const { type: _type, ...presence } = frame;
         this.events.emit("presence", presence);

@@ -491,6 +491,29 @@ describe("receipts, typing, presence, notifications, inbox", () => {
     c.close();
   });
 
+  test("reactions to a message behind a gap come with it, a page's copy replaces the live one, and none is heard before its message", async () => {
+    const { client: c, seen, connection } = await online({}, "c1");
+    const heard: unknown[] = [];
+    c.on("reactions", (update) => heard.push(update));
+    const up = [{ emoji: "\u{1F44D}", count: 1, users: ["carol"] }];
+    const heart = [{ emoji: "\u2764\uFE0F", count: 1, users: ["dave"] }];
+    connection.send({ type: "message.receive", ...message("c1", 2) });
+    connection.send({ type: "reactions.update", conversation_id: "c1", seq: 2, reactions: up });
+    connection.send({ type: "reactions.update", conversation_id: "c1", seq: 3, reactions: heart });
+    connection.send({ type: "message.receive", ...message("c1", 3) });
+    connection.send({ type: "message.receive", ...message("c1", 4) });
+    // A history page lists seq 4 with its reactions now: it replaces the live copy held.
+    connection.send({ type: "history.batch", conversation_id: "c1", messages: [{ ...message("c1", 4), reactions: heart }], next_before_seq: null });
+    connection.send({ type: "message.receive", ...message("c1", 1) });
+    await until("four messages", () => seen.messages.length === 4);
+    assert.deepEqual(seen.messages.map((m) => m.reactions ?? []), [[], up, heart, heart]);
+    assert.deepEqual(heard, [], "no reactions event for a message the app did not have");
+    connection.send({ type: "reactions.update", conversation_id: "c1", seq: 2, reactions: [] });
+    await until("the update heard", () => heard.length === 1);
+    assert.deepEqual(heard[0], { type: "reactions.update", conversation_id: "c1", seq: 2, reactions: [] });
+    c.close();
+  });
+
   test("a pin is a request answered by the conversation with its pinned seqs; a refusal names its cause", async () => {
     const { client: c, connection } = await online();
     const pinned = c.pin("g:team", 7);

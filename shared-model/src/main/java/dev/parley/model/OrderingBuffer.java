@@ -16,6 +16,11 @@ import java.util.TreeMap;
  * until the gap is filled, and when a gap stays open longer than {@code gapTimeout} (or more than
  * {@code capacity} messages pile up behind it) it asks for a resync from the last released seq.
  *
+ * <p>A message waiting to be released keeps its state current: a copy the server listed (a sync's or history's page, read
+ * with its reactions and edits applied) replaces a live copy held, and reactions told for a seq not released yet are kept
+ * with it (or for the copy still to come), so the app is handed each message as it is now, never reactions for a message it
+ * does not have.
+ *
  * <p>Not thread-safe: one buffer belongs to one conversation on one client, fed from one place.
  * Time is passed in, so the buffer never reads a clock of its own.
  */
@@ -24,6 +29,8 @@ public final class OrderingBuffer {
     private final Duration gapTimeout;
     private final int capacity;
     private final TreeMap<Long, Message> held = new TreeMap<>();
+    /** Reactions told for seqs not released whose message has not come: the live copy that comes carries them. */
+    private final TreeMap<Long, List<ReactionCount>> reactionsAhead = new TreeMap<>();
     private long releasedUpTo;
     private Instant gapOpenedAt;
     private boolean overflowed;
@@ -61,13 +68,63 @@ public final class OrderingBuffer {
      * message and everything held behind it once it fills the gap. Duplicates are dropped.
      */
     public List<Message> offer(Message message, Instant now) {
+        return offer(message, now, false);
+    }
+
+    /**
+     * {@link #offer} for a copy the server listed (a page of a sync or of history): it carries the message's state when it was
+     * read, so it replaces a copy held (which came live, as it was sent).
+     */
+    public List<Message> offerListed(Message message, Instant now) {
+        return offer(message, now, true);
+    }
+
+    /** {@link #offerListed} for each message of a page in turn. */
+    public List<Message> offerAllListed(Collection<Message> messages, Instant now) {
+        List<Message> ready = new ArrayList<>();
+        for (Message message : messages) {
+            ready.addAll(offerListed(message, now));
+        }
+        return ready;
+    }
+
+    /**
+     * A message's reactions now: true when the app is to be told (it has the message); false when they are kept with the
+     * message not released yet (held, or still to come), which is handed to the app carrying them.
+     */
+    public boolean reactionsChanged(long seq, List<ReactionCount> reactions) {
+        if (seq <= releasedUpTo) {
+            return true;
+        }
+        Message waiting = held.get(seq);
+        if (waiting != null) {
+            held.put(seq, withReactions(waiting, reactions));
+        } else {
+            reactionsAhead.put(seq, List.copyOf(reactions));
+            if (reactionsAhead.size() > capacity) {
+                reactionsAhead.pollLastEntry();
+            }
+        }
+        return false;
+    }
+
+    private List<Message> offer(Message offered, Instant now, boolean listed) {
         Objects.requireNonNull(now, "now");
-        if (!message.conversationId().equals(conversationId)) {
-            throw new IllegalArgumentException("message of conversation " + message.conversationId()
+        if (!offered.conversationId().equals(conversationId)) {
+            throw new IllegalArgumentException("message of conversation " + offered.conversationId()
                     + " offered to the buffer of " + conversationId);
         }
-        long seq = message.seq();
-        if (seq <= releasedUpTo || held.containsKey(seq)) {
+        long seq = offered.seq();
+        if (seq <= releasedUpTo) {
+            return List.of();
+        }
+        // Reactions told before a listed copy was read are in it; a live copy has none of its own.
+        List<ReactionCount> toldAhead = reactionsAhead.remove(seq);
+        Message message = listed || toldAhead == null ? offered : withReactions(offered, toldAhead);
+        if (held.containsKey(seq)) {
+            if (listed) {
+                held.put(seq, message);
+            }
             return List.of();
         }
         if (seq != releasedUpTo + 1) {
@@ -81,9 +138,15 @@ public final class OrderingBuffer {
             ready.add(held.pollFirstEntry().getValue());
             releasedUpTo++;
         }
+        reactionsAhead.headMap(releasedUpTo, true).clear();
         // What is still held waits behind a new gap; its clock starts now.
         gapOpenedAt = held.isEmpty() ? null : now;
         return ready;
+    }
+
+    /** A message that counts (not a void, a change or a tombstone) with these reactions; anything else as it is. */
+    private static Message withReactions(Message message, List<ReactionCount> reactions) {
+        return !message.counts() ? message : message.withDetails(message.details().withReactions(List.copyOf(reactions)));
     }
 
     /** {@link #offer} for each message in turn, e.g. a {@code sync.batch}. */

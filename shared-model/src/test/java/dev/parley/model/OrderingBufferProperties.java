@@ -134,4 +134,81 @@ class OrderingBufferProperties {
         assertThatThrownBy(() -> new OrderingBuffer(CONVERSATION, -1, GAP_TIMEOUT, 3)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new OrderingBuffer(CONVERSATION, 0, GAP_TIMEOUT, 0)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    /** One arrival for a seq: its live copy (no reactions), a listed copy (a page's, with reactions), or a reactions update. */
+    private record Arrival(long seq, String kind, List<ReactionCount> reactions) {
+    }
+
+    private static List<ReactionCount> reactionsNumbered(int n) {
+        return List.of(new ReactionCount(Emoji.of("\uD83D\uDC4D"), n, List.of(UserId.of("user-" + n))));
+    }
+
+    /**
+     * Whatever the arrival of live copies, listed copies and reactions updates, the app ends with each message showing the
+     * reactions that arrived last (a listed copy's or an update's; none when only live copies came), and hears reactions only
+     * for messages it was handed.
+     */
+    @Property
+    void eachMessageIsHandedWithTheReactionsThatArrivedLastAndNoUpdateComesBeforeItsMessage(
+            @ForAll @IntRange(min = 1, max = 60) int count, @ForAll long seed) {
+        Random random = new Random(seed);
+        List<Arrival> arrivals = new ArrayList<>();
+        int version = 0;
+        for (long seq = 1; seq <= count; seq++) {
+            arrivals.add(new Arrival(seq, "live", List.of()));
+            for (int i = random.nextInt(3); i > 0; i--) {
+                arrivals.add(new Arrival(seq, random.nextBoolean() ? "listed" : "update", reactionsNumbered(++version)));
+            }
+        }
+        Collections.shuffle(arrivals, random);
+        java.util.Map<Long, List<ReactionCount>> expected = new java.util.HashMap<>();
+        arrivals.stream().filter(a -> !a.kind().equals("live")).forEach(a -> expected.put(a.seq(), a.reactions()));
+        OrderingBuffer buffer = new OrderingBuffer(CONVERSATION, 0, GAP_TIMEOUT, 1000);
+        java.util.Map<Long, List<ReactionCount>> shown = new java.util.HashMap<>();
+        for (Arrival arrival : arrivals) {
+            Message copy = message(arrival.seq());
+            List<Message> handed = switch (arrival.kind()) {
+                case "live" -> buffer.offer(copy, T0);
+                case "listed" -> {
+                    // As the clients do: a page's copy of a message the app was handed tells its reactions as an update.
+                    if (arrival.seq() <= buffer.releasedUpTo()) {
+                        tell(buffer, arrival, shown);
+                    }
+                    yield buffer.offerListed(copy.withDetails(copy.details().withReactions(arrival.reactions())), T0);
+                }
+                default -> {
+                    tell(buffer, arrival, shown);
+                    yield List.of();
+                }
+            };
+            handed.forEach(m -> assertThat(shown.put(m.seq(), m.details().reactions())).as("handed once").isNull());
+        }
+        assertThat(shown).hasSize(count);
+        for (long seq = 1; seq <= count; seq++) {
+            assertThat(shown.get(seq)).as("seq %d", seq).isEqualTo(expected.getOrDefault(seq, List.of()));
+        }
+    }
+
+    private static void tell(OrderingBuffer buffer, Arrival arrival, java.util.Map<Long, List<ReactionCount>> shown) {
+        if (buffer.reactionsChanged(arrival.seq(), arrival.reactions())) {
+            assertThat(shown).as("told reactions only for a message handed").containsKey(arrival.seq());
+            shown.put(arrival.seq(), arrival.reactions());
+        }
+    }
+
+    @Example
+    void reactionsToAMessageHeldBehindAGapComeWithItAndAListedCopyReplacesTheLiveOne() {
+        OrderingBuffer buffer = new OrderingBuffer(CONVERSATION, 0, GAP_TIMEOUT, 1000);
+        assertThat(buffer.offer(message(2), T0)).isEmpty();
+        assertThat(buffer.reactionsChanged(2, reactionsNumbered(1))).as("kept: the app has no message 2 yet").isFalse();
+        assertThat(buffer.reactionsChanged(3, reactionsNumbered(2))).as("kept for the copy still to come").isFalse();
+        assertThat(buffer.offer(message(3), T0)).isEmpty();
+        Message listedFour = message(4).withDetails(message(4).details().withReactions(reactionsNumbered(3)));
+        assertThat(buffer.offer(message(4), T0)).isEmpty();
+        assertThat(buffer.offerListed(listedFour, T0)).isEmpty();
+        List<Message> handed = buffer.offer(message(1), T0);
+        assertThat(handed).extracting(m -> m.details().reactions())
+                .containsExactly(List.of(), reactionsNumbered(1), reactionsNumbered(2), reactionsNumbered(3));
+        assertThat(buffer.reactionsChanged(2, reactionsNumbered(4))).as("handed: the app hears it").isTrue();
+    }
 }

@@ -24,8 +24,10 @@ final class MessageViews {
     }
 
     private final Map<UserId, Map<ConversationId, Map<Long, Shown>>> views = new HashMap<>();
-    /** Reactions told before their message reached the app (it waited behind a gap): they are newer than its listing then. */
-    private final Map<UserId, Map<ConversationId, Map<Long, List<ReactionCount>>>> early = new HashMap<>();
+    /** What each app was told of each message, and when: a difference at the end names it, so that a failed soak explains itself. */
+    private final Map<UserId, Map<ConversationId, Map<Long, List<String>>>> told = new HashMap<>();
+    /** Each user's connection states, and when: the syncs a difference happened around. */
+    private final Map<UserId, List<String>> states = new HashMap<>();
 
     /** An entry of the log handed to the user's app: a message shown, or a change applied to the message it changes. */
     synchronized void message(UserId user, Message message) {
@@ -34,12 +36,12 @@ final class MessageViews {
             return;
         }
         if (!message.isChange()) {
-            List<ReactionCount> told = of(early, user, message.conversationId()).remove(message.seq());
-            shown.put(message.seq(), new Shown(message.content(), message.isDeleted() ? List.of()
-                    : told != null && message.details().reactions().isEmpty() ? told : message.details().reactions()));
+            trail(user, message.conversationId(), message.seq(), "message with reactions " + message.details().reactions());
+            shown.put(message.seq(), new Shown(message.content(), message.details().reactions()));
             return;
         }
         var relation = message.details().relatesTo().orElseThrow();
+        trail(user, message.conversationId(), relation.seq(), relation.kind() + " at seq " + message.seq());
         Shown target = shown.get(relation.seq());
         if (target == null || target.content().equals(Content.DELETED)) {
             return; // a change of a message deleted since (its edits are listed erased), or of one this app never had
@@ -54,16 +56,18 @@ final class MessageViews {
     /** A message's reactions now, live or from a sync's catch-up. */
     synchronized void reactions(UserId user, ServerFrame.ReactionsUpdate update) {
         Map<Long, Shown> shown = of(views, user, update.conversationId());
+        trail(user, update.conversationId(), update.seq(), "reactions " + update.reactions());
         Shown target = shown.get(update.seq());
-        if (target == null) {
-            of(early, user, update.conversationId()).put(update.seq(), update.reactions());
-        } else if (!target.content().equals(Content.DELETED)) {
+        // The client library tells reactions only for a message it handed over (those to one behind a gap come with it): told
+        // before it, they are lost, as in an app, and the final check finds the difference.
+        if (target != null && !target.content().equals(Content.DELETED)) {
             shown.put(update.seq(), new Shown(target.content(), update.reactions()));
         }
     }
 
     /** Every member's view of every stored message against the table's: the differences, at most {@code limit}. */
-    synchronized List<String> differences(Map<ConversationId, List<Message>> stored, Map<ConversationId, List<UserId>> members, int limit) {
+    synchronized List<String> differences(Map<ConversationId, List<Message>> stored, Map<ConversationId, List<UserId>> members, int limit,
+                                          java.util.function.BiFunction<ConversationId, Long, String> tableNote) {
         List<String> found = new ArrayList<>();
         stored.forEach((conversation, table) -> {
             for (UserId member : members.get(conversation)) {
@@ -75,12 +79,24 @@ final class MessageViews {
                     Shown expected = new Shown(message.content(), message.details().reactions());
                     Shown actual = shown.get(message.seq());
                     if (!expected.equals(actual) && found.size() < limit) {
-                        found.add(conversation + " #" + message.seq() + ": " + member + " shows " + actual + ", the table " + expected);
+                        found.add(conversation + " #" + message.seq() + ": " + member + " shows " + actual + ", the table " + expected
+                                + " (" + tableNote.apply(conversation, message.seq()) + ")"
+                                + "; told " + of(told, member, conversation).getOrDefault(message.seq(), List.of())
+                                + "; its states " + states.getOrDefault(member, List.of()));
                     }
                 }
             }
         });
         return found;
+    }
+
+    /** A user's connection state changed. */
+    synchronized void state(UserId user, String state) {
+        states.computeIfAbsent(user, u -> new ArrayList<>()).add(java.time.Instant.now() + " " + state);
+    }
+
+    private void trail(UserId user, ConversationId conversation, long seq, String event) {
+        of(told, user, conversation).computeIfAbsent(seq, s -> new ArrayList<>()).add(java.time.Instant.now() + " " + event);
     }
 
     private static <T> Map<Long, T> of(Map<UserId, Map<ConversationId, Map<Long, T>>> all, UserId user, ConversationId conversation) {

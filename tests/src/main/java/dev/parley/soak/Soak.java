@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.parley.client.ConnectionState;
 import dev.parley.client.ParleyClient;
 import dev.parley.client.ParleyListener;
+import dev.parley.client.StateChange;
 import dev.parley.functions.manifest.ParleyManifest;
 import dev.parley.functions.store.DynamoMessageLog;
+import dev.parley.functions.store.MessagesTable;
 import dev.parley.local.DevTokens;
 import dev.parley.local.LocalCloud;
 import dev.parley.local.dynamodb.Faults;
@@ -45,6 +47,7 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
@@ -161,6 +164,11 @@ public final class Soak implements Callable<Integer> {
                         @Override
                         public void onReactions(ServerFrame.ReactionsUpdate reactions) {
                             views.reactions(user, reactions);
+                        }
+
+                        @Override
+                        public void onStateChange(StateChange change) {
+                            views.state(user, change.state().name());
                         }
                     }).build().start();
             clients.put(user, client);
@@ -382,11 +390,24 @@ public final class Soak implements Callable<Integer> {
             throws InterruptedException {
         long deadline = System.nanoTime() + wait.toNanos();
         while (true) {
-            List<String> differences = views.differences(readTable(endpoint, ids), members, 10);
+            List<String> differences = views.differences(readTable(endpoint, ids), members, 10, (id, seq) -> reactionTimes(endpoint, id, seq));
             if (differences.isEmpty() || System.nanoTime() > deadline) {
                 return differences;
             }
             Thread.sleep(1000);
+        }
+    }
+
+    /** When a message's reactions were last listed (read) and told, as its row says: what a view that differs missed. */
+    private static String reactionTimes(URI endpoint, ConversationId conversation, long seq) {
+        try (DynamoDbClient dynamo = dynamo(endpoint)) {
+            var item = dynamo.getItem(b -> b.tableName(ParleyManifest.MESSAGES).consistentRead(true).key(Map.of(
+                    MessagesTable.CONVERSATION, AttributeValue.fromS(conversation.value()),
+                    MessagesTable.SEQ, AttributeValue.fromN(Long.toString(seq))))).item();
+            var at = item.get(MessagesTable.REACTIONS_AT);
+            var toldAt = item.get(MessagesTable.REACTIONS_TOLD_AT);
+            return "listed " + (at == null ? "never" : java.time.Instant.ofEpochMilli(Long.parseLong(at.n())))
+                    + ", told " + (toldAt == null ? "never" : java.time.Instant.ofEpochMilli(Long.parseLong(toldAt.n())));
         }
     }
 

@@ -49,7 +49,9 @@ public interface ParleyListener {
     /**
      * A message's reactions now (the whole list: exact counts, the newest users first), at most one a second per message
      * live; after a reconnect, once for each message the app holds whose reactions changed while it was away (the sync's
-     * {@code reactions_changed} of its {@code sync.batch}). History and sync list messages with their reactions too.
+     * {@code reactions_changed} of its {@code sync.batch}). History and sync list messages with their reactions too. Only
+     * for a message the app was handed: reactions to one still on its way (behind a gap) come with it, in
+     * {@code details().reactions()}.
      */
     default void onReactions(ServerFrame.ReactionsUpdate reactions) {
     }

@@ -117,8 +117,15 @@ final class Receiving {
     /** A sync's reaction changes to messages the app holds: told as the live ones are, one event per message. */
     private void reactionChanges(ServerFrame.SyncBatch batch) {
         reactionPages++;
-        batch.reactionsChanged().forEach(message -> ClientLoop.tell(() ->
-                listener.onReactions(new ServerFrame.ReactionsUpdate(batch.conversationId(), message.seq(), message.reactions()))));
+        batch.reactionsChanged().forEach(message -> reactions(new ServerFrame.ReactionsUpdate(batch.conversationId(), message.seq(),
+                message.reactions())));
+    }
+
+    /** A message's reactions now: told to the app if it has the message, else kept with it until it is handed over. */
+    void reactions(ServerFrame.ReactionsUpdate update) {
+        if (timelines.reactions(update)) {
+            ClientLoop.tell(() -> listener.onReactions(update));
+        }
     }
 
     /** Online: what the app read while offline is told; a conversation that joined meanwhile is synced. */
@@ -134,6 +141,10 @@ final class Receiving {
     }
 
     void batch(ServerFrame.SyncBatch batch) {
+        // A message the app was handed while this page was on its way (it came live): the page's copy has its reactions now.
+        long handed = timelines.releasedUpTo(batch.conversationId());
+        batch.messages().stream().filter(message -> message.seq() <= handed && message.counts())
+                .forEach(message -> reactions(new ServerFrame.ReactionsUpdate(batch.conversationId(), message.seq(), message.details().reactions())));
         release(timelines.synced(batch, clock.instant()));
         if (!batch.reactionsChanged().isEmpty()) {
             reactionChanges(batch);

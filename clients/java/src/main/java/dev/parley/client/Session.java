@@ -66,7 +66,7 @@ final class Session implements ConnectionKeeper.Events {
             case ServerFrame.Error error -> refused(error);
             case ServerFrame.ReceiptUpdate receipt -> ClientLoop.tell(() -> listener.onReceipt(receipt));
             case ServerFrame.TypingUpdate typing -> ClientLoop.tell(() -> listener.onTyping(typing));
-            case ServerFrame.ReactionsUpdate reactions -> ClientLoop.tell(() -> listener.onReactions(reactions));
+            case ServerFrame.ReactionsUpdate reactions -> receiving.reactions(reactions);
             case ServerFrame.PresenceUpdate update -> ClientLoop.tell(() -> listener.onPresence(update.presence()));
             case ServerFrame.PresenceBatch batch -> batch.users().forEach(one -> ClientLoop.tell(() -> listener.onPresence(one)));
             case ServerFrame.NotificationReceive notification -> {

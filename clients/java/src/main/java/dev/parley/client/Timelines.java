@@ -89,7 +89,7 @@ final class Timelines {
         // where a member took the second message for the conversation's start and never got the first).
         OrderingBuffer buffer = buffers.computeIfAbsent(batch.conversationId(), conversation -> new OrderingBuffer(conversation,
                 batch.afterSeq(), gapTimeout, CAPACITY));
-        List<Message> ready = new ArrayList<>(buffer.offerAll(batch.messages(), now));
+        List<Message> ready = new ArrayList<>(buffer.offerAllListed(batch.messages(), now));
         List<Message> waited = waitingForStart.remove(batch.conversationId());
         if (waited != null) {
             ready.addAll(buffer.offerAll(waited, now));
@@ -103,7 +103,16 @@ final class Timelines {
         if (buffer == null) {
             return List.of();
         }
-        return buffer.offerAll(batch.messages().reversed(), now);
+        return buffer.offerAllListed(batch.messages().reversed(), now);
+    }
+
+    /**
+     * A message's reactions now (live, or a sync's catch-up): true when the app is to hear them; false when they are kept with
+     * a message it has not been handed yet, which it gets carrying them.
+     */
+    boolean reactions(ServerFrame.ReactionsUpdate update) {
+        OrderingBuffer buffer = buffers.get(update.conversationId());
+        return buffer == null || buffer.reactionsChanged(update.seq(), update.reactions());
     }
 
     /**

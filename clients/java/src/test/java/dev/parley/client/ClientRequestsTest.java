@@ -151,12 +151,22 @@ class ClientRequestsTest {
 
     /** A started client on the fake server whose listener keeps every reactions update it hears. */
     private ParleyClient hearingReactions(List<ServerFrame.ReactionsUpdate> heard, ClientStore store) {
+        return hearingReactions(heard, new CopyOnWriteArrayList<>(), store);
+    }
+
+    /** The same, keeping every message it is handed too. */
+    private ParleyClient hearingReactions(List<ServerFrame.ReactionsUpdate> heard, List<dev.parley.model.Message> handed, ClientStore store) {
         ParleyClient client = ParleyClient.builder(URI.create("ws://parley.test/"), ALICE, DeviceId.of("phone"), () -> "token")
                 .transport(server).store(store).backoff(Duration.ofMillis(10), Duration.ofSeconds(10)).requestTimeout(Duration.ofSeconds(10))
                 .listener(new ParleyListener() {
                     @Override
                     public void onReactions(ServerFrame.ReactionsUpdate reactions) {
                         heard.add(reactions);
+                    }
+
+                    @Override
+                    public void onMessage(dev.parley.model.Message message) {
+                        handed.add(message);
                     }
                 }).build().start();
         clients.add(client);
@@ -192,6 +202,42 @@ class ClientRequestsTest {
         server.answer(update);
         await(() -> heard.size() == 1, "the update heard");
         assertThat(heard).containsExactly(update);
+    }
+
+    @Test
+    void reactionsToAMessageBehindAGapComeWithItAPagesCopyReplacesTheLiveOneAndNoneIsHeardBeforeItsMessage() throws Exception {
+        List<ServerFrame.ReactionsUpdate> heard = new CopyOnWriteArrayList<>();
+        List<dev.parley.model.Message> handed = new CopyOnWriteArrayList<>();
+        ConversationId chat = ConversationId.of("d:alice:bob");
+        InMemoryClientStore store = new InMemoryClientStore();
+        store.heldUpTo(chat, 0);
+        ParleyClient client = hearingReactions(heard, handed, store);
+        server.next(ClientFrame.SyncRequest.class);
+        server.answer(new ServerFrame.SyncDone(0));
+        await(() -> client.state() == ConnectionState.ONLINE, "online");
+        dev.parley.model.Emoji up = dev.parley.model.Emoji.of("\uD83D\uDC4D");
+        List<dev.parley.model.ReactionCount> carols = List.of(new dev.parley.model.ReactionCount(up, 1, List.of(UserId.of("carol"))));
+        List<dev.parley.model.ReactionCount> daves = List.of(new dev.parley.model.ReactionCount(up, 1, List.of(UserId.of("dave"))));
+        server.answer(new ServerFrame.MessageReceive(sent(chat, 2)));
+        server.answer(new ServerFrame.ReactionsUpdate(chat, 2, carols));
+        server.answer(new ServerFrame.ReactionsUpdate(chat, 3, daves));
+        server.answer(new ServerFrame.MessageReceive(sent(chat, 3)));
+        server.answer(new ServerFrame.MessageReceive(sent(chat, 4)));
+        // A page of history lists seq 4 with its reactions now: it replaces the live copy held.
+        dev.parley.model.Message listed = sent(chat, 4);
+        server.answer(new ServerFrame.HistoryBatch(chat, List.of(listed.withDetails(listed.details().withReactions(daves))), OptionalLong.empty()));
+        server.answer(new ServerFrame.MessageReceive(sent(chat, 1)));
+        await(() -> handed.size() == 4, "four messages");
+        assertThat(handed).extracting(m -> m.details().reactions()).containsExactly(List.of(), carols, daves, daves);
+        assertThat(heard).as("no reactions heard for a message the app did not have").isEmpty();
+        server.answer(new ServerFrame.ReactionsUpdate(chat, 2, List.of()));
+        await(() -> heard.size() == 1, "the update of a message handed");
+        assertThat(heard).containsExactly(new ServerFrame.ReactionsUpdate(chat, 2, List.of()));
+    }
+
+    private static dev.parley.model.Message sent(ConversationId chat, long seq) {
+        return new dev.parley.model.Message(dev.parley.model.ClientMessageId.random(), chat, seq, UserId.of("bob"), DeviceId.of("phone"),
+                dev.parley.model.Content.text("m" + seq), 1_000 + seq);
     }
 
     @Test

@@ -454,6 +454,8 @@ var OrderingBuffer = class {
   gapTimeoutMs;
   capacity;
   held = /* @__PURE__ */ new Map();
+  /** Reactions told for seqs not released whose message has not come: the live copy that comes carries them. */
+  reactionsAhead = /* @__PURE__ */ new Map();
   gapOpenedAt;
   overflowed = false;
   /** The highest seq released: every seq up to it was released exactly once. */
@@ -469,13 +471,23 @@ var OrderingBuffer = class {
   get heldCount() {
     return this.held.size;
   }
-  /** Takes one message; returns those now ready, in seq order. Duplicates are dropped. */
-  offer(message, now) {
-    if (message.conversation_id !== this.conversationId) {
-      throw new Error(`message of conversation ${message.conversation_id} offered to the buffer of ${this.conversationId}`);
+  /**
+   * Takes one message; returns those now ready, in seq order. Duplicates are dropped, but a copy the server listed (`listed`:
+   * a sync's or history's page) replaces a live copy held.
+   */
+  offer(offered, now, listed = false) {
+    if (offered.conversation_id !== this.conversationId) {
+      throw new Error(`message of conversation ${offered.conversation_id} offered to the buffer of ${this.conversationId}`);
     }
-    const seq = message.seq;
-    if (seq <= this.released || this.held.has(seq)) return [];
+    const seq = offered.seq;
+    if (seq <= this.released) return [];
+    const toldAhead = this.reactionsAhead.get(seq);
+    this.reactionsAhead.delete(seq);
+    const message = listed || toldAhead === void 0 ? offered : withReactions(offered, toldAhead);
+    if (this.held.has(seq)) {
+      if (listed) this.held.set(seq, message);
+      return [];
+    }
     if (seq !== this.released + 1) {
       this.hold(message, now);
       return [];
@@ -487,11 +499,24 @@ var OrderingBuffer = class {
       ready.push(next);
       this.released++;
     }
+    for (const ahead of this.reactionsAhead.keys()) if (ahead <= this.released) this.reactionsAhead.delete(ahead);
     this.gapOpenedAt = this.held.size === 0 ? void 0 : now;
     return ready;
   }
-  offerAll(messages, now) {
-    return messages.flatMap((message) => this.offer(message, now));
+  offerAll(messages, now, listed = false) {
+    return messages.flatMap((message) => this.offer(message, now, listed));
+  }
+  /** A message's reactions now: true when the app is to hear them (it has the message); false when kept with it for later. */
+  reactionsChanged(seq, reactions) {
+    if (seq <= this.released) return true;
+    const waiting = this.held.get(seq);
+    if (waiting !== void 0) {
+      this.held.set(seq, withReactions(waiting, reactions));
+    } else {
+      this.reactionsAhead.set(seq, reactions);
+      if (this.reactionsAhead.size > this.capacity) this.reactionsAhead.delete(Math.max(...this.reactionsAhead.keys()));
+    }
+    return false;
   }
   /** Whether to ask for what fills the gap now: once per timeout while it stays open, or at once after an overflow. */
   pollResync(now) {
@@ -517,6 +542,12 @@ var OrderingBuffer = class {
     }
   }
 };
+function counts(message) {
+  return message.relates_to === void 0 && message.content.type !== "void" && message.content.type !== "deleted";
+}
+function withReactions(message, reactions) {
+  return counts(message) ? { ...message, reactions } : message;
+}
 var CAPACITY = 1e3;
 var Timelines = class {
   constructor(heldUpTo, gapTimeoutMs) {
@@ -569,7 +600,7 @@ var Timelines = class {
       buffer = new OrderingBuffer(batch.conversation_id, batch.after_seq, this.gapTimeoutMs, CAPACITY);
       this.buffers.set(batch.conversation_id, buffer);
     }
-    const ready = buffer.offerAll(batch.messages, now);
+    const ready = buffer.offerAll(batch.messages, now, true);
     const waited = this.waitingForStart.get(batch.conversation_id);
     if (waited !== void 0) {
       this.waitingForStart.delete(batch.conversation_id);
@@ -580,7 +611,11 @@ var Timelines = class {
   /** A page of history (newest first on the wire): it fills a gap, or repeats what was released. */
   history(batch, now) {
     const buffer = this.buffers.get(batch.conversation_id);
-    return buffer === void 0 ? [] : buffer.offerAll([...batch.messages].reverse(), now);
+    return buffer === void 0 ? [] : buffer.offerAll([...batch.messages].reverse(), now, true);
+  }
+  /** A message's reactions now (live, or a sync's catch-up): true when the app is to hear them, false when kept with it. */
+  reactions(update) {
+    return this.buffers.get(update.conversation_id)?.reactionsChanged(update.seq, update.reactions) ?? true;
   }
   /** The history requests that fill the gaps open longer than the timeout, from each gap's low end, a page at most. */
   gapsToFill(now) {
@@ -708,12 +743,18 @@ var Receiving = class {
         this.release(timelines.offer(message, Date.now()));
         break;
       }
-      case "sync.batch":
+      case "sync.batch": {
+        const handed = timelines.releasedUpTo(frame.conversation_id);
+        frame.messages.filter((m) => m.seq <= handed && counts(m)).forEach((m) => this.reactions({ type: "reactions.update", conversation_id: frame.conversation_id, seq: m.seq, reactions: m.reactions ?? [] }));
         this.release(timelines.synced(frame, Date.now()));
         if (frame.reactions_changed?.length) {
           this.reactionPages++;
-          frame.reactions_changed.forEach(({ seq, reactions }) => this.events.emit("reactions", { type: "reactions.update", conversation_id: frame.conversation_id, seq, reactions }));
+          frame.reactions_changed.forEach(({ seq, reactions }) => this.reactions({ type: "reactions.update", conversation_id: frame.conversation_id, seq, reactions }));
         }
+        break;
+      }
+      case "reactions.update":
+        this.reactions(frame);
         break;
       case "history.batch":
         this.release(timelines.history(frame, Date.now()));
@@ -728,6 +769,10 @@ var Receiving = class {
       default:
         break;
     }
+  }
+  /** A message's reactions now: told to the app if it has the message, else kept with it until it is handed over. */
+  reactions(update) {
+    if (this.timelines?.reactions(update) ?? true) this.events.emit("reactions", update);
   }
   /** Older messages for the app (newest first; not emitted as message events). */
   history(request) {
@@ -1422,9 +1467,6 @@ var Session = class {
         break;
       case "typing.update":
         this.events.emit("typing", frame);
-        break;
-      case "reactions.update":
-        this.events.emit("reactions", frame);
         break;
       case "presence.update": {
         const { type: _type, ...presence } = frame;
