@@ -1,12 +1,11 @@
-import { toBase64 } from "./cipher.js";
 import type { KeyDirectory } from "./cipher.js";
 import { Connection } from "./connection.js";
 import { Emitter } from "./events.js";
 import type { ConnectionState, OutgoingMessage, ParleyEventName, ParleyEvents } from "./events.js";
 import type {
-  ClientFrame, Content, Conversation, ConversationId, ConversationMuted, ConversationPage, DeviceRegistered, HistoryBatch, HistoryRequest,
-  InboxCounts, InboxFilter, InboxMark, InboxPage, KeysBundle, KeysUpload, LastSeenVisibility, MessageSend, PresenceBatch, PushPlatform, ReactionAck,
-  SettingsUpdated, TopicKey, TopicMuted, TypingState, UserId,
+  ClientFrame, Content, Conversation, ConversationId, ConversationMuted, ConversationPage, ConversationUpdated, DeviceRegistered, HistoryBatch, HistoryRequest,
+  InboxCounts, InboxFilter, InboxMark, InboxPage, KeysBundle, KeysUpload, LastSeenVisibility, MessageAck, PresenceBatch, PushPlatform, ReactionAck,
+  ServerFrame, SettingsUpdated, TopicKey, TopicMuted, TypingState, UserId,
 } from "./frames.generated.js";
 import { mediaUrl, uploadMedia } from "./media.js";
 import { PresenceWatch } from "./presence.js";
@@ -142,21 +141,22 @@ export class ParleyClient {
    * message comes back, once stored, as a sealedMessage event with this plaintext.
    */
   sendSealed(conversationId: ConversationId, members: UserId[], plaintext: Uint8Array): OutgoingMessage {
-    const cipher = this.settings.cipher;
-    if (cipher === undefined) throw new Error("no cipher was given to the client (options.cipher)");
     const id = crypto.randomUUID();
     const timestamp = Date.now();
-    const sealed = { members: [...members], plaintext: toBase64(plaintext) };
-    const pending = this.started()
-      .then(() => this.sender.serially(() => cipher.seal(conversationId, members, plaintext, this.keys)))
-      .then((envelopes) => {
-        const frame: MessageSend = { type: "message.send", id, conversation_id: conversationId, content: { type: "ciphertext", envelopes }, timestamp };
-        const text = JSON.stringify(frame);
-        const refused = this.sender.refusal(text, id);
-        if (refused !== undefined) throw refused;
-        return { id, conversation_id: conversationId, frame: text, sealed };
-      });
-    return this.sender.queue(id, pending);
+    return this.sender.queueSealed<MessageAck>(id, conversationId, members, plaintext, (envelopes) =>
+      ({ type: "message.send", id, conversation_id: conversationId, content: { type: "ciphertext", envelopes }, timestamp }), () => this.started());
+  }
+
+  /**
+   * A sealed reaction to an end-to-end message: the plaintext (the app's own form: the emoji, or nothing to remove) sealed and
+   * queued as sendSealed's is; an entry of the log every member's client emits as a sealedMessage (relates_to reaction).
+   */
+  async reactSealed(conversationId: ConversationId, members: UserId[], seq: number, plaintext: Uint8Array): Promise<ReactionAck> {
+    const id = crypto.randomUUID();
+    const answer = await this.sender.queueSealed<ServerFrame>(id, conversationId, members, plaintext, (envelopes) => ({ type: "reaction.set", id,
+      conversation_id: conversationId, target_seq: seq, emoji: null, ciphertext: { type: "ciphertext", envelopes } }), () => this.started()).acknowledged;
+    // Its entry's message.ack, which the fast path posts first, answers it as well as reaction.ack does.
+    return answer.type === "reaction.ack" ? answer : { type: "reaction.ack", conversation_id: conversationId, target_seq: seq, emoji: null, ref: id };
   }
 
   /** This device's public keys for end-to-end encryption: the counts of one-time keys the server now holds. */
@@ -171,9 +171,12 @@ export class ParleyClient {
       "keys.bundle");
   }
 
-  /** Sets the user's one reaction to the message at seq (null removes it); members hear it as a reactions event. */
-  react(conversationId: ConversationId, seq: number, emoji: string | null): Promise<ReactionAck> {
-    return this.requests.request({ type: "reaction.set", conversation_id: conversationId, target_seq: seq, emoji }, "reaction.ack");
+  /**
+   * Sets the user's one reaction to the message at seq (null removes it); members hear it as a reactions event. Through the
+   * queue: kept in the store, in the conversation's order, resent under its id across reconnects and reloads until answered.
+   */
+  async react(conversationId: ConversationId, seq: number, emoji: string | null): Promise<ReactionAck> {
+    return await this.sender.enqueueRequest({ type: "reaction.set", conversation_id: conversationId, target_seq: seq, emoji }, this.started()) as ReactionAck;
   }
 
   /** The user has seen the conversation up to seq: its senders get a read receipt (sent when online). */
@@ -207,8 +210,9 @@ export class ParleyClient {
   }
 
   /** Pins the message at seq (pinned false unpins): a group's admins, either member of a direct one; at most 10 pinned. */
-  pin(conversationId: ConversationId, seq: number, pinned = true): Promise<Conversation> {
-    return this.updated({ type: "message.pin", conversation_id: conversationId, seq, pinned });
+  async pin(conversationId: ConversationId, seq: number, pinned = true): Promise<Conversation> {
+    const answer = await this.sender.enqueueRequest({ type: "message.pin", conversation_id: conversationId, seq, pinned }, this.started());
+    return (answer as ConversationUpdated).conversation;
   }
 
   private async updated(frame: ClientFrame): Promise<Conversation> {

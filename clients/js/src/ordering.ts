@@ -182,6 +182,11 @@ export class Timelines {
     }
   }
 
+  /** Whether a sync told where the conversation starts (and the user has not left it since). */
+  holds(conversation: ConversationId): boolean {
+    return this.buffers.has(conversation);
+  }
+
   left(conversation: ConversationId): void {
     this.buffers.delete(conversation);
     this.waitingForStart.delete(conversation);

@@ -4,8 +4,8 @@ import type { Connection } from "./connection.js";
 import type { Emitter } from "./events.js";
 import { LIMITS } from "./frames.generated.js";
 import type {
-  ConversationId, HistoryBatch, HistoryRequest, Message, MessageAck, MessageDelete, MessageEdit, MessageSend, ReactionsUpdate, ServerFrame,
-  UserId,
+  Content, ConversationId, HistoryBatch, HistoryRequest, Message, MessageAck, MessageDelete, MessageEdit, MessageSend, ReactionSet, ReactionsUpdate,
+  ServerFrame, UserId,
 } from "./frames.generated.js";
 import { ParleyError } from "./errors.js";
 import { Timelines, counts } from "./ordering.js";
@@ -27,6 +27,8 @@ export class Receiving {
   private handing: Promise<void> = Promise.resolve();
   /** The plaintexts of this device's acknowledged sealed sends, until the message is handed to the app. */
   private readonly ownPlaintexts = new Map<string, Uint8Array>();
+  /** This device's sealed entries handed to the app, with the pending send's plaintext, before their answer came. */
+  private readonly handedBeforeAnswer = new Set<string>();
   private readonly deliveredSent = new Map<ConversationId, number>();
   private readonly readToSend = new Map<ConversationId, number>();
   private syncAskedAt = 0;
@@ -138,8 +140,9 @@ export class Receiving {
         this.sync();
         break;
       case "conversation.updated":
-        if (frame.conversation.members.includes(this.user)) this.sync();
-        else timelines.left(frame.conversation.conversation_id);
+        // Added to it: a sync says where it starts. A change to one it holds (a pin, another member) needs none.
+        if (!frame.conversation.members.includes(this.user)) timelines.left(frame.conversation.conversation_id);
+        else if (!timelines.holds(frame.conversation.conversation_id)) this.sync();
         break;
       default:
         break;
@@ -165,16 +168,29 @@ export class Receiving {
 
   /** This device's own send, acknowledged: its message joins its timeline as any other. */
   acknowledged(ack: MessageAck, send: PendingSend): void {
+    this.handedBeforeAnswer.delete(send.id);
     if (send.sealed !== undefined && this.cipher !== undefined) this.ownPlaintexts.set(send.id, fromBase64(send.sealed.plaintext));
     // The app's own entry as the server stores it: a send with its reply and mentions, a change with its relation.
-    const frame = JSON.parse(send.frame) as MessageSend | MessageEdit | MessageDelete;
+    const frame = JSON.parse(send.frame) as MessageSend | MessageEdit | MessageDelete | ReactionSet;
+    if (frame.type === "reaction.set" && frame.ciphertext === undefined) return;
     const entry = frame.type === "message.send" ? { content: frame.content, reply_to: frame.reply_to ?? null, mentions: frame.mentions ?? [] }
+      : frame.type === "reaction.set" ? { content: frame.ciphertext as Content, relates_to: { kind: "reaction" as const, seq: frame.target_seq } }
       : { content: frame.type === "message.edit" ? frame.content : { type: "deleted" as const },
         relates_to: { kind: frame.type === "message.edit" ? "edit" as const : "delete" as const, seq: frame.target_seq } };
     this.release((this.timelines as Timelines).offer({
       id: ack.id, conversation_id: ack.conversation_id, seq: ack.seq, sender_id: this.user, sender_device: this.device, ...entry,
       server_timestamp: ack.server_timestamp,
     }, Date.now()));
+  }
+
+  /**
+   * A queued request answered. A sealed reaction's entry (its message.ack lost) comes from a sync or history: its plaintext is
+   * kept for it, unless it was handed to the app already.
+   */
+  requestAnswered(request: PendingSend): void {
+    if (!this.handedBeforeAnswer.delete(request.id) && request.sealed !== undefined && this.cipher !== undefined) {
+      this.ownPlaintexts.set(request.id, fromBase64(request.sealed.plaintext));
+    }
   }
 
   markRead(conversationId: ConversationId, seq: number): void {
@@ -216,7 +232,10 @@ export class Receiving {
       return own;
     }
     const pending = message.sender_id === this.user && message.sender_device === this.device ? this.ownSend(message.id)?.sealed : undefined;
-    if (pending !== undefined) return fromBase64(pending.plaintext);
+    if (pending !== undefined) {
+      this.handedBeforeAnswer.add(message.id);
+      return fromBase64(pending.plaintext);
+    }
     try {
       return await cipher.open(message);
     } catch (unreadable) {

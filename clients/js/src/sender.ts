@@ -1,11 +1,13 @@
-import { fromBase64 } from "./cipher.js";
+import { fromBase64, toBase64 } from "./cipher.js";
 import type { EndToEndCipher, KeyDirectory } from "./cipher.js";
 import type { Connection } from "./connection.js";
 import { jitteredDelay } from "./connection.js";
 import { ParleyError } from "./errors.js";
 import type { Emitter } from "./events.js";
 import { LIMITS } from "./frames.generated.js";
-import type { ErrorFrame, MessageAck, MessageDelete, MessageEdit, MessageSend } from "./frames.generated.js";
+import type {
+  ConversationId, Envelope, ErrorFrame, MessageAck, MessageDelete, MessageEdit, MessagePin, MessageSend, ReactionSet, ServerFrame, UserId,
+} from "./frames.generated.js";
 import { Outbox } from "./outbox.js";
 import type { Scheduler } from "./scheduler.js";
 import { decodeClientFrame } from "./schema-check.js";
@@ -24,7 +26,8 @@ const utf8 = new TextEncoder();
  */
 export class Sender {
   private outbox: Outbox | undefined;
-  private readonly ackWaiters = new Map<string, { resolve(ack: MessageAck): void; reject(error: Error): void }>();
+  /** Each queued send's promise: resolved with its answer (message.ack, or a request's). */
+  private readonly ackWaiters = new Map<string, { resolve(answer: ServerFrame): void; reject(error: Error): void }>();
   /** How many times running each end-to-end send was sealed again after devices_changed. */
   private readonly reseals = new Map<string, number>();
   private gatewayRefusals = 0;
@@ -60,6 +63,48 @@ export class Sender {
     return this.queue(frame.id, started.then(() => ({ id: frame.id, conversation_id: frame.conversation_id, frame: text })));
   }
 
+  /**
+   * A request that changes a message (a reaction, a pin) queued as the log's entries are: kept in the store, sent in its
+   * conversation's order, resent under its id (a repeat sets the same again) until answered; resolves with the answer.
+   */
+  enqueueRequest(request: ReactionSet | MessagePin, started: Promise<void>): Promise<ServerFrame> {
+    const frame = { ...request, id: crypto.randomUUID() };
+    const text = JSON.stringify(frame);
+    const refused = this.refusal(text, frame.id);
+    if (refused !== undefined) return handled(Promise.reject(refused));
+    return this.queue<ServerFrame>(frame.id, started.then(() => ({ id: frame.id, conversation_id: frame.conversation_id, frame: text }))).acknowledged;
+  }
+
+  /**
+   * An end-to-end entry (a send, a sealed reaction) queued once the cipher sealed it, seals in the order asked; frame makes
+   * its frame of the envelopes. Sealed again on devices_changed; what it was sealed from stays in the store until answered.
+   */
+  queueSealed<Answer extends ServerFrame>(id: string, conversationId: ConversationId, members: UserId[], plaintext: Uint8Array,
+                                          frame: (envelopes: Envelope[]) => MessageSend | ReactionSet, started: () => Promise<void>) {
+    const cipher = this.cipher;
+    if (cipher === undefined) throw new Error("no cipher was given to the client (options.cipher)");
+    const sealed = { members: [...members], plaintext: toBase64(plaintext) };
+    const pending = started().then(() => this.serially(() => cipher.seal(conversationId, members, plaintext, this.keys))).then((envelopes) => {
+      const text = JSON.stringify(frame(envelopes));
+      const refused = this.refusal(text, id);
+      if (refused !== undefined) throw refused;
+      return { id, conversation_id: conversationId, frame: text, sealed };
+    });
+    return this.queue<Answer>(id, pending);
+  }
+
+  /** An answer naming a queued request (ref): it is done, out of the store, and the next go; the request, if one was queued. */
+  answered(ref: string | null, answer: ServerFrame): PendingSend | undefined {
+    const send = ref === null ? undefined : this.outbox?.remove(ref);
+    if (send === undefined) return undefined;
+    void this.writes.write(() => this.store.removePendingSend(send.id));
+    this.ackWaiters.get(send.id)?.resolve(answer);
+    this.ackWaiters.delete(send.id);
+    this.gatewayRefusals = 0;
+    this.transmitReady();
+    return send;
+  }
+
   /** Why the server would refuse this entry at once, if it would: checked here so that no queue holds it. */
   refusal(text: string, id: string): ParleyError | undefined {
     const size = utf8.encode(text).length;
@@ -73,8 +118,9 @@ export class Sender {
   }
 
   /** A send on its way to the store and the queue: its promises, of which queued rejects if it never gets there. */
-  queue(id: string, pending: Promise<PendingSend>): { id: string; queued: Promise<void>; acknowledged: Promise<MessageAck> } {
-    const acknowledged = handled(new Promise<MessageAck>((resolve, reject) => this.ackWaiters.set(id, { resolve, reject })));
+  queue<Answer extends ServerFrame = MessageAck>(id: string, pending: Promise<PendingSend>): { id: string; queued: Promise<void>; acknowledged: Promise<Answer> } {
+    const acknowledged = handled(new Promise<Answer>((resolve, reject) =>
+      this.ackWaiters.set(id, { resolve: (answer) => resolve(answer as Answer), reject })));
     const queued = handled(pending.then((send) => this.writes.write(() => this.store.addPendingSend(send)).then(() => {
       // Closed meanwhile: it is in the store all the same, and a client started on the store sends it.
       if (this.connection.state === "closed") return;
@@ -156,8 +202,9 @@ export class Sender {
       await cipher.devicesChanged(mismatch, this.keys);
       return cipher.seal(send.conversation_id, sealed.members, fromBase64(sealed.plaintext), this.keys);
     }).then((envelopes) => {
-      const previous = JSON.parse(send.frame) as MessageSend;
-      const text = JSON.stringify({ ...previous, content: { type: "ciphertext", envelopes } });
+      const previous = JSON.parse(send.frame) as MessageSend | ReactionSet;
+      const content = { type: "ciphertext" as const, envelopes };
+      const text = JSON.stringify(previous.type === "reaction.set" ? { ...previous, ciphertext: content } : { ...previous, content });
       const refused = this.refusal(text, send.id);
       if (refused !== undefined) throw refused;
       const resealed: PendingSend = { ...send, frame: text };
@@ -187,11 +234,16 @@ export class Sender {
     this.outbox?.due(now - ackTimeoutMs, now).forEach((send) => this.transmit(send));
   }
 
-  /** A send on the wire; a resend says so (attempt), so that the server checks for it before taking a seq. */
+  /**
+   * A send on the wire; a resend of a log entry says so (attempt), so that the server checks for it before taking a seq. A
+   * request (a reaction, a pin) goes again as it was: it sets the same again, and has no attempt to count.
+   */
   private transmit(send: PendingSend): void {
     if (!this.connection.open || this.outbox === undefined) return;
     const attempt = this.outbox.transmitted(send.id, Date.now());
-    this.connection.send(attempt === 1 ? send.frame : JSON.stringify({ ...(JSON.parse(send.frame) as MessageSend), attempt }));
+    const frame = JSON.parse(send.frame) as { type: string };
+    const entry = frame.type === "message.send" || frame.type === "message.edit" || frame.type === "message.delete";
+    this.connection.send(attempt === 1 || !entry ? send.frame : JSON.stringify({ ...frame, attempt }));
   }
 
   /**

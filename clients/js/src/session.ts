@@ -91,7 +91,10 @@ export class Session implements ConnectionEvents {
         break;
     }
     if (frame.type !== "error" && frame.type !== "sync.batch" && frame.type !== "message.ack" && !PUSHES.has(frame.type)) {
-      this.requests.answered((frame as { ref?: string | null }).ref ?? null, frame);
+      const ref = (frame as { ref?: string | null }).ref ?? null;
+      const request = this.sender.answered(ref, frame);
+      if (request === undefined) this.requests.answered(ref, frame);
+      else this.receiving.requestAnswered(request);
     }
   }
 

@@ -1,8 +1,9 @@
 import type { ClientMessageId, ConversationId, UserId } from "./frames.generated.js";
 
 /**
- * A send not yet acknowledged: its id, its conversation, and its message.send frame as first encoded (a retry is the same
- * frame), or as sealed again after devices_changed; for an end-to-end send, what it was sealed from, to seal it again.
+ * A send not yet answered: its id, its conversation, and its frame (message.send, an edit, a delete; or a request that changes
+ * a message: reaction.set, message.pin) as first encoded (a retry is the same frame), or as sealed again after
+ * devices_changed; for an end-to-end send, what it was sealed from, to seal it again.
  */
 export interface PendingSend {
   id: ClientMessageId;

@@ -373,6 +373,45 @@ describe("sending", () => {
     c.close();
   });
 
+  test("a reaction and a pin go through the queue: after the conversation's send, kept across a restart, resent as they were under their ids, out of the store once answered", async () => {
+    const store = new MemoryClientStore();
+    const first = client({ store, token: () => { throw new Error("offline"); } });
+    await first.client.start();
+    const outgoing = first.client.send("g:team", { type: "text", body: "lunch?" });
+    const reacted = first.client.react("g:team", 7, "\u{1F44D}");
+    await outgoing.queued;
+    await until("both queued", () => first.client.pendingCount === 2);
+    await sleep(20);
+    assert.equal((await store.load()).pendingSends.length, 2, "both in the store");
+    first.client.close();
+    await assert.rejects(reacted, /closed/);
+    const { client: c, connection } = await online({ store });
+    const send = await connection.next("message.send");
+    await sleep(50);
+    assert.equal(connection.all("reaction.set").length, 0, "in the conversation's order: after the send's ack");
+    connection.send({ type: "message.ack", id: outgoing.id, conversation_id: "g:team", seq: 8, server_timestamp: 5, status: "sent", ref: send.id ?? null });
+    const set = await connection.next("reaction.set");
+    assert.equal(set.emoji, "\u{1F44D}");
+    assert.equal((set as { attempt?: number }).attempt, undefined, "a request goes again as it was");
+    const pinned = c.pin("g:team", 7);
+    // The connection drops before the answers: both go again under their ids.
+    const reconnected = server.nextConnection();
+    connection.kill();
+    const second = await reconnected;
+    await second.syncNothing("g:team");
+    const again = await second.next("reaction.set");
+    assert.equal(again.id, set.id);
+    second.send({ type: "reaction.ack", conversation_id: "g:team", target_seq: 7, emoji: "\u{1F44D}", ref: again.id ?? null });
+    const pin = await second.next("message.pin");
+    second.send({ type: "conversation.updated", conversation: { conversation_id: "g:team", kind: "group", name: "team", members: ["ann", "bob"],
+      admins: ["ann"], pinned: [7] }, ref: pin.id ?? null });
+    assert.deepEqual((await pinned).pinned, [7]);
+    await until("the queue emptied", () => c.pendingCount === 0);
+    await sleep(20);
+    assert.deepEqual((await store.load()).pendingSends, [], "out of the store once answered");
+    c.close();
+  });
+
   test("sends queued before a restart go out from the store on the next start, as resends under their ids", async () => {
     const store = new MemoryClientStore();
     const first = client({ store, token: () => { throw new Error("offline"); } });
@@ -511,6 +550,18 @@ describe("receipts, typing, presence, notifications, inbox", () => {
     connection.send({ type: "reactions.update", conversation_id: "c1", seq: 2, reactions: [] });
     await until("the update heard", () => heard.length === 1);
     assert.deepEqual(heard[0], { type: "reactions.update", conversation_id: "c1", seq: 2, reactions: [] });
+    c.close();
+  });
+
+  test("a change to a conversation the client holds (a pin) asks no sync; being added to a new one does", async () => {
+    const { client: c, connection } = await online({}, "g:team");
+    const group = (id: string, pinned: number[]) => ({ conversation_id: id, kind: "group" as const, name: id, members: ["ann", "bob"], admins: ["bob"], pinned });
+    connection.send({ type: "conversation.updated", conversation: group("g:team", [3]), ref: null });
+    await sleep(300);
+    assert.equal(connection.all("sync.request").length, 1, "only the first sync: a pin needs none");
+    connection.send({ type: "conversation.updated", conversation: group("g:new", []), ref: null });
+    const sync = await connection.next("sync.request");
+    assert.deepEqual(Object.keys(sync.state), ["g:team"], "added to g:new: a sync says where it starts");
     c.close();
   });
 
@@ -693,6 +744,39 @@ describe("end to end", () => {
     assert.deepEqual(warned, ["message 4 of c20 did not decrypt"]);
     assert.deepEqual(handed, ["1 sealed secret", "2 sealed hi ann", "3 plain plain", "4 sealed -"], "in seq order, whatever the opening takes");
     assert.equal(seen.messages.length, 1, "only the plain one is a message event");
+    c.close();
+  });
+
+  test("a sealed reaction is sealed, queued, sealed again after devices_changed under its id, and comes back as this device's entry with its plaintext", async () => {
+    const log: string[] = [];
+    const { client: c, connection } = await online({ cipher: fakeCipher(log) }, "c22");
+    const handed: string[] = [];
+    c.on("sealedMessage", ({ message: m, plaintext }) => handed.push(`${m.seq} ${m.relates_to?.kind ?? "message"} of ${m.relates_to?.seq ?? "-"} ${read(plaintext)}`));
+    const reacted = c.reactSealed("c22", ["ann", "bob"], 1, text.encode("\u{1F44D}"));
+    await connection.next("keys.fetch");
+    connection.send(bundle("ann", ["laptop"]));
+    await connection.next("keys.fetch");
+    connection.send(bundle("bob", ["phone"]));
+    const first = await connection.next("reaction.set");
+    assert.equal(first.emoji, null);
+    assert.match(first.id ?? "", /^[0-9a-f-]{36}$/);
+    assert.deepEqual(first.ciphertext?.envelopes?.map((e) => `${e.user_id}/${e.device_id}`), ["bob/phone"]);
+    connection.send({ type: "error", code: "devices_changed", message: "bob has a new device", ref: first.id ?? null,
+      missing: [{ user_id: "bob", device_id: "tablet" }], extra: [], stale: [] });
+    await connection.next("keys.fetch");
+    connection.send(bundle("ann", ["laptop"]));
+    await connection.next("keys.fetch");
+    connection.send(bundle("bob", ["phone", "tablet"]));
+    const second = await connection.next("reaction.set");
+    assert.equal(second.id, first.id, "the same id: one entry");
+    assert.deepEqual(second.ciphertext?.envelopes?.map((e) => `${e.user_id}/${e.device_id}`), ["bob/phone", "bob/tablet"]);
+    // The fast path's message.ack of its entry comes first, then reaction.ack: the entry takes its place at seq 1.
+    connection.send({ type: "message.ack", id: first.id ?? "", conversation_id: "c22", seq: 1, server_timestamp: 5, status: "sent", ref: first.id ?? null });
+    connection.send({ type: "reaction.ack", conversation_id: "c22", target_seq: 1, emoji: null, ref: first.id ?? null });
+    assert.deepEqual(await reacted, { type: "reaction.ack", conversation_id: "c22", target_seq: 1, emoji: null, ref: first.id ?? null });
+    await until("its entry handed over", () => handed.length === 1);
+    assert.deepEqual(handed, ["1 reaction of 1 \u{1F44D}"]);
+    assert.equal(c.pendingCount, 0);
     c.close();
   });
 

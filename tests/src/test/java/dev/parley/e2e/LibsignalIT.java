@@ -234,10 +234,19 @@ class LibsignalIT extends EndToEndTest {
             for (SealedApp device : List.of(alicePhone, bobPhone, bobLaptop, bobTablet)) {
                 awaitRead(device, reply + " library reply");
             }
+
+            // Alice's sealed reaction to bob's reply, through the library's outbox: the next entry of the log, which every
+            // device opens, hers with the plaintext she sealed (she has no envelope of her own).
+            ServerFrame.ReactionAck reacted = alicePhone.client().reactSealed(chat, members, reply, "library reaction \uD83D\uDC4D".getBytes(StandardCharsets.UTF_8))
+                    .get(20, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(reacted.emoji()).as("the server saw no emoji").isEmpty();
+            for (SealedApp device : List.of(alicePhone, bobPhone, bobLaptop, bobTablet)) {
+                awaitRead(device, (reply + 1) + " library reaction \uD83D\uDC4D");
+            }
         } finally {
             apps.forEach(app -> app.client().close());
         }
-        assertNoTableHoldsAnyOf(List.of("library secret one", "library secret two", "library reply"));
+        assertNoTableHoldsAnyOf(List.of("library secret one", "library secret two", "library reply", "library reaction"));
     }
 
     @Test

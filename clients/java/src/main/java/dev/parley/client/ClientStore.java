@@ -16,8 +16,9 @@ import java.util.OptionalLong;
 public interface ClientStore {
 
     /**
-     * A send not yet acknowledged: its id and the {@code message.send} frame, as first encoded (or as sealed again after
-     * {@code devices_changed}); for an end-to-end send, what it was sealed from, to seal it again.
+     * A send not yet answered: its id and its frame ({@code message.send}, an edit, a delete; or a request that changes a
+     * message: {@code reaction.set}, {@code message.pin}), as first encoded (or as sealed again after {@code devices_changed});
+     * for an end-to-end send, what it was sealed from, to seal it again.
      */
     record PendingSend(ClientMessageId id, ConversationId conversation, String frame, Optional<Sealed> sealed) {
         /** A send of plain content. */

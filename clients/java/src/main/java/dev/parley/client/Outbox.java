@@ -13,15 +13,16 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The sends not yet acknowledged, per conversation in the order the app made them: only the first of each conversation is
- * on the wire at a time (the server handles frames independently, so the next waits for its ack to keep the app's order).
- * A send stays until its ack comes, whatever reconnects happen; sent again with the same id, it is stored once. Not
- * thread-safe: the client's thread owns it.
+ * The sends not yet answered (the log's entries: sends, edits, deletes; and the requests that change a message: reactions,
+ * pins), per conversation in the order the app made them: only the first of each conversation is on the wire at a time (the
+ * server handles frames independently, so the next waits for its answer to keep the app's order). A send stays until its
+ * answer comes, whatever reconnects happen; sent again with the same id, it is done once. Not thread-safe: the client's
+ * thread owns it.
  */
 final class Outbox {
     private final ClientStore store;
     private final Map<ConversationId, ArrayDeque<ClientStore.PendingSend>> queues = new LinkedHashMap<>();
-    private final Map<ClientMessageId, CompletableFuture<ServerFrame.MessageAck>> futures = new HashMap<>();
+    private final Map<ClientMessageId, CompletableFuture<ServerFrame>> futures = new HashMap<>();
     /** When each send at a queue's head went out on the current connection (epoch ms); absent: not yet. */
     private final Map<ClientMessageId, Long> transmittedAt = new HashMap<>();
     /** When a head on the wire goes out again before its ack timeout: the server or its gateway refused it (epoch ms). */
@@ -39,10 +40,11 @@ final class Outbox {
         });
     }
 
-    CompletableFuture<ServerFrame.MessageAck> add(ClientStore.PendingSend send) {
+    /** Queued; the future completes with its answer ({@code message.ack}, or a request's). */
+    CompletableFuture<ServerFrame> add(ClientStore.PendingSend send) {
         store.addPendingSend(send);
         queues.computeIfAbsent(send.conversation(), c -> new ArrayDeque<>()).add(send);
-        CompletableFuture<ServerFrame.MessageAck> future = new CompletableFuture<>();
+        CompletableFuture<ServerFrame> future = new CompletableFuture<>();
         futures.put(send.id(), future);
         return future;
     }
@@ -140,8 +142,17 @@ final class Outbox {
 
     /** The send this ack is for, done with; empty for an ack seen already (the server may send one twice). */
     Optional<ClientStore.PendingSend> acknowledged(ServerFrame.MessageAck ack) {
-        Optional<ClientStore.PendingSend> send = remove(ack.id());
-        send.ifPresent(done -> Optional.ofNullable(futures.remove(ack.id())).ifPresent(future -> future.complete(ack)));
+        return answered(ack.id(), ack);
+    }
+
+    /** The queued request this answer names ({@code ref}), done with; empty when none is queued under it. */
+    Optional<ClientStore.PendingSend> answered(String ref, ServerFrame answer) {
+        return find(ref).flatMap(send -> answered(send.id(), answer));
+    }
+
+    private Optional<ClientStore.PendingSend> answered(ClientMessageId id, ServerFrame answer) {
+        Optional<ClientStore.PendingSend> send = remove(id);
+        send.ifPresent(done -> Optional.ofNullable(futures.remove(id)).ifPresent(future -> future.complete(answer)));
         return send;
     }
 

@@ -239,20 +239,36 @@ public final class ParleyClient implements AutoCloseable {
     /**
      * Sets the user's one reaction to the message at {@code seq} (a new one replaces it; none removes it), answered by
      * {@code reaction.ack}; every member hears it through {@link ParleyListener#onReactions}. A refusal (not one emoji, not a
-     * member, no message there) fails the future with a {@link ParleyException} naming the field or rule. Online only.
+     * member, no message there) fails the future with a {@link ParleyException} naming the field or rule. Through the outbox:
+     * kept in the store, sent in the conversation's order, resent under its id after reconnects and restarts until answered.
      */
     public CompletableFuture<ServerFrame.ReactionAck> react(ConversationId conversation, long seq, Optional<dev.parley.model.Emoji> emoji) {
-        return requests.ask(new ClientFrame.ReactionSet(conversation, seq, emoji), ServerFrame.ReactionAck.class);
+        return sender.queueRequest(conversation, () -> new ClientFrame.ReactionSet(conversation, seq, emoji), Optional.empty())
+                .thenApply(ServerFrame.ReactionAck.class::cast);
+    }
+
+    /**
+     * A sealed reaction to an end-to-end message (docs/e2e.md): {@code plaintext} (the app's own form: the emoji, or nothing to
+     * remove) sealed as {@link #sendSealed} seals, through the outbox the same way; an entry of the log every member's
+     * {@link ParleyListener#onSealedMessage} opens ({@code relates_to} reaction), this device's with this plaintext.
+     */
+    public CompletableFuture<ServerFrame.ReactionAck> reactSealed(ConversationId conversation, List<UserId> members, long seq, byte[] plaintext) {
+        SealedSends sealed = sealing.orElseThrow(() -> new IllegalStateException("no EndToEndCipher was given to the builder"));
+        ClientStore.Sealed from = new ClientStore.Sealed(members, plaintext);
+        return sealed.seal(conversation, from.members(), from.plaintext()).thenCompose(envelopes -> sender.queueRequest(conversation,
+                        () -> new ClientFrame.ReactionSet(conversation, seq, Optional.empty(), Optional.of(Content.envelopes(envelopes))), Optional.of(from)))
+                // Its entry's message.ack, which the fast path posts first, answers it as well as reaction.ack does.
+                .thenApply(answer -> answer instanceof ServerFrame.ReactionAck ack ? ack : new ServerFrame.ReactionAck(conversation, seq, Optional.empty()));
     }
 
     /**
      * Pins the message at {@code seq} ({@code pinned} false unpins it): a group's admins, either member of a direct conversation;
      * at most 10 pinned. Answered by the conversation with its pinned seqs now, which every member hears through
-     * {@link ParleyListener#onConversation}; a refusal fails the future with a {@link ParleyException} naming the rule.
+     * {@link ParleyListener#onConversation}; a refusal fails the future naming the rule. Through the outbox, as {@link #react}.
      */
     public CompletableFuture<Conversation> pin(ConversationId conversation, long seq, boolean pinned) {
-        return requests.ask(new ClientFrame.MessagePin(conversation, seq, pinned), ServerFrame.ConversationUpdated.class)
-                .thenApply(ServerFrame.ConversationUpdated::conversation);
+        return sender.queueRequest(conversation, () -> new ClientFrame.MessagePin(conversation, seq, pinned), Optional.empty())
+                .thenApply(answer -> ((ServerFrame.ConversationUpdated) answer).conversation());
     }
 
     /** Registers this device's push token (FCM or APNs). */

@@ -38,6 +38,8 @@ final class Receiving {
     private final Map<ConversationId, Long> readToSend = new HashMap<>();
     /** The plaintexts of this device's end-to-end sends, acknowledged and not yet released to the app. */
     private final Map<dev.parley.model.ClientMessageId, byte[]> ownPlaintexts = new HashMap<>();
+    /** This device's sealed entries handed to the app, with the pending send's plaintext, before their answer came. */
+    private final java.util.Set<dev.parley.model.ClientMessageId> handedBeforeAnswer = new java.util.HashSet<>();
     /** The sync in flight (its request id): an answer or refusal for an older one changes nothing. */
     private String syncId = "";
     /** The pages of reaction changes the sync in progress has brought. */
@@ -159,6 +161,11 @@ final class Receiving {
         timelines.left(conversation);
     }
 
+    /** Whether the conversation's timeline is here: it was synced, and the user has not left it. */
+    boolean holds(ConversationId conversation) {
+        return timelines.holds(conversation);
+    }
+
     /** Older messages for the app (newest first; not released as events). */
     CompletableFuture<ServerFrame.HistoryBatch> history(ClientFrame.HistoryRequest request) {
         return requests.ask(request, ServerFrame.HistoryBatch.class);
@@ -177,14 +184,25 @@ final class Receiving {
     }
 
     /** This device's own send, acknowledged: its message joins its timeline as any other. */
-    void acknowledged(ServerFrame.MessageAck ack, ClientStore.PendingSend send, ClientFrame.Appending frame) {
-        Content content = frame.content().forDevice(new DeviceAddress(user, device));
+    void acknowledged(ServerFrame.MessageAck ack, ClientStore.PendingSend send, OwnEntry entry) {
+        Content content = entry.content().forDevice(new DeviceAddress(user, device));
+        handedBeforeAnswer.remove(ack.id());
         if (ack.seq() > store.heldUpTo().getOrDefault(ack.conversationId(), 0L)) {
             // Not handed to the app yet (a message synced before its ack was, with the pending send's plaintext).
             send.sealed().ifPresent(sealed -> ownPlaintexts.put(ack.id(), sealed.plaintext()));
         }
         release(timelines.offer(new Message(ack.id(), ack.conversationId(), ack.seq(), user, device, content, ack.serverTimestamp())
-                .withDetails(frame.details()), clock.instant()));
+                .withDetails(entry.details()), clock.instant()));
+    }
+
+    /**
+     * A queued request answered. A sealed reaction's entry (which its {@code message.ack} did not bring: it was lost) comes from a
+     * sync or history; its plaintext is kept for it, unless it was handed to the app already.
+     */
+    void requestAnswered(ClientStore.PendingSend request) {
+        if (!handedBeforeAnswer.remove(request.id())) {
+            request.sealed().ifPresent(sealed -> ownPlaintexts.put(request.id(), sealed.plaintext()));
+        }
     }
 
     void markRead(ConversationId conversation, long seq) {
@@ -241,6 +259,8 @@ final class Receiving {
         if (!message.senderId().equals(user) || !message.senderDevice().equals(device)) {
             return Optional.empty();
         }
-        return outbox.find(message.id().toString()).flatMap(ClientStore.PendingSend::sealed).map(ClientStore.Sealed::plaintext);
+        Optional<byte[]> pending = outbox.find(message.id().toString()).flatMap(ClientStore.PendingSend::sealed).map(ClientStore.Sealed::plaintext);
+        pending.ifPresent(plaintext -> handedBeforeAnswer.add(message.id()));
+        return pending;
     }
 }

@@ -95,10 +95,53 @@ final class Sender {
         } catch (ParleyException refused) {
             return CompletableFuture.failedFuture(refused);
         }
-        return loop.call(() -> outbox.add(new ClientStore.PendingSend(entry.id(), entry.conversationId(), frame, sealed))).thenCompose(future -> {
+        return queued(new ClientStore.PendingSend(entry.id(), entry.conversationId(), frame, sealed)).thenApply(ServerFrame.MessageAck.class::cast);
+    }
+
+    /**
+     * A request that changes a message (a reaction, a pin) queued in the outbox as the log's entries are: kept in the store, sent
+     * in the app's order among its conversation's, resent with the same id across reconnects until it is answered (a repeat
+     * sets the same reaction or pin again). The future completes with the answer; a refusal fails it.
+     */
+    CompletableFuture<ServerFrame> queueRequest(ConversationId conversation, java.util.function.Supplier<ClientFrame> request,
+                                                Optional<ClientStore.Sealed> sealed) {
+        ClientMessageId id = ClientMessageId.random();
+        String frame;
+        try {
+            frame = requestFrame(request.get(), id);
+        } catch (dev.parley.model.InvalidFieldException refused) {
+            return CompletableFuture.failedFuture(new ParleyException(new ServerFrame.Error(ErrorCode.BAD_REQUEST, refused.getMessage(),
+                    Optional.of(id.toString()))));
+        } catch (ParleyException refused) {
+            return CompletableFuture.failedFuture(refused);
+        }
+        return queued(new ClientStore.PendingSend(id, conversation, frame, sealed));
+    }
+
+    private String requestFrame(ClientFrame request, ClientMessageId id) {
+        String frame = codec.encodeRequest(request, id.toString());
+        if (Utf8.length(frame) > FrameCodec.MAX_FRAME_BYTES) {
+            throw new ParleyException(new ServerFrame.Error(ErrorCode.TOO_LARGE, "the " + request.type() + " frame is " + Utf8.length(frame)
+                    + " bytes; a frame may be at most " + FrameCodec.MAX_FRAME_BYTES, Optional.of(id.toString())));
+        }
+        return frame;
+    }
+
+    private CompletableFuture<ServerFrame> queued(ClientStore.PendingSend send) {
+        return loop.call(() -> outbox.add(send)).thenCompose(future -> {
             loop.execute(this::transmitReady);
             return future;
         });
+    }
+
+    /** An answer naming a queued request ({@code ref}): it is done, and the next go; the request, or empty when it names none. */
+    Optional<ClientStore.PendingSend> answered(Optional<String> ref, ServerFrame answer) {
+        Optional<ClientStore.PendingSend> request = ref.flatMap(id -> outbox.answered(id, answer));
+        if (request.isPresent()) {
+            gatewayRefusals = 0;
+            transmitReady();
+        }
+        return request;
     }
 
     /**
@@ -175,8 +218,12 @@ final class Sender {
                     throw new ParleyException(new ServerFrame.Error(ErrorCode.BAD_REQUEST, "sealing the message again failed: " + failure.getMessage(),
                             Optional.of(send.id().toString())));
                 }
-                ClientFrame.MessageSend was = (ClientFrame.MessageSend) stored(send);
-                frame = sendFrame(send.id(), send.conversation(), Content.envelopes(envelopes), was.timestamp(), was);
+                Content resealed = Content.envelopes(envelopes);
+                frame = frameOf(send) instanceof ClientFrame.ReactionSet reaction
+                        ? requestFrame(new ClientFrame.ReactionSet(reaction.conversationId(), reaction.targetSeq(), Optional.empty(),
+                                Optional.of(resealed)), send.id())
+                        : sendFrame(send.id(), send.conversation(), resealed, ((ClientFrame.MessageSend) frameOf(send)).timestamp(),
+                                (ClientFrame.MessageSend) frameOf(send));
             } catch (ParleyException refused) {
                 // Sealed again into nothing a frame can carry (no device left, too many): the send fails, and its conversation goes on.
                 fail(send, refused.error());
@@ -216,12 +263,26 @@ final class Sender {
     private void transmit(ClientStore.PendingSend send) {
         if (connection.open()) {
             int attempt = outbox.transmitted(send.id(), clock.millis());
-            connection.send(attempt == 1 ? send.frame() : codec.encode(stored(send).withAttempt(attempt)));
+            // A request (a reaction, a pin) goes again as it was: it sets the same again, and has no attempt to count.
+            connection.send(attempt > 1 && frameOf(send) instanceof ClientFrame.Appending entry ? codec.encode(entry.withAttempt(attempt)) : send.frame());
         }
     }
 
-    ClientFrame.Appending stored(ClientStore.PendingSend send) {
-        return (ClientFrame.Appending) ((DecodeResult.Decoded<ClientFrame>) codec.decodeClient(send.frame())).frame();
+    /**
+     * The entry a queued frame makes: a send's, an edit's, a delete's, a sealed reaction's (its ciphertext under a reaction
+     * relation); empty for a request that makes none (a plain reaction, a pin).
+     */
+    Optional<OwnEntry> ownEntry(ClientStore.PendingSend send) {
+        return switch (frameOf(send)) {
+            case ClientFrame.Appending entry -> Optional.of(new OwnEntry(entry.content(), entry.details()));
+            case ClientFrame.ReactionSet reaction when reaction.ciphertext().isPresent() -> Optional.of(new OwnEntry(reaction.ciphertext().get(),
+                    dev.parley.model.MessageDetails.change(new dev.parley.model.Relation(dev.parley.model.RelationKind.REACTION, reaction.targetSeq()))));
+            default -> Optional.empty();
+        };
+    }
+
+    private ClientFrame frameOf(ClientStore.PendingSend send) {
+        return ((DecodeResult.Decoded<ClientFrame>) codec.decodeClient(send.frame())).frame();
     }
 
     /**

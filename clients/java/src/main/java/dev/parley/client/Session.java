@@ -62,7 +62,8 @@ final class Session implements ConnectionKeeper.Events {
             case ServerFrame.SyncBatch batch -> receiving.batch(batch);
             case ServerFrame.SyncDone done -> synced(done);
             case ServerFrame.HistoryBatch batch -> receiving.history(batch);
-            case ServerFrame.MessageAck ack -> sender.acknowledged(ack).ifPresent(send -> receiving.acknowledged(ack, send, sender.stored(send)));
+            case ServerFrame.MessageAck ack -> sender.acknowledged(ack).ifPresent(send ->
+                    sender.ownEntry(send).ifPresent(entry -> receiving.acknowledged(ack, send, entry)));
             case ServerFrame.Error error -> refused(error);
             case ServerFrame.ReceiptUpdate receipt -> ClientLoop.tell(() -> listener.onReceipt(receipt));
             case ServerFrame.TypingUpdate typing -> ClientLoop.tell(() -> listener.onTyping(typing));
@@ -79,10 +80,12 @@ final class Session implements ConnectionKeeper.Events {
             }
             case ServerFrame.ConversationUpdated updated -> {
                 ClientLoop.tell(() -> listener.onConversation(updated.conversation()));
-                if (updated.conversation().members().contains(user)) {
-                    receiving.sync();
-                } else {
+                if (!updated.conversation().members().contains(user)) {
                     receiving.left(updated.conversation().id());
+                } else if (!receiving.holds(updated.conversation().id())) {
+                    // Added to it: a sync says where it starts. A change to one it holds (a pin, another member) needs none, so a
+                    // pin in a big group does not have every member's client sync.
+                    receiving.sync();
                 }
             }
             case ServerFrame.KeysLow low -> ClientLoop.tell(() -> listener.onKeysLow(low.counts()));
@@ -93,7 +96,7 @@ final class Session implements ConnectionKeeper.Events {
         }
         // A sync's pages carry its ref too, but only sync.done answers it; an ack is the outbox's.
         if (!(frame instanceof ServerFrame.Error || frame instanceof ServerFrame.SyncBatch || frame instanceof ServerFrame.MessageAck) && !frame.isPush()) {
-            requests.answered(decoded.ref(), frame);
+            sender.answered(decoded.ref(), frame).ifPresentOrElse(receiving::requestAnswered, () -> requests.answered(decoded.ref(), frame));
         }
     }
 

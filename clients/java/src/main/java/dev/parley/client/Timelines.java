@@ -76,6 +76,11 @@ final class Timelines {
         waitingForStart.keySet().removeIf(conversation -> !syncedNow.contains(conversation));
     }
 
+    /** Whether a sync told where the conversation starts (and the user has not left it since). */
+    boolean holds(ConversationId conversation) {
+        return buffers.containsKey(conversation);
+    }
+
     /** The user is no longer a member: nothing of the conversation waits or asks for more. */
     void left(ConversationId conversation) {
         buffers.remove(conversation);

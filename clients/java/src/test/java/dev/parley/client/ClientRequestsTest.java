@@ -241,6 +241,24 @@ class ClientRequestsTest {
     }
 
     @Test
+    void aChangeToAConversationTheClientHoldsAsksNoSyncButBeingAddedToOneDoes() throws Exception {
+        ParleyClient client = client(Duration.ofSeconds(10));
+        ConversationId team = ConversationId.of("g:team");
+        server.next(ClientFrame.SyncRequest.class);
+        server.answer(new ServerFrame.SyncBatch(team, 0, List.of(), false, dev.parley.model.ReceiptWatermarks.NONE, 0));
+        server.answer(new ServerFrame.SyncDone(0));
+        await(() -> client.state() == ConnectionState.ONLINE, "online");
+        dev.parley.model.Conversation pinned = dev.parley.model.Conversation.group(team, UserId.of("bob"), List.of(ALICE), Optional.of("team"))
+                .withPinned(List.of(3L));
+        server.answer(new ServerFrame.ConversationUpdated(pinned));
+        assertThat(server.drain(ClientFrame.SyncRequest.class, Duration.ofMillis(300))).as("a pin in a conversation it holds: no sync").isEmpty();
+        ConversationId added = ConversationId.of("g:new");
+        server.answer(new ServerFrame.ConversationUpdated(dev.parley.model.Conversation.group(added, UserId.of("bob"), List.of(ALICE), Optional.of("new"))));
+        assertThat(server.next(ClientFrame.SyncRequest.class).state()).as("added to a conversation: a sync says where it starts")
+                .containsOnlyKeys(team);
+    }
+
+    @Test
     void aPinIsAnsweredByTheConversationWithItsPinsAndARefusalFailsIt() throws Exception {
         ParleyClient client = online(Duration.ofSeconds(10));
         ConversationId team = ConversationId.of("g:team");

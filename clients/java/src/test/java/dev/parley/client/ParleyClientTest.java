@@ -366,6 +366,46 @@ class ParleyClientTest {
         assertThat(after.state()).isEqualTo(ConnectionState.ONLINE);
     }
 
+    @Test
+    void aReactionAndAPinGoThroughTheOutboxKeptAcrossARestartInTheConversationsOrderResentAsTheyWereUntilAnswered(@TempDir Path dir)
+            throws Exception {
+        Path file = dir.resolve("alice-phone.json");
+        ParleyClient before = client(new FileClientStore(file));
+        syncWith(message(1, "lunch?"));
+        await(() -> before.state() == ConnectionState.ONLINE, "online");
+        server.refusing = true;
+        server.drop();
+        dev.parley.model.Emoji up = dev.parley.model.Emoji.of("\uD83D\uDC4D");
+        before.send(CHAT, Content.text("written offline"));
+        CompletableFuture<ServerFrame.ReactionAck> lost = before.react(CHAT, 1, Optional.of(up));
+        await(() -> readable(file).contains("reaction.set"), "the reaction kept in the file");
+        before.close();
+        assertThatThrownBy(() -> lost.get(5, TimeUnit.SECONDS)).hasMessageContaining("closed");
+
+        server.refusing = false;
+        ParleyClient after = client(new FileClientStore(file));
+        syncWith();
+        ClientFrame.MessageSend send = server.next(ClientFrame.MessageSend.class);
+        assertThat(server.drain(ClientFrame.ReactionSet.class, Duration.ofMillis(150))).as("after the send before it").isEmpty();
+        server.answer(new ServerFrame.MessageAck(send.id(), CHAT, 2, 9_000, AckStatus.SENT));
+        assertThat(server.next(ClientFrame.ReactionSet.class)).isEqualTo(new ClientFrame.ReactionSet(CHAT, 1, Optional.of(up)));
+        String reactionId = server.unanswered(ClientFrame.ReactionSet.class).getFirst().id();
+        CompletableFuture<dev.parley.model.Conversation> pinned = after.pin(CHAT, 1, true);
+
+        server.drop(); // the answer is lost with the connection
+        syncWith();
+        server.next(ClientFrame.ReactionSet.class);
+        assertThat(server.unanswered(ClientFrame.ReactionSet.class)).extracting(FakeServer.Request::id).as("the same request, under its id")
+                .containsExactly(reactionId, reactionId);
+        server.answer(new ServerFrame.ReactionAck(CHAT, 1, Optional.of(up)), Optional.of(reactionId));
+        server.next(ClientFrame.MessagePin.class);
+        String pinId = server.unanswered(ClientFrame.MessagePin.class).getFirst().id();
+        server.answer(new ServerFrame.ConversationUpdated(dev.parley.model.Conversation.direct(ALICE, BOB).withPinned(List.of(1L))),
+                Optional.of(pinId));
+        assertThat(pinned.get(5, TimeUnit.SECONDS).pinned()).containsExactly(1L);
+        await(() -> !readable(file).contains("reaction.set") && !readable(file).contains("message.pin"), "both gone from the file");
+    }
+
     private static String readable(Path file) {
         try {
             return Files.readString(file);

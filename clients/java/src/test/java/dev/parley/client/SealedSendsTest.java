@@ -169,6 +169,38 @@ class SealedSendsTest {
     }
 
     @Test
+    void aSealedReactionIsSealedQueuedSealedAgainUnderItsIdAndComesBackAsThisDevicesEntryWithItsPlaintext() throws Exception {
+        ParleyClient client = client(new InMemoryClientStore());
+        CompletableFuture<ServerFrame.ReactionAck> reacting = client.reactSealed(CHAT, List.of(ALICE, BOB), 1, "\uD83D\uDC4D".getBytes(StandardCharsets.UTF_8));
+        ClientFrame.ReactionSet first = server.next(ClientFrame.ReactionSet.class);
+        String id = server.unanswered(ClientFrame.ReactionSet.class).getFirst().id();
+        assertThat(first.emoji()).as("the emoji is inside the ciphertext").isEmpty();
+        assertThat(first.ciphertext().orElseThrow().envelopes().orElseThrow()).extracting(DeviceEnvelope::address)
+                .containsExactly(new DeviceAddress(BOB, DeviceId.of("phone")));
+        DeviceAddress tablet = new DeviceAddress(BOB, DeviceId.of("tablet"));
+        server.answer(devicesChanged(ClientMessageId.parse(id), new DeviceMismatch(List.of(tablet), List.of(), List.of())));
+        server.next(ClientFrame.KeysFetch.class);
+        server.answer(new ServerFrame.KeysBundle(new KeyBundle(BOB, "identity", List.of(new KeyBundle.Device(DeviceId.of("tablet"), 8,
+                new SignedPublicKey(1, "k", "s"), Optional.empty(), new SignedPublicKey(2, "k", "s"), true)))));
+        ClientFrame.ReactionSet again = server.next(ClientFrame.ReactionSet.class);
+        assertThat(server.unanswered(ClientFrame.ReactionSet.class)).extracting(FakeServer.Request::id).as("the same id: one entry").containsOnly(id);
+        assertThat(again.ciphertext().orElseThrow().envelopes().orElseThrow()).extracting(DeviceEnvelope::address)
+                .containsExactly(new DeviceAddress(BOB, DeviceId.of("phone")), tablet);
+
+        // The fast path posts its entry's message.ack, then reaction.ack answers: the entry takes its place at seq 2.
+        server.answer(new ServerFrame.MessageAck(ClientMessageId.parse(id), CHAT, 2, 5_000, AckStatus.SENT), Optional.of(id));
+        server.answer(new ServerFrame.ReactionAck(CHAT, 1, Optional.empty()), Optional.of(id));
+        assertThat(reacting.get(5, TimeUnit.SECONDS)).isEqualTo(new ServerFrame.ReactionAck(CHAT, 1, Optional.empty()));
+        server.answer(new ServerFrame.MessageReceive(new Message(ClientMessageId.random(), CHAT, 1, BOB, DeviceId.of("phone"),
+                Content.envelopes(List.of(new DeviceEnvelope(new DeviceAddress(ALICE, DeviceId.of("laptop")), 9, EnvelopeKind.MESSAGE,
+                        Base64.getEncoder().encodeToString("lunch?".getBytes(StandardCharsets.UTF_8))))), 4_000)));
+        await(() -> opened.size() == 2, "the message and this device's reaction to it");
+        assertThat(opened).containsExactly("1 lunch?", "2 \uD83D\uDC4D");
+        assertThatThrownBy(() -> client.reactSealed(CHAT, List.of(ALICE, BOB), 0, new byte[] {1}).get(5, TimeUnit.SECONDS))
+                .as("refused before the wire, naming the field").hasMessageContaining("target_seq");
+    }
+
+    @Test
     void aSendWhoseDevicesKeepChangingOrWhoseCipherFailsFailsWithTheReason() throws Exception {
         ParleyClient client = client(new InMemoryClientStore());
         CompletableFuture<ServerFrame.MessageAck> churning = client.sendSealed(CHAT, List.of(ALICE, BOB), "x".getBytes(StandardCharsets.UTF_8));

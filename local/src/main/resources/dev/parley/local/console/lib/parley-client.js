@@ -1,18 +1,5 @@
 // @parley/client 0.3.0, the browser bundle: built from clients/js by 'npm run bundle'; do not edit.
 
-// src/cipher.ts
-function toBase64(bytes) {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 32768) binary += String.fromCharCode(...bytes.subarray(i, i + 32768));
-  return btoa(binary);
-}
-function fromBase64(text) {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
 // src/connection.ts
 var STABLE_AFTER_MS = 1e4;
 function jitteredDelay(minMs, maxMs, attempt, random = Math.random) {
@@ -439,6 +426,19 @@ var PresenceWatch = class {
   }
 };
 
+// src/cipher.ts
+function toBase64(bytes) {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 32768) binary += String.fromCharCode(...bytes.subarray(i, i + 32768));
+  return btoa(binary);
+}
+function fromBase64(text) {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
 // src/ordering.ts
 var OrderingBuffer = class {
   constructor(conversationId, released, gapTimeoutMs, capacity) {
@@ -588,6 +588,10 @@ var Timelines = class {
       if (!this.syncedNow.has(conversation)) this.waitingForStart.delete(conversation);
     }
   }
+  /** Whether a sync told where the conversation starts (and the user has not left it since). */
+  holds(conversation) {
+    return this.buffers.has(conversation);
+  }
   left(conversation) {
     this.buffers.delete(conversation);
     this.waitingForStart.delete(conversation);
@@ -665,6 +669,8 @@ var Receiving = class {
   handing = Promise.resolve();
   /** The plaintexts of this device's acknowledged sealed sends, until the message is handed to the app. */
   ownPlaintexts = /* @__PURE__ */ new Map();
+  /** This device's sealed entries handed to the app, with the pending send's plaintext, before their answer came. */
+  handedBeforeAnswer = /* @__PURE__ */ new Set();
   deliveredSent = /* @__PURE__ */ new Map();
   readToSend = /* @__PURE__ */ new Map();
   syncAskedAt = 0;
@@ -763,8 +769,8 @@ var Receiving = class {
         this.sync();
         break;
       case "conversation.updated":
-        if (frame.conversation.members.includes(this.user)) this.sync();
-        else timelines.left(frame.conversation.conversation_id);
+        if (!frame.conversation.members.includes(this.user)) timelines.left(frame.conversation.conversation_id);
+        else if (!timelines.holds(frame.conversation.conversation_id)) this.sync();
         break;
       default:
         break;
@@ -786,9 +792,11 @@ var Receiving = class {
   }
   /** This device's own send, acknowledged: its message joins its timeline as any other. */
   acknowledged(ack, send) {
+    this.handedBeforeAnswer.delete(send.id);
     if (send.sealed !== void 0 && this.cipher !== void 0) this.ownPlaintexts.set(send.id, fromBase64(send.sealed.plaintext));
     const frame = JSON.parse(send.frame);
-    const entry = frame.type === "message.send" ? { content: frame.content, reply_to: frame.reply_to ?? null, mentions: frame.mentions ?? [] } : {
+    if (frame.type === "reaction.set" && frame.ciphertext === void 0) return;
+    const entry = frame.type === "message.send" ? { content: frame.content, reply_to: frame.reply_to ?? null, mentions: frame.mentions ?? [] } : frame.type === "reaction.set" ? { content: frame.ciphertext, relates_to: { kind: "reaction", seq: frame.target_seq } } : {
       content: frame.type === "message.edit" ? frame.content : { type: "deleted" },
       relates_to: { kind: frame.type === "message.edit" ? "edit" : "delete", seq: frame.target_seq }
     };
@@ -801,6 +809,15 @@ var Receiving = class {
       ...entry,
       server_timestamp: ack.server_timestamp
     }, Date.now()));
+  }
+  /**
+   * A queued request answered. A sealed reaction's entry (its message.ack lost) comes from a sync or history: its plaintext is
+   * kept for it, unless it was handed to the app already.
+   */
+  requestAnswered(request) {
+    if (!this.handedBeforeAnswer.delete(request.id) && request.sealed !== void 0 && this.cipher !== void 0) {
+      this.ownPlaintexts.set(request.id, fromBase64(request.sealed.plaintext));
+    }
   }
   markRead(conversationId, seq) {
     this.readToSend.set(conversationId, Math.max(seq, this.readToSend.get(conversationId) ?? 0));
@@ -837,7 +854,10 @@ var Receiving = class {
       return own;
     }
     const pending = message.sender_id === this.user && message.sender_device === this.device ? this.ownSend(message.id)?.sealed : void 0;
-    if (pending !== void 0) return fromBase64(pending.plaintext);
+    if (pending !== void 0) {
+      this.handedBeforeAnswer.add(message.id);
+      return fromBase64(pending.plaintext);
+    }
     try {
       return await cipher.open(message);
     } catch (unreadable) {
@@ -1227,6 +1247,7 @@ var Sender = class {
   keys;
   cipher;
   outbox;
+  /** Each queued send's promise: resolved with its answer (message.ack, or a request's). */
   ackWaiters = /* @__PURE__ */ new Map();
   /** How many times running each end-to-end send was sealed again after devices_changed. */
   reseals = /* @__PURE__ */ new Map();
@@ -1254,6 +1275,44 @@ var Sender = class {
     if (refused !== void 0) return { id: frame.id, queued: handled(Promise.reject(refused)), acknowledged: handled(Promise.reject(refused)) };
     return this.queue(frame.id, started.then(() => ({ id: frame.id, conversation_id: frame.conversation_id, frame: text })));
   }
+  /**
+   * A request that changes a message (a reaction, a pin) queued as the log's entries are: kept in the store, sent in its
+   * conversation's order, resent under its id (a repeat sets the same again) until answered; resolves with the answer.
+   */
+  enqueueRequest(request, started) {
+    const frame = { ...request, id: crypto.randomUUID() };
+    const text = JSON.stringify(frame);
+    const refused = this.refusal(text, frame.id);
+    if (refused !== void 0) return handled(Promise.reject(refused));
+    return this.queue(frame.id, started.then(() => ({ id: frame.id, conversation_id: frame.conversation_id, frame: text }))).acknowledged;
+  }
+  /**
+   * An end-to-end entry (a send, a sealed reaction) queued once the cipher sealed it, seals in the order asked; frame makes
+   * its frame of the envelopes. Sealed again on devices_changed; what it was sealed from stays in the store until answered.
+   */
+  queueSealed(id, conversationId, members, plaintext, frame, started) {
+    const cipher = this.cipher;
+    if (cipher === void 0) throw new Error("no cipher was given to the client (options.cipher)");
+    const sealed = { members: [...members], plaintext: toBase64(plaintext) };
+    const pending = started().then(() => this.serially(() => cipher.seal(conversationId, members, plaintext, this.keys))).then((envelopes) => {
+      const text = JSON.stringify(frame(envelopes));
+      const refused = this.refusal(text, id);
+      if (refused !== void 0) throw refused;
+      return { id, conversation_id: conversationId, frame: text, sealed };
+    });
+    return this.queue(id, pending);
+  }
+  /** An answer naming a queued request (ref): it is done, out of the store, and the next go; the request, if one was queued. */
+  answered(ref, answer) {
+    const send = ref === null ? void 0 : this.outbox?.remove(ref);
+    if (send === void 0) return void 0;
+    void this.writes.write(() => this.store.removePendingSend(send.id));
+    this.ackWaiters.get(send.id)?.resolve(answer);
+    this.ackWaiters.delete(send.id);
+    this.gatewayRefusals = 0;
+    this.transmitReady();
+    return send;
+  }
   /** Why the server would refuse this entry at once, if it would: checked here so that no queue holds it. */
   refusal(text, id) {
     const size = utf8.encode(text).length;
@@ -1267,7 +1326,7 @@ var Sender = class {
   }
   /** A send on its way to the store and the queue: its promises, of which queued rejects if it never gets there. */
   queue(id, pending) {
-    const acknowledged = handled(new Promise((resolve, reject) => this.ackWaiters.set(id, { resolve, reject })));
+    const acknowledged = handled(new Promise((resolve, reject) => this.ackWaiters.set(id, { resolve: (answer) => resolve(answer), reject })));
     const queued = handled(pending.then((send) => this.writes.write(() => this.store.addPendingSend(send)).then(() => {
       if (this.connection.state === "closed") return;
       this.outbox?.add(send);
@@ -1343,7 +1402,8 @@ var Sender = class {
       return cipher.seal(send.conversation_id, sealed.members, fromBase64(sealed.plaintext), this.keys);
     }).then((envelopes) => {
       const previous = JSON.parse(send.frame);
-      const text = JSON.stringify({ ...previous, content: { type: "ciphertext", envelopes } });
+      const content = { type: "ciphertext", envelopes };
+      const text = JSON.stringify(previous.type === "reaction.set" ? { ...previous, ciphertext: content } : { ...previous, content });
       const refused = this.refusal(text, send.id);
       if (refused !== void 0) throw refused;
       const resealed = { ...send, frame: text };
@@ -1368,11 +1428,16 @@ var Sender = class {
   resendOverdue(now, ackTimeoutMs) {
     this.outbox?.due(now - ackTimeoutMs, now).forEach((send) => this.transmit(send));
   }
-  /** A send on the wire; a resend says so (attempt), so that the server checks for it before taking a seq. */
+  /**
+   * A send on the wire; a resend of a log entry says so (attempt), so that the server checks for it before taking a seq. A
+   * request (a reaction, a pin) goes again as it was: it sets the same again, and has no attempt to count.
+   */
   transmit(send) {
     if (!this.connection.open || this.outbox === void 0) return;
     const attempt = this.outbox.transmitted(send.id, Date.now());
-    this.connection.send(attempt === 1 ? send.frame : JSON.stringify({ ...JSON.parse(send.frame), attempt }));
+    const frame = JSON.parse(send.frame);
+    const entry = frame.type === "message.send" || frame.type === "message.edit" || frame.type === "message.delete";
+    this.connection.send(attempt === 1 || !entry ? send.frame : JSON.stringify({ ...frame, attempt }));
   }
   /**
    * API Gateway refused a frame before any function saw it, in a frame naming no id of ours: every send on the wire goes
@@ -1499,7 +1564,10 @@ var Session = class {
         break;
     }
     if (frame.type !== "error" && frame.type !== "sync.batch" && frame.type !== "message.ack" && !PUSHES.has(frame.type)) {
-      this.requests.answered(frame.ref ?? null, frame);
+      const ref = frame.ref ?? null;
+      const request = this.sender.answered(ref, frame);
+      if (request === void 0) this.requests.answered(ref, frame);
+      else this.receiving.requestAnswered(request);
     }
   }
   /** An error answers a send (its id), a request (its id), or the sync in flight (its id); else it is the app's to hear. */
@@ -1647,19 +1715,25 @@ var ParleyClient = class {
    * message comes back, once stored, as a sealedMessage event with this plaintext.
    */
   sendSealed(conversationId, members, plaintext) {
-    const cipher = this.settings.cipher;
-    if (cipher === void 0) throw new Error("no cipher was given to the client (options.cipher)");
     const id = crypto.randomUUID();
     const timestamp = Date.now();
-    const sealed = { members: [...members], plaintext: toBase64(plaintext) };
-    const pending = this.started().then(() => this.sender.serially(() => cipher.seal(conversationId, members, plaintext, this.keys))).then((envelopes) => {
-      const frame = { type: "message.send", id, conversation_id: conversationId, content: { type: "ciphertext", envelopes }, timestamp };
-      const text = JSON.stringify(frame);
-      const refused = this.sender.refusal(text, id);
-      if (refused !== void 0) throw refused;
-      return { id, conversation_id: conversationId, frame: text, sealed };
-    });
-    return this.sender.queue(id, pending);
+    return this.sender.queueSealed(id, conversationId, members, plaintext, (envelopes) => ({ type: "message.send", id, conversation_id: conversationId, content: { type: "ciphertext", envelopes }, timestamp }), () => this.started());
+  }
+  /**
+   * A sealed reaction to an end-to-end message: the plaintext (the app's own form: the emoji, or nothing to remove) sealed and
+   * queued as sendSealed's is; an entry of the log every member's client emits as a sealedMessage (relates_to reaction).
+   */
+  async reactSealed(conversationId, members, seq, plaintext) {
+    const id = crypto.randomUUID();
+    const answer = await this.sender.queueSealed(id, conversationId, members, plaintext, (envelopes) => ({
+      type: "reaction.set",
+      id,
+      conversation_id: conversationId,
+      target_seq: seq,
+      emoji: null,
+      ciphertext: { type: "ciphertext", envelopes }
+    }), () => this.started()).acknowledged;
+    return answer.type === "reaction.ack" ? answer : { type: "reaction.ack", conversation_id: conversationId, target_seq: seq, emoji: null, ref: id };
   }
   /** This device's public keys for end-to-end encryption: the counts of one-time keys the server now holds. */
   async uploadKeys(keys) {
@@ -1673,9 +1747,12 @@ var ParleyClient = class {
       "keys.bundle"
     );
   }
-  /** Sets the user's one reaction to the message at seq (null removes it); members hear it as a reactions event. */
-  react(conversationId, seq, emoji) {
-    return this.requests.request({ type: "reaction.set", conversation_id: conversationId, target_seq: seq, emoji }, "reaction.ack");
+  /**
+   * Sets the user's one reaction to the message at seq (null removes it); members hear it as a reactions event. Through the
+   * queue: kept in the store, in the conversation's order, resent under its id across reconnects and reloads until answered.
+   */
+  async react(conversationId, seq, emoji) {
+    return await this.sender.enqueueRequest({ type: "reaction.set", conversation_id: conversationId, target_seq: seq, emoji }, this.started());
   }
   /** The user has seen the conversation up to seq: its senders get a read receipt (sent when online). */
   markRead(conversationId, seq) {
@@ -1706,8 +1783,9 @@ var ParleyClient = class {
     return this.updated({ type: "conversation.members.remove", conversation_id: conversationId, members });
   }
   /** Pins the message at seq (pinned false unpins): a group's admins, either member of a direct one; at most 10 pinned. */
-  pin(conversationId, seq, pinned = true) {
-    return this.updated({ type: "message.pin", conversation_id: conversationId, seq, pinned });
+  async pin(conversationId, seq, pinned = true) {
+    const answer = await this.sender.enqueueRequest({ type: "message.pin", conversation_id: conversationId, seq, pinned }, this.started());
+    return answer.conversation;
   }
   async updated(frame) {
     return (await this.requests.request(frame, "conversation.updated")).conversation;
