@@ -142,9 +142,15 @@ class MessageChangesIT extends EndToEndTest {
             bob.await(ServerFrame.ConversationUpdated.class, updated -> updated.conversation().pinned().equals(List.of(seqs.get(0))));
             assertThat(pin(bob, team, seqs.get(1), true)).as("bob is no admin").isInstanceOfSatisfying(ServerFrame.Error.class,
                     error -> assertThat(error.code()).isEqualTo(ErrorCode.FORBIDDEN));
+            // The messages' stream work done first (each message's fan-out checks its fast path), so the units counted are the pins'.
+            bob.await(ServerFrame.MessageReceive.class, r -> r.message().seq() == seqs.getLast());
+            Thread.sleep(2_000);
+            java.util.Map<String, double[]> before = stack.local().map(EndToEndTest::tableUnits).orElse(java.util.Map.of());
             for (long seq : seqs.subList(1, 10)) {
                 assertThat(pin(alice, team, seq, true)).isInstanceOf(ServerFrame.ConversationUpdated.class);
             }
+            Thread.sleep(2_000); // and any stream work the pins made
+            stack.local().ifPresent(local -> reportPinUnits(before, tableUnits(local), 9));
             assertThat(pin(alice, team, seqs.get(10), true)).as("an eleventh").isInstanceOfSatisfying(ServerFrame.Error.class, error -> {
                 assertThat(error.code()).isEqualTo(ErrorCode.BAD_REQUEST);
                 assertThat(error.message()).startsWith("field 'pinned'");
@@ -156,6 +162,32 @@ class MessageChangesIT extends EndToEndTest {
             assertThat(pin(alice, team, seqs.get(3), true)).as("a deleted message cannot be pinned")
                     .isInstanceOfSatisfying(ServerFrame.Error.class, error -> assertThat(error.code()).isEqualTo(ErrorCode.NOT_FOUND));
         }
+    }
+
+    /** What a pin costs (docs/benchmarks.md): the units every table took while {@code pins} pins were made, per pin, by table. */
+    private static void reportPinUnits(java.util.Map<String, double[]> before, java.util.Map<String, double[]> after, int pins) {
+        StringBuilder text = new StringBuilder(String.format("# Units per pin (%d pins of a two-member group, one request each)%n%n"
+                + "| table | write units | read units |%n|---|---|---|%n", pins));
+        double writes = 0;
+        double reads = 0;
+        for (var table : after.entrySet()) {
+            double[] was = before.getOrDefault(table.getKey(), new double[2]);
+            double w = (table.getValue()[0] - was[0]) / pins;
+            double r = (table.getValue()[1] - was[1]) / pins;
+            if (w > 0 || r > 0) {
+                text.append(String.format("| %s | %.2f | %.2f |%n", table.getKey(), w, r));
+            }
+            writes += w;
+            reads += r;
+        }
+        text.append(String.format("| every table | %.2f | %.2f |%n", writes, reads));
+        try {
+            java.nio.file.Files.createDirectories(java.nio.file.Path.of("target"));
+            java.nio.file.Files.writeString(java.nio.file.Path.of("target", "pin-units.md"), text);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        System.out.print(text);
     }
 
     /** The caller's line for the conversation in its first page of conversation.list. */

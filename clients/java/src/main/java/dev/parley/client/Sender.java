@@ -219,11 +219,12 @@ final class Sender {
                             Optional.of(send.id().toString())));
                 }
                 Content resealed = Content.envelopes(envelopes);
-                frame = frameOf(send) instanceof ClientFrame.ReactionSet reaction
-                        ? requestFrame(new ClientFrame.ReactionSet(reaction.conversationId(), reaction.targetSeq(), Optional.empty(),
-                                Optional.of(resealed)), send.id())
-                        : sendFrame(send.id(), send.conversation(), resealed, ((ClientFrame.MessageSend) frameOf(send)).timestamp(),
-                                (ClientFrame.MessageSend) frameOf(send));
+                frame = switch (frameOf(send)) {
+                    case ClientFrame.ReactionSet reaction -> requestFrame(new ClientFrame.ReactionSet(reaction.conversationId(),
+                            reaction.targetSeq(), Optional.empty(), Optional.of(resealed)), send.id());
+                    case ClientFrame.MessageSend was -> sendFrame(send.id(), send.conversation(), resealed, was.timestamp(), was);
+                    default -> throw new IllegalStateException("only sends and reactions are sealed, not " + send.frame());
+                };
             } catch (ParleyException refused) {
                 // Sealed again into nothing a frame can carry (no device left, too many): the send fails, and its conversation goes on.
                 fail(send, refused.error());
