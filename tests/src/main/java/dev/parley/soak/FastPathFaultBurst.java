@@ -43,7 +43,7 @@ final class FastPathFaultBurst {
 
     /** What the burst measured. */
     record Outcome(int sent, int acked, long liveExpected, long liveMissing, long repeatedCopies, long worstAckToLastLiveMs,
-                   long stallsInjected, List<String> problems) {
+                   String worst, long messagesLiveAfterFiveSeconds, long stallsInjected, List<String> problems) {
         Map<String, Object> report() {
             Map<String, Object> report = new LinkedHashMap<>();
             report.put("members", MEMBERS);
@@ -53,6 +53,10 @@ final class FastPathFaultBurst {
             report.put("liveReceiptsMissing", liveMissing);
             report.put("repeatedLiveCopies", repeatedCopies);
             report.put("ackToLastLiveReceiptWorstMs", worstAckToLastLiveMs);
+            // Which message and member the worst was, and how many messages reached someone live more than 5 s after their ack:
+            // a run with a long tail says where to look (the functions' log names the seq whose fast path failed).
+            report.put("worstReceipt", worst);
+            report.put("messagesLiveMoreThan5sAfterTheirAck", messagesLiveAfterFiveSeconds);
             report.put("faults", "20 % of live-connection reads and 5 % of posts stalled 2.5 s");
             report.put("postsStalled", stallsInjected);
             return report;
@@ -81,6 +85,7 @@ final class FastPathFaultBurst {
             long stallsBefore = cloud.gateway().faults().stallsInjected();
             Map<ClientMessageId, Integer> senderOf = new ConcurrentHashMap<>();
             Map<ClientMessageId, Long> ackedAt = new ConcurrentHashMap<>();
+            Map<ClientMessageId, Long> seqOf = new ConcurrentHashMap<>();
             List<CompletableFuture<?>> acks = new ArrayList<>();
             for (int round = 0; round < EACH; round++) {
                 for (int sender = 0; sender < SENDERS; sender++) {
@@ -88,6 +93,7 @@ final class FastPathFaultBurst {
                     acks.add(members.get(sender).send(group, Content.text("burst " + round + " from " + sender)).thenAccept(ack -> {
                         senderOf.put(ack.id(), from);
                         ackedAt.put(ack.id(), System.currentTimeMillis());
+                        seqOf.put(ack.id(), ack.seq());
                     }));
                 }
             }
@@ -102,17 +108,21 @@ final class FastPathFaultBurst {
             }
             cloud.dynamoDb().faults().remove(readRule);
             cloud.gateway().faults().stallPosts(0, Duration.ZERO);
-            return outcome(senderOf, ackedAt, cloud.gateway().faults().stallsInjected() - stallsBefore);
+            return outcome(senderOf, ackedAt, seqOf, cloud.gateway().faults().stallsInjected() - stallsBefore);
         } finally {
             members.forEach(ParleyClient::close);
         }
     }
 
-    private Outcome outcome(Map<ClientMessageId, Integer> senderOf, Map<ClientMessageId, Long> ackedAt, long stalls) {
+    private Outcome outcome(Map<ClientMessageId, Integer> senderOf, Map<ClientMessageId, Long> ackedAt, Map<ClientMessageId, Long> seqOf,
+                            long stalls) {
         long worst = 0;
+        String worstReceipt = "none";
+        long late = 0;
         long repeats = 0;
         List<String> problems = new ArrayList<>();
         for (var sent : senderOf.entrySet()) {
+            long lastOfThisMessage = 0;
             for (int member = 0; member < MEMBERS; member++) {
                 if (member == sent.getValue()) {
                     continue;
@@ -122,8 +132,16 @@ final class FastPathFaultBurst {
                     problems.add("fast path burst: member " + member + " never got " + sent.getKey() + " live");
                     continue;
                 }
-                worst = Math.max(worst, live - ackedAt.get(sent.getKey()));
+                long afterAck = live - ackedAt.get(sent.getKey());
+                lastOfThisMessage = Math.max(lastOfThisMessage, afterAck);
+                if (afterAck > worst) {
+                    worst = afterAck;
+                    worstReceipt = "seq " + seqOf.get(sent.getKey()) + " to soak-burst-" + member + ", " + afterAck + " ms after its ack";
+                }
                 repeats += copies.get(member).get(sent.getKey()) - 1;
+            }
+            if (lastOfThisMessage > 5_000) {
+                late++;
             }
         }
         int sent = SENDERS * EACH;
@@ -136,7 +154,7 @@ final class FastPathFaultBurst {
         if (worst > LIVE_WITHIN.toMillis()) {
             problems.add("fast path burst: a member got a message live " + worst + " ms after its ack (at most " + LIVE_WITHIN.toMillis() + ")");
         }
-        return new Outcome(sent, senderOf.size(), (long) senderOf.size() * (MEMBERS - 1), missing(senderOf), repeats, worst, stalls,
+        return new Outcome(sent, senderOf.size(), (long) senderOf.size() * (MEMBERS - 1), missing(senderOf), repeats, worst, worstReceipt, late, stalls,
                 problems.subList(0, Math.min(20, problems.size())));
     }
 
