@@ -1,4 +1,4 @@
-// @parley/client 0.3.0, the browser bundle: built from clients/js by 'npm run bundle'; do not edit.
+// @parley/client 0.4.0, the browser bundle: built from clients/js by 'npm run bundle'; do not edit.
 
 // src/connection.ts
 var STABLE_AFTER_MS = 1e4;
