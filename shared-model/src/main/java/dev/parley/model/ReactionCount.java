@@ -24,8 +24,13 @@ public record ReactionCount(Emoji emoji, int count, List<UserId> users) {
     public ReactionCount {
         Objects.requireNonNull(emoji, "emoji");
         users = List.copyOf(users);
-        if (count < 1 || users.size() > Math.min(count, MAX_USERS)) {
-            throw new IllegalArgumentException("a reaction count of " + count + " naming " + users.size() + " users");
+        // A frame read from the wire meets these too: a refusal names its field, as the codec's do.
+        if (count < 1) {
+            throw new InvalidFieldException("count", "must be at least 1, was " + count);
+        }
+        if (users.size() > Math.min(count, MAX_USERS)) {
+            throw new InvalidFieldException("users", "names " + users.size() + " users for a count of " + count + " (at most the count, and "
+                    + MAX_USERS + ")");
         }
     }
 

@@ -447,7 +447,7 @@ public final class FrameCodec {
     }
 
     private static ReactionCount reactionCount(JsonObjectReader r) {
-        return new ReactionCount(r.parsed("emoji", Emoji::of), Math.toIntExact(r.integer("count")), r.parsedList("users", UserId::of));
+        return new ReactionCount(r.parsed("emoji", Emoji::of), r.intValue("count"), r.parsedList("users", UserId::of));
     }
 
     private static ReceiptWatermarks watermarks(JsonObjectReader r, String deliveredField, String readField) {

@@ -89,10 +89,15 @@ final class JsonObjectReader {
     /** An int field with a default; the frame record checks the range. */
     int optionalInt(String field, int defaultValue) {
         OptionalLong value = optionalInteger(field);
-        if (value.isEmpty()) {
-            return defaultValue;
-        }
-        long number = value.getAsLong();
+        return value.isEmpty() ? defaultValue : asInt(field, value.getAsLong());
+    }
+
+    /** A required int field; the record checks the range. */
+    int intValue(String field) {
+        return asInt(field, integer(field));
+    }
+
+    private static int asInt(String field, long number) {
         if (number < Integer.MIN_VALUE || number > Integer.MAX_VALUE) {
             throw new InvalidFieldException(field, "is out of range, was " + number);
         }

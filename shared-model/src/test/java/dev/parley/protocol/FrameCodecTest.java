@@ -538,6 +538,22 @@ class FrameCodecTest {
         }
     }
 
+    /** Found by FrameCodecProperties' structural mutations: a count of 0 or past an int was an internal error, not a refusal. */
+    @Test
+    void aReactionCountBelowOneOutOfRangeOrNamingMoreUsersThanItCountsIsABadRequestNamingTheField() {
+        String good = "{\"type\":\"reactions.update\",\"conversation_id\":\"d:a:b\",\"seq\":1,\"reactions\":[{\"emoji\":\"\uD83D\uDC4D\",\"count\":2,\"users\":[\"a\",\"b\"]}]}";
+        assertThat(codec.decodeServer(good)).isInstanceOf(DecodeResult.Decoded.class);
+        for (var field : Map.of("count", java.util.List.of(good.replace("\"count\":2", "\"count\":0"), good.replace("\"count\":2", "\"count\":-7016079905952408")),
+                "users", java.util.List.of(good.replace("\"count\":2", "\"count\":1"))).entrySet()) {
+            for (String frame : field.getValue()) {
+                assertThat(codec.decodeServer(frame)).as(frame).isInstanceOfSatisfying(DecodeResult.Rejected.class, rejected -> {
+                    assertThat(rejected.error().code()).isEqualTo(ErrorCode.BAD_REQUEST);
+                    assertThat(rejected.error().message()).contains(field.getKey());
+                });
+            }
+        }
+    }
+
     @Test
     void aSyncBatchWithoutAfterSeqBelowZeroOrAtItsFirstMessageIsABadRequestNamingTheField() {
         ConversationId chat = ConversationId.of("d:a:b");
