@@ -275,10 +275,7 @@ describe("sending", () => {
     const { client: c, connection } = await online();
     const outgoing = c.send("c7", { type: "text", body: "survives" });
     await connection.next("message.send");
-    const reconnecting = server.nextConnection();
-    connection.kill();
-    const second = await reconnecting;
-    await second.syncNothing();
+    const second = await server.dropAndResume(connection);
     const again = await second.next("message.send");
     assert.equal(again.id, outgoing.id);
     assert.equal(again.attempt, 2);
@@ -304,10 +301,7 @@ describe("sending", () => {
     connection.send({ type: "message.ack", id: reply.id, conversation_id: "c9", seq: 2, server_timestamp: 20, status: "sent" });
     const edited = await connection.next("message.edit");
     assert.equal(edited.target_seq, 2);
-    const reconnecting = server.nextConnection();
-    connection.kill();
-    const second = await reconnecting;
-    await second.syncNothing("c9");
+    const second = await server.dropAndResume(connection, "c9");
     const again = await second.next("message.edit");
     assert.equal(again.id, edit.id);
     assert.equal(again.attempt, 2);
@@ -395,10 +389,7 @@ describe("sending", () => {
     assert.equal((set as { attempt?: number }).attempt, undefined, "a request goes again as it was");
     const pinned = c.pin("g:team", 7);
     // The connection drops before the answers: both go again under their ids.
-    const reconnected = server.nextConnection();
-    connection.kill();
-    const second = await reconnected;
-    await second.syncNothing("g:team");
+    const second = await server.dropAndResume(connection, "g:team");
     const again = await second.next("reaction.set");
     assert.equal(again.id, set.id);
     second.send({ type: "reaction.ack", conversation_id: "g:team", target_seq: 7, emoji: "\u{1F44D}", ref: again.id ?? null });
@@ -458,10 +449,7 @@ describe("receipts, typing, presence, notifications, inbox", () => {
     connection.send({ type: "presence.batch", users: [{ user_id: "bob", status: "online", last_seen: null }, { user_id: "cat", status: "offline", last_seen: 9 }] });
     assert.equal((await subscribed).users.length, 2);
     assert.equal(seen.presence.length, 2);
-    const reconnecting = server.nextConnection();
-    connection.kill();
-    const second = await reconnecting;
-    await second.syncNothing();
+    const second = await server.dropAndResume(connection);
     assert.deepEqual((await second.next("presence.subscribe")).user_ids, ["bob", "cat"]);
     c.close();
   });

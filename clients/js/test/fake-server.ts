@@ -97,6 +97,15 @@ export class FakeServer {
   }
 
   /** The next connection to open (or the last one opened and not yet taken), within the timeout. */
+  /** Drops this connection as a network would, and answers the client's next one's sync with nothing missed in these conversations. */
+  async dropAndResume(connection: FakeConnection, ...conversations: string[]): Promise<FakeConnection> {
+    const reconnecting = this.nextConnection();
+    connection.kill();
+    const next = await reconnecting;
+    await next.syncNothing(...conversations);
+    return next;
+  }
+
   nextConnection(timeoutMs = 5000): Promise<FakeConnection> {
     const opened = this.unclaimed.shift();
     if (opened !== undefined) return Promise.resolve(opened);

@@ -46,11 +46,8 @@ public final class ParleyClient implements AutoCloseable {
     private final Session session;
     private final Optional<SealedSends> sealing;
     private final ParleyListener listener;
-    /** Uploads and downloads of media, over HTTP to S3. */
-    private final MediaTransfer media = new MediaTransfer();
+    private final MediaRequests media;
     private final FrameCodec codec = new FrameCodec();
-    /** A send refused {@code devices_changed} this many times running fails. */
-    static final int MAX_RESEALS = Sender.MAX_RESEALS;
 
     private ParleyClient(Builder builder) {
         ClientSettings settings = builder.settings();
@@ -60,6 +57,7 @@ public final class ParleyClient implements AutoCloseable {
         this.connection = new ConnectionKeeper(builder.url, builder.tokens, builder.transport, loop, builder.clock, settings,
                 change -> ClientLoop.tell(() -> listener.onStateChange(change)));
         this.requests = new Requests(connection, loop, settings);
+        this.media = new MediaRequests(requests);
         this.sealing = builder.cipher.map(cipher -> new SealedSends(cipher, this::fetchKeys));
         Outbox outbox = new Outbox(builder.store);
         this.sender = new Sender(outbox, connection, loop, builder.clock, listener, sealing);
@@ -134,12 +132,8 @@ public final class ParleyClient implements AutoCloseable {
      * {@link #send}. The listener sees it, once stored, through {@link ParleyListener#onSealedMessage} with this plaintext.
      */
     public CompletableFuture<ServerFrame.MessageAck> sendSealed(ConversationId conversation, List<UserId> members, byte[] plaintext) {
-        SealedSends sealed = sealing.orElseThrow(() -> new IllegalStateException("no EndToEndCipher was given to the builder"));
-        ClientStore.Sealed from = new ClientStore.Sealed(members, plaintext);
-        return sealed.seal(conversation, from.members(), from.plaintext())
-                .thenCompose(envelopes -> sender.queue(ClientMessageId.random(), conversation, Content.envelopes(envelopes), Optional.of(from)));
+        return sender.sealThen(conversation, members, plaintext, (envelopes, from) -> sender.queue(ClientMessageId.random(), conversation, envelopes, from));
     }
-
     /** This device's public keys for end-to-end encryption (docs/e2e.md): the counts of one-time keys the server now holds. */
     public CompletableFuture<dev.parley.model.KeyCounts> uploadKeys(dev.parley.model.DeviceKeys keys) {
         return requests.ask(new ClientFrame.KeysUpload(keys), ServerFrame.KeysUploaded.class).thenApply(ServerFrame.KeysUploaded::counts);
@@ -155,9 +149,7 @@ public final class ParleyClient implements AutoCloseable {
      * what a media message names ({@code Content.media(type, ref, caption)}); S3's refusal, or the server's, fails it.
      */
     public CompletableFuture<dev.parley.model.MediaRef> uploadMedia(ConversationId conversation, String contentType, byte[] file) {
-        return requests.ask(new ClientFrame.MediaUpload(contentType, file.length, Optional.of(conversation)), ServerFrame.MediaUploadGrant.class)
-                .thenCompose(grant -> media.upload(grant, contentType, file)
-                        .thenApply(done -> new dev.parley.model.MediaRef(grant.mediaId(), contentType, file.length)));
+        return media.upload(conversation, contentType, file);
     }
 
     /**
@@ -165,21 +157,17 @@ public final class ParleyClient implements AutoCloseable {
      * conversation; completes with what the receivers need, to be sent inside an encrypted message (its id, key and digest).
      */
     public CompletableFuture<MediaTransfer.SealedMedia> uploadSealed(byte[] file) {
-        MediaTransfer.Sealed sealed = MediaTransfer.seal(file);
-        return requests.ask(new ClientFrame.MediaUpload(MediaTransfer.SEALED_TYPE, sealed.blob().length, Optional.empty()), ServerFrame.MediaUploadGrant.class)
-                .thenCompose(grant -> media.upload(grant, MediaTransfer.SEALED_TYPE, sealed.blob())
-                        .thenApply(done -> new MediaTransfer.SealedMedia(new dev.parley.model.MediaRef(grant.mediaId(), MediaTransfer.SEALED_TYPE,
-                                sealed.blob().length), sealed.key(), sealed.digest())));
+        return media.uploadSealed(file);
     }
 
     /** An object's bytes: a download grant, then the GET; {@code forbidden} or {@code not_found} fail it. */
     public CompletableFuture<byte[]> downloadMedia(dev.parley.model.MediaId id) {
-        return requests.ask(new ClientFrame.MediaDownload(id), ServerFrame.MediaDownloadGrant.class).thenCompose(media::download);
+        return media.download(id);
     }
 
     /** End-to-end media's plaintext: downloaded, its digest checked, decrypted with the key its message carried. */
     public CompletableFuture<byte[]> downloadSealed(MediaTransfer.SealedMedia sealed) {
-        return downloadMedia(sealed.object().id()).thenApply(blob -> MediaTransfer.open(sealed, blob));
+        return media.downloadSealed(sealed);
     }
 
     /** The user has seen the conversation up to {@code seq}: the senders get a read receipt. */
@@ -238,9 +226,8 @@ public final class ParleyClient implements AutoCloseable {
 
     /**
      * Sets the user's one reaction to the message at {@code seq} (a new one replaces it; none removes it), answered by
-     * {@code reaction.ack}; every member hears it through {@link ParleyListener#onReactions}. A refusal (not one emoji, not a
-     * member, no message there) fails the future with a {@link ParleyException} naming the field or rule. Through the outbox:
-     * kept in the store, sent in the conversation's order, resent under its id after reconnects and restarts until answered.
+     * {@code reaction.ack}; every member hears it through {@link ParleyListener#onReactions}. Through the outbox as a send goes,
+     * resent under its id until answered; a refusal (not one emoji, no message there) fails it naming the field or rule.
      */
     public CompletableFuture<ServerFrame.ReactionAck> react(ConversationId conversation, long seq, Optional<dev.parley.model.Emoji> emoji) {
         return sender.queueRequest(conversation, () -> new ClientFrame.ReactionSet(conversation, seq, emoji), Optional.empty())
@@ -253,10 +240,8 @@ public final class ParleyClient implements AutoCloseable {
      * {@link ParleyListener#onSealedMessage} opens ({@code relates_to} reaction), this device's with this plaintext.
      */
     public CompletableFuture<ServerFrame.ReactionAck> reactSealed(ConversationId conversation, List<UserId> members, long seq, byte[] plaintext) {
-        SealedSends sealed = sealing.orElseThrow(() -> new IllegalStateException("no EndToEndCipher was given to the builder"));
-        ClientStore.Sealed from = new ClientStore.Sealed(members, plaintext);
-        return sealed.seal(conversation, from.members(), from.plaintext()).thenCompose(envelopes -> sender.queueRequest(conversation,
-                        () -> new ClientFrame.ReactionSet(conversation, seq, Optional.empty(), Optional.of(Content.envelopes(envelopes))), Optional.of(from)))
+        return sender.sealThen(conversation, members, plaintext, (envelopes, from) -> sender.queueRequest(conversation,
+                        () -> new ClientFrame.ReactionSet(conversation, seq, Optional.empty(), Optional.of(envelopes)), from))
                 // Its entry's message.ack, which the fast path posts first, answers it as well as reaction.ack does.
                 .thenApply(answer -> answer instanceof ServerFrame.ReactionAck ack ? ack : new ServerFrame.ReactionAck(conversation, seq, Optional.empty()));
     }

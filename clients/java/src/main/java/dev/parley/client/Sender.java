@@ -99,6 +99,17 @@ final class Sender {
     }
 
     /**
+     * An end-to-end entry (a send, a sealed reaction): {@code plaintext} sealed by the app's cipher on its own thread, then
+     * queued by {@code queue} with its envelopes and what it was sealed from (kept, to seal it again on {@code devices_changed}).
+     */
+    <T> CompletableFuture<T> sealThen(ConversationId conversation, java.util.List<dev.parley.model.UserId> members, byte[] plaintext,
+                                      java.util.function.BiFunction<Content, Optional<ClientStore.Sealed>, CompletableFuture<T>> queue) {
+        SealedSends cipher = sealing.orElseThrow(() -> new IllegalStateException("no EndToEndCipher was given to the builder"));
+        ClientStore.Sealed from = new ClientStore.Sealed(members, plaintext);
+        return cipher.seal(conversation, from.members(), from.plaintext()).thenCompose(envelopes -> queue.apply(Content.envelopes(envelopes), Optional.of(from)));
+    }
+
+    /**
      * A request that changes a message (a reaction, a pin) queued in the outbox as the log's entries are: kept in the store, sent
      * in the app's order among its conversation's, resent with the same id across reconnects until it is answered (a repeat
      * sets the same reaction or pin again). The future completes with the answer; a refusal fails it.

@@ -205,12 +205,12 @@ class SealedSendsTest {
         ParleyClient client = client(new InMemoryClientStore());
         CompletableFuture<ServerFrame.MessageAck> churning = client.sendSealed(CHAT, List.of(ALICE, BOB), "x".getBytes(StandardCharsets.UTF_8));
         DeviceMismatch extra = new DeviceMismatch(List.of(), List.of(new DeviceAddress(BOB, DeviceId.of("old"))), List.of());
-        for (int refusal = 0; refusal <= ParleyClient.MAX_RESEALS; refusal++) {
+        for (int refusal = 0; refusal <= Sender.MAX_RESEALS; refusal++) {
             ClientFrame.MessageSend send = server.next(ClientFrame.MessageSend.class);
             server.answer(devicesChanged(send.id(), extra));
         }
         assertThatThrownBy(() -> churning.get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class).hasMessageContaining("devices_changed");
-        assertThat(cipher.changes).as("sealed again three times, then given up").hasSize(ParleyClient.MAX_RESEALS);
+        assertThat(cipher.changes).as("sealed again three times, then given up").hasSize(Sender.MAX_RESEALS);
 
         cipher.failing = true;
         CompletableFuture<ServerFrame.MessageAck> broken = client.sendSealed(CHAT, List.of(ALICE, BOB), "y".getBytes(StandardCharsets.UTF_8));
