@@ -37,13 +37,22 @@ public final class Delivery {
     private final ConnectionPoster poster;
     private final Clock clock;
     private final Semaphore inFlight;
+    private final int maxPostsInFlight;
+    private final java.time.Duration roundAnswerWait;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
     public Delivery(ConnectionRegistry connections, ConnectionPoster poster, Clock clock, int maxPostsInFlight) {
+        this(connections, poster, clock, maxPostsInFlight, ROUND_ANSWER_WAIT);
+    }
+
+    /** @param roundAnswerWait how long a round of posts waits for answers ({@link #ROUND_ANSWER_WAIT}; tests wait less) */
+    public Delivery(ConnectionRegistry connections, ConnectionPoster poster, Clock clock, int maxPostsInFlight, java.time.Duration roundAnswerWait) {
+        this.roundAnswerWait = roundAnswerWait;
         this.connections = connections;
         this.poster = poster;
         this.clock = clock;
         this.inFlight = new Semaphore(maxPostsInFlight);
+        this.maxPostsInFlight = maxPostsInFlight;
     }
 
     /** The live connections of these users now, in as few reads as the registry allows; users with none are left out. */
@@ -125,27 +134,32 @@ public final class Delivery {
     /** How many times a failed post is made again, for its connection alone, before the call fails. */
     static final int POST_RETRIES = 2;
 
-    /** One round of posts to these targets (one inline: a 1:1 chat's usual case needs no other thread); failures by index. */
+    /**
+     * How long a round waits for the answers of as many posts as may run at once: the Management API client's call limit (5 s)
+     * and a margin. A post the SDK should have given up on by then is counted failed, and retried on a new call, rather than
+     * holding its whole delivery (a stream batch: every message behind it) until the HTTP read's own 30 s timeout: a post to
+     * a stalled gateway has been seen waiting that long for an answer after its attempt timeout should have ended it.
+     */
+    static final java.time.Duration ROUND_ANSWER_WAIT = java.time.Duration.ofSeconds(6);
+
+    /** One round of posts to these targets, in parallel, each answered within the round's wait or counted failed; failures by index. */
     private void postRound(List<LiveConnection> targets, Function<LiveConnection, String> frameFor, List<Integer> indexes,
                            ConnectionPoster.Outcome[] outcomes, List<Integer> failed, List<RuntimeException> failures) {
-        if (indexes.size() == 1) {
-            int only = indexes.getFirst();
-            try {
-                outcomes[only] = postOne(targets.get(only), frameFor.apply(targets.get(only)));
-            } catch (RuntimeException e) {
-                failed.add(only);
-                failures.add(e);
-            }
-            return;
-        }
         List<Future<ConnectionPoster.Outcome>> posts = new ArrayList<>(indexes.size());
         for (int index : indexes) {
             LiveConnection target = targets.get(index);
             posts.add(threads.submit(() -> postOne(target, frameFor.apply(target))));
         }
+        long slotsWaited = (indexes.size() + maxPostsInFlight - 1) / maxPostsInFlight;
+        // Real time, not the clock's: what is bounded is how long a thread waits.
+        long deadline = System.nanoTime() + roundAnswerWait.toNanos() * slotsWaited;
         for (int i = 0; i < posts.size(); i++) {
             try {
-                outcomes[indexes.get(i)] = posts.get(i).get();
+                outcomes[indexes.get(i)] = posts.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException unanswered) {
+                failed.add(indexes.get(i));
+                failures.add(new UnavailableException("the post to " + targets.get(indexes.get(i)).connectionId() + " was not answered within "
+                        + roundAnswerWait.toMillis() * slotsWaited + " ms", java.time.Duration.ofSeconds(1), unanswered));
             } catch (ExecutionException e) {
                 failed.add(indexes.get(i));
                 failures.add(e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause()));

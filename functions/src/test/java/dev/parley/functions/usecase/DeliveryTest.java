@@ -91,6 +91,38 @@ class DeliveryTest {
     }
 
     @Test
+    void aPostLeftUnansweredCountsFailedAfterTheRoundsWaitAndIsMadeAgainWhileTheOthersAreDelivered() throws Exception {
+        Fixture world = new Fixture();
+        world.online(ALICE, "alice-phone");
+        world.online(BOB, "bob-phone");
+        java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger hungPosts = new java.util.concurrent.atomic.AtomicInteger();
+        ConnectionPoster hangsOnce = (connection, frame) -> {
+            if (connection.equals(ConnectionId.of("bob-phone")) && hungPosts.getAndIncrement() == 0) {
+                // An HTTP call whose answer never comes and that its own timeouts do not end.
+                try {
+                    never.await();
+                } catch (InterruptedException ended) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return world.poster.post(connection, frame);
+        };
+        Delivery delivery = new Delivery(world.registry, hangsOnce, world.clock, 8, Duration.ofMillis(300));
+
+        long started = System.nanoTime();
+        Posted posted = delivery.postToUsers(List.of(ALICE, BOB), "{}", Optional.empty());
+        long tookMs = (System.nanoTime() - started) / 1_000_000;
+
+        assertThat(posted.posts()).isEqualTo(2);
+        assertThat(world.poster.receivedBy("bob-phone")).as("the post made again, and delivered").hasSize(1);
+        assertThat(world.poster.receivedBy("alice-phone")).hasSize(1);
+        assertThat(hungPosts.get()).isEqualTo(2);
+        assertThat(tookMs).as("waited one round's wait for the hung post, not for it to end").isBetween(300L, 5_000L);
+        never.countDown();
+    }
+
+    @Test
     void postsRunInParallelUpToTheBound() {
         Fixture world = new Fixture(Duration.ofMillis(5), 16);
         List<UserId> users = new ArrayList<>();

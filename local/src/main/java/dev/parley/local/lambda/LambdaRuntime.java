@@ -230,9 +230,13 @@ public final class LambdaRuntime implements AutoCloseable {
             String requestId = UUID.randomUUID().toString();
             boolean keep = true;
             Future<String> result = null;
+            java.util.concurrent.atomic.AtomicReference<Thread> running = new java.util.concurrent.atomic.AtomicReference<>();
             try {
-                result = threads.submit(() -> FunctionEnvironment.with(environment.variables(),
-                        () -> call(environment, eventJson, new LocalContext(spec, requestId, deadline, environment.logStream()))));
+                result = threads.submit(() -> {
+                    running.set(Thread.currentThread());
+                    return FunctionEnvironment.with(environment.variables(),
+                            () -> call(environment, eventJson, new LocalContext(spec, requestId, deadline, environment.logStream())));
+                });
                 ExecutionException failed = null;
                 String output = null;
                 try {
@@ -253,6 +257,7 @@ public final class LambdaRuntime implements AutoCloseable {
                 }
                 return output;
             } catch (TimeoutException e) {
+                logWhereStuck(requestId, running.get());
                 result.cancel(true);
                 keep = false;
                 // A killed environment's thread may hang on until the timeout; its process died at the kill, and that is what is reported.
@@ -274,6 +279,34 @@ public final class LambdaRuntime implements AutoCloseable {
                 maxNanos.accumulateAndGet(elapsed, Math::max);
                 release(environment, keep);
             }
+        }
+
+        /**
+         * Lambda says only that a task timed out; locally the handler's thread can be read, and where it waited is what a
+         * developer needs to find the call that hung.
+         */
+        private void logWhereStuck(String requestId, Thread handlerThread) {
+            if (handlerThread == null) {
+                return;
+            }
+            StringBuilder where = new StringBuilder(spec.name()).append(" invocation ").append(requestId).append(" timed out after ")
+                    .append(spec.timeout().toMillis()).append(" ms, waiting at:");
+            StackTraceElement[] frames = handlerThread.getStackTrace();
+            for (int i = 0; i < Math.min(40, frames.length); i++) {
+                where.append("\n\tat ").append(frames[i]);
+            }
+            // A handler that waits on its own threads (the fan-out's virtual threads) is stuck where they are: every thread, virtual
+            // ones too, goes to a dump file.
+            try {
+                java.nio.file.Path dump = java.nio.file.Files.createTempFile("parley-" + spec.name() + "-timeout-", ".txt");
+                java.nio.file.Files.delete(dump);
+                java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+                        .dumpThreads(dump.toString(), com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.TEXT_PLAIN);
+                where.append("\nevery thread: ").append(dump);
+            } catch (IOException | RuntimeException e) {
+                where.append("\n(no thread dump: ").append(e).append(')');
+            }
+            System.getLogger(LambdaRuntime.class.getName()).log(System.Logger.Level.WARNING, where.toString());
         }
 
         /** Initializes an environment, runs its handler's CRaC hooks, and keeps it warm: SnapStart's publish, locally. */
