@@ -129,10 +129,39 @@ public interface ConversationRepository {
     }
 
     /**
-     * Replaces the membership if the stored version is still {@code current}'s; false if it changed
-     * meanwhile. The membership rows of those who joined and left follow the conversation.
+     * Replaces the conversation (its members, roles, name, description, avatar, settings and bans) if the stored version is
+     * still {@code current}'s; false if it changed meanwhile. The membership rows of those who joined and left follow it, and
+     * its head what it shows of it (member count, name, an announcement group's admins).
      */
-    boolean replaceMembers(Stored current, Conversation updated);
+    boolean replace(Stored current, Conversation updated);
+
+    /**
+     * A group's invite as stored: the code's digest (never the code), the group, who made it, until when it runs, how many
+     * joins it admits and has admitted, and whether it was revoked.
+     */
+    record Invite(String digest, ConversationId conversationId, UserId createdBy, Instant expiresAt, int maxUses, int uses, boolean revoked) {
+        /** Whether it admits a join at {@code now}. */
+        public boolean admits(Instant now) {
+            return !revoked && uses < maxUses && now.isBefore(expiresAt);
+        }
+    }
+
+    /** Stores a new invite; its digest is new (160 random bits). */
+    void createInvite(Invite invite);
+
+    Optional<Invite> invite(dev.parley.model.InviteCode code);
+
+    /**
+     * Takes one use of the invite, if it admits a join at {@code now}: one conditional write, so that of any number of
+     * concurrent joins exactly as many as it has uses left succeed. False when it does not (used up, run out, revoked, none).
+     */
+    boolean takeInviteUse(dev.parley.model.InviteCode code, Instant now);
+
+    /** Gives back a use taken by a join that then failed (the user banned meanwhile, the group full). */
+    void returnInviteUse(dev.parley.model.InviteCode code);
+
+    /** Ends the invite: no join is admitted by it from now on. False when there is no such invite. */
+    boolean revokeInvite(dev.parley.model.InviteCode code);
 
     /**
      * Makes these users' membership rows agree with the stored conversation: a row for each who is a

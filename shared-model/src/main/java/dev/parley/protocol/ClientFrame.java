@@ -43,6 +43,9 @@ public sealed interface ClientFrame extends Frame {
     int MAX_CURSOR_LENGTH = 1024;
     /** FCM tokens are about 160 characters and APNs tokens 64; the bound keeps a token's key item within DynamoDB's 2 KB key limit. */
     int MAX_PUSH_TOKEN_LENGTH = 1024;
+    /** An invite runs at most a week and admits at most 1,000 joins (Discord's: a week and 100). */
+    java.time.Duration MAX_INVITE_LIFETIME = java.time.Duration.ofDays(7);
+    int MAX_INVITE_USES = 1000;
 
     /**
      * What a frame does to the server's state, which decides what its {@code id} must be and what repeating it does
@@ -77,6 +80,16 @@ public sealed interface ClientFrame extends Frame {
             case NotificationAck f -> Effect.MONOTONE;
             case ConversationMembersAdd f -> Effect.RECORDED;
             case ConversationMembersRemove f -> Effect.RECORDED;
+            case ConversationUpdate f -> Effect.RECORDED;
+            case ConversationMembersRole f -> Effect.RECORDED;
+            case ConversationLeave f -> Effect.RECORDED;
+            case ConversationMembersBan f -> Effect.RECORDED;
+            case ConversationMembersUnban f -> Effect.RECORDED;
+            // A repeated create gets the first code, not a second one.
+            case ConversationInviteCreate f -> Effect.RECORDED;
+            case ConversationInviteRevoke f -> Effect.RECORDED;
+            // A repeated join must not take a second use of the code.
+            case ConversationJoin f -> Effect.RECORDED;
             case SettingsUpdate f -> Effect.RECORDED;
             case DeviceRegister f -> Effect.RECORDED;
             case DeviceUnregister f -> Effect.RECORDED;
@@ -468,6 +481,133 @@ public sealed interface ClientFrame extends Frame {
             present(conversationId, "conversation_id");
             distinctEntries(members, Conversation.MAX_GROUP_MEMBERS, "members");
             members = List.copyOf(members);
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** A group's admins change its name, description, avatar and settings; either member of a direct one its disappearing time. */
+    record ConversationUpdate(ConversationId conversationId, dev.parley.model.ConversationChanges changes) implements ClientFrame {
+        public static final String TYPE = "conversation.update";
+
+        public ConversationUpdate {
+            present(conversationId, "conversation_id");
+            present(changes, "settings");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** Gives members a role: {@code admin} or {@code member} (an admin's choice), or {@code owner} (the owner's, to one member). */
+    record ConversationMembersRole(ConversationId conversationId, List<UserId> userIds, dev.parley.model.ConversationRole role) implements ClientFrame {
+        public static final String TYPE = "conversation.members.role";
+
+        public ConversationMembersRole {
+            present(conversationId, "conversation_id");
+            distinctEntries(userIds, Conversation.MAX_GROUP_MEMBERS, "user_ids");
+            userIds = List.copyOf(userIds);
+            present(role, "role");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    record ConversationLeave(ConversationId conversationId) implements ClientFrame {
+        public static final String TYPE = "conversation.leave";
+
+        public ConversationLeave {
+            present(conversationId, "conversation_id");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /** Bans users from a group: members among them are removed; none can be added or join until unbanned. */
+    record ConversationMembersBan(ConversationId conversationId, List<UserId> userIds) implements ClientFrame {
+        public static final String TYPE = "conversation.members.ban";
+
+        public ConversationMembersBan {
+            present(conversationId, "conversation_id");
+            distinctEntries(userIds, Conversation.MAX_GROUP_MEMBERS, "user_ids");
+            userIds = List.copyOf(userIds);
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    record ConversationMembersUnban(ConversationId conversationId, List<UserId> userIds) implements ClientFrame {
+        public static final String TYPE = "conversation.members.unban";
+
+        public ConversationMembersUnban {
+            present(conversationId, "conversation_id");
+            distinctEntries(userIds, Conversation.MAX_GROUP_MEMBERS, "user_ids");
+            userIds = List.copyOf(userIds);
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    /**
+     * An invite link's code for a group: it runs {@code expiresIn} (at most {@link #MAX_INVITE_LIFETIME}) and admits
+     * {@code maxUses} joins (at most {@link #MAX_INVITE_USES}).
+     */
+    record ConversationInviteCreate(ConversationId conversationId, java.time.Duration expiresIn, int maxUses) implements ClientFrame {
+        public static final String TYPE = "conversation.invite.create";
+
+        public ConversationInviteCreate {
+            present(conversationId, "conversation_id");
+            present(expiresIn, "expires_in_seconds");
+            if (expiresIn.toSeconds() < 1 || expiresIn.compareTo(MAX_INVITE_LIFETIME) > 0) {
+                throw new dev.parley.model.InvalidFieldException("expires_in_seconds",
+                        "must be 1 to " + MAX_INVITE_LIFETIME.toSeconds() + " (7 days), was " + expiresIn.toSeconds());
+            }
+            if (maxUses < 1 || maxUses > MAX_INVITE_USES) {
+                throw new dev.parley.model.InvalidFieldException("max_uses", "must be 1 to " + MAX_INVITE_USES + ", was " + maxUses);
+            }
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    record ConversationInviteRevoke(dev.parley.model.InviteCode code) implements ClientFrame {
+        public static final String TYPE = "conversation.invite.revoke";
+
+        public ConversationInviteRevoke {
+            present(code, "code");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    record ConversationJoin(dev.parley.model.InviteCode code) implements ClientFrame {
+        public static final String TYPE = "conversation.join";
+
+        public ConversationJoin {
+            present(code, "code");
         }
 
         @Override

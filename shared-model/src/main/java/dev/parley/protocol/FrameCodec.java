@@ -16,7 +16,11 @@ import dev.parley.model.Content;
 import dev.parley.model.ContentType;
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
+import dev.parley.model.ConversationChanges;
 import dev.parley.model.ConversationKind;
+import dev.parley.model.ConversationRole;
+import dev.parley.model.ConversationSettings;
+import dev.parley.model.InviteCode;
 import dev.parley.model.DeviceAddress;
 import dev.parley.model.DeviceEnvelope;
 import dev.parley.model.DeviceId;
@@ -91,6 +95,19 @@ public final class FrameCodec {
                     conversationId(r), r.parsedList("members", UserId::of))),
             Map.entry(ClientFrame.ConversationMembersRemove.TYPE, r -> new ClientFrame.ConversationMembersRemove(
                     conversationId(r), r.parsedList("members", UserId::of))),
+            Map.entry(ClientFrame.ConversationUpdate.TYPE, r -> new ClientFrame.ConversationUpdate(conversationId(r), conversationChanges(r))),
+            Map.entry(ClientFrame.ConversationMembersRole.TYPE, r -> new ClientFrame.ConversationMembersRole(conversationId(r),
+                    r.parsedList("user_ids", UserId::of), r.enumValue("role", ConversationRole.class))),
+            Map.entry(ClientFrame.ConversationLeave.TYPE, r -> new ClientFrame.ConversationLeave(conversationId(r))),
+            Map.entry(ClientFrame.ConversationMembersBan.TYPE, r -> new ClientFrame.ConversationMembersBan(conversationId(r),
+                    r.parsedList("user_ids", UserId::of))),
+            Map.entry(ClientFrame.ConversationMembersUnban.TYPE, r -> new ClientFrame.ConversationMembersUnban(conversationId(r),
+                    r.parsedList("user_ids", UserId::of))),
+            Map.entry(ClientFrame.ConversationInviteCreate.TYPE, r -> new ClientFrame.ConversationInviteCreate(conversationId(r),
+                    java.time.Duration.ofSeconds(r.optionalInteger("expires_in_seconds").orElse(ClientFrame.MAX_INVITE_LIFETIME.toSeconds())),
+                    r.optionalInt("max_uses", ClientFrame.MAX_INVITE_USES))),
+            Map.entry(ClientFrame.ConversationInviteRevoke.TYPE, r -> new ClientFrame.ConversationInviteRevoke(r.parsed("code", InviteCode::of))),
+            Map.entry(ClientFrame.ConversationJoin.TYPE, r -> new ClientFrame.ConversationJoin(r.parsed("code", InviteCode::of))),
             Map.entry(ClientFrame.ConversationList.TYPE, r -> new ClientFrame.ConversationList(r.optionalString("cursor"))),
             Map.entry(ClientFrame.Typing.TYPE, r -> new ClientFrame.Typing(conversationId(r), r.enumValue("state", TypingState.class))),
             Map.entry(ClientFrame.PresenceQuery.TYPE, r -> new ClientFrame.PresenceQuery(r.parsedList("user_ids", UserId::of))),
@@ -136,6 +153,9 @@ public final class FrameCodec {
                     conversationId(r), r.objects("messages", FrameCodec::message), r.optionalInteger("next_before_seq"))),
             Map.entry(ServerFrame.ConversationCreated.TYPE, r -> new ServerFrame.ConversationCreated(
                     r.parsed("id", RequestId::parse), r.object("conversation", FrameCodec::conversation))),
+            Map.entry(ServerFrame.ConversationInvite.TYPE, r -> new ServerFrame.ConversationInvite(conversationId(r),
+                    r.parsed("code", InviteCode::of), r.integer("expires_at"), r.intValue("max_uses"))),
+            Map.entry(ServerFrame.ConversationInviteRevoked.TYPE, r -> new ServerFrame.ConversationInviteRevoked(r.parsed("code", InviteCode::of))),
             Map.entry(ServerFrame.ConversationUpdated.TYPE, r -> new ServerFrame.ConversationUpdated(
                     r.object("conversation", FrameCodec::conversation))),
             Map.entry(ServerFrame.ConversationPage.TYPE, r -> new ServerFrame.ConversationPage(
@@ -466,7 +486,26 @@ public final class FrameCodec {
     private static Conversation conversation(JsonObjectReader r) {
         return new Conversation(conversationId(r), r.enumValue("kind", ConversationKind.class), r.optionalString("name"),
                 r.parsedList("members", UserId::of), r.parsedList("admins", UserId::of),
-                r.optionalIntegers("pinned"));
+                r.optionalIntegers("pinned"), r.optionalParsed("owner", UserId::of), r.optionalString("description"),
+                r.optionalParsed("avatar_media_id", MediaId::of),
+                r.has("settings") ? r.object("settings", FrameCodec::settings) : ConversationSettings.DEFAULT, r.optionalParsedList("banned", UserId::of));
+    }
+
+    private static ConversationSettings settings(JsonObjectReader r) {
+        return new ConversationSettings(r.optionalEnumValue("send", ConversationSettings.Audience.class).orElse(ConversationSettings.DEFAULT.send()),
+                r.optionalEnumValue("add_members", ConversationSettings.Audience.class).orElse(ConversationSettings.DEFAULT.addMembers()),
+                r.optionalInteger("disappearing_seconds"));
+    }
+
+    /** A {@code conversation.update}: a field left out stays as it is; a null clears the description, the avatar or the disappearing time. */
+    private static ConversationChanges conversationChanges(JsonObjectReader r) {
+        Optional<JsonObjectReader> settings = r.has("settings") ? Optional.of(r.object("settings", s -> s)) : Optional.empty();
+        return new ConversationChanges(r.optionalString("name"),
+                r.named("description") ? Optional.of(r.optionalString("description")) : Optional.empty(),
+                r.named("avatar_media_id") ? Optional.of(r.optionalParsed("avatar_media_id", MediaId::of)) : Optional.empty(),
+                settings.flatMap(s -> s.optionalEnumValue("send", ConversationSettings.Audience.class)),
+                settings.flatMap(s -> s.optionalEnumValue("add_members", ConversationSettings.Audience.class)),
+                settings.filter(s -> s.named("disappearing_seconds")).map(s -> s.optionalInteger("disappearing_seconds")));
     }
 
     private static ConversationSummary conversationSummary(JsonObjectReader r) {
@@ -556,6 +595,46 @@ public final class FrameCodec {
                 json.put("conversation_id", f.conversationId().value());
                 json.set("members", users(f.members()));
             }
+            case ClientFrame.ConversationUpdate f -> {
+                json.put("conversation_id", f.conversationId().value());
+                ConversationChanges changes = f.changes();
+                changes.name().ifPresent(name -> json.put("name", name));
+                changes.description().ifPresent(d -> d.ifPresentOrElse(text -> json.put("description", text), () -> json.putNull("description")));
+                changes.avatarMediaId().ifPresent(a -> a.ifPresentOrElse(id -> json.put("avatar_media_id", id.value()), () -> json.putNull("avatar_media_id")));
+                if (changes.send().isPresent() || changes.addMembers().isPresent() || changes.disappearingSeconds().isPresent()) {
+                    ObjectNode settings = json.putObject("settings");
+                    changes.send().ifPresent(send -> settings.put("send", send.wireName()));
+                    changes.addMembers().ifPresent(add -> settings.put("add_members", add.wireName()));
+                    changes.disappearingSeconds().ifPresent(seconds -> {
+                        if (seconds.isPresent()) {
+                            settings.put("disappearing_seconds", seconds.getAsLong());
+                        } else {
+                            settings.putNull("disappearing_seconds");
+                        }
+                    });
+                }
+            }
+            case ClientFrame.ConversationMembersRole f -> {
+                json.put("conversation_id", f.conversationId().value());
+                json.set("user_ids", users(f.userIds()));
+                json.put("role", f.role().wireName());
+            }
+            case ClientFrame.ConversationLeave f -> json.put("conversation_id", f.conversationId().value());
+            case ClientFrame.ConversationMembersBan f -> {
+                json.put("conversation_id", f.conversationId().value());
+                json.set("user_ids", users(f.userIds()));
+            }
+            case ClientFrame.ConversationMembersUnban f -> {
+                json.put("conversation_id", f.conversationId().value());
+                json.set("user_ids", users(f.userIds()));
+            }
+            case ClientFrame.ConversationInviteCreate f -> {
+                json.put("conversation_id", f.conversationId().value());
+                json.put("expires_in_seconds", f.expiresIn().toSeconds());
+                json.put("max_uses", f.maxUses());
+            }
+            case ClientFrame.ConversationInviteRevoke f -> json.put("code", f.code().value());
+            case ClientFrame.ConversationJoin f -> json.put("code", f.code().value());
             case ClientFrame.ConversationList f -> f.cursor().ifPresent(c -> json.put("cursor", c));
             case ClientFrame.Typing f -> {
                 json.put("conversation_id", f.conversationId().value());
@@ -684,6 +763,13 @@ public final class FrameCodec {
                 json.put("id", f.id().toString());
                 json.set("conversation", conversation(f.conversation()));
             }
+            case ServerFrame.ConversationInvite f -> {
+                json.put("conversation_id", f.conversationId().value());
+                json.put("code", f.code().value());
+                json.put("expires_at", f.expiresAt());
+                json.put("max_uses", f.maxUses());
+            }
+            case ServerFrame.ConversationInviteRevoked f -> json.put("code", f.code().value());
             case ServerFrame.ConversationUpdated f -> json.set("conversation", conversation(f.conversation()));
             case ServerFrame.ConversationPage f -> {
                 ArrayNode conversations = json.putArray("conversations");
@@ -871,6 +957,23 @@ public final class FrameCodec {
         json.set("admins", users(conversation.admins()));
         ArrayNode pinned = json.putArray("pinned");
         conversation.pinned().forEach(pinned::add);
+        conversation.owner().ifPresent(owner -> json.put("owner", owner.value()));
+        conversation.description().ifPresent(description -> json.put("description", description));
+        conversation.avatarMediaId().ifPresent(avatar -> json.put("avatar_media_id", avatar.value()));
+        ObjectNode settings = json.putObject("settings");
+        ConversationSettings set = conversation.settings();
+        if (conversation.kind() == ConversationKind.GROUP) {
+            settings.put("send", set.send().wireName());
+            settings.put("add_members", set.addMembers().wireName());
+        }
+        if (set.disappearingSeconds().isPresent()) {
+            settings.put("disappearing_seconds", set.disappearingSeconds().getAsLong());
+        } else {
+            settings.putNull("disappearing_seconds");
+        }
+        if (!conversation.banned().isEmpty()) {
+            json.set("banned", users(conversation.banned()));
+        }
         return json;
     }
 

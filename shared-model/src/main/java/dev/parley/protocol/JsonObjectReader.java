@@ -35,6 +35,11 @@ final class JsonObjectReader {
         return value(field) != null;
     }
 
+    /** Whether the field is there at all, null or not: a null asks to clear what it names. */
+    boolean named(String field) {
+        return node.has(field);
+    }
+
     String string(String field) {
         return optionalString(field).orElseThrow(() -> missing(field));
     }

@@ -51,6 +51,8 @@ public sealed interface ServerFrame extends Frame {
             case SyncDone ignored -> false;
             case HistoryBatch ignored -> false;
             case ConversationCreated ignored -> false;
+            case ConversationInvite ignored -> false;
+            case ConversationInviteRevoked ignored -> false;
             case ConversationPage ignored -> false;
             case PresenceBatch ignored -> false;
             case InboxPage ignored -> false;
@@ -255,6 +257,35 @@ public sealed interface ServerFrame extends Frame {
     }
 
     /** The conversation's membership changed; sent to every member, old and new. */
+    /** A group's invite: its code (shown once: the server keeps only its digest), when it runs out, and how many joins it admits. */
+    record ConversationInvite(dev.parley.model.ConversationId conversationId, dev.parley.model.InviteCode code, long expiresAt, int maxUses)
+            implements ServerFrame {
+        public static final String TYPE = "conversation.invite";
+
+        public ConversationInvite {
+            present(conversationId, "conversation_id");
+            present(code, "code");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
+    record ConversationInviteRevoked(dev.parley.model.InviteCode code) implements ServerFrame {
+        public static final String TYPE = "conversation.invite.revoked";
+
+        public ConversationInviteRevoked {
+            present(code, "code");
+        }
+
+        @Override
+        public String type() {
+            return TYPE;
+        }
+    }
+
     record ConversationUpdated(Conversation conversation) implements ServerFrame {
         public static final String TYPE = "conversation.updated";
 

@@ -151,6 +151,19 @@ public final class FrameArbitraries {
                 .as(ClientFrame.ConversationMembersAdd::new));
         all.add(Combinators.combine(conversationIds(), userIds().list().uniqueElements().ofMinSize(1).ofMaxSize(30))
                 .as(ClientFrame.ConversationMembersRemove::new));
+        all.add(Combinators.combine(conversationIds(), conversationChanges()).as(ClientFrame.ConversationUpdate::new));
+        all.add(Combinators.combine(conversationIds(), userIds().list().uniqueElements().ofMinSize(1).ofMaxSize(30),
+                Arbitraries.of(dev.parley.model.ConversationRole.class)).as(ClientFrame.ConversationMembersRole::new));
+        all.add(conversationIds().map(ClientFrame.ConversationLeave::new));
+        all.add(Combinators.combine(conversationIds(), userIds().list().uniqueElements().ofMinSize(1).ofMaxSize(30))
+                .as(ClientFrame.ConversationMembersBan::new));
+        all.add(Combinators.combine(conversationIds(), userIds().list().uniqueElements().ofMinSize(1).ofMaxSize(30))
+                .as(ClientFrame.ConversationMembersUnban::new));
+        all.add(Combinators.combine(conversationIds(), Arbitraries.longs().between(1, ClientFrame.MAX_INVITE_LIFETIME.toSeconds()),
+                Arbitraries.integers().between(1, ClientFrame.MAX_INVITE_USES))
+                .as((id, seconds, uses) -> new ClientFrame.ConversationInviteCreate(id, java.time.Duration.ofSeconds(seconds), uses)));
+        all.add(Arbitraries.create(dev.parley.model.InviteCode::random).map(ClientFrame.ConversationInviteRevoke::new));
+        all.add(Arbitraries.create(dev.parley.model.InviteCode::random).map(ClientFrame.ConversationJoin::new));
         all.add(text(200).optional().map(ClientFrame.ConversationList::new));
         all.add(Combinators.combine(conversationIds(), Arbitraries.of(TypingState.class)).as(ClientFrame.Typing::new));
         all.add(userIds().list().uniqueElements().ofMinSize(1).ofMaxSize(ClientFrame.MAX_PRESENCE_USERS)
@@ -204,6 +217,9 @@ public final class FrameArbitraries {
                 .as((page, before) -> new ServerFrame.HistoryBatch(conversation, page.reversed(), before))));
         all.add(Combinators.combine(requestIds(), conversations()).as(ServerFrame.ConversationCreated::new));
         all.add(conversations().map(ServerFrame.ConversationUpdated::new));
+        all.add(Combinators.combine(conversationIds(), Arbitraries.create(dev.parley.model.InviteCode::random), timestamps(),
+                Arbitraries.integers().between(1, ClientFrame.MAX_INVITE_USES)).as(ServerFrame.ConversationInvite::new));
+        all.add(Arbitraries.create(dev.parley.model.InviteCode::random).map(ServerFrame.ConversationInviteRevoked::new));
         all.add(Combinators.combine(summaries().list().ofMaxSize(20), text(100).optional()).as(ServerFrame.ConversationPage::new));
         all.add(Combinators.combine(conversationIds(), userIds(), Arbitraries.of(TypingState.class), Arbitraries.longs().between(0, 60_000))
                 .as(ServerFrame.TypingUpdate::new));
@@ -294,5 +310,22 @@ public final class FrameArbitraries {
         return Combinators.combine(userIds(), Arbitraries.of(dev.parley.protocol.PresenceStatus.class), optionalLong(timestamps()))
                 .as((user, status, seen) -> new ServerFrame.Presence(user, status,
                         status == dev.parley.protocol.PresenceStatus.OFFLINE ? seen : OptionalLong.empty()));
+    }
+
+    /** Updates naming one field or several; a null where the field can be cleared. */
+    static Arbitrary<dev.parley.model.ConversationChanges> conversationChanges() {
+        Arbitrary<java.util.Optional<java.util.Optional<String>>> description = Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(60)
+                .optional().optional();
+        Arbitrary<java.util.Optional<java.util.Optional<dev.parley.model.MediaId>>> avatar = Arbitraries.create(dev.parley.model.MediaId::random)
+                .optional().optional();
+        Arbitrary<java.util.Optional<java.util.OptionalLong>> disappearing = Arbitraries.longs().between(
+                        dev.parley.model.ConversationSettings.MIN_DISAPPEARING_SECONDS, dev.parley.model.ConversationSettings.MAX_DISAPPEARING_SECONDS)
+                .optional().map(o -> o.map(java.util.OptionalLong::of).orElse(java.util.OptionalLong.empty())).optional();
+        return Combinators.combine(text(60).filter(n -> !n.isBlank()).optional(), description, avatar,
+                        Arbitraries.of(dev.parley.model.ConversationSettings.Audience.class).optional(),
+                        Arbitraries.of(dev.parley.model.ConversationSettings.Audience.class).optional(), disappearing)
+                .as((name, d, a, send, add, seconds) -> name.isEmpty() && d.isEmpty() && a.isEmpty() && send.isEmpty() && add.isEmpty()
+                        && seconds.isEmpty() ? new dev.parley.model.ConversationChanges(java.util.Optional.of("renamed"), d, a, send, add, seconds)
+                        : new dev.parley.model.ConversationChanges(name, d, a, send, add, seconds));
     }
 }

@@ -168,6 +168,30 @@ public final class ModelArbitraries {
                         Arbitraries.strings().alpha().numeric().withChars(' ').ofMinLength(1).ofMaxLength(40)
                                 .filter(s -> !s.isBlank()).optional())
                 .as(Conversation::group);
-        return Arbitraries.oneOf(direct, group);
+        // Groups as they become: admins made, ownership handed on, a description, an avatar, settings and bans.
+        Arbitrary<Conversation> governed = Combinators.combine(group, Arbitraries.integers().between(0, 3), userIds().set().ofMaxSize(3),
+                        Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(Conversation.MAX_DESCRIPTION_LENGTH).optional(),
+                        Arbitraries.create(dev.parley.model.MediaId::random).optional(), settings())
+                .as((g, admins, banned, description, avatar, settings) -> {
+                    java.util.List<dev.parley.model.UserId> members = g.members();
+                    java.util.List<dev.parley.model.UserId> adminList = members.subList(0, Math.min(members.size(), admins + 1));
+                    java.util.List<dev.parley.model.UserId> bans = banned.stream().filter(u -> !members.contains(u)).toList();
+                    return new Conversation(g.id(), g.kind(), g.name(), members, adminList, java.util.List.of(), java.util.Optional.of(adminList.getLast()),
+                            description, avatar, settings, bans);
+                });
+        Arbitrary<Conversation> disappearingDirect = Combinators.combine(direct, Arbitraries.longs().between(
+                        dev.parley.model.ConversationSettings.MIN_DISAPPEARING_SECONDS, dev.parley.model.ConversationSettings.MAX_DISAPPEARING_SECONDS))
+                .as((d, seconds) -> new Conversation(d.id(), d.kind(), d.name(), d.members(), d.admins(), d.pinned(), d.owner(), d.description(),
+                        d.avatarMediaId(), dev.parley.model.ConversationSettings.DEFAULT.withDisappearingSeconds(java.util.OptionalLong.of(seconds)), d.banned()));
+        return Arbitraries.oneOf(direct, group, governed, disappearingDirect);
+    }
+
+    public static Arbitrary<dev.parley.model.ConversationSettings> settings() {
+        return Combinators.combine(Arbitraries.of(dev.parley.model.ConversationSettings.Audience.class),
+                        Arbitraries.of(dev.parley.model.ConversationSettings.Audience.class),
+                        Arbitraries.longs().between(dev.parley.model.ConversationSettings.MIN_DISAPPEARING_SECONDS,
+                                dev.parley.model.ConversationSettings.MAX_DISAPPEARING_SECONDS).optional())
+                .as((send, add, seconds) -> new dev.parley.model.ConversationSettings(send, add,
+                        seconds.map(java.util.OptionalLong::of).orElse(java.util.OptionalLong.empty())));
     }
 }

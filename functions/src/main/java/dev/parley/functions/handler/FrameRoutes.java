@@ -95,7 +95,7 @@ final class FrameRoutes {
         SendMessage sending = new SendMessage(messages, conversations, keyDirectory, media, delivery, codec, clock, fastPath);
         return new FrameRoutes(new Connections(registry, clock, presence, connectionLease), sending,
                 new ChangeMessage(sending, messages, conversations, media, reactions, windows, clock),
-                new Conversations(conversations, messages, delivery, codec, backoff), new Receipts(conversations),
+                new Conversations(conversations, messages, delivery, codec, backoff, media, clock), new Receipts(conversations),
                 new SyncAndHistory(conversations, messages, delivery, codec, reactions, clock), devices, presence,
                 new Typing(conversations, registry, delivery, codec, clock, typingInterval), new Inboxes(inbox, delivery, codec, pulls), notificationPush, limits,
                 new Keys(keyDirectory, conversations, delivery, codec), media, new TopicMutes(topics, feeds, registry, clock),
@@ -139,8 +139,16 @@ final class FrameRoutes {
             case ClientFrame.ReactionSet set -> Optional.of(reactions.set(caller, set, ref));
             case ClientFrame.MessagePin pin -> Optional.of(conversations.pin(caller, pin));
             case ClientFrame.ConversationCreate create -> Optional.of(conversations.create(caller, create));
-            case ClientFrame.ConversationMembersAdd add -> Optional.of(conversations.addMembers(caller, add));
-            case ClientFrame.ConversationMembersRemove remove -> Optional.of(conversations.removeMembers(caller, remove));
+            case ClientFrame.ConversationMembersAdd add -> Optional.of(conversations.groups().addMembers(caller, add));
+            case ClientFrame.ConversationMembersRemove remove -> Optional.of(conversations.groups().removeMembers(caller, remove));
+            case ClientFrame.ConversationUpdate update -> Optional.of(conversations.groups().update(caller, update));
+            case ClientFrame.ConversationMembersRole role -> Optional.of(conversations.groups().role(caller, role));
+            case ClientFrame.ConversationLeave leave -> Optional.of(conversations.groups().leave(caller, leave));
+            case ClientFrame.ConversationMembersBan ban -> Optional.of(conversations.groups().ban(caller, ban));
+            case ClientFrame.ConversationMembersUnban unban -> Optional.of(conversations.groups().unban(caller, unban));
+            case ClientFrame.ConversationInviteCreate create -> Optional.of(conversations.invites().create(caller, create));
+            case ClientFrame.ConversationInviteRevoke revoke -> Optional.of(conversations.invites().revoke(caller, revoke));
+            case ClientFrame.ConversationJoin join -> Optional.of(conversations.invites().join(caller, join));
             case ClientFrame.ConversationList list -> Optional.of(conversations.list(caller, list));
             case ClientFrame.MessageDelivered delivered -> {
                 receipts.delivered(caller, delivered);

@@ -38,7 +38,9 @@ final class ParleyTables {
         return List.of(
                 new TableSpec(CONNECTIONS, new Key(ConnectionsTable.PK, KeyType.S), Optional.empty(), List.of(), Optional.empty(),
                         Optional.of(ConnectionsTable.LEASE)),
-                new TableSpec(CONVERSATIONS, new Key(ConversationsTable.PK, KeyType.S), Optional.empty(), List.of(), Optional.empty(), Optional.empty()),
+                // Its TTL removes invites a day after they run out; nothing else on it carries the attribute.
+                new TableSpec(CONVERSATIONS, new Key(ConversationsTable.PK, KeyType.S), Optional.empty(), List.of(), Optional.empty(),
+                        Optional.of(ConversationsTable.EXPIRES)),
                 new TableSpec(MEMBERSHIPS, new Key(MembershipsTable.USER, KeyType.S), Optional.of(new Key(MembershipsTable.CONVERSATION, KeyType.S)),
                         List.of(new TableSpec.GlobalIndex(MembershipsTable.BY_CONVERSATION, new Key(MembershipsTable.CONVERSATION, KeyType.S),
                                 Optional.of(new Key(MembershipsTable.USER, KeyType.S)), false, MembershipsTable.PROJECTED)),

@@ -13,6 +13,7 @@ import dev.parley.functions.retry.Backoff;
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
 import dev.parley.model.ReceiptWatermarks;
+import dev.parley.model.UserId;
 import dev.parley.ports.ConversationRepository.Stored;
 import dev.parley.ports.ConversationRepository.Summary;
 import java.util.ArrayList;
@@ -87,7 +88,7 @@ final class ConversationHeads {
 
     private Optional<Summary> get(ConversationId id) {
         Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(ConversationsTable.headItemKey(id)).consistentRead(true)).item();
-        return item == null || item.isEmpty() ? Optional.empty() : Optional.of(ConversationsTable.HEAD_SCHEMA.mapToItem(item));
+        return item == null || item.isEmpty() ? Optional.empty() : Optional.of(ConversationSchemas.HEAD_SCHEMA.mapToItem(item));
     }
 
     /** The heads of those of these conversations that exist, 100 a request; a conversation without one gets it first. */
@@ -95,7 +96,7 @@ final class ConversationHeads {
         Map<ConversationId, Summary> found = new HashMap<>();
         List<Map<String, AttributeValue>> keys = ids.stream().map(ConversationsTable::headItemKey).toList();
         Batches.getAll(dynamo, backoff, table, keys, true, item -> {
-            Summary summary = ConversationsTable.HEAD_SCHEMA.mapToItem(item);
+            Summary summary = ConversationSchemas.HEAD_SCHEMA.mapToItem(item);
             found.put(summary.id(), summary);
         });
         List<ConversationId> headless = new ArrayList<>(ids.stream().distinct().filter(id -> !found.containsKey(id)).toList());
@@ -104,23 +105,42 @@ final class ConversationHeads {
     }
 
     /**
-     * Records the member count of the conversation as changed to {@code version}; a count made at a
-     * later version stays (two changes racing write their counts in either order).
+     * Records what the head shows of the conversation as changed to {@code version} (its member count, name, and an
+     * announcement group's admins); what a later version wrote stays (two changes racing write in either order).
      */
-    void countMembers(Stored changed) {
+    void describe(Stored changed) {
+        Conversation conversation = changed.conversation();
+        Map<String, AttributeValue> values = new HashMap<>(Map.of(":count", AttributeValue.fromN(Integer.toString(conversation.members().size())),
+                ":version", AttributeValue.fromN(Long.toString(changed.version()))));
+        StringBuilder set = new StringBuilder("SET #count = :count, #version = :version");
+        List<String> removed = new java.util.ArrayList<>();
+        if (conversation.name().isPresent()) {
+            set.append(", #name = :name");
+            values.put(":name", AttributeValue.fromS(conversation.name().get()));
+        } else {
+            removed.add("#name");
+        }
+        // An announcement group's admins are the only ones the seq increment lets send: on the head it takes from.
+        if (conversation.settings().send() == dev.parley.model.ConversationSettings.Audience.ADMINS) {
+            set.append(", #announcers = :announcers");
+            values.put(":announcers", AttributeValue.fromSs(conversation.admins().stream().map(UserId::value).toList()));
+        } else {
+            removed.add("#announcers");
+        }
+        String update = set + (removed.isEmpty() ? "" : " REMOVE " + String.join(", ", removed));
         for (int attempt = 0; attempt < 2; attempt++) {
             try {
-                dynamo.updateItem(b -> b.tableName(table).key(ConversationsTable.headItemKey(changed.conversation().id()))
-                        .updateExpression("SET #count = :count, #version = :version")
+                dynamo.updateItem(b -> b.tableName(table).key(ConversationsTable.headItemKey(conversation.id()))
+                        .updateExpression(update)
                         .conditionExpression("attribute_exists(#pk) AND (attribute_not_exists(#version) OR #version < :version)")
-                        .expressionAttributeNames(Map.of("#count", MEMBER_COUNT, "#version", MEMBERS_VERSION, "#pk", PK))
-                        .expressionAttributeValues(Map.of(":count", AttributeValue.fromN(Integer.toString(changed.conversation().members().size())),
-                                ":version", AttributeValue.fromN(Long.toString(changed.version()))))
+                        .expressionAttributeNames(Map.of("#count", MEMBER_COUNT, "#version", MEMBERS_VERSION, "#pk", PK, "#name", NAME,
+                                "#announcers", ConversationsTable.ANNOUNCERS))
+                        .expressionAttributeValues(values)
                         .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
                 return;
             } catch (ConditionalCheckFailedException headlessOrNewer) {
-                // The failed condition returns the head if there is one: then its count is newer, and stays.
-                if (headlessOrNewer.hasItem() && !headlessOrNewer.item().isEmpty() || !migrate(changed.conversation().id())) {
+                // The failed condition returns the head if there is one: then what it says is newer, and stays.
+                if (headlessOrNewer.hasItem() && !headlessOrNewer.item().isEmpty() || !migrate(conversation.id())) {
                     return;
                 }
             }
@@ -138,7 +158,7 @@ final class ConversationHeads {
         if (item == null || item.isEmpty()) {
             return false;
         }
-        put(ConversationsTable.SCHEMA.mapToItem(item), item.containsKey(LAST_SEQ) ? Long.parseLong(item.get(LAST_SEQ).n()) : 0);
+        put(ConversationSchemas.SCHEMA.mapToItem(item), item.containsKey(LAST_SEQ) ? Long.parseLong(item.get(LAST_SEQ).n()) : 0);
         return true;
     }
 

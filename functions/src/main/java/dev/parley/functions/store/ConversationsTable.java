@@ -4,6 +4,7 @@ import dev.parley.model.ClientMessageId;
 import dev.parley.model.Conversation;
 import dev.parley.model.ConversationId;
 import dev.parley.model.ConversationKind;
+import dev.parley.model.ConversationSettings;
 import dev.parley.model.UserId;
 import dev.parley.model.WireEnum;
 import dev.parley.ports.ConversationRepository.Stored;
@@ -24,14 +25,14 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * <ul>
  * <li>{@code V#<conversationId>}: a conversation with its member list ({@link #KIND}, {@link #NAME},
  * {@link #MEMBERS} and {@link #ADMINS} as string sets, {@link #CREATED_BY}, and {@link #VERSION} for
- * optimistic membership changes): up to about 70 KB for 1024 members. Read through {@link #SCHEMA}
+ * optimistic membership changes): up to about 70 KB for 1024 members. Read through {@link ConversationSchemas#SCHEMA}
  * by membership changes and the fan-out only. Its {@link #LAST_SEQ} is the seq counter of the releases
  * before the head: kept (at 0 for a new conversation) so that they can read the item while a deploy
  * replaces them, and never written per message.</li>
  * <li>{@code H#<conversationId>}: the conversation's head, small whatever the group's size: the seq
  * counter {@link #LAST_SEQ}, which every send increments, and what a conversation list shows
  * ({@link #NAME}, {@link #MEMBER_COUNT}, kept with the {@link #MEMBERS_VERSION} it was counted at).
- * Read through {@link #HEAD_SCHEMA}; written with targeted low-level updates.</li>
+ * Read through {@link ConversationSchemas#HEAD_SCHEMA}; written with targeted low-level updates.</li>
  * <li>{@code K#<conversationId>#<clientMessageId>}: a send's claim ({@link #CLAIM_SENDER},
  * {@link #CLAIM_TIMESTAMP}, {@link #CLAIM_ATTEMPT}, {@link #CLAIM_SEQ} once a failed send left its
  * seq there, and {@link #CLAIM_FAST_DELIVERY} once the send delivered its message itself, or
@@ -69,6 +70,19 @@ public final class ConversationsTable {
      * none), one write per such message whatever the group's size; those every member has read past leave it.
      */
     public static final String EVERYONE_MENTIONS = "everyoneMentionSeqs";
+    /**
+     * On an announcement group's head ({@code settings.send} is {@code admins}): its admins, a string set, the only users the seq
+     * increment lets send; absent otherwise. On the head so that the check is the increment's own condition: no read more.
+     */
+    public static final String ANNOUNCERS = "announcers";
+    /** On a group's item: its owner, description, avatar, settings and banned users (a string set, absent while there is none). */
+    public static final String OWNER = "owner";
+    public static final String DESCRIPTION = "description";
+    public static final String AVATAR = "avatarMediaId";
+    public static final String SEND = "send";
+    public static final String ADD_MEMBERS = "addMembers";
+    public static final String DISAPPEARING = "disappearingSeconds";
+    public static final String BANNED = "banned";
     public static final String CLAIM_SENDER = "senderId";
     public static final String CLAIM_TIMESTAMP = "serverTimestamp";
     /** Which append call wrote the claim. */
@@ -82,6 +96,15 @@ public final class ConversationsTable {
     private static final String CONVERSATION_PREFIX = "V#";
     private static final String HEAD_PREFIX = "H#";
     private static final String CLAIM_PREFIX = "K#";
+    private static final String INVITE_PREFIX = "J#";
+    /** On an invite ({@code J#<SHA-256 of its code>}): its group, until when it runs (epoch ms), the joins it admits and has admitted, and whether it was revoked; who made it is {@link #CREATED_BY}. */
+    public static final String INVITE_CONVERSATION = "conversationId";
+    public static final String INVITE_UNTIL = "until";
+    public static final String INVITE_MAX_USES = "maxUses";
+    public static final String INVITE_USES = "uses";
+    public static final String INVITE_REVOKED = "revoked";
+    /** The table's TTL attribute (epoch seconds): an invite's is a day after it runs out. */
+    public static final String EXPIRES = "expiresAt";
 
     private ConversationsTable() {
     }
@@ -113,9 +136,13 @@ public final class ConversationsTable {
         return Map.of(PK, AttributeValue.fromS(conversationKey(id)));
     }
 
-    /** The same key, for {@link #SCHEMA}'s table. */
+    /** The same key, for {@link ConversationSchemas#SCHEMA}'s table. */
     static Key conversationSchemaKey(ConversationId id) {
         return Key.builder().partitionValue(conversationKey(id)).build();
+    }
+
+    static Map<String, AttributeValue> inviteItemKey(String digest) {
+        return Map.of(PK, AttributeValue.fromS(INVITE_PREFIX + digest));
     }
 
     static Map<String, AttributeValue> claimItemKey(ConversationId conversation, ClientMessageId id) {
@@ -128,93 +155,4 @@ public final class ConversationsTable {
         }
         return ConversationId.of(conversationKey.substring(CONVERSATION_PREFIX.length()));
     }
-
-    /** Collects a conversation item's attributes as the schema reads them. */
-    static final class StoredBuilder {
-        private String key;
-        private String kind;
-        private String name;
-        private Set<String> members;
-        private Set<String> admins;
-        private String createdBy;
-        private Long version;
-
-        Stored build() {
-            ConversationKind parsedKind = WireEnum.fromWireName(ConversationKind.class, require(kind, KIND, "a conversation item"))
-                    .orElseThrow(() -> new IllegalArgumentException("a conversation item's " + KIND + " is unknown: " + kind));
-            Conversation conversation = new Conversation(conversationOf(require(key, PK, "a conversation item")), parsedKind, Optional.ofNullable(name),
-                    users(require(members, MEMBERS, "a conversation item")), users(admins));
-            return new Stored(conversation, UserId.of(require(createdBy, CREATED_BY, "a conversation item")), require(version, VERSION, "a conversation item"));
-        }
-    }
-
-    private static <T> T require(T value, String attribute, String item) {
-        if (value == null) {
-            throw new IllegalArgumentException(item + " has no " + attribute);
-        }
-        return value;
-    }
-
-    private static List<UserId> users(Set<String> ids) {
-        return ids == null ? List.of() : ids.stream().map(UserId::of).toList();
-    }
-
-    private static Set<String> ids(List<UserId> users) {
-        // DynamoDB holds no empty set: no admins (a direct conversation) is no attribute.
-        return users.isEmpty() ? null : Set.copyOf(users.stream().map(UserId::value).toList());
-    }
-
-    public static final StaticImmutableTableSchema<Stored, StoredBuilder> SCHEMA =
-            StaticImmutableTableSchema.builder(Stored.class, StoredBuilder.class)
-                    .newItemBuilder(StoredBuilder::new, StoredBuilder::build)
-                    .addAttribute(String.class, a -> a.name(PK).getter(s -> conversationKey(s.conversation().id())).setter((b, v) -> b.key = v)
-                            .tags(StaticAttributeTags.primaryPartitionKey()))
-                    .addAttribute(String.class, a -> a.name(KIND).getter(s -> s.conversation().kind().wireName()).setter((b, v) -> b.kind = v))
-                    .addAttribute(String.class, a -> a.name(NAME).getter(s -> s.conversation().name().orElse(null)).setter((b, v) -> b.name = v))
-                    .addAttribute(EnhancedType.setOf(String.class), a -> a.name(MEMBERS).getter(s -> ids(s.conversation().members()))
-                            .setter((b, v) -> b.members = v))
-                    .addAttribute(EnhancedType.setOf(String.class), a -> a.name(ADMINS).getter(s -> ids(s.conversation().admins()))
-                            .setter((b, v) -> b.admins = v))
-                    .addAttribute(String.class, a -> a.name(CREATED_BY).getter(s -> s.createdBy().value()).setter((b, v) -> b.createdBy = v))
-                    .addAttribute(Long.class, a -> a.name(VERSION).getter(Stored::version).setter((b, v) -> b.version = v))
-                    // Written at 0 and never again: the counter is the head's (see LAST_SEQ above); read by nobody here.
-                    .addAttribute(Long.class, a -> a.name(LAST_SEQ).getter(s -> 0L).setter((b, v) -> { }))
-                    .build();
-
-    /** Collects a head's attributes as {@link #HEAD_SCHEMA} reads them. */
-    static final class SummaryBuilder {
-        private String key;
-        private String name;
-        private Integer memberCount;
-        private Long lastSeq;
-        private Set<Long> uncountedSeqs;
-        private Set<Long> pinned;
-        private Set<Long> everyoneMentions;
-
-        Summary build() {
-            ConversationId id = conversationOfHead(require(key, PK, "a conversation head"));
-            return new Summary(id, id.isDirect() ? ConversationKind.DIRECT : ConversationKind.GROUP, Optional.ofNullable(name),
-                    require(memberCount, MEMBER_COUNT, "a conversation head"), require(lastSeq, LAST_SEQ, "a conversation head"),
-                    new TreeSet<>(uncountedSeqs == null ? Set.of() : uncountedSeqs), new TreeSet<>(pinned == null ? Set.of() : pinned),
-                    new TreeSet<>(everyoneMentions == null ? Set.of() : everyoneMentions));
-        }
-    }
-
-    /** A head as read; its writes are targeted updates, so the schema only reads (and the tests write) one. */
-    public static final StaticImmutableTableSchema<Summary, SummaryBuilder> HEAD_SCHEMA =
-            StaticImmutableTableSchema.builder(Summary.class, SummaryBuilder.class)
-                    .newItemBuilder(SummaryBuilder::new, SummaryBuilder::build)
-                    .addAttribute(String.class, a -> a.name(PK).getter(s -> headKey(s.id())).setter((b, v) -> b.key = v)
-                            .tags(StaticAttributeTags.primaryPartitionKey()))
-                    .addAttribute(String.class, a -> a.name(NAME).getter(s -> s.name().orElse(null)).setter((b, v) -> b.name = v))
-                    .addAttribute(Integer.class, a -> a.name(MEMBER_COUNT).getter(Summary::memberCount).setter((b, v) -> b.memberCount = v))
-                    .addAttribute(Long.class, a -> a.name(LAST_SEQ).getter(Summary::lastSeq).setter((b, v) -> b.lastSeq = v))
-                    .addAttribute(EnhancedType.setOf(Long.class), a -> a.name(UNCOUNTED_SEQS)
-                            .getter(s -> s.uncountedSeqs().isEmpty() ? null : Set.copyOf(s.uncountedSeqs())).setter((b, v) -> b.uncountedSeqs = v))
-                    .addAttribute(EnhancedType.setOf(Long.class), a -> a.name(PINNED)
-                            .getter(s -> s.pinned().isEmpty() ? null : Set.copyOf(s.pinned())).setter((b, v) -> b.pinned = v))
-                    .addAttribute(EnhancedType.setOf(Long.class), a -> a.name(EVERYONE_MENTIONS)
-                            .getter(s -> s.everyoneMentionSeqs().isEmpty() ? null : Set.copyOf(s.everyoneMentionSeqs()))
-                            .setter((b, v) -> b.everyoneMentions = v))
-                    .build();
 }

@@ -41,7 +41,7 @@ public final class DynamoConversationRepository implements ConversationRepositor
     private final Backoff backoff;
     private final ConversationHeads heads;
     private final MembershipRows rows;
-    private final java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+    private final InviteItems invites;
 
     public DynamoConversationRepository(DynamoDbClient dynamo, String conversations, String memberships) {
         this(dynamo, conversations, memberships, Backoff.DYNAMODB);
@@ -50,13 +50,14 @@ public final class DynamoConversationRepository implements ConversationRepositor
     public DynamoConversationRepository(DynamoDbClient dynamo, String conversations, String memberships, Backoff backoff) {
         DynamoDbEnhancedClient enhanced = DynamoDbEnhancedClient.builder().dynamoDbClient(dynamo).build();
         this.dynamo = dynamo;
-        this.conversationItems = enhanced.table(conversations, ConversationsTable.SCHEMA);
+        this.conversationItems = enhanced.table(conversations, ConversationSchemas.SCHEMA);
         this.membershipRows = enhanced.table(memberships, MembershipsTable.SCHEMA);
         this.conversations = conversations;
         this.memberships = memberships;
         this.backoff = backoff;
         this.heads = new ConversationHeads(dynamo, conversations, backoff);
-        this.rows = new MembershipRows(dynamo, memberships);
+        this.rows = new MembershipRows(dynamo, memberships, backoff);
+        this.invites = new InviteItems(dynamo, conversations);
     }
 
     @Override
@@ -75,23 +76,9 @@ public final class DynamoConversationRepository implements ConversationRepositor
             }
             // Written after the conversation, and made whole by a retry: a crash in between leaves nothing half-made for long.
             heads.create(created);
-            writeMemberships(created.conversation().id(), created.conversation().members(), 0);
+            rows.write(created.conversation().id(), created.conversation().members(), 0);
             return created;
         });
-    }
-
-    private void writeMemberships(ConversationId id, Collection<UserId> users, long joinedAfterSeq) {
-        ReceiptWatermarks start = new ReceiptWatermarks(joinedAfterSeq, joinedAfterSeq);
-        writeAll(users.stream().map(user -> WriteRequest.builder().putRequest(p -> p.item(
-                MembershipsTable.SCHEMA.itemToMap(new Membership(user, id, joinedAfterSeq, start), true))).build()).toList());
-    }
-
-    private void deleteMemberships(ConversationId id, Collection<UserId> users) {
-        writeAll(users.stream().map(user -> WriteRequest.builder().deleteRequest(d -> d.key(MembershipsTable.key(user, id))).build()).toList());
-    }
-
-    private void writeAll(List<WriteRequest> writes) {
-        Batches.writeAll(dynamo, backoff, memberships, writes);
     }
 
     @Override
@@ -115,32 +102,23 @@ public final class DynamoConversationRepository implements ConversationRepositor
     }
 
     @Override
-    public boolean replaceMembers(Stored current, Conversation updated) {
-        return SdkErrors.translating("changing a conversation's members", () -> {
+    public boolean replace(Stored current, Conversation updated) {
+        return SdkErrors.translating("changing a conversation", () -> {
             ConversationId id = current.conversation().id();
             Set<UserId> after = new HashSet<>(updated.members());
             // Rows go before the member list, so a change that fails part-way fails closed: a removed member can send
             // no more even if the list still names them (a retry, or the next change, finishes it), never the other way.
-            deleteMemberships(id, current.conversation().members().stream().filter(u -> !after.contains(u)).toList());
+            rows.delete(id, current.conversation().members().stream().filter(u -> !after.contains(u)).toList());
             try {
-                dynamo.updateItem(b -> b.tableName(conversations).key(ConversationsTable.conversationItemKey(id))
-                        .updateExpression("SET #members = :members, #admins = :admins, #version = #version + :one")
-                        .conditionExpression("#version = :expected")
-                        .expressionAttributeNames(Map.of("#members", ConversationsTable.MEMBERS, "#admins", ConversationsTable.ADMINS,
-                                "#version", ConversationsTable.VERSION))
-                        .expressionAttributeValues(Map.of(
-                                ":members", AttributeValue.fromSs(updated.members().stream().map(UserId::value).toList()),
-                                ":admins", AttributeValue.fromSs(updated.admins().stream().map(UserId::value).toList()),
-                                ":expected", AttributeValue.fromN(Long.toString(current.version())),
-                                ":one", AttributeValue.fromN("1"))));
+                dynamo.updateItem(ConversationSchemas.replacement(conversations, current, updated));
             } catch (ConditionalCheckFailedException changedMeanwhile) {
                 return false;
             }
             Set<UserId> before = new HashSet<>(current.conversation().members());
             // New members start after the last seq at the time they joined; sync gives them what comes after.
             long joinedAfter = lastSeq(id);
-            writeMemberships(id, updated.members().stream().filter(u -> !before.contains(u)).toList(), joinedAfter);
-            heads.countMembers(new Stored(updated, current.createdBy(), current.version() + 1));
+            rows.write(id, updated.members().stream().filter(u -> !before.contains(u)).toList(), joinedAfter);
+            heads.describe(new Stored(updated, current.createdBy(), current.version() + 1));
             return true;
         });
     }
@@ -150,7 +128,7 @@ public final class DynamoConversationRepository implements ConversationRepositor
         SdkErrors.translating("repairing memberships", () -> {
             repairRows(stored, users);
             // A change that failed part-way may also have left the head's count behind.
-            heads.countMembers(stored);
+            heads.describe(stored);
         });
     }
 
@@ -168,22 +146,15 @@ public final class DynamoConversationRepository implements ConversationRepositor
                 item -> withRows.add(MembershipsTable.SCHEMA.mapToItem(item).user()));
         List<UserId> missing = named.stream().filter(u -> members.contains(u) && !withRows.contains(u)).toList();
         if (!missing.isEmpty()) {
-            writeMemberships(id, missing, lastSeq(id));
+            rows.write(id, missing, lastSeq(id));
         }
-        deleteMemberships(id, named.stream().filter(u -> !members.contains(u) && withRows.contains(u)).toList());
+        rows.delete(id, named.stream().filter(u -> !members.contains(u) && withRows.contains(u)).toList());
     }
 
     @Override
     public void recordMentions(ConversationId id, long seq, dev.parley.model.Mentions mentions) {
         SdkErrors.translating("recording mentions", () -> {
-            // At most 50 members by id: their rows in parallel, a write each.
-            List<java.util.concurrent.Future<?>> writes = new java.util.ArrayList<>();
-            for (UserId user : mentions.users()) {
-                writes.add(threads.submit(() -> {
-                    rows.recordMention(user, id, seq);
-                    return null;
-                }));
-            }
+            java.util.List<java.util.concurrent.Future<?>> writes = rows.recordMentions(mentions.users(), id, seq);
             if (mentions.everyone()) {
                 heads.sets().recordEveryoneMention(id, seq);
             }
@@ -242,5 +213,30 @@ public final class DynamoConversationRepository implements ConversationRepositor
     @Override
     public NoticeTurn takeNoticeTurn(UserId user, ConversationId conversation, Instant now, Duration interval) {
         return SdkErrors.translating("taking a notice turn", () -> rows.takeNoticeTurn(user, conversation, now, interval));
+    }
+
+    @Override
+    public void createInvite(Invite invite) {
+        SdkErrors.translating("creating an invite", () -> invites.create(invite));
+    }
+
+    @Override
+    public Optional<Invite> invite(dev.parley.model.InviteCode code) {
+        return SdkErrors.translating("reading an invite", () -> invites.find(code));
+    }
+
+    @Override
+    public boolean takeInviteUse(dev.parley.model.InviteCode code, Instant now) {
+        return SdkErrors.translating("using an invite", () -> invites.takeUse(code, now));
+    }
+
+    @Override
+    public void returnInviteUse(dev.parley.model.InviteCode code) {
+        SdkErrors.translating("giving an invite's use back", () -> invites.returnUse(code));
+    }
+
+    @Override
+    public boolean revokeInvite(dev.parley.model.InviteCode code) {
+        return SdkErrors.translating("revoking an invite", () -> invites.revoke(code));
     }
 }

@@ -28,9 +28,38 @@ final class MembershipRows {
     private final DynamoDbClient dynamo;
     private final String memberships;
 
-    MembershipRows(DynamoDbClient dynamo, String memberships) {
+    private final dev.parley.functions.retry.Backoff backoff;
+    private final java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+
+    MembershipRows(DynamoDbClient dynamo, String memberships, dev.parley.functions.retry.Backoff backoff) {
         this.dynamo = dynamo;
         this.memberships = memberships;
+        this.backoff = backoff;
+    }
+
+    /** Puts a row for each of these users as members who joined after {@code joinedAfterSeq}, their marks there. */
+    void write(ConversationId id, java.util.Collection<UserId> users, long joinedAfterSeq) {
+        ReceiptWatermarks start = new ReceiptWatermarks(joinedAfterSeq, joinedAfterSeq);
+        Batches.writeAll(dynamo, backoff, memberships, users.stream().map(user -> software.amazon.awssdk.services.dynamodb.model.WriteRequest.builder()
+                .putRequest(p -> p.item(MembershipsTable.SCHEMA.itemToMap(new dev.parley.ports.ConversationRepository.Membership(user, id, joinedAfterSeq,
+                        start), true))).build()).toList());
+    }
+
+    void delete(ConversationId id, java.util.Collection<UserId> users) {
+        Batches.writeAll(dynamo, backoff, memberships, users.stream().map(user -> software.amazon.awssdk.services.dynamodb.model.WriteRequest.builder()
+                .deleteRequest(d -> d.key(MembershipsTable.key(user, id))).build()).toList());
+    }
+
+    /** Records the mention on each user's row, in parallel (at most 50 by id: a write each); the writes, to wait for. */
+    List<java.util.concurrent.Future<?>> recordMentions(java.util.Collection<UserId> users, ConversationId id, long seq) {
+        List<java.util.concurrent.Future<?>> writes = new java.util.ArrayList<>();
+        for (UserId user : users) {
+            writes.add(threads.submit(() -> {
+                recordMention(user, id, seq);
+                return null;
+            }));
+        }
+        return writes;
     }
 
     /**

@@ -60,12 +60,15 @@ final class SeqCounter {
         }
         try {
             try {
-                return increment(conversation);
-            } catch (ConditionalCheckFailedException headless) {
+                return increment(conversation, sender);
+            } catch (ConditionalCheckFailedException headlessOrAnnouncements) {
+                if (headlessOrAnnouncements.hasItem() && !headlessOrAnnouncements.item().isEmpty()) {
+                    throw new DomainException(ErrorCode.FORBIDDEN, "only the admins of group " + conversation + " send in it");
+                }
                 if (!heads.migrate(conversation)) {
                     throw new DomainException(ErrorCode.NOT_FOUND, "no conversation " + conversation);
                 }
-                return increment(conversation);
+                return increment(conversation, sender);
             }
         } catch (SdkException failed) {
             if (SdkErrors.isThrottling(failed)) {
@@ -97,15 +100,20 @@ final class SeqCounter {
     }
 
     /**
-     * Adds one to the head's counter; a conversation without a head fails the condition. The whole new
-     * head comes back (values returned by a write cost no read units), for its member count.
+     * Adds one to the head's counter; a conversation without a head fails the condition, and so does a sender who is not one
+     * of an announcement group's admins (the head's {@link ConversationsTable#ANNOUNCERS}: the check costs no read, and takes
+     * no seq). The head comes back with a failed condition (none: it has no head), and the whole new head with a success
+     * (values returned by a write cost no read units), for its member count.
      */
-    private Taken increment(ConversationId conversation) {
+    private Taken increment(ConversationId conversation, UserId sender) {
         var updated = sequencer.updateItem(b -> b.tableName(conversations).key(ConversationsTable.headItemKey(conversation))
-                .updateExpression("SET #lastSeq = #lastSeq + :one").conditionExpression("attribute_exists(#pk)")
-                .expressionAttributeNames(Map.of("#lastSeq", ConversationsTable.LAST_SEQ, "#pk", ConversationsTable.PK))
-                .expressionAttributeValues(Map.of(":one", AttributeValue.fromN("1")))
-                .returnValues(ReturnValue.ALL_NEW));
+                .updateExpression("SET #lastSeq = #lastSeq + :one")
+                .conditionExpression("attribute_exists(#pk) AND (attribute_not_exists(#announcers) OR contains(#announcers, :sender))")
+                .expressionAttributeNames(Map.of("#lastSeq", ConversationsTable.LAST_SEQ, "#pk", ConversationsTable.PK,
+                        "#announcers", ConversationsTable.ANNOUNCERS))
+                .expressionAttributeValues(Map.of(":one", AttributeValue.fromN("1"), ":sender", AttributeValue.fromS(sender.value())))
+                .returnValues(ReturnValue.ALL_NEW)
+                .returnValuesOnConditionCheckFailure(software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure.ALL_OLD));
         AttributeValue count = updated.attributes().get(ConversationsTable.MEMBER_COUNT);
         return new Taken(Long.parseLong(updated.attributes().get(ConversationsTable.LAST_SEQ).n()),
                 count == null || count.n() == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(Integer.parseInt(count.n())));

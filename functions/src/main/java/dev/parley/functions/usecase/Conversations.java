@@ -30,16 +30,33 @@ public final class Conversations {
     private final ConversationRepository conversations;
     private final Delivery delivery;
     private final FrameCodec codec;
-    private final Backoff backoff;
     private final MessageLog messages;
 
-    /** @param backoff how long to wait before trying again a membership change that lost a race */
-    public Conversations(ConversationRepository conversations, MessageLog messages, Delivery delivery, FrameCodec codec, Backoff backoff) {
+    private final GroupChanges groups;
+    private final GroupInvites invites;
+
+    /**
+     * @param backoff how long to wait before trying again a membership change that lost a race
+     * @param media checks a group's avatar
+     */
+    public Conversations(ConversationRepository conversations, MessageLog messages, Delivery delivery, FrameCodec codec, Backoff backoff,
+                         Media media, java.time.Clock clock) {
         this.conversations = conversations;
         this.messages = messages;
         this.delivery = delivery;
         this.codec = codec;
-        this.backoff = backoff;
+        this.groups = new GroupChanges(conversations, delivery, codec, backoff, media);
+        this.invites = new GroupInvites(conversations, groups, clock);
+    }
+
+    /** Changes to a group's members, roles, settings and bans. */
+    public GroupChanges groups() {
+        return groups;
+    }
+
+    /** A group's invite links. */
+    public GroupInvites invites() {
+        return invites;
     }
 
     /**
@@ -65,9 +82,8 @@ public final class Conversations {
         return new ServerFrame.ConversationCreated(create.id(), withPins(stored.conversation()));
     }
 
-    /** The conversation object as members see it: with the pinned seqs its head keeps. */
     private Conversation withPins(Conversation conversation) {
-        return conversation.withPinned(conversations.summary(conversation.id()).map(Summary::pinned).orElse(new java.util.TreeSet<>()));
+        return groups.withPins(conversation);
     }
 
     /**
@@ -86,40 +102,6 @@ public final class Conversations {
         ServerFrame.ConversationUpdated frame = new ServerFrame.ConversationUpdated(updated);
         delivery.postToUsers(updated.members(), codec.encode(frame), Optional.of(caller.connection()));
         return frame;
-    }
-
-    public ServerFrame.ConversationUpdated addMembers(Caller caller, ClientFrame.ConversationMembersAdd add) {
-        return changeMembers(caller, add.conversationId(), add.members(), true);
-    }
-
-    public ServerFrame.ConversationUpdated removeMembers(Caller caller, ClientFrame.ConversationMembersRemove remove) {
-        return changeMembers(caller, remove.conversationId(), remove.members(), false);
-    }
-
-    /**
-     * An optimistic change of the member list, tried again when another change won the race. Everyone
-     * in the group before or after the change hears of it on their other connections.
-     */
-    private ServerFrame.ConversationUpdated changeMembers(Caller caller, ConversationId id, List<UserId> users, boolean add) {
-        Backoff.Retries retries = backoff.retries();
-        do {
-            Stored current = conversations.require(id);
-            Conversation updated = add ? current.conversation().withMembersAdded(caller.user(), users)
-                    : current.conversation().withMembersRemoved(caller.user(), users);
-            boolean unchanged = updated.equals(current.conversation());
-            if (unchanged) {
-                // Perhaps a retry of a change whose membership rows failed after the conversation was updated.
-                conversations.repairMemberships(current, users);
-            }
-            if (unchanged || conversations.replaceMembers(current, updated)) {
-                ServerFrame.ConversationUpdated frame = new ServerFrame.ConversationUpdated(withPins(updated));
-                Set<UserId> everyone = new LinkedHashSet<>(current.conversation().members());
-                everyone.addAll(updated.members());
-                delivery.postToUsers(everyone, codec.encode(frame), Optional.of(caller.connection()));
-                return frame;
-            }
-        } while (retries.await());
-        throw new DomainException(ErrorCode.CONFLICT, "the members of " + id + " kept changing; retry");
     }
 
     /** A member's unread count: the messages (voids left out) after what they read, or after they joined. */

@@ -11,6 +11,7 @@ import dev.parley.ports.UnavailableException;
 import dev.parley.protocol.FrameCodec;
 import dev.parley.protocol.ServerFrame;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -38,7 +39,7 @@ public final class Delivery {
     private final Clock clock;
     private final Semaphore inFlight;
     private final int maxPostsInFlight;
-    private final java.time.Duration roundAnswerWait;
+    private final Duration roundAnswerWait;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
     public Delivery(ConnectionRegistry connections, ConnectionPoster poster, Clock clock, int maxPostsInFlight) {
@@ -46,13 +47,12 @@ public final class Delivery {
     }
 
     /** @param roundAnswerWait how long a round of posts waits for answers ({@link #ROUND_ANSWER_WAIT}; tests wait less) */
-    public Delivery(ConnectionRegistry connections, ConnectionPoster poster, Clock clock, int maxPostsInFlight, java.time.Duration roundAnswerWait) {
+    public Delivery(ConnectionRegistry connections, ConnectionPoster poster, Clock clock, int maxPostsInFlight, Duration roundAnswerWait) {
         this.roundAnswerWait = roundAnswerWait;
         this.connections = connections;
         this.poster = poster;
         this.clock = clock;
-        this.inFlight = new Semaphore(maxPostsInFlight);
-        this.maxPostsInFlight = maxPostsInFlight;
+        this.inFlight = new Semaphore(this.maxPostsInFlight = maxPostsInFlight);
     }
 
     /** The live connections of these users now, in as few reads as the registry allows; users with none are left out. */
@@ -118,12 +118,11 @@ public final class Delivery {
             postRound(targets, frameFor, toPost, outcomes, failed, failures);
             toPost = failed;
         }
-        Posted posted;
+        Posted posted = null;
         try {
             posted = tally(java.util.Arrays.asList(outcomes), targets);
         } catch (RuntimeException e) {
             failures.add(e);
-            posted = null;
         }
         if (!failures.isEmpty()) {
             throw oneFailure(failures);
@@ -135,12 +134,11 @@ public final class Delivery {
     static final int POST_RETRIES = 2;
 
     /**
-     * How long a round waits for the answers of as many posts as may run at once: the Management API client's call limit (5 s)
-     * and a margin. A post the SDK should have given up on by then is counted failed, and retried on a new call, rather than
-     * holding its whole delivery (a stream batch: every message behind it) until the HTTP read's own 30 s timeout: a post to
-     * a stalled gateway has been seen waiting that long for an answer after its attempt timeout should have ended it.
+     * How long a round waits for the answers of as many posts as may run at once: the Management API's call limit (5 s) and a
+     * margin. A post unanswered by then is counted failed and made again, rather than holding its delivery (a stream batch)
+     * until its HTTP read times out (30 s): posts to a stalled gateway have been seen waiting that long (#39).
      */
-    static final java.time.Duration ROUND_ANSWER_WAIT = java.time.Duration.ofSeconds(6);
+    static final Duration ROUND_ANSWER_WAIT = Duration.ofSeconds(6);
 
     /** One round of posts to these targets, in parallel, each answered within the round's wait or counted failed; failures by index. */
     private void postRound(List<LiveConnection> targets, Function<LiveConnection, String> frameFor, List<Integer> indexes,
@@ -151,15 +149,14 @@ public final class Delivery {
             posts.add(threads.submit(() -> postOne(target, frameFor.apply(target))));
         }
         long slotsWaited = (indexes.size() + maxPostsInFlight - 1) / maxPostsInFlight;
-        // Real time, not the clock's: what is bounded is how long a thread waits.
-        long deadline = System.nanoTime() + roundAnswerWait.toNanos() * slotsWaited;
+        long deadline = System.nanoTime() + roundAnswerWait.toNanos() * slotsWaited; // real time: how long a thread waits
         for (int i = 0; i < posts.size(); i++) {
             try {
                 outcomes[indexes.get(i)] = posts.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (TimeoutException unanswered) {
                 failed.add(indexes.get(i));
                 failures.add(new UnavailableException("the post to " + targets.get(indexes.get(i)).connectionId() + " was not answered within "
-                        + roundAnswerWait.toMillis() * slotsWaited + " ms", java.time.Duration.ofSeconds(1), unanswered));
+                        + roundAnswerWait.toMillis() * slotsWaited + " ms", Duration.ofSeconds(1), unanswered));
             } catch (ExecutionException e) {
                 failed.add(indexes.get(i));
                 failures.add(e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause()));

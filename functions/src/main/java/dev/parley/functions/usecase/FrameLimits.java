@@ -106,6 +106,11 @@ public final class FrameLimits {
                 // A send's bucket, which edits and deletes draw on too, is taken beside the store's first round trip: sendAdmission.
             }
             case ClientFrame.ConversationCreate ignored -> take("creations#" + caller.user().value(), settings.creations(), "conversation creations");
+            // Joins draw on the creations' bucket: a guesser of invite codes is held to it (20, then one every 10 s by default).
+            case ClientFrame.ConversationJoin ignored -> take("creations#" + caller.user().value(), settings.creations(),
+                    "conversation creations and joins");
+            case ClientFrame.ConversationInviteCreate ignored -> take("creations#" + caller.user().value(), settings.creations(),
+                    "conversation creations and joins");
             case ClientFrame.PresenceQuery ignored -> take("presence#" + caller.user().value(), settings.presence(), "presence requests");
             case ClientFrame.PresenceSubscribe ignored -> take("presence#" + caller.user().value(), settings.presence(), "presence requests");
             case ClientFrame.SyncRequest ignored -> take("reads#" + caller.connection().value(), settings.reads(), "reads on this connection");

@@ -102,4 +102,16 @@ public final class Media {
             throw new InvalidFieldException("content.size", "must be the uploaded object's size, " + stored.size() + ", was " + media.size());
         }
     }
+
+    /** Refuses a group avatar that is not an uploaded image of that conversation, naming the field. One metadata read. */
+    void requireAvatar(ConversationId conversation, dev.parley.model.MediaId avatar) {
+        MediaStore.StoredMedia stored = store.find(avatar).orElseThrow(() -> new InvalidFieldException("avatar_media_id",
+                "names no uploaded object: post the image with its upload grant first"));
+        if (!stored.conversation().equals(Optional.of(conversation))) {
+            throw new InvalidFieldException("avatar_media_id", "was not uploaded for this conversation: upload it with its conversation_id");
+        }
+        if (!stored.contentType().startsWith("image/")) {
+            throw new InvalidFieldException("avatar_media_id", "must be an image, was " + stored.contentType());
+        }
+    }
 }

@@ -52,9 +52,14 @@ class TableFormatTest {
         assertThat(ConversationsTable.conversationOfHead("H#d:alice:bob")).isEqualTo(direct);
         assertThat(ConversationsTable.claimKey(direct, ClientMessageId.parse("3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e10")))
                 .isEqualTo("K#d:alice:bob#3f0c6a52-8f6e-4a53-9f43-6a1d2b7c9e10");
-        assertThat(ConversationsTable.SCHEMA.attributeNames()).as("lastSeq kept, at 0, for the previous release to read")
-                .containsExactlyInAnyOrder("pk", "kind", "name", "members", "admins", "createdBy", "version", "lastSeq");
-        assertThat(ConversationsTable.HEAD_SCHEMA.attributeNames()).containsExactlyInAnyOrder("pk", "name", "memberCount", "lastSeq", "voidSeqs", "pinned",
+        assertThat(ConversationSchemas.SCHEMA.attributeNames()).as("lastSeq kept, at 0, for the previous release to read")
+                .containsExactlyInAnyOrder("pk", "kind", "name", "members", "admins", "createdBy", "version", "lastSeq", "owner", "description",
+                        "avatarMediaId", "send", "addMembers", "disappearingSeconds", "banned");
+        assertThat(List.of(ConversationsTable.ANNOUNCERS, ConversationsTable.INVITE_CONVERSATION, ConversationsTable.INVITE_UNTIL,
+                ConversationsTable.INVITE_MAX_USES, ConversationsTable.INVITE_USES, ConversationsTable.INVITE_REVOKED, ConversationsTable.EXPIRES))
+                .containsExactly("announcers", "conversationId", "until", "maxUses", "uses", "revoked", "expiresAt");
+        assertThat(ConversationsTable.inviteItemKey("ab12").get(ConversationsTable.PK).s()).isEqualTo("J#ab12");
+        assertThat(ConversationSchemas.HEAD_SCHEMA.attributeNames()).containsExactlyInAnyOrder("pk", "name", "memberCount", "lastSeq", "voidSeqs", "pinned",
                 "everyoneMentionSeqs");
     }
 

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 
 class ConversationsTest {
     private final Fixture world = new Fixture();
-    private final Conversations conversations = new Conversations(world.conversations, world.messages, world.delivery, world.codec, world.backoff);
+    private final Conversations conversations = new Conversations(world.conversations, world.messages, world.delivery, world.codec, world.backoff, world.media, world.clock);
     private final Caller alice = world.online(ALICE, "alice-phone");
 
     private static RequestId request() {
@@ -78,8 +78,8 @@ class ConversationsTest {
         ConversationId crew = group(request(), alice, BOB).conversation().id();
         world.messages.append(crew, ClientMessageId.random(), BOB, DeviceId.DEFAULT, Optional.empty(), Content.text("before carol"), 1);
 
-        ServerFrame.ConversationUpdated added = conversations.addMembers(alice, new ClientFrame.ConversationMembersAdd(crew, List.of(CAROL)));
-        ServerFrame.ConversationUpdated removed = conversations.removeMembers(alice, new ClientFrame.ConversationMembersRemove(crew, List.of(BOB)));
+        ServerFrame.ConversationUpdated added = conversations.groups().addMembers(alice, new ClientFrame.ConversationMembersAdd(crew, List.of(CAROL)));
+        ServerFrame.ConversationUpdated removed = conversations.groups().removeMembers(alice, new ClientFrame.ConversationMembersRemove(crew, List.of(BOB)));
 
         assertThat(added.conversation().members()).containsExactly(ALICE, BOB, CAROL);
         assertThat(removed.conversation().members()).containsExactly(ALICE, CAROL);
@@ -94,9 +94,9 @@ class ConversationsTest {
     @Test
     void onlyAnAdminChangesMembersOfAGroupThatExists() {
         ConversationId crew = group(request(), alice, BOB).conversation().id();
-        assertThatThrownBy(() -> conversations.addMembers(Fixture.caller(BOB, "bob-phone"), new ClientFrame.ConversationMembersAdd(crew, List.of(DAVE))))
+        assertThatThrownBy(() -> conversations.groups().addMembers(Fixture.caller(BOB, "bob-phone"), new ClientFrame.ConversationMembersAdd(crew, List.of(DAVE))))
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.FORBIDDEN));
-        assertThatThrownBy(() -> conversations.addMembers(alice, new ClientFrame.ConversationMembersAdd(ConversationId.of("g:none"), List.of(DAVE))))
+        assertThatThrownBy(() -> conversations.groups().addMembers(alice, new ClientFrame.ConversationMembersAdd(ConversationId.of("g:none"), List.of(DAVE))))
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
         assertThat(world.conversations.find(crew)).get().extracting(s -> s.conversation().members()).isEqualTo(List.of(ALICE, BOB));
     }
@@ -198,7 +198,7 @@ class ConversationsTest {
                 .isInstanceOfSatisfying(dev.parley.model.InvalidFieldException.class, e -> assertThat(e.field()).isEqualTo("pinned"));
         assertThat(conversations.pin(alice, new ClientFrame.MessagePin(crew, first, false)).conversation().pinned()).as("unpinned")
                 .doesNotContain(first).hasSize(Conversation.MAX_PINNED - 1);
-        assertThat(conversations.addMembers(alice, new ClientFrame.ConversationMembersAdd(crew, List.of(dev.parley.model.UserId.of("dave"))))
+        assertThat(conversations.groups().addMembers(alice, new ClientFrame.ConversationMembersAdd(crew, List.of(dev.parley.model.UserId.of("dave"))))
                 .conversation().pinned()).as("a member change's conversation carries the pins too").hasSize(Conversation.MAX_PINNED - 1);
     }
 

@@ -41,8 +41,8 @@ class DelegatingConversations implements ConversationRepository {
     }
 
     @Override
-    public boolean replaceMembers(Stored current, Conversation updated) {
-        return delegate.replaceMembers(current, updated);
+    public boolean replace(Stored current, Conversation updated) {
+        return delegate.replace(current, updated);
     }
 
     @Override
@@ -88,5 +88,30 @@ class DelegatingConversations implements ConversationRepository {
     @Override
     public NoticeTurn takeNoticeTurn(UserId user, ConversationId conversation, Instant now, Duration interval) {
         return delegate.takeNoticeTurn(user, conversation, now, interval);
+    }
+
+    @Override
+    public void createInvite(Invite invite) {
+        delegate.createInvite(invite);
+    }
+
+    @Override
+    public Optional<Invite> invite(dev.parley.model.InviteCode code) {
+        return delegate.invite(code);
+    }
+
+    @Override
+    public boolean takeInviteUse(dev.parley.model.InviteCode code, java.time.Instant now) {
+        return delegate.takeInviteUse(code, now);
+    }
+
+    @Override
+    public void returnInviteUse(dev.parley.model.InviteCode code) {
+        delegate.returnInviteUse(code);
+    }
+
+    @Override
+    public boolean revokeInvite(dev.parley.model.InviteCode code) {
+        return delegate.revokeInvite(code);
     }
 }

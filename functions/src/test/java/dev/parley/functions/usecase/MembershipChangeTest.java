@@ -50,7 +50,7 @@ class MembershipChangeTest {
         }
 
         @Override
-        public boolean replaceMembers(Stored current, Conversation updated) {
+        public boolean replace(Stored current, Conversation updated) {
             attempts++;
             if (racesToLose-- > 0) {
                 return false;
@@ -64,11 +64,11 @@ class MembershipChangeTest {
     private final List<Duration> waits = world.waits;
 
     private Conversations conversations(ConversationRepository repository) {
-        return new Conversations(repository, world.messages, world.delivery, world.codec, world.backoff);
+        return new Conversations(repository, world.messages, world.delivery, world.codec, world.backoff, world.media, world.clock);
     }
 
     private Optional<ServerFrame> addCarol(Conversations conversations) {
-        return Optional.of(conversations.addMembers(Fixture.caller(ADMIN, "admin-phone"),
+        return Optional.of(conversations.groups().addMembers(Fixture.caller(ADMIN, "admin-phone"),
                 new ClientFrame.ConversationMembersAdd(GROUP, List.of(UserId.of("carol")))));
     }
 

@@ -34,7 +34,7 @@ abstract class UnsupportedConversationRepository implements ConversationReposito
     }
 
     @Override
-    public boolean replaceMembers(Stored current, Conversation updated) {
+    public boolean replace(Stored current, Conversation updated) {
         throw new UnsupportedOperationException();
     }
 
@@ -80,6 +80,31 @@ abstract class UnsupportedConversationRepository implements ConversationReposito
 
     @Override
     public NoticeTurn takeNoticeTurn(UserId user, ConversationId conversation, java.time.Instant now, java.time.Duration interval) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void createInvite(Invite invite) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Optional<Invite> invite(dev.parley.model.InviteCode code) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public boolean takeInviteUse(dev.parley.model.InviteCode code, java.time.Instant now) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void returnInviteUse(dev.parley.model.InviteCode code) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public boolean revokeInvite(dev.parley.model.InviteCode code) {
         throw new UnsupportedOperationException();
     }
 }

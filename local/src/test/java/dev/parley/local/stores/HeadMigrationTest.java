@@ -133,7 +133,7 @@ class HeadMigrationTest {
     void aMembershipChangeOnAConversationOfThePreviousReleaseCountsItsMembersOnTheHead() {
         ConversationId crew = previousReleaseGroup("changing", 2);
         var stored = conversations.require(crew);
-        assertThat(conversations.replaceMembers(stored, stored.conversation().withMembersAdded(ALICE, List.of(UserId.of("carol"))))).isTrue();
+        assertThat(conversations.replace(stored, stored.conversation().withMembersAdded(ALICE, List.of(UserId.of("carol"))))).isTrue();
         assertThat(conversations.requireSummary(crew)).isEqualTo(new Summary(crew, ConversationKind.GROUP, Optional.of("changing"), 3, 2));
         assertThat(conversations.membership(UserId.of("carol"), crew)).get().extracting(m -> m.joinedAfterSeq()).isEqualTo(2L);
     }

@@ -130,13 +130,13 @@ class StoresOnTheEmulatorTest {
         var created = repository.createIfAbsent(Conversation.group(id, admin, List.of(admin, bob), Optional.empty()), admin);
 
         long fault = emulator.faults().add(new Faults.Rule("BatchWriteItem", ParleyManifest.MEMBERSHIPS, Faults.Kind.UNPROCESSED, 1.0, 0));
-        assertThatThrownBy(() -> repository.replaceMembers(created, created.conversation().withMembersRemoved(admin, List.of(bob))))
+        assertThatThrownBy(() -> repository.replace(created, created.conversation().withMembersRemoved(admin, List.of(bob))))
                 .isInstanceOfSatisfying(UnavailableException.class, e -> assertThat(e.getMessage()).contains("throttled"));
         emulator.faults().remove(fault);
 
         assertThat(repository.find(id).orElseThrow().conversation().members()).as("the list is not changed before the rows").contains(bob);
         assertThat(repository.membership(bob, id)).isPresent();
-        assertThat(repository.replaceMembers(created, created.conversation().withMembersRemoved(admin, List.of(bob)))).isTrue();
+        assertThat(repository.replace(created, created.conversation().withMembersRemoved(admin, List.of(bob)))).isTrue();
         assertThat(repository.membership(bob, id)).isEmpty();
     }
 
@@ -149,7 +149,7 @@ class StoresOnTheEmulatorTest {
         var created = repository.createIfAbsent(Conversation.group(id, admin, List.of(admin), Optional.empty()), admin);
 
         long fault = emulator.faults().add(new Faults.Rule("BatchWriteItem", ParleyManifest.MEMBERSHIPS, Faults.Kind.UNPROCESSED, 1.0, 0));
-        assertThatThrownBy(() -> repository.replaceMembers(created, created.conversation().withMembersAdded(admin, List.of(carol))))
+        assertThatThrownBy(() -> repository.replace(created, created.conversation().withMembersAdded(admin, List.of(carol))))
                 .as("the rows could not be written").isInstanceOf(UnavailableException.class);
         emulator.faults().remove(fault);
         var stored = repository.find(id).orElseThrow();

@@ -149,8 +149,8 @@ public abstract class ConversationRepositoryContract {
         Stored current = repository.find(CREW).orElseThrow();
         Conversation withCarol = current.conversation().withMembersAdded(ALICE, List.of(CAROL)).withMembersRemoved(ALICE, List.of(BOB));
 
-        assertThat(repository.replaceMembers(current, withCarol)).isTrue();
-        assertThat(repository.replaceMembers(current, current.conversation())).as("a stale version changes nothing").isFalse();
+        assertThat(repository.replace(current, withCarol)).isTrue();
+        assertThat(repository.replace(current, current.conversation())).as("a stale version changes nothing").isFalse();
 
         Stored after = repository.find(CREW).orElseThrow();
         assertThat(after.conversation()).isEqualTo(withCarol);
@@ -316,5 +316,106 @@ public abstract class ConversationRepositoryContract {
         assertThat(repository.summary(CREW).orElseThrow().mentionsOf(read)).as("a deleted message mentions no one").isEqualTo(1);
         repository.raiseGroupMarks(CREW, new ReceiptWatermarks(6, 4));
         assertThat(repository.summary(CREW).orElseThrow().everyoneMentionSeqs()).as("read past by every member: gone from the head").isEmpty();
+    }
+
+    @Test
+    void aReplacedGroupReadsBackWithItsRolesDescriptionAvatarSettingsAndBans() {
+        Stored created = crew(BOB, CAROL);
+        dev.parley.model.MediaId avatar = dev.parley.model.MediaId.random();
+        Conversation governed = created.conversation().withRole(ALICE, List.of(BOB), dev.parley.model.ConversationRole.OWNER)
+                .withChanges(ALICE, new dev.parley.model.ConversationChanges(Optional.of("Crew"), Optional.of(Optional.of("who we are")),
+                        Optional.of(Optional.of(avatar)), Optional.of(dev.parley.model.ConversationSettings.Audience.ADMINS),
+                        Optional.of(dev.parley.model.ConversationSettings.Audience.ALL), Optional.of(java.util.OptionalLong.of(86_400))))
+                .withBanned(BOB, List.of(CAROL, UserId.of("dave")));
+        assertThat(repository.replace(created, governed)).isTrue();
+
+        Stored stored = repository.require(CREW);
+        assertThat(stored.conversation()).isEqualTo(governed);
+        assertThat(stored.conversation().owner()).contains(BOB);
+        assertThat(stored.version()).isEqualTo(created.version() + 1);
+        assertThat(repository.membership(CAROL, CREW)).as("the banned member's row is gone").isEmpty();
+        assertThat(repository.summary(CREW).orElseThrow().name()).contains("Crew");
+        assertThat(repository.summary(CREW).orElseThrow().memberCount()).isEqualTo(2);
+
+        Conversation cleared = governed.withChanges(BOB, new dev.parley.model.ConversationChanges(Optional.empty(), Optional.of(Optional.empty()),
+                Optional.of(Optional.empty()), Optional.of(dev.parley.model.ConversationSettings.Audience.ALL), Optional.empty(),
+                Optional.of(java.util.OptionalLong.empty()))).withUnbanned(BOB, List.of(CAROL, UserId.of("dave")));
+        assertThat(repository.replace(stored, cleared)).isTrue();
+        assertThat(repository.require(CREW).conversation()).as("what was cleared is gone").isEqualTo(cleared);
+    }
+
+    @Test
+    void anAnnouncementGroupTakesSeqsOnlyFromItsAdmins() {
+        Stored created = crew(BOB);
+        send(CREW, BOB, 1);
+        Conversation announcements = created.conversation().withChanges(ALICE, new dev.parley.model.ConversationChanges(Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.of(dev.parley.model.ConversationSettings.Audience.ADMINS), Optional.empty(), Optional.empty()));
+        assertThat(repository.replace(created, announcements)).isTrue();
+        long lastSeq = repository.summary(CREW).orElseThrow().lastSeq();
+
+        assertThatThrownBy(() -> send(CREW, BOB, 1)).isInstanceOf(DomainException.class)
+                .satisfies(e -> assertThat(((DomainException) e).code()).isEqualTo(ErrorCode.FORBIDDEN)).hasMessageContaining("admins");
+        assertThat(repository.summary(CREW).orElseThrow().lastSeq()).as("the refused send took no seq").isEqualTo(lastSeq);
+        send(CREW, ALICE, 1);
+        Stored now = repository.require(CREW);
+        assertThat(repository.replace(now, now.conversation().withRole(ALICE, List.of(BOB), dev.parley.model.ConversationRole.ADMIN))).isTrue();
+        send(CREW, BOB, 1);
+        assertThat(repository.summary(CREW).orElseThrow().lastSeq()).as("an admin made since sends").isEqualTo(lastSeq + 2);
+    }
+
+    @Test
+    void anInviteAdmitsAsManyJoinsAsItHasUsesUntilItRunsOutOrIsRevoked() {
+        crew(BOB);
+        Instant now = Instant.parse("2026-12-07T12:00:00Z");
+        dev.parley.model.InviteCode code = dev.parley.model.InviteCode.random();
+        repository.createInvite(new ConversationRepository.Invite(code.digest(), CREW, ALICE, now.plusSeconds(3_600), 2, 0, false));
+
+        assertThat(repository.invite(code).orElseThrow().conversationId()).isEqualTo(CREW);
+        assertThat(repository.invite(dev.parley.model.InviteCode.random())).isEmpty();
+        assertThat(repository.takeInviteUse(code, now)).isTrue();
+        assertThat(repository.takeInviteUse(code, now)).isTrue();
+        assertThat(repository.takeInviteUse(code, now)).as("used up").isFalse();
+        repository.returnInviteUse(code);
+        assertThat(repository.invite(code).orElseThrow().uses()).isEqualTo(1);
+        assertThat(repository.takeInviteUse(code, now.plusSeconds(3_600))).as("run out").isFalse();
+        assertThat(repository.revokeInvite(code)).isTrue();
+        assertThat(repository.takeInviteUse(code, now)).as("revoked").isFalse();
+        assertThat(repository.invite(code).orElseThrow().revoked()).isTrue();
+        assertThat(repository.takeInviteUse(dev.parley.model.InviteCode.random(), now)).as("no such invite").isFalse();
+        assertThat(repository.revokeInvite(dev.parley.model.InviteCode.random())).isFalse();
+    }
+
+    @Test
+    void concurrentJoinsOfATenUseInviteAdmitExactlyTen() throws Exception {
+        crew(BOB);
+        Instant now = Instant.parse("2026-12-07T12:00:00Z");
+        dev.parley.model.InviteCode code = dev.parley.model.InviteCode.random();
+        repository.createInvite(new ConversationRepository.Invite(code.digest(), CREW, ALICE, now.plusSeconds(3_600), 10, 0, false));
+        int joins = concurrentJoins();
+        java.util.concurrent.atomic.AtomicInteger admitted = new java.util.concurrent.atomic.AtomicInteger();
+        try (var threads = java.util.concurrent.Executors.newFixedThreadPool(32)) {
+            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+            List<java.util.concurrent.Future<?>> all = new ArrayList<>();
+            for (int i = 0; i < joins; i++) {
+                all.add(threads.submit(() -> {
+                    start.await();
+                    if (repository.takeInviteUse(code, now)) {
+                        admitted.incrementAndGet();
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (var join : all) {
+                join.get();
+            }
+        }
+        assertThat(admitted.get()).as(joins + " concurrent joins").isEqualTo(10);
+        assertThat(repository.invite(code).orElseThrow().uses()).isEqualTo(10);
+    }
+
+    /** How many joins race for the ten uses: the contract's 1,000; an adapter over a network may try fewer per run. */
+    protected int concurrentJoins() {
+        return 1_000;
     }
 }

@@ -39,6 +39,7 @@ public final class InMemoryConversations implements ConversationRepository {
     private final Map<UserId, Map<String, Instant>> noticeTurns = new HashMap<>();
     /** Rows by user, then conversation, in key order: a user's memberships are paged in that order. */
     private final Map<UserId, NavigableMap<String, Membership>> rows = new HashMap<>();
+    private final Map<String, Invite> invites = new HashMap<>();
     /** How many times a conversation was read. */
     public final AtomicInteger finds = new AtomicInteger();
 
@@ -126,7 +127,7 @@ public final class InMemoryConversations implements ConversationRepository {
     }
 
     @Override
-    public synchronized boolean replaceMembers(Stored current, Conversation updated) {
+    public synchronized boolean replace(Stored current, Conversation updated) {
         Stored stored = conversations.get(current.conversation().id());
         if (stored == null || stored.version() != current.version()) {
             return false;
@@ -245,6 +246,10 @@ public final class InMemoryConversations implements ConversationRepository {
         if (!member) {
             throw new DomainException(ErrorCode.FORBIDDEN, sender + " is not a member of conversation " + id);
         }
+        Conversation conversation = conversations.get(id).conversation();
+        if (conversation.settings().send() == dev.parley.model.ConversationSettings.Audience.ADMINS && !conversation.isAdmin(sender)) {
+            throw new DomainException(ErrorCode.FORBIDDEN, "only the admins of group " + id + " send in it");
+        }
         long next = lastSeqs.get(id) + 1;
         lastSeqs.put(id, next);
         return next;
@@ -260,5 +265,50 @@ public final class InMemoryConversations implements ConversationRepository {
         uncount(id, target);
         uncount(id, deletionSeq);
         pins.getOrDefault(id, new java.util.TreeSet<>()).remove(target);
+    }
+
+    @Override
+    public synchronized void createInvite(Invite invite) {
+        if (invites.putIfAbsent(invite.digest(), invite) != null) {
+            throw new IllegalStateException("an invite's digest is new");
+        }
+    }
+
+    @Override
+    public synchronized Optional<Invite> invite(dev.parley.model.InviteCode code) {
+        return Optional.ofNullable(invites.get(code.digest()));
+    }
+
+    @Override
+    public synchronized boolean takeInviteUse(dev.parley.model.InviteCode code, Instant now) {
+        Invite invite = invites.get(code.digest());
+        if (invite == null || !invite.admits(now)) {
+            return false;
+        }
+        invites.put(code.digest(), withUses(invite, invite.uses() + 1));
+        return true;
+    }
+
+    @Override
+    public synchronized void returnInviteUse(dev.parley.model.InviteCode code) {
+        Invite invite = invites.get(code.digest());
+        if (invite != null && invite.uses() > 0) {
+            invites.put(code.digest(), withUses(invite, invite.uses() - 1));
+        }
+    }
+
+    @Override
+    public synchronized boolean revokeInvite(dev.parley.model.InviteCode code) {
+        Invite invite = invites.get(code.digest());
+        if (invite == null) {
+            return false;
+        }
+        invites.put(code.digest(), new Invite(invite.digest(), invite.conversationId(), invite.createdBy(), invite.expiresAt(), invite.maxUses(),
+                invite.uses(), true));
+        return true;
+    }
+
+    private static Invite withUses(Invite invite, int uses) {
+        return new Invite(invite.digest(), invite.conversationId(), invite.createdBy(), invite.expiresAt(), invite.maxUses(), uses, invite.revoked());
     }
 }

@@ -219,7 +219,7 @@ public abstract class MessageLogContract {
                 .conversation().id();
         ConversationRepository.Stored stored = conversations.require(crew);
         assertThat(log.append(crew, ClientMessageId.random(), BOB, DeviceId.DEFAULT, Optional.empty(), Content.text("in"), 1).message().seq()).isEqualTo(1);
-        assertThat(conversations.replaceMembers(stored, stored.conversation().withMembersRemoved(ALICE, List.of(BOB)))).isTrue();
+        assertThat(conversations.replace(stored, stored.conversation().withMembersRemoved(ALICE, List.of(BOB)))).isTrue();
 
         assertThatThrownBy(() -> log.append(crew, ClientMessageId.random(), BOB, DeviceId.DEFAULT, Optional.empty(), Content.text("out"), 2))
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.FORBIDDEN));
