@@ -88,7 +88,13 @@ const { description: limitsDoc, ...limits } = schema["x-limits"];
 lines.push(`${doc(limitsDoc)}export const LIMITS = ${JSON.stringify(limits, null, 2)} as const;`);
 lines.push("");
 lines.push("/** The schema's definitions, for the runtime check of frames (src/schema-check.ts). */");
-lines.push(`export const FRAME_SCHEMA_DEFS: Record<string, unknown> = ${JSON.stringify(defs, (key, value) => (key === "description" ? undefined : value))};`);
+// Documentation is left out of the checks' copy; a field named "description" (a group's) is a property, not documentation, and stays.
+const withoutDocs = (node) => Array.isArray(node) ? node.map(withoutDocs)
+  : node !== null && typeof node === "object" ? Object.fromEntries(Object.entries(node)
+    .filter(([key, value]) => key !== "description" || typeof value !== "string")
+    .map(([key, value]) => [key, key === "properties" ? Object.fromEntries(Object.entries(value).map(([field, type]) => [field, withoutDocs(type)]))
+      : withoutDocs(value)])) : node;
+lines.push(`export const FRAME_SCHEMA_DEFS: Record<string, unknown> = ${JSON.stringify(withoutDocs(defs))};`);
 lines.push("");
 const generated = lines.join("\n");
 

@@ -395,7 +395,7 @@ describe("sending", () => {
     second.send({ type: "reaction.ack", conversation_id: "g:team", target_seq: 7, emoji: "\u{1F44D}", ref: again.id ?? null });
     const pin = await second.next("message.pin");
     second.send({ type: "conversation.updated", conversation: { conversation_id: "g:team", kind: "group", name: "team", members: ["ann", "bob"],
-      admins: ["ann"], pinned: [7] }, ref: pin.id ?? null });
+      admins: ["ann"], owner: "ann", pinned: [7], settings: { send: "all", add_members: "admins", disappearing_seconds: null } }, ref: pin.id ?? null });
     assert.deepEqual((await pinned).pinned, [7]);
     await until("the queue emptied", () => c.pendingCount === 0);
     await sleep(20);
@@ -543,7 +543,8 @@ describe("receipts, typing, presence, notifications, inbox", () => {
 
   test("a change to a conversation the client holds (a pin) asks no sync; being added to a new one does", async () => {
     const { client: c, connection } = await online({}, "g:team");
-    const group = (id: string, pinned: number[]) => ({ conversation_id: id, kind: "group" as const, name: id, members: ["ann", "bob"], admins: ["bob"], pinned });
+    const group = (id: string, pinned: number[]) => ({ conversation_id: id, kind: "group" as const, name: id, members: ["ann", "bob"], admins: ["bob"], owner: "bob", pinned,
+      settings: { send: "all" as const, add_members: "admins" as const, disappearing_seconds: null } });
     connection.send({ type: "conversation.updated", conversation: group("g:team", [3]), ref: null });
     await sleep(300);
     assert.equal(connection.all("sync.request").length, 1, "only the first sync: a pin needs none");
@@ -559,9 +560,10 @@ describe("receipts, typing, presence, notifications, inbox", () => {
     const pin = await connection.next("message.pin");
     assert.deepEqual({ conversation_id: pin.conversation_id, seq: pin.seq, pinned: pin.pinned }, { conversation_id: "g:team", seq: 7, pinned: true });
     assert.match(pin.id ?? "", /^[0-9a-f-]{36}$/);
-    const conversation = { conversation_id: "g:team", kind: "group", name: "team", members: ["alice", "bob"], admins: ["alice"], pinned: [7] } as const;
+    const conversation = { conversation_id: "g:team", kind: "group", name: "team", members: ["alice", "bob"], admins: ["alice"], owner: "alice", pinned: [7],
+      settings: { send: "all", add_members: "admins", disappearing_seconds: null } } as const;
     connection.send({ type: "conversation.updated", conversation: { ...conversation, members: [...conversation.members], admins: [...conversation.admins],
-      pinned: [...conversation.pinned] }, ref: pin.id ?? null });
+      pinned: [...conversation.pinned], settings: { ...conversation.settings } }, ref: pin.id ?? null });
     assert.deepEqual((await pinned).pinned, [7]);
     const unpinned = c.pin("g:team", 8, false);
     const unpin = await connection.next("message.pin");
@@ -600,7 +602,7 @@ describe("receipts, typing, presence, notifications, inbox", () => {
           break;
         case "conversation.create":
           connection.send({ type: "conversation.created", id: frame.id, conversation: { conversation_id: `g:${frame.id}`, kind: "group",
-            name: frame.name, members: ["ann", "bob"], admins: ["ann"], pinned: [] }, ref });
+            name: frame.name, members: ["ann", "bob"], admins: ["ann"], owner: "ann", pinned: [], settings: { send: "all", add_members: "admins", disappearing_seconds: null } }, ref });
           break;
         default:
           assert.fail(`not asked: ${frame.type}`);
