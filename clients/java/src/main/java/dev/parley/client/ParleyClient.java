@@ -23,17 +23,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * A Parley app's connection to the server, kept up for it: it connects with a token from the app's supplier (asked again
- * on every reconnect, so an expired token is replaced), reconnects with jittered exponential backoff, and after each connect
- * resumes: {@code sync.request} with the last seq it holds per conversation, until {@code sync.done}. Messages reach the app
- * per conversation in seq order, once each, with no gap; a gap that outlives a short timeout is filled with
- * {@code history.request}. Sends wait in an outgoing queue ({@link ClientStore}) and go out one conversation's at a time in
- * order, each retried with the same id across reconnects until it is acknowledged, so it is stored once. Requests carry ids
- * and their answers are matched by {@code ref}, so any number may be in flight.
+ * A Parley app's connection to the server, kept up for it: it connects with a token from the app's supplier (asked again on
+ * every reconnect), reconnects with jittered exponential backoff, and after each connect resumes ({@code sync.request} with
+ * the last seq it holds per conversation). Messages reach the app per conversation in seq order, once each, with no gap (a
+ * lasting gap is filled with {@code history.request}). Sends wait in an outgoing queue ({@link ClientStore}), go out one
+ * conversation's at a time in order, and are retried with the same id until acknowledged. Requests carry ids, their answers
+ * matched by {@code ref}.
  *
  * <p>This class is the app's view; the work is in parts, all on the client's one thread ({@link ClientLoop}): the connection
  * ({@link ConnectionKeeper}), requests ({@link Requests}), the outbox ({@link Sender}), timelines ({@link Receiving}),
- * presence ({@link PresenceWatch}), and where they meet ({@link Session}). Listener calls come from that thread, one at a time.
+ * presence ({@link PresenceWatch}), groups ({@link Groups}) and where they meet ({@link Session}). Listener calls come from
+ * that thread, one at a time.
  */
 public final class ParleyClient implements AutoCloseable {
     private final UserId user;
@@ -211,10 +211,7 @@ public final class ParleyClient implements AutoCloseable {
         return receiving.history(new ClientFrame.HistoryRequest(conversation, beforeSeq, limit));
     }
 
-    /**
-     * These users' presence now, then each change to {@link ParleyListener#onPresence}, for as long as the app wants it: the
-     * subscription is renewed before it runs out and again after every reconnect, until {@link #unsubscribePresence}.
-     */
+    /** These users' presence now, then each change to {@link ParleyListener#onPresence}, renewed (and after reconnects) until unsubscribed. */
     public CompletableFuture<ServerFrame.PresenceBatch> subscribePresence(List<UserId> users) {
         return presence.subscribe(users);
     }
@@ -247,13 +244,17 @@ public final class ParleyClient implements AutoCloseable {
     }
 
     /**
-     * Pins the message at {@code seq} ({@code pinned} false unpins it): a group's admins, either member of a direct conversation;
-     * at most 10 pinned. Answered by the conversation with its pinned seqs now, which every member hears through
-     * {@link ParleyListener#onConversation}; a refusal fails the future naming the rule. Through the outbox, as {@link #react}.
+     * Pins the message at {@code seq} ({@code pinned} false unpins): a group's admins, either member of a direct conversation; at
+     * most 10. Answered by the conversation with its pins (every member hears it: {@link ParleyListener#onConversation}).
      */
     public CompletableFuture<Conversation> pin(ConversationId conversation, long seq, boolean pinned) {
         return sender.queueRequest(conversation, () -> new ClientFrame.MessagePin(conversation, seq, pinned), Optional.empty())
                 .thenApply(answer -> ((ServerFrame.ConversationUpdated) answer).conversation());
+    }
+
+    /** A group's members, roles, settings, bans and invites, and leaving it. */
+    public Groups groups() {
+        return new Groups(requests);
     }
 
     /** Registers this device's push token (FCM or APNs). */
@@ -277,8 +278,7 @@ public final class ParleyClient implements AutoCloseable {
             sealing.ifPresent(SealedSends::close);
         };
         if (loop.onLoop()) {
-            // From a listener: the loop is this thread, and waiting for it would wait for good.
-            closing.run();
+            closing.run(); // from a listener: the loop is this thread, and waiting for it would wait for good
         } else {
             loop.call(() -> {
                 closing.run();

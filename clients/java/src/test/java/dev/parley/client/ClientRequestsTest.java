@@ -278,6 +278,31 @@ class ClientRequestsTest {
     }
 
     @Test
+    void groupRequestsAreAnsweredByTheConversationOrFailNamingTheRule() throws Exception {
+        ParleyClient client = online(Duration.ofSeconds(10));
+        ConversationId team = ConversationId.of("g:team");
+        dev.parley.model.InviteCode code = dev.parley.model.InviteCode.random();
+        CompletableFuture<dev.parley.model.Conversation> joined = client.groups().join(code);
+        CompletableFuture<ServerFrame.ConversationInvite> invite = client.groups().createInvite(team, Duration.ofHours(1), 10);
+        CompletableFuture<dev.parley.model.Conversation> promoted = client.groups().setRole(team, List.of(UserId.of("bob")),
+                dev.parley.model.ConversationRole.ADMIN);
+        await(() -> server.unanswered(ClientFrame.class).size() == 3, "all three on the wire at once");
+        FakeServer.Request join = server.unanswered(ClientFrame.ConversationJoin.class).getFirst();
+        FakeServer.Request create = server.unanswered(ClientFrame.ConversationInviteCreate.class).getFirst();
+        FakeServer.Request role = server.unanswered(ClientFrame.ConversationMembersRole.class).getFirst();
+        assertThat(join.frame()).isEqualTo(new ClientFrame.ConversationJoin(code));
+        dev.parley.model.Conversation group = dev.parley.model.Conversation.group(team, UserId.of("bob"), List.of(ALICE), Optional.of("team"));
+        server.answer(new ServerFrame.ConversationInvite(team, code, 1_000, 10), Optional.of(create.id()));
+        server.answer(new ServerFrame.Error(ErrorCode.FORBIDDEN, "only an admin may change the roles in conversation g:team", Optional.of(role.id())),
+                Optional.empty());
+        server.answer(new ServerFrame.ConversationUpdated(group), Optional.of(join.id()));
+
+        assertThat(joined.get(5, TimeUnit.SECONDS).isMember(ALICE)).isTrue();
+        assertThat(invite.get(5, TimeUnit.SECONDS).code()).isEqualTo(code);
+        assertThatThrownBy(() -> promoted.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(ParleyException.class).hasMessageContaining("admin");
+    }
+
+    @Test
     void aReconnectAsksForTheReactionChangesSinceTheLastSyncAndTellsEachChangedMessage() throws Exception {
         List<ServerFrame.ReactionsUpdate> heard = new CopyOnWriteArrayList<>();
         InMemoryClientStore store = new InMemoryClientStore();
