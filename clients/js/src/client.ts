@@ -1,6 +1,7 @@
 import type { KeyDirectory } from "./cipher.js";
 import { Connection } from "./connection.js";
 import { Emitter } from "./events.js";
+import { Groups } from "./groups.js";
 import type { ConnectionState, OutgoingMessage, ParleyEventName, ParleyEvents } from "./events.js";
 import type {
   ClientFrame, Content, Conversation, ConversationId, ConversationMuted, ConversationPage, ConversationUpdated, DeviceRegistered, HistoryBatch, HistoryRequest,
@@ -43,6 +44,8 @@ export class ParleyClient {
   private readonly timers: Scheduler;
   private readonly connection: Connection;
   private readonly requests: Requests;
+  /** A group's members, roles, settings, bans and invites, and leaving it. */
+  readonly groups: Groups;
   private readonly sender: Sender;
   private readonly receiving: Receiving;
   private readonly presence: PresenceWatch;
@@ -60,6 +63,7 @@ export class ParleyClient {
     this.timers = new Scheduler(settings.keepProcessAlive);
     this.connection = new Connection(settings, this.timers, (change) => this.events.emit("state", change));
     this.requests = new Requests(this.connection, this.timers, settings.requestTimeoutMs);
+    this.groups = new Groups(this.requests);
     const writes = new StoreWrites((error) => this.events.emit("error",
       { type: "error", code: "internal", message: `the client's store failed: ${error.message}`, ref: null }));
     this.sender = new Sender(this.connection, this.timers, this.events, settings.store, writes, this.keys, settings.cipher);

@@ -4,6 +4,8 @@ export { ParleyClient, jitteredDelay } from "./client.js";
 export { STABLE_AFTER_MS } from "./client.js";
 export type { ConnectionState, MessageChange, OutgoingMessage, ParleyClientOptions, ParleyEventName, ParleyEvents, StateChange, StateReason } from "./client.js";
 export { ParleyError } from "./errors.js";
+export { Groups } from "./groups.js";
+export type { ConversationChanges } from "./groups.js";
 export { fromBase64, toBase64 } from "./cipher.js";
 export type { DeviceMismatch, EndToEndCipher, KeyDirectory } from "./cipher.js";
 export { MemoryClientStore } from "./store.js";

@@ -573,6 +573,33 @@ describe("receipts, typing, presence, notifications, inbox", () => {
     c.close();
   });
 
+  test("group requests carry ids, go out at once and are answered by their ref; a refusal names its rule", async () => {
+    const { client: c, connection } = await online();
+    const code = "A".repeat(27);
+    const joined = c.groups.join(code);
+    const invited = c.groups.createInvite("g:team", { maxUses: 10 });
+    const banned = c.groups.ban("g:team", ["bob"]);
+    const changed = c.groups.update("g:team", { description: null, settings: { send: "admins" } });
+    const join = await connection.next("conversation.join");
+    const create = await connection.next("conversation.invite.create");
+    const ban = await connection.next("conversation.members.ban");
+    const update = await connection.next("conversation.update");
+    assert.equal(join.code, code);
+    assert.deepEqual({ max_uses: create.max_uses, expires: create.expires_in_seconds }, { max_uses: 10, expires: undefined });
+    assert.deepEqual({ description: update.description, settings: update.settings }, { description: null, settings: { send: "admins" } });
+    const group = { conversation_id: "g:team", kind: "group" as const, name: "team", members: ["alice", "bob"], admins: ["bob"], owner: "bob",
+      pinned: [], settings: { send: "admins" as const, add_members: "admins" as const, disappearing_seconds: null } };
+    connection.send({ type: "error", code: "forbidden", message: "only an admin may ban users from conversation g:team", ref: ban.id ?? null });
+    connection.send({ type: "conversation.invite", conversation_id: "g:team", code, expires_at: 1_000, max_uses: 10, ref: create.id ?? null });
+    connection.send({ type: "conversation.updated", conversation: group, ref: update.id ?? null });
+    connection.send({ type: "conversation.updated", conversation: group, ref: join.id ?? null });
+    assert.deepEqual((await joined).members, ["alice", "bob"]);
+    assert.equal((await invited).code, code);
+    assert.equal((await changed).settings.send, "admins");
+    await assert.rejects(banned, (error: unknown) => error instanceof ParleyError && error.code === "forbidden" && /admin/.test(error.message));
+    c.close();
+  });
+
   test("twenty requests in flight over five answer types each get their own answer, whatever the order (protocol 1.1)", async () => {
     const { client: c, connection } = await online();
     const inboxes = [0, 1, 2, 3].map((i) => c.inbox({ filter: "all", limit: 10 + i }));

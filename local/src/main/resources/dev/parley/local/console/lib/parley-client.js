@@ -176,6 +176,51 @@ var Emitter = class {
   }
 };
 
+// src/groups.ts
+var Groups = class {
+  constructor(requests) {
+    this.requests = requests;
+  }
+  requests;
+  /** Name, description, avatar and settings (a direct conversation: settings.disappearing_seconds only). */
+  update(conversationId, changes) {
+    return this.conversation({ type: "conversation.update", conversation_id: conversationId, ...changes });
+  }
+  /** admin or member (an admin's choice), or owner to exactly one member (the owner's: they stay an admin). */
+  setRole(conversationId, userIds, role) {
+    return this.conversation({ type: "conversation.members.role", conversation_id: conversationId, user_ids: userIds, role });
+  }
+  /** Leaves the group; an owner who leaves hands ownership to the longest-serving admin, else member. */
+  leave(conversationId) {
+    return this.conversation({ type: "conversation.leave", conversation_id: conversationId });
+  }
+  ban(conversationId, userIds) {
+    return this.conversation({ type: "conversation.members.ban", conversation_id: conversationId, user_ids: userIds });
+  }
+  unban(conversationId, userIds) {
+    return this.conversation({ type: "conversation.members.unban", conversation_id: conversationId, user_ids: userIds });
+  }
+  /** An invite link's code (shown this once), running at most 7 days and admitting at most 1,000 joins. */
+  createInvite(conversationId, options = {}) {
+    return this.requests.request({
+      type: "conversation.invite.create",
+      conversation_id: conversationId,
+      ...options.expiresInSeconds === void 0 ? {} : { expires_in_seconds: options.expiresInSeconds },
+      ...options.maxUses === void 0 ? {} : { max_uses: options.maxUses }
+    }, "conversation.invite");
+  }
+  revokeInvite(code) {
+    return this.requests.request({ type: "conversation.invite.revoke", code }, "conversation.invite.revoked");
+  }
+  /** Joins the group a code is for; a wrong, revoked, run-out or used-up code rejects as one not_found. */
+  join(code) {
+    return this.conversation({ type: "conversation.join", code });
+  }
+  async conversation(frame) {
+    return (await this.requests.request(frame, "conversation.updated")).conversation;
+  }
+};
+
 // src/errors.ts
 var ParleyError = class _ParleyError extends Error {
   constructor(frame) {
@@ -1616,6 +1661,8 @@ var ParleyClient = class {
   timers;
   connection;
   requests;
+  /** A group's members, roles, settings, bans and invites, and leaving it. */
+  groups;
   sender;
   receiving;
   presence;
@@ -1632,6 +1679,7 @@ var ParleyClient = class {
     this.timers = new Scheduler(settings.keepProcessAlive);
     this.connection = new Connection(settings, this.timers, (change) => this.events.emit("state", change));
     this.requests = new Requests(this.connection, this.timers, settings.requestTimeoutMs);
+    this.groups = new Groups(this.requests);
     const writes = new StoreWrites((error) => this.events.emit(
       "error",
       { type: "error", code: "internal", message: `the client's store failed: ${error.message}`, ref: null }
@@ -1990,6 +2038,7 @@ var IndexedDbClientStore = class {
 };
 export {
   CLIENT_FRAME_DEFS,
+  Groups,
   IndexedDbClientStore,
   LIMITS,
   MemoryClientStore,
